@@ -1,0 +1,194 @@
+/* carom — exact event-driven collision detection among moving spheres.
+ *
+ * Public API of the core library. Everything is prefixed carom_/CAROM_.
+ * The library never prints and never exits: functions return a
+ * carom_status and leave a readable message in the world (or in a
+ * carom_error for functions that have no world yet).
+ *
+ * Dimension is chosen at run time (2 or 3). Vectors are always double[3];
+ * in 2D the z components are ignored and kept at 0.
+ */
+#ifndef CAROM_CAROM_H
+#define CAROM_CAROM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CAROM_VERSION_STRING "0.1.0"
+
+typedef enum carom_status {
+    CAROM_OK = 0,
+    CAROM_ERR_INVALID_ARGUMENT, /* a NaN, a nonpositive radius, a bad enum... */
+    CAROM_ERR_OUT_OF_MEMORY,
+    CAROM_ERR_OVERLAP,          /* two spheres overlap where they must not */
+    CAROM_ERR_OUTSIDE_BOX,      /* a sphere is (partly) outside a walled box */
+    CAROM_ERR_BOX_TOO_SMALL,    /* the grid cannot be built for this box */
+    CAROM_ERR_NO_SUCH_SPHERE,   /* stale or unknown sphere id */
+    CAROM_ERR_IO,               /* file missing, unreadable, unwritable */
+    CAROM_ERR_PARSE             /* malformed file contents */
+} carom_status;
+
+#define CAROM_ERROR_MESSAGE_SIZE 320
+
+/* Where functions without a world report what went wrong. */
+typedef struct carom_error {
+    carom_status status;
+    char message[CAROM_ERROR_MESSAGE_SIZE];
+} carom_error;
+
+const char *carom_status_name(carom_status status);
+
+typedef enum carom_boundary {
+    CAROM_BOUNDARY_PERIODIC = 0,
+    CAROM_BOUNDARY_WALLS = 1
+} carom_boundary;
+
+typedef enum carom_response {
+    CAROM_RESPONSE_ELASTIC = 0, /* impulse with masses and restitution */
+    CAROM_RESPONSE_NONE = 1     /* report only: spheres pass through */
+} carom_response;
+
+typedef enum carom_contact_kind {
+    CAROM_CONTACT_SPHERE = 0, /* sphere i meets sphere j */
+    CAROM_CONTACT_WALL = 1    /* sphere i meets a wall of the box */
+} carom_contact_kind;
+
+/* One contact, as given to the contact callback. The callback may change
+ * velocity_after[0] (sphere i) and velocity_after[1] (sphere j) to impose
+ * its own response; the engine uses whatever is there when it returns. */
+typedef struct carom_contact {
+    carom_contact_kind kind;
+    double time;
+    uint32_t i;       /* sphere id */
+    uint32_t j;       /* sphere id (CAROM_CONTACT_SPHERE only) */
+    int wall;         /* 2*axis + (0 low face, 1 high face) (CAROM_CONTACT_WALL) */
+    double normal[3]; /* unit vector from i towards j (or towards the wall) */
+    double impulse;   /* magnitude of the impulse the built-in response applied */
+    double velocity_after[2][3];
+} carom_contact;
+
+typedef void (*carom_contact_fn)(void *user_data, carom_contact *contact);
+
+/* Definition of a world, with defaults from carom_world_default_def(). */
+typedef struct carom_world_def {
+    int dim;                        /* 2 or 3 (default 3) */
+    double box[3];                  /* box lengths; the box is [0, L) per axis */
+    carom_boundary boundary[3];     /* per axis (default periodic) */
+    double gravity[3];              /* uniform acceleration (default 0) */
+    double restitution;             /* sphere-sphere, in [0,1] (default 1) */
+    double wall_restitution;        /* sphere-wall, in [0,1] (default 1) */
+    double restitution_min_speed;   /* below this normal speed collisions are
+                                       elastic, to avoid inelastic collapse
+                                       (default 1e-6) */
+    carom_response response;        /* default CAROM_RESPONSE_ELASTIC */
+    carom_contact_fn on_contact;    /* optional, called for every contact */
+    void *user_data;
+    size_t capacity_hint;           /* expected number of spheres (optional) */
+} carom_world_def;
+
+carom_world_def carom_world_default_def(void);
+
+typedef uint32_t carom_sphere_id;
+
+/* A sphere to add. mass may be INFINITY: an obstacle that no collision
+ * moves and gravity does not pull (it keeps the velocity it is given). */
+typedef struct carom_sphere_def {
+    double position[3];
+    double velocity[3];
+    double radius;
+    double mass;
+} carom_sphere_def;
+
+carom_sphere_def carom_sphere_default_def(void);
+
+/* State of one sphere at the world's current time. */
+typedef struct carom_sphere_state {
+    double position[3];
+    double velocity[3];
+    double radius;
+    double mass;
+    uint64_t collisions; /* number of velocity changes so far */
+} carom_sphere_state;
+
+/* Counters and sums over the measured interval (since the last
+ * carom_world_reset_stats or creation). */
+typedef struct carom_stats {
+    double start_time;        /* simulated time when the stats were reset */
+    double elapsed;           /* simulated time since then */
+    uint64_t events;          /* every event popped, valid or not */
+    uint64_t collisions;      /* sphere-sphere contacts */
+    uint64_t wall_hits;
+    uint64_t cell_crossings;
+    uint64_t invalid_events;  /* stale predictions discarded */
+    double virial;            /* sum over collisions of impulse * contact distance */
+    double wall_momentum;     /* sum of |impulse| given to walls */
+    double max_overlap;       /* largest (contact distance - distance)/contact
+                                 distance of a colliding pair at its event */
+    double kinetic_energy_start;
+} carom_stats;
+
+typedef struct carom_world carom_world;
+
+/* Creates an empty world; returns NULL and fills *error on failure. */
+carom_world *carom_world_create(const carom_world_def *def, carom_error *error);
+void carom_world_free(carom_world *world);
+
+/* Message of the last failed call on this world ("" if none). */
+const char *carom_world_error_message(const carom_world *world);
+
+/* Adds a sphere at the world's current time. Before the first advance,
+ * overlaps and box checks are deferred to the first advance (so building
+ * a world of N spheres is O(N)); afterwards they are checked at once. */
+carom_status carom_world_add_sphere(carom_world *world, const carom_sphere_def *def,
+                                    carom_sphere_id *id_out);
+carom_status carom_world_remove_sphere(carom_world *world, carom_sphere_id id);
+carom_status carom_world_set_velocity(carom_world *world, carom_sphere_id id,
+                                      const double velocity[3]);
+carom_status carom_world_get_sphere(const carom_world *world, carom_sphere_id id,
+                                    carom_sphere_state *out);
+
+/* Number of ids handed out so far (removed spheres keep their id). */
+size_t carom_world_sphere_capacity(const carom_world *world);
+/* Number of spheres present. */
+size_t carom_world_sphere_count(const carom_world *world);
+int carom_world_sphere_exists(const carom_world *world, carom_sphere_id id);
+
+double carom_world_time(const carom_world *world);
+int carom_world_dim(const carom_world *world);
+
+/* Processes every event up to time t (inclusive) and moves every sphere to
+ * t. Checks the initial state on the first call (overlap, outside box). */
+carom_status carom_world_advance_to(carom_world *world, double t);
+
+/* Processes at most max_events events; *processed receives how many.
+ * Sphere positions are valid at carom_world_time() afterwards only
+ * through carom_world_get_sphere (which extrapolates). */
+carom_status carom_world_step_events(carom_world *world, uint64_t max_events,
+                                     uint64_t *processed);
+
+void carom_world_get_stats(const carom_world *world, carom_stats *out);
+void carom_world_reset_stats(carom_world *world);
+
+/* Derived quantities at the current time (finite-mass spheres only). */
+double carom_world_kinetic_energy(const carom_world *world);
+void carom_world_momentum(const carom_world *world, double out[3]);
+/* kT = 2 KE / (dim * N) over finite-mass spheres. */
+double carom_world_temperature(const carom_world *world);
+/* Volume (3D) or area (2D) of the box. */
+double carom_world_volume(const carom_world *world);
+/* Z = PV/(NkT) from the collision virial over the measured interval,
+ * with kT the mean of its values at the start and now. NaN if undefined. */
+double carom_world_compressibility(const carom_world *world);
+
+/* Largest pair overlap at the current time, relative to the contact
+ * distance (0 when no two spheres overlap). Uses the grid: O(N). */
+double carom_world_max_overlap_now(const carom_world *world);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
