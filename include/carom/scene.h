@@ -1,0 +1,84 @@
+/* carom scenes: plain arrays of spheres plus a box, for building worlds,
+ * reading and writing files, and generating initial configurations
+ * (lattices, random placement, Maxwell-Boltzmann velocities).
+ * A scene owns its arrays; carom_scene_free releases them. */
+#ifndef CAROM_SCENE_H
+#define CAROM_SCENE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "carom.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct carom_scene {
+    int dim;                      /* 2 or 3 */
+    double box[3];                /* box lengths (box[2] ignored in 2D) */
+    carom_boundary boundary[3];
+    size_t n;
+    double (*position)[3];
+    double (*velocity)[3];
+    double *radius;
+    double *mass;                 /* INFINITY allowed */
+} carom_scene;
+
+typedef enum carom_lattice {
+    CAROM_LATTICE_AUTO = 0,   /* hexagonal in 2D, FCC in 3D */
+    CAROM_LATTICE_SQUARE = 1, /* square (2D) or simple cubic (3D) */
+    CAROM_LATTICE_HEX = 2,    /* hexagonal (2D) */
+    CAROM_LATTICE_FCC = 3     /* face-centred cubic (3D) */
+} carom_lattice;
+
+void carom_scene_init(carom_scene *scene);
+void carom_scene_free(carom_scene *scene);
+/* Resizes the arrays to n spheres (new ones zeroed, mass 1, radius 0.5). */
+carom_status carom_scene_resize(carom_scene *scene, size_t n, carom_error *error);
+
+/* Edge of the cubic (square) box holding n spheres of the given radius at
+ * the given volume (area) fraction. */
+double carom_box_length_for_packing(int dim, size_t n, double radius, double packing);
+
+/* Places n spheres of equal radius on a lattice filling scene->box
+ * (dim, box and boundary must be set). With walls the lattice keeps clear of
+ * them. When the lattice has more sites than n, sites are left empty spread
+ * evenly. Fails with a clear message if n spheres cannot fit. Velocities 0. */
+carom_status carom_scene_lattice(carom_scene *scene, size_t n, double radius,
+                                 carom_lattice lattice, carom_error *error);
+
+/* Places n spheres at random non-overlapping positions (dilute systems). */
+carom_status carom_scene_random(carom_scene *scene, size_t n, double radius,
+                                uint64_t seed, carom_error *error);
+
+/* Maxwell-Boltzmann velocities at temperature kT for the finite-mass
+ * spheres, with zero total momentum, rescaled so that the kinetic
+ * temperature 2KE/(dim N) is exactly kT. */
+carom_status carom_scene_maxwell_velocities(carom_scene *scene, double kT,
+                                            uint64_t seed, carom_error *error);
+
+/* A world with the scene's dim, box and boundaries (other settings from
+ * base, which may be NULL for defaults) holding the scene's spheres, with
+ * ids 0..n-1 in scene order. NULL and *error filled on failure. */
+carom_world *carom_scene_create_world(const carom_scene *scene,
+                                      const carom_world_def *base, carom_error *error);
+
+/* Copies the world's spheres (at the world's current time, ids in order,
+ * removed spheres skipped) into the scene. */
+carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world,
+                                    carom_error *error);
+
+/* Extended XYZ, as ASE and OVITO read it:
+ *   N
+ *   Lattice="Lx 0 0 0 Ly 0 0 0 Lz" Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1[:mass:R:1] pbc="T T T" [Time=t]
+ *   species x y z vx vy vz radius [mass]
+ * Reading names the file and line of any error. */
+carom_status carom_xyz_read(const char *path, carom_scene *scene, carom_error *error);
+carom_status carom_xyz_write(FILE *out, const carom_scene *scene, double time,
+                             carom_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

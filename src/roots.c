@@ -1,0 +1,184 @@
+/* Robust root finding for event times; contract in roots.h. */
+#include "roots.h"
+
+#include <math.h>
+
+double roots_first_upcrossing_quadratic(double c0, double c1, double c2)
+{
+    if (c0 >= 0.0) {
+        /* At or above zero now. */
+        if (c1 > 0.0 || (c1 == 0.0 && c2 > 0.0))
+            return 0.0;
+        if (c2 <= 0.0)
+            return INFINITY; /* falling or flat, and concave: never comes back up */
+        /* Falling now, convex: it comes back up at the larger root. */
+        double disc = c1 * c1 - 4.0 * c2 * c0;
+        if (disc <= 0.0)
+            return -c1 / (2.0 * c2); /* never dips below zero: rising again from
+                                        its minimum, still at or above zero */
+        return (-c1 + sqrt(disc)) / (2.0 * c2); /* c1 <= 0: no cancellation */
+    }
+    /* Below zero now. */
+    if (c2 == 0.0)
+        return c1 > 0.0 ? -c0 / c1 : INFINITY;
+    double disc = c1 * c1 - 4.0 * c2 * c0;
+    if (disc < 0.0)
+        return INFINITY;
+    double sq = sqrt(disc);
+    double q = -0.5 * (c1 + (c1 >= 0.0 ? sq : -sq));
+    /* The two roots are q/c2 and c0/q (q != 0 since c0 != 0). */
+    double r1 = q / c2, r2 = c0 / q;
+    double lo = r1 < r2 ? r1 : r2, hi = r1 < r2 ? r2 : r1;
+    if (c2 > 0.0) {
+        /* Roots of opposite signs; upcrossing at the larger. */
+        return hi >= 0.0 ? hi : INFINITY;
+    }
+    /* c2 < 0: h rises through the smaller root, falls through the larger.
+     * Both roots share a sign; a double root is a tangency, not a crossing. */
+    if (disc == 0.0 || lo < 0.0)
+        return INFINITY;
+    return lo;
+}
+
+static double poly_eval(const double *c, int degree, double x)
+{
+    double v = c[degree];
+    for (int k = degree - 1; k >= 0; k--)
+        v = v * x + c[k];
+    return v;
+}
+
+/* Real roots of the polynomial in (0, limit), sorted, where it changes sign
+ * or touches zero at an extremum; at most degree of them. */
+static int poly_critical_points(const double *c, int degree, double limit, double *out);
+
+/* Bisection for a sign change of p on [a, b] with p(a) < 0 <= p(b). */
+static double bisect_up(const double *c, int degree, double a, double b)
+{
+    for (int it = 0; it < 200; it++) {
+        double m = 0.5 * (a + b);
+        if (m <= a || m >= b)
+            break;
+        if (poly_eval(c, degree, m) < 0.0)
+            a = m;
+        else
+            b = m;
+    }
+    return b;
+}
+
+/* Bisection for any sign change of p on [a, b]. */
+static double bisect_any(const double *c, int degree, double a, double b)
+{
+    double fa = poly_eval(c, degree, a);
+    for (int it = 0; it < 200; it++) {
+        double m = 0.5 * (a + b);
+        if (m <= a || m >= b)
+            break;
+        double fm = poly_eval(c, degree, m);
+        if (fm == 0.0)
+            return m;
+        if ((fm < 0.0) == (fa < 0.0)) {
+            a = m;
+            fa = fm;
+        } else {
+            b = m;
+        }
+    }
+    return 0.5 * (a + b);
+}
+
+/* Cauchy bound on the magnitude of the real roots. */
+static double root_bound(const double *c, int degree)
+{
+    double m = 0.0;
+    for (int k = 0; k < degree; k++) {
+        double r = fabs(c[k] / c[degree]);
+        if (r > m)
+            m = r;
+    }
+    return 1.0 + m;
+}
+
+static int poly_critical_points(const double *c, int degree, double limit, double *out)
+{
+    /* Roots of p in (0, limit), found from the monotone pieces between the
+     * roots of p'. */
+    while (degree > 0 && c[degree] == 0.0)
+        degree--;
+    if (degree == 0)
+        return 0;
+    if (degree == 1) {
+        double r = -c[0] / c[1];
+        if (r > 0.0 && r < limit) {
+            out[0] = r;
+            return 1;
+        }
+        return 0;
+    }
+    double d[4];
+    for (int k = 1; k <= degree; k++)
+        d[k - 1] = k * c[k];
+    double ext[4];
+    int ne = poly_critical_points(d, degree - 1, limit, ext);
+    double knots[6];
+    int nk = 0;
+    knots[nk++] = 0.0;
+    for (int k = 0; k < ne; k++)
+        knots[nk++] = ext[k];
+    knots[nk++] = limit;
+    int n = 0;
+    for (int k = 0; k + 1 < nk; k++) {
+        double a = knots[k], b = knots[k + 1];
+        double fa = poly_eval(c, degree, a), fb = poly_eval(c, degree, b);
+        if (fb == 0.0 && b < limit)
+            out[n++] = b;
+        else if ((fa < 0.0 && fb > 0.0) || (fa > 0.0 && fb < 0.0))
+            out[n++] = bisect_any(c, degree, a, b);
+    }
+    return n;
+}
+
+double roots_first_upcrossing_poly(const double *c_in, int degree)
+{
+    double c[5];
+    for (int k = 0; k <= degree; k++)
+        c[k] = c_in[k];
+    while (degree > 0 && c[degree] == 0.0)
+        degree--;
+    if (degree <= 2)
+        return roots_first_upcrossing_quadratic(c[0], degree >= 1 ? c[1] : 0.0,
+                                                degree >= 2 ? c[2] : 0.0);
+    /* Behaviour at tau = 0: the sign of the first nonzero coefficient. */
+    if (c[0] >= 0.0) {
+        for (int k = 1; k <= degree; k++) {
+            if (c[k] > 0.0)
+                return 0.0;
+            if (c[k] < 0.0)
+                break;
+        }
+    }
+    double limit = root_bound(c, degree);
+    /* Monotone pieces of h on [0, limit]: knots at the real roots of h'. */
+    double d[4];
+    for (int k = 1; k <= degree; k++)
+        d[k - 1] = k * c[k];
+    double ext[4];
+    int ne = poly_critical_points(d, degree - 1, limit, ext);
+    double a = 0.0;
+    double fa = c[0];
+    for (int k = 0; k <= ne; k++) {
+        double b = k < ne ? ext[k] : limit;
+        double fb = poly_eval(c, degree, b);
+        if (fb > fa) { /* a rising piece */
+            if (fa >= 0.0)
+                return a; /* at or above zero and rising */
+            if (fb > 0.0 || (fb == 0.0 && k == ne))
+                return bisect_up(c, degree, a, b);
+            /* fb == 0 at a maximum: a tangency from below, not a crossing */
+        }
+        a = b;
+        fa = fb;
+    }
+    return INFINITY;
+}

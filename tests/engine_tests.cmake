@@ -1,0 +1,9 @@
+# Unit and reference tests of the engine (C programs, one per file).
+function(carom_add_test name)
+  add_executable(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${name}.c)
+  target_link_libraries(${name} PRIVATE carom_lib m)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  add_test(NAME ${name} COMMAND ${name})
+endfunction()
+
+carom_add_test(test_roots)
