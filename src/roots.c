@@ -48,10 +48,6 @@ static double poly_eval(const double *c, int degree, double x)
     return v;
 }
 
-/* Real roots of the polynomial in (0, limit), sorted, where it changes sign
- * or touches zero at an extremum; at most degree of them. */
-static int poly_critical_points(const double *c, int degree, double limit, double *out);
-
 /* Bisection for a sign change of p on [a, b] with p(a) < 0 <= p(b). */
 static double bisect_up(const double *c, int degree, double a, double b)
 {
@@ -100,43 +96,46 @@ static double root_bound(const double *c, int degree)
     return 1.0 + m;
 }
 
-static int poly_critical_points(const double *c, int degree, double limit, double *out)
+/* Sorted roots in (0, limit) of the polynomial c of the given degree
+ * (<= 4): points where it changes sign. Works up from the highest
+ * derivative: the roots of p^(k) split (0, limit) into pieces on which
+ * p^(k-1) is monotone, so each piece holds at most one of its roots. */
+static int poly_roots_in(const double *c, int degree, double limit, double *out)
 {
-    /* Roots of p in (0, limit), found from the monotone pieces between the
-     * roots of p'. */
-    while (degree > 0 && c[degree] == 0.0)
-        degree--;
-    if (degree == 0)
-        return 0;
-    if (degree == 1) {
-        double r = -c[0] / c[1];
-        if (r > 0.0 && r < limit) {
-            out[0] = r;
-            return 1;
+    double deriv[5][5]; /* deriv[k] = k-th derivative, degree - k */
+    for (int k = 0; k <= degree; k++)
+        deriv[0][k] = c[k];
+    for (int order = 1; order <= degree; order++)
+        for (int k = 0; k <= degree - order; k++)
+            deriv[order][k] = (k + 1) * deriv[order - 1][k + 1];
+    double roots[5];
+    int nroots = 0; /* roots of the derivative one order up */
+    for (int order = degree - 1; order >= 0; order--) {
+        const double *p = deriv[order];
+        int deg = degree - order;
+        double knots[6];
+        int nk = 0;
+        knots[nk++] = 0.0;
+        for (int k = 0; k < nroots; k++)
+            knots[nk++] = roots[k];
+        knots[nk++] = limit;
+        int n = 0;
+        double found[5];
+        for (int k = 0; k + 1 < nk; k++) {
+            double a = knots[k], b = knots[k + 1];
+            double fa = poly_eval(p, deg, a), fb = poly_eval(p, deg, b);
+            if (fb == 0.0 && b < limit)
+                found[n++] = b;
+            else if ((fa < 0.0 && fb > 0.0) || (fa > 0.0 && fb < 0.0))
+                found[n++] = bisect_any(p, deg, a, b);
         }
-        return 0;
+        for (int k = 0; k < n; k++)
+            roots[k] = found[k];
+        nroots = n;
     }
-    double d[4];
-    for (int k = 1; k <= degree; k++)
-        d[k - 1] = k * c[k];
-    double ext[4];
-    int ne = poly_critical_points(d, degree - 1, limit, ext);
-    double knots[6];
-    int nk = 0;
-    knots[nk++] = 0.0;
-    for (int k = 0; k < ne; k++)
-        knots[nk++] = ext[k];
-    knots[nk++] = limit;
-    int n = 0;
-    for (int k = 0; k + 1 < nk; k++) {
-        double a = knots[k], b = knots[k + 1];
-        double fa = poly_eval(c, degree, a), fb = poly_eval(c, degree, b);
-        if (fb == 0.0 && b < limit)
-            out[n++] = b;
-        else if ((fa < 0.0 && fb > 0.0) || (fa > 0.0 && fb < 0.0))
-            out[n++] = bisect_any(c, degree, a, b);
-    }
-    return n;
+    for (int k = 0; k < nroots; k++)
+        out[k] = roots[k];
+    return nroots;
 }
 
 double roots_first_upcrossing_poly(const double *c_in, int degree)
@@ -164,7 +163,7 @@ double roots_first_upcrossing_poly(const double *c_in, int degree)
     for (int k = 1; k <= degree; k++)
         d[k - 1] = k * c[k];
     double ext[4];
-    int ne = poly_critical_points(d, degree - 1, limit, ext);
+    int ne = poly_roots_in(d, degree - 1, limit, ext);
     double a = 0.0;
     double fa = c[0];
     for (int k = 0; k <= ne; k++) {

@@ -1,0 +1,118 @@
+/* Uniform cell grid; contract in grid.h. */
+#include "grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int grid_init(grid *g, int dim, const double length[3], const int periodic[3],
+              double contact_distance, size_t nspheres)
+{
+    g->dim = dim;
+    g->head = NULL;
+    /* A relative margin keeps cells wider than the contact distance even
+     * after the round-off of L / n. */
+    double min_width = contact_distance * (1.0 + 1e-9);
+    double cells_total = 1.0;
+    for (int k = 0; k < 3; k++) {
+        g->length[k] = length[k];
+        g->periodic[k] = periodic[k];
+        if (k >= dim) {
+            g->n[k] = 1;
+            continue;
+        }
+        double n = floor(length[k] / min_width);
+        if (n > 1 << 20)
+            n = 1 << 20;
+        if (n < 1)
+            n = 1;
+        if (periodic[k] && n < 3)
+            return -1;
+        g->n[k] = (int32_t)n;
+        cells_total *= n;
+    }
+    /* Dilute systems: no more than about two cells per sphere. */
+    double cap = 2.0 * (double)nspheres + 64.0;
+    while (cells_total > cap) {
+        double f = pow(cap / cells_total, 1.0 / dim);
+        int changed = 0;
+        cells_total = 1.0;
+        for (int k = 0; k < dim; k++) {
+            int32_t floor_n = periodic[k] ? 3 : 1;
+            int32_t n = (int32_t)floor(g->n[k] * f);
+            if (n < floor_n)
+                n = floor_n;
+            if (n < g->n[k]) {
+                g->n[k] = n;
+                changed = 1;
+            }
+            cells_total *= g->n[k];
+        }
+        if (!changed)
+            break;
+    }
+    for (int k = 0; k < 3; k++)
+        g->width[k] = length[k] / g->n[k];
+    g->ncells = (size_t)g->n[0] * (size_t)g->n[1] * (size_t)g->n[2];
+    g->head = malloc(g->ncells * sizeof *g->head);
+    if (!g->head)
+        return -2;
+    for (size_t c = 0; c < g->ncells; c++)
+        g->head[c] = UINT32_MAX;
+    return 0;
+}
+
+void grid_free(grid *g)
+{
+    free(g->head);
+    g->head = NULL;
+}
+
+int32_t grid_coordinate(const grid *g, int axis, double x)
+{
+    double c = floor(x / g->width[axis]);
+    if (!(c >= 0))
+        return 0;
+    if (c >= g->n[axis])
+        return g->n[axis] - 1;
+    return (int32_t)c;
+}
+
+void grid_neighbourhood_of(const grid *g, const int32_t c[3], grid_neighbourhood *out)
+{
+    int lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        lo[k] = k < g->dim ? -1 : 0;
+        hi[k] = k < g->dim ? 1 : 0;
+    }
+    out->count = 0;
+    for (int dz = lo[2]; dz <= hi[2]; dz++)
+        for (int dy = lo[1]; dy <= hi[1]; dy++)
+            for (int dx = lo[0]; dx <= hi[0]; dx++) {
+                int d[3] = {dx, dy, dz};
+                int32_t nc[3];
+                double shift[3] = {0.0, 0.0, 0.0};
+                int inside = 1;
+                for (int k = 0; k < 3; k++) {
+                    nc[k] = c[k] + d[k];
+                    if (nc[k] < 0 || nc[k] >= g->n[k]) {
+                        if (!g->periodic[k] || g->n[k] < 3) {
+                            inside = 0;
+                            break;
+                        }
+                        if (nc[k] < 0) {
+                            nc[k] += g->n[k];
+                            shift[k] = -g->length[k];
+                        } else {
+                            nc[k] -= g->n[k];
+                            shift[k] = g->length[k];
+                        }
+                    }
+                }
+                if (!inside)
+                    continue;
+                int m = out->count++;
+                out->cell[m] = grid_index(g, nc);
+                for (int k = 0; k < 3; k++)
+                    out->shift[m][k] = shift[k];
+            }
+}

@@ -1,0 +1,99 @@
+/* Collision response: impulses along the contact normal with masses and a
+ * coefficient of restitution, then the user's callback, which sees the
+ * result and may replace the velocities.
+ *
+ * Restitution e applies only when the normal speed is at least
+ * restitution_min_speed; slower contacts are elastic. This keeps inelastic
+ * spheres from collapsing into infinitely many collisions in finite time
+ * (a resting sphere bounces with a tiny speed instead).
+ * Two infinite masses collide as if they were equal masses. */
+#include <math.h>
+
+#include "vec.h"
+#include "world_internal.h"
+
+static double restitution_for(const carom_world *w, double e, double normal_speed)
+{
+    return fabs(normal_speed) < w->def.restitution_min_speed ? 1.0 : e;
+}
+
+void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3])
+{
+    sphere *a = &w->spheres[i], *b = &w->spheres[j];
+    double d[3], dv[3];
+    for (int k = 0; k < 3; k++) {
+        d[k] = b->x[k] + shift[k] - a->x[k];
+        dv[k] = b->v[k] - a->v[k];
+    }
+    double dist = sqrt(vec_dot(d, d));
+    double sigma = a->radius + b->radius;
+    double overlap = (sigma - dist) / sigma;
+    if (overlap > w->stats.max_overlap)
+        w->stats.max_overlap = overlap;
+    double n[3];
+    for (int k = 0; k < 3; k++)
+        n[k] = dist > 0.0 ? d[k] / dist : (k == 0);
+    double vn = vec_dot(dv, n); /* < 0: approaching */
+    double ia = a->inv_mass, ib = b->inv_mass;
+    if (ia == 0.0 && ib == 0.0)
+        ia = ib = 1.0;
+    double impulse = 0.0;
+    if (vn < 0.0) {
+        double e = restitution_for(w, w->def.restitution, vn);
+        impulse = -(1.0 + e) * vn / (ia + ib);
+        for (int k = 0; k < 3; k++) {
+            a->v[k] -= impulse * ia * n[k];
+            b->v[k] += impulse * ib * n[k];
+        }
+        w->stats.virial += impulse * dist;
+    }
+    if (w->def.on_contact) {
+        carom_contact c;
+        c.kind = CAROM_CONTACT_SPHERE;
+        c.time = a->t;
+        c.i = i;
+        c.j = j;
+        c.wall = -1;
+        vec_copy(c.normal, n);
+        c.impulse = impulse;
+        vec_copy(c.velocity_after[0], a->v);
+        vec_copy(c.velocity_after[1], b->v);
+        w->def.on_contact(w->def.user_data, &c);
+        for (int k = 0; k < w->def.dim; k++) {
+            a->v[k] = c.velocity_after[0][k];
+            b->v[k] = c.velocity_after[1][k];
+        }
+    }
+}
+
+void response_wall(carom_world *w, uint32_t i, int wall)
+{
+    sphere *s = &w->spheres[i];
+    int axis = wall / 2;
+    double outward = (wall % 2) ? 1.0 : -1.0;
+    double vn = s->v[axis] * outward; /* > 0: moving into the wall */
+    double impulse = 0.0;
+    if (vn > 0.0) {
+        double e = restitution_for(w, w->def.wall_restitution, vn);
+        s->v[axis] = -e * s->v[axis];
+        double mass = s->inv_mass > 0.0 ? 1.0 / s->inv_mass : 0.0;
+        impulse = (1.0 + e) * vn * mass;
+        w->stats.wall_momentum += impulse;
+    }
+    if (w->def.on_contact) {
+        carom_contact c;
+        c.kind = CAROM_CONTACT_WALL;
+        c.time = s->t;
+        c.i = i;
+        c.j = i;
+        c.wall = wall;
+        c.normal[0] = c.normal[1] = c.normal[2] = 0.0;
+        c.normal[axis] = outward;
+        c.impulse = impulse;
+        vec_copy(c.velocity_after[0], s->v);
+        vec_copy(c.velocity_after[1], s->v);
+        w->def.on_contact(w->def.user_data, &c);
+        for (int k = 0; k < w->def.dim; k++)
+            s->v[k] = c.velocity_after[0][k];
+    }
+}

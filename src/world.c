@@ -1,0 +1,423 @@
+/* The world: creation, adding and removing spheres, queries and
+ * statistics. The event loop itself is in world_events.c. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vec.h"
+#include "world_internal.h"
+
+carom_world_def carom_world_default_def(void)
+{
+    carom_world_def def;
+    memset(&def, 0, sizeof def);
+    def.dim = 3;
+    for (int k = 0; k < 3; k++) {
+        def.box[k] = 10.0;
+        def.boundary[k] = CAROM_BOUNDARY_PERIODIC;
+    }
+    def.restitution = 1.0;
+    def.wall_restitution = 1.0;
+    def.restitution_min_speed = 1e-6;
+    def.response = CAROM_RESPONSE_ELASTIC;
+    return def;
+}
+
+carom_sphere_def carom_sphere_default_def(void)
+{
+    carom_sphere_def def;
+    memset(&def, 0, sizeof def);
+    def.radius = 0.5;
+    def.mass = 1.0;
+    return def;
+}
+
+carom_status world_fail(carom_world *w, carom_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->error, sizeof w->error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static carom_world *create_failed(carom_error *error, carom_status status, const char *msg)
+{
+    if (error) {
+        error->status = status;
+        snprintf(error->message, sizeof error->message, "%s", msg);
+    }
+    return NULL;
+}
+
+static int all_finite(const double *x, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (!isfinite(x[k]))
+            return 0;
+    return 1;
+}
+
+carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
+{
+    char msg[CAROM_ERROR_MESSAGE_SIZE];
+    if (!def)
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, "world definition is NULL");
+    if (def->dim != 2 && def->dim != 3) {
+        snprintf(msg, sizeof msg, "dim must be 2 or 3, not %d", def->dim);
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, msg);
+    }
+    for (int k = 0; k < def->dim; k++) {
+        if (!(isfinite(def->box[k]) && def->box[k] > 0.0)) {
+            snprintf(msg, sizeof msg, "box length along axis %d must be positive and finite, not %g",
+                     k, def->box[k]);
+            return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, msg);
+        }
+        if (def->boundary[k] != CAROM_BOUNDARY_PERIODIC && def->boundary[k] != CAROM_BOUNDARY_WALLS)
+            return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, "unknown boundary kind");
+    }
+    if (!all_finite(def->gravity, def->dim))
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, "gravity must be finite");
+    if (!(def->restitution >= 0.0 && def->restitution <= 1.0) ||
+        !(def->wall_restitution >= 0.0 && def->wall_restitution <= 1.0))
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, "restitution must be in [0, 1]");
+    if (!(def->restitution_min_speed >= 0.0 && isfinite(def->restitution_min_speed)))
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT,
+                             "restitution_min_speed must be finite and >= 0");
+    if (def->response != CAROM_RESPONSE_ELASTIC && def->response != CAROM_RESPONSE_NONE)
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, "unknown response kind");
+
+    carom_world *w = calloc(1, sizeof *w);
+    if (!w)
+        return create_failed(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory creating the world");
+    w->def = *def;
+    for (int k = 0; k < 3; k++)
+        w->gravity[k] = k < def->dim ? def->gravity[k] : 0.0;
+    if (def->dim == 2) {
+        w->def.box[2] = 1.0;
+        w->def.boundary[2] = CAROM_BOUNDARY_PERIODIC;
+    }
+    if (event_queue_init(&w->queue, 0) != 0) {
+        free(w);
+        return create_failed(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory creating the world");
+    }
+    if (def->capacity_hint) {
+        /* Only a hint: failure here shows up again when spheres are added. */
+        size_t cap = def->capacity_hint;
+        sphere *s = malloc(cap * sizeof *s);
+        double *et = malloc(cap * sizeof *et);
+        sphere_event *ev = malloc(cap * sizeof *ev);
+        if (s && et && ev && event_queue_reserve(&w->queue, cap, et) == 0) {
+            w->spheres = s;
+            w->event_time = et;
+            w->events = ev;
+            w->capacity = cap;
+        } else {
+            free(s);
+            free(et);
+            free(ev);
+        }
+    }
+    w->stats.max_overlap = 0.0;
+    return w;
+}
+
+void carom_world_free(carom_world *w)
+{
+    if (!w)
+        return;
+    world_unbuild(w);
+    event_queue_free(&w->queue);
+    free(w->spheres);
+    free(w->event_time);
+    free(w->events);
+    free(w->reported);
+    free(w);
+}
+
+const char *carom_world_error_message(const carom_world *w)
+{
+    return w ? w->error : "no world";
+}
+
+static carom_status reserve(carom_world *w, size_t n)
+{
+    if (n <= w->capacity)
+        return CAROM_OK;
+    size_t cap = w->capacity ? w->capacity : 64;
+    while (cap < n)
+        cap *= 2;
+    if (cap > (size_t)UINT32_MAX - 1)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "too many spheres");
+    sphere *s = realloc(w->spheres, cap * sizeof *s);
+    if (!s)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->spheres = s;
+    double *et = realloc(w->event_time, cap * sizeof *et);
+    if (!et)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->event_time = et;
+    sphere_event *ev = realloc(w->events, cap * sizeof *ev);
+    if (!ev)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->events = ev;
+    if (w->def.response == CAROM_RESPONSE_NONE) {
+        reported_contacts *r = realloc(w->reported, cap * sizeof *r);
+        if (!r)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+        w->reported = r;
+    }
+    if (event_queue_reserve(&w->queue, cap, w->event_time) != 0)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->capacity = cap;
+    return CAROM_OK;
+}
+
+carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
+                                    carom_sphere_id *id_out)
+{
+    if (!def)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
+    size_t id = w->count;
+    if (!all_finite(def->position, w->def.dim) || !all_finite(def->velocity, w->def.dim))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %zu: position and velocity must be finite numbers", id);
+    if (!(isfinite(def->radius) && def->radius > 0.0))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %zu: radius must be positive and finite, not %g", id, def->radius);
+    if (!(def->mass > 0.0)) /* INFINITY allowed, NaN not */
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %zu: mass must be positive (or infinite), not %g", id, def->mass);
+    carom_status st = reserve(w, id + 1);
+    if (st != CAROM_OK)
+        return st;
+    sphere *s = &w->spheres[id];
+    memset(s, 0, sizeof *s);
+    for (int k = 0; k < 3; k++) {
+        s->x[k] = k < w->def.dim ? def->position[k] : 0.0;
+        s->v[k] = k < w->def.dim ? def->velocity[k] : 0.0;
+    }
+    s->t = w->time;
+    s->radius = def->radius;
+    s->inv_mass = isinf(def->mass) ? 0.0 : 1.0 / def->mass;
+    s->falls = s->inv_mass > 0.0;
+    s->alive = 1;
+    s->cell_next = s->cell_prev = SPHERE_NONE;
+    w->events[id].kind = EVENT_NONE;
+    w->event_time[id] = INFINITY;
+    w->queue.slot[id] = EVENT_QUEUE_ABSENT;
+    if (w->reported) {
+        w->reported[id].time = -INFINITY;
+        w->reported[id].count = 0;
+    }
+    w->count++;
+    w->alive_count++;
+    if (w->built) {
+        if (def->radius > w->grid_radius) {
+            world_unbuild(w); /* rebuilt, and checked, at the next advance */
+        } else {
+            st = world_place_sphere(w, (uint32_t)id);
+            if (st != CAROM_OK) {
+                w->count--;
+                w->alive_count--;
+                return st;
+            }
+            world_predict(w, (uint32_t)id);
+        }
+    }
+    if (id_out)
+        *id_out = (carom_sphere_id)id;
+    return CAROM_OK;
+}
+
+static carom_status check_id(carom_world *w, carom_sphere_id id)
+{
+    if (id >= w->count || !w->spheres[id].alive)
+        return world_fail(w, CAROM_ERR_NO_SUCH_SPHERE, "no sphere with id %u", (unsigned)id);
+    return CAROM_OK;
+}
+
+carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
+{
+    carom_status st = check_id(w, id);
+    if (st != CAROM_OK)
+        return st;
+    sphere *s = &w->spheres[id];
+    if (w->built) {
+        cell_unlink(w, id);
+        event_queue_remove(&w->queue, id);
+    }
+    s->alive = 0;
+    s->counter++; /* events of others that name it become stale */
+    w->alive_count--;
+    return CAROM_OK;
+}
+
+carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const double velocity[3])
+{
+    carom_status st = check_id(w, id);
+    if (st != CAROM_OK)
+        return st;
+    if (!velocity || !all_finite(velocity, w->def.dim))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %u: velocity must be finite numbers", (unsigned)id);
+    sphere *s = &w->spheres[id];
+    world_advance_sphere(w, s, w->time);
+    for (int k = 0; k < w->def.dim; k++)
+        s->v[k] = velocity[k];
+    s->counter++;
+    if (w->built)
+        world_predict(w, id);
+    return CAROM_OK;
+}
+
+carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
+                                    carom_sphere_state *out)
+{
+    if (id >= w->count || !w->spheres[id].alive)
+        return CAROM_ERR_NO_SUCH_SPHERE;
+    const sphere *s = &w->spheres[id];
+    world_sphere_at(w, s, w->time, out->position, out->velocity);
+    out->radius = s->radius;
+    out->mass = s->inv_mass > 0.0 ? 1.0 / s->inv_mass : INFINITY;
+    out->collisions = s->counter;
+    return CAROM_OK;
+}
+
+size_t carom_world_sphere_capacity(const carom_world *w) { return w->count; }
+size_t carom_world_sphere_count(const carom_world *w) { return w->alive_count; }
+int carom_world_sphere_exists(const carom_world *w, carom_sphere_id id)
+{
+    return id < w->count && w->spheres[id].alive;
+}
+double carom_world_time(const carom_world *w) { return w->time; }
+int carom_world_dim(const carom_world *w) { return w->def.dim; }
+
+void world_sphere_at(const carom_world *w, const sphere *s, double t, double x[3], double v[3])
+{
+    double dt = t - s->t;
+    for (int k = 0; k < 3; k++) {
+        double a = s->falls ? w->gravity[k] : 0.0;
+        x[k] = s->x[k] + dt * (s->v[k] + 0.5 * a * dt);
+        v[k] = s->v[k] + a * dt;
+    }
+}
+
+void world_advance_sphere(carom_world *w, sphere *s, double t)
+{
+    if (s->t == t)
+        return;
+    world_sphere_at(w, s, t, s->x, s->v);
+    s->t = t;
+}
+
+carom_status carom_world_advance_to(carom_world *w, double t)
+{
+    if (!isfinite(t) || t < w->time)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "cannot advance to time %g (world time is %g)", t, w->time);
+    if (!w->built) {
+        carom_status st = world_build(w);
+        if (st != CAROM_OK)
+            return st;
+    }
+    carom_status st = world_process_until(w, t, UINT64_MAX, NULL);
+    if (st != CAROM_OK)
+        return st;
+    w->time = t;
+    /* Frame semantics: every position valid at t. Crossings were tracked by
+     * events, so advancing keeps every sphere in its cell. */
+    for (size_t i = 0; i < w->count; i++)
+        if (w->spheres[i].alive)
+            world_advance_sphere(w, &w->spheres[i], t);
+    return CAROM_OK;
+}
+
+carom_status carom_world_step_events(carom_world *w, uint64_t max_events, uint64_t *processed)
+{
+    if (!w->built) {
+        carom_status st = world_build(w);
+        if (st != CAROM_OK)
+            return st;
+    }
+    return world_process_until(w, INFINITY, max_events, processed);
+}
+
+void carom_world_get_stats(const carom_world *w, carom_stats *out)
+{
+    *out = w->stats;
+    out->elapsed = w->time - w->stats.start_time;
+}
+
+void carom_world_reset_stats(carom_world *w)
+{
+    memset(&w->stats, 0, sizeof w->stats);
+    w->stats.start_time = w->time;
+    w->stats.kinetic_energy_start = carom_world_kinetic_energy(w);
+}
+
+double carom_world_kinetic_energy(const carom_world *w)
+{
+    double ke = 0.0;
+    for (size_t i = 0; i < w->count; i++) {
+        const sphere *s = &w->spheres[i];
+        if (!s->alive || s->inv_mass == 0.0)
+            continue;
+        double x[3], v[3];
+        world_sphere_at(w, s, w->time, x, v);
+        ke += 0.5 * vec_dot(v, v) / s->inv_mass;
+    }
+    return ke;
+}
+
+void carom_world_momentum(const carom_world *w, double out[3])
+{
+    out[0] = out[1] = out[2] = 0.0;
+    for (size_t i = 0; i < w->count; i++) {
+        const sphere *s = &w->spheres[i];
+        if (!s->alive || s->inv_mass == 0.0)
+            continue;
+        double x[3], v[3];
+        world_sphere_at(w, s, w->time, x, v);
+        for (int k = 0; k < 3; k++)
+            out[k] += v[k] / s->inv_mass;
+    }
+}
+
+static size_t finite_mass_count(const carom_world *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->count; i++)
+        if (w->spheres[i].alive && w->spheres[i].inv_mass > 0.0)
+            n++;
+    return n;
+}
+
+double carom_world_temperature(const carom_world *w)
+{
+    size_t n = finite_mass_count(w);
+    return n ? 2.0 * carom_world_kinetic_energy(w) / (w->def.dim * (double)n) : 0.0;
+}
+
+double carom_world_volume(const carom_world *w)
+{
+    double v = 1.0;
+    for (int k = 0; k < w->def.dim; k++)
+        v *= w->def.box[k];
+    return v;
+}
+
+double carom_world_compressibility(const carom_world *w)
+{
+    size_t n = finite_mass_count(w);
+    double elapsed = w->time - w->stats.start_time;
+    if (n == 0 || !(elapsed > 0.0))
+        return NAN;
+    double kt_start = 2.0 * w->stats.kinetic_energy_start / (w->def.dim * (double)n);
+    double kt = 0.5 * (kt_start + carom_world_temperature(w));
+    if (!(kt > 0.0))
+        return NAN;
+    return 1.0 + w->stats.virial / (w->def.dim * elapsed * (double)n * kt);
+}

@@ -1,0 +1,141 @@
+/* Building the grid and the first predictions, which happens on the first
+ * advance (so adding N spheres is O(N) in all), and placing a sphere into
+ * a built world. Checks the initial state: every sphere inside the box,
+ * no two overlapping by more than a relative 1e-10 (touching is fine; a
+ * tiny overlap from round-off is resolved by the event loop, which makes
+ * an overlapping approaching pair collide at once). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "vec.h"
+#include "world_internal.h"
+
+#define OVERLAP_TOLERANCE 1e-10
+
+static const char axis_name[3] = {'x', 'y', 'z'};
+
+/* Wraps periodic coordinates into [0, L) and checks walls. */
+static carom_status fit_into_box(carom_world *w, uint32_t id)
+{
+    sphere *s = &w->spheres[id];
+    for (int k = 0; k < w->def.dim; k++) {
+        double L = w->def.box[k];
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC) {
+            double x = s->x[k] - L * floor(s->x[k] / L);
+            s->x[k] = x < L ? x : 0.0;
+        } else {
+            double slack = OVERLAP_TOLERANCE * s->radius;
+            if (s->x[k] - s->radius < -slack || s->x[k] + s->radius > L + slack)
+                return world_fail(w, CAROM_ERR_OUTSIDE_BOX,
+                                  "sphere %u (%c = %.17g, radius %g) is outside the box "
+                                  "[0, %g] along %c",
+                                  (unsigned)id, axis_name[k], s->x[k], s->radius, L,
+                                  axis_name[k]);
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        s->cc[k] = grid_coordinate(&w->grid, k, s->x[k]);
+    return CAROM_OK;
+}
+
+/* Fails if sphere id overlaps a sphere already in the grid (only those
+ * with index below `below` are considered, to check each pair once). */
+static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
+{
+    const sphere *s = &w->spheres[id];
+    grid_neighbourhood nb;
+    grid_neighbourhood_of(&w->grid, s->cc, &nb);
+    for (int c = 0; c < nb.count; c++) {
+        for (uint32_t j = w->grid.head[nb.cell[c]]; j != SPHERE_NONE;
+             j = w->spheres[j].cell_next) {
+            if (j == id || j >= below)
+                continue;
+            const sphere *o = &w->spheres[j];
+            double xo[3], vo[3], d[3];
+            world_sphere_at(w, o, s->t, xo, vo);
+            for (int k = 0; k < 3; k++)
+                d[k] = xo[k] + nb.shift[c][k] - s->x[k];
+            double sigma = s->radius + o->radius;
+            double dist = sqrt(vec_dot(d, d));
+            if (dist < sigma * (1.0 - OVERLAP_TOLERANCE)) {
+                uint32_t a = id < j ? id : j, b = id < j ? j : id;
+                return world_fail(w, CAROM_ERR_OVERLAP,
+                                  "spheres %u and %u overlap (distance %.17g < contact distance %.17g)",
+                                  (unsigned)a, (unsigned)b, dist, sigma);
+            }
+        }
+    }
+    return CAROM_OK;
+}
+
+void world_unbuild(carom_world *w)
+{
+    if (!w->built)
+        return;
+    grid_free(&w->grid);
+    for (size_t k = 0; k < w->queue.size; k++)
+        w->queue.slot[w->queue.heap[k]] = EVENT_QUEUE_ABSENT;
+    w->queue.size = 0;
+    w->built = 0;
+}
+
+carom_status world_build(carom_world *w)
+{
+    double rmax = 0.0;
+    for (size_t i = 0; i < w->count; i++)
+        if (w->spheres[i].alive && w->spheres[i].radius > rmax)
+            rmax = w->spheres[i].radius;
+    if (rmax == 0.0)
+        rmax = 0.5;
+    int periodic[3];
+    for (int k = 0; k < 3; k++)
+        periodic[k] = w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC;
+    int rc = grid_init(&w->grid, w->def.dim, w->def.box, periodic, 2.0 * rmax, w->alive_count);
+    if (rc == -1)
+        return world_fail(w, CAROM_ERR_BOX_TOO_SMALL,
+                          "the periodic box (%g x %g%s%g) must be at least 3 largest diameters "
+                          "(3 x %g) long on every periodic axis",
+                          w->def.box[0], w->def.box[1], w->def.dim == 3 ? " x " : "",
+                          w->def.dim == 3 ? w->def.box[2] : 0.0, 2.0 * rmax);
+    if (rc != 0)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the cell grid");
+    w->grid_radius = rmax;
+    carom_status st = CAROM_OK;
+    for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++) {
+        if (!w->spheres[i].alive)
+            continue;
+        world_advance_sphere(w, &w->spheres[i], w->time);
+        st = fit_into_box(w, i);
+        if (st == CAROM_OK)
+            cell_link(w, i);
+    }
+    for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
+        if (w->spheres[i].alive)
+            st = check_overlaps(w, i, i);
+    if (st != CAROM_OK) {
+        grid_free(&w->grid);
+        return st;
+    }
+    w->built = 1;
+    for (uint32_t i = 0; i < w->count; i++) {
+        if (w->spheres[i].alive) {
+            w->event_time[i] = INFINITY;
+            w->events[i].kind = EVENT_NONE;
+        }
+    }
+    for (uint32_t i = 0; i < w->count; i++)
+        if (w->spheres[i].alive)
+            world_predict(w, i);
+    return CAROM_OK;
+}
+
+carom_status world_place_sphere(carom_world *w, uint32_t id)
+{
+    world_advance_sphere(w, &w->spheres[id], w->time);
+    carom_status st = fit_into_box(w, id);
+    if (st == CAROM_OK)
+        st = check_overlaps(w, id, UINT32_MAX);
+    if (st == CAROM_OK)
+        cell_link(w, id);
+    return st;
+}

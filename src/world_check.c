@@ -1,0 +1,86 @@
+/* Checks of the world's state: the largest overlap now (through the grid,
+ * O(N)), and in validation builds the invariants of world_internal.h
+ * after every event. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "vec.h"
+#include "world_internal.h"
+
+static double pair_overlap(const carom_world *w, const sphere *a, const sphere *b,
+                           const double shift[3])
+{
+    double xa[3], va[3], xb[3], vb[3], d[3];
+    world_sphere_at(w, a, w->time, xa, va);
+    world_sphere_at(w, b, w->time, xb, vb);
+    for (int k = 0; k < 3; k++)
+        d[k] = xb[k] + shift[k] - xa[k];
+    double sigma = a->radius + b->radius;
+    return (sigma - sqrt(vec_dot(d, d))) / sigma;
+}
+
+double carom_world_max_overlap_now(const carom_world *w)
+{
+    double worst = 0.0;
+    if (!w->built) {
+        /* Before the first advance there is no grid: all pairs, minimum image. */
+        for (size_t i = 0; i < w->count; i++) {
+            for (size_t j = i + 1; j < w->count; j++) {
+                const sphere *a = &w->spheres[i], *b = &w->spheres[j];
+                if (!a->alive || !b->alive)
+                    continue;
+                double shift[3] = {0.0, 0.0, 0.0};
+                for (int k = 0; k < w->def.dim; k++) {
+                    if (w->def.boundary[k] != CAROM_BOUNDARY_PERIODIC)
+                        continue;
+                    double L = w->def.box[k], d = b->x[k] - a->x[k];
+                    shift[k] = -L * round(d / L);
+                }
+                double o = pair_overlap(w, a, b, shift);
+                if (o > worst)
+                    worst = o;
+            }
+        }
+        return worst;
+    }
+    for (uint32_t i = 0; i < w->count; i++) {
+        const sphere *a = &w->spheres[i];
+        if (!a->alive)
+            continue;
+        grid_neighbourhood nb;
+        grid_neighbourhood_of(&w->grid, a->cc, &nb);
+        for (int c = 0; c < nb.count; c++)
+            for (uint32_t j = w->grid.head[nb.cell[c]]; j != SPHERE_NONE;
+                 j = w->spheres[j].cell_next) {
+                if (j <= i)
+                    continue;
+                double o = pair_overlap(w, a, &w->spheres[j], nb.shift[c]);
+                if (o > worst)
+                    worst = o;
+            }
+    }
+    return worst;
+}
+
+#ifdef CAROM_VALIDATE
+void world_validate(carom_world *w)
+{
+    if (!event_queue_is_valid(&w->queue))
+        abort();
+    for (uint32_t i = 0; i < w->count; i++) {
+        const sphere *s = &w->spheres[i];
+        if (!s->alive)
+            continue;
+        if (w->event_time[i] < w->time)
+            abort();
+        double x[3], v[3];
+        world_sphere_at(w, s, w->time, x, v);
+        for (int k = 0; k < w->def.dim; k++) {
+            double lo = s->cc[k] * w->grid.width[k], hi = lo + w->grid.width[k];
+            double slack = 1e-9 * (w->grid.width[k] + fabs(x[k]));
+            if (x[k] < lo - slack || x[k] > hi + slack)
+                abort();
+        }
+    }
+}
+#endif

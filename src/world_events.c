@@ -1,0 +1,174 @@
+/* The event loop: pop the earliest pending event, drop it if stale (its
+ * partner changed velocity since it was predicted: lazy invalidation by
+ * counters), otherwise advance only the one or two spheres involved,
+ * apply the response, and predict again for those spheres only. Nothing
+ * here touches every sphere. */
+#include <math.h>
+
+#include "vec.h"
+#include "world_internal.h"
+
+/* Shift to add to j's position to get its image next to i (periodic
+ * axes have at least 3 cells, so neighbouring cells differ by at most 1
+ * except across the boundary). */
+static void pair_shift(const carom_world *w, const sphere *a, const sphere *b, double shift[3])
+{
+    for (int k = 0; k < 3; k++) {
+        int32_t d = b->cc[k] - a->cc[k];
+        shift[k] = 0.0;
+        if (d > 1)
+            shift[k] = -w->grid.length[k];
+        else if (d < -1)
+            shift[k] = w->grid.length[k];
+    }
+}
+
+static void remember_report(carom_world *w, uint32_t i, uint32_t j, double t)
+{
+    reported_contacts *r = &w->reported[i];
+    if (r->time != t) {
+        r->time = t;
+        r->count = 0;
+    }
+    if (r->count < REPORTED_MAX)
+        r->partner[r->count++] = j;
+    else
+        r->count = REPORTED_MAX + 1;
+}
+
+static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
+{
+    sphere *a = &w->spheres[i], *b = &w->spheres[j];
+    w->stats.collisions++;
+    remember_report(w, i, j, t);
+    remember_report(w, j, i, t);
+    if (w->def.on_contact) {
+        double shift[3], xa[3], xb[3], d[3];
+        carom_contact c;
+        c.kind = CAROM_CONTACT_SPHERE;
+        c.time = t;
+        c.i = i;
+        c.j = j;
+        c.wall = -1;
+        c.impulse = 0.0;
+        pair_shift(w, a, b, shift);
+        world_sphere_at(w, a, t, xa, c.velocity_after[0]);
+        world_sphere_at(w, b, t, xb, c.velocity_after[1]);
+        for (int k = 0; k < 3; k++)
+            d[k] = xb[k] + shift[k] - xa[k];
+        double len = sqrt(vec_dot(d, d));
+        for (int k = 0; k < 3; k++)
+            c.normal[k] = len > 0.0 ? d[k] / len : 0.0;
+        double va[3], vb[3];
+        vec_copy(va, c.velocity_after[0]);
+        vec_copy(vb, c.velocity_after[1]);
+        w->def.on_contact(w->def.user_data, &c);
+        /* A callback that changes velocities starts new trajectories. */
+        for (int s = 0; s < 2; s++) {
+            sphere *sp = s ? b : a;
+            const double *before = s ? vb : va;
+            if (before[0] != c.velocity_after[s][0] || before[1] != c.velocity_after[s][1] ||
+                before[2] != c.velocity_after[s][2]) {
+                world_advance_sphere(w, sp, t);
+                for (int k = 0; k < w->def.dim; k++)
+                    sp->v[k] = c.velocity_after[s][k];
+                sp->counter++;
+            }
+        }
+    }
+    world_predict(w, i);
+    world_predict(w, j);
+}
+
+static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
+{
+    if (w->def.response == CAROM_RESPONSE_NONE) {
+        report_contact(w, i, j, t);
+        return;
+    }
+    sphere *a = &w->spheres[i], *b = &w->spheres[j];
+    world_advance_sphere(w, a, t);
+    world_advance_sphere(w, b, t);
+    double shift[3];
+    pair_shift(w, a, b, shift);
+    response_collide(w, i, j, shift);
+    a->counter++;
+    b->counter++;
+    w->stats.collisions++;
+    world_predict(w, i);
+    world_predict(w, j);
+}
+
+static void process_wall(carom_world *w, uint32_t i, int wall, double t)
+{
+    world_advance_sphere(w, &w->spheres[i], t);
+    response_wall(w, i, wall);
+    w->spheres[i].counter++;
+    w->stats.wall_hits++;
+    world_predict(w, i);
+}
+
+static void process_cell_crossing(carom_world *w, uint32_t i, int face)
+{
+    sphere *s = &w->spheres[i];
+    int axis = face / 2, up = face % 2;
+    cell_unlink(w, i);
+    s->cc[axis] += up ? 1 : -1;
+    /* Only a periodic axis lets a sphere leave the grid: wrap it. The
+     * clock is not advanced, only the stored position is moved by L. */
+    if (s->cc[axis] == w->grid.n[axis]) {
+        s->cc[axis] = 0;
+        s->x[axis] -= w->grid.length[axis];
+    } else if (s->cc[axis] < 0) {
+        s->cc[axis] = w->grid.n[axis] - 1;
+        s->x[axis] += w->grid.length[axis];
+    }
+    cell_link(w, i);
+    w->stats.cell_crossings++;
+    world_predict(w, i);
+}
+
+carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
+                                 uint64_t *processed)
+{
+    uint64_t count = 0;
+    while (count < max_events) {
+        uint32_t i = event_queue_top(&w->queue);
+        if (i == EVENT_QUEUE_ABSENT)
+            break;
+        double t = w->event_time[i];
+        if (t > t_end || t == INFINITY)
+            break;
+        w->time = t;
+        count++;
+        w->stats.events++;
+        sphere_event ev = w->events[i];
+        switch (ev.kind) {
+        case EVENT_COLLISION: {
+            const sphere *partner = &w->spheres[ev.partner];
+            if (!partner->alive || partner->counter != ev.partner_counter) {
+                w->stats.invalid_events++;
+                world_predict(w, i);
+            } else {
+                process_collision(w, i, ev.partner, t);
+            }
+            break;
+        }
+        case EVENT_WALL:
+            process_wall(w, i, (int)ev.partner, t);
+            break;
+        case EVENT_CELL:
+            process_cell_crossing(w, i, (int)ev.partner);
+            break;
+        default:
+            world_predict(w, i);
+            break;
+        }
+#ifdef CAROM_VALIDATE
+        world_validate(w);
+#endif
+    }
+    if (processed)
+        *processed = count;
+    return CAROM_OK;
+}

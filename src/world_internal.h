@@ -1,0 +1,148 @@
+/* The world's private state, shared by the files that make up the world:
+ *   world.c         creation, spheres in and out, queries, statistics
+ *   world_build.c   the grid and the first predictions (on first advance)
+ *   world_predict.c each sphere's next event (collision, wall, cell crossing)
+ *   world_events.c  the event loop
+ *   response.c      what a contact does to velocities
+ *
+ * Invariants (checked in validation builds, see world_validate):
+ * - each live sphere has exactly one pending event in the queue: the
+ *   earliest of its predicted events when it was last predicted;
+ * - a collision event stores its partner's counter; the event is stale
+ *   (and only re-predicted) if the partner's counter moved since;
+ * - a sphere's counter moves whenever its velocity changes;
+ * - for every pair that will meet next, at least one of the two has a
+ *   pending event no later than that meeting (possibly a stale one);
+ * - a sphere's stored position is at its own time t; nothing touches a
+ *   sphere that no event involves.
+ */
+#ifndef CAROM_WORLD_INTERNAL_H
+#define CAROM_WORLD_INTERNAL_H
+
+#include <stdint.h>
+
+#include "carom/carom.h"
+#include "event_queue.h"
+#include "grid.h"
+
+enum event_kind {
+    EVENT_NONE = 0,
+    EVENT_COLLISION = 1, /* partner: sphere index */
+    EVENT_WALL = 2,      /* partner: 2*axis + (0 low, 1 high) */
+    EVENT_CELL = 3       /* partner: 2*axis + (0 down, 1 up) */
+};
+
+#define SPHERE_NONE UINT32_MAX
+
+typedef struct sphere {
+    double x[3];       /* position at time t */
+    double v[3];       /* velocity at time t */
+    double t;          /* the sphere's own clock */
+    double radius;
+    double inv_mass;   /* 0 for infinite mass */
+    uint32_t counter;  /* bumped at every velocity change */
+    uint32_t cell;     /* linear index of its grid cell */
+    int32_t cc[3];     /* cell coordinates */
+    uint32_t cell_next, cell_prev;
+    uint8_t alive;
+    uint8_t falls;     /* gravity acts on it (finite mass) */
+} sphere;
+
+typedef struct sphere_event {
+    uint32_t kind;
+    uint32_t partner;
+    uint32_t partner_counter;
+} sphere_event;
+
+/* Report-only mode: contacts already reported at exactly `time` (so a
+ * re-prediction at the same instant does not report them again). */
+#define REPORTED_MAX 8
+typedef struct reported_contacts {
+    double time;
+    uint32_t count;
+    uint32_t partner[REPORTED_MAX];
+} reported_contacts;
+
+struct carom_world {
+    carom_world_def def;
+    double gravity[3];
+    double time;
+    char error[CAROM_ERROR_MESSAGE_SIZE];
+
+    size_t count;         /* ids handed out */
+    size_t alive_count;
+    size_t capacity;
+    sphere *spheres;
+    double *event_time;   /* the queue's keys, one per sphere */
+    sphere_event *events;
+    reported_contacts *reported; /* report-only mode only */
+
+    grid grid;
+    event_queue queue;
+    int built;            /* grid and predictions exist */
+    double grid_radius;   /* largest radius the grid allows */
+
+    carom_stats stats;
+};
+
+static inline void cell_link(carom_world *w, uint32_t id)
+{
+    sphere *s = &w->spheres[id];
+    s->cell = grid_index(&w->grid, s->cc);
+    s->cell_prev = SPHERE_NONE;
+    s->cell_next = w->grid.head[s->cell];
+    if (s->cell_next != SPHERE_NONE)
+        w->spheres[s->cell_next].cell_prev = id;
+    w->grid.head[s->cell] = id;
+}
+
+static inline void cell_unlink(carom_world *w, uint32_t id)
+{
+    sphere *s = &w->spheres[id];
+    if (s->cell_prev != SPHERE_NONE)
+        w->spheres[s->cell_prev].cell_next = s->cell_next;
+    else
+        w->grid.head[s->cell] = s->cell_next;
+    if (s->cell_next != SPHERE_NONE)
+        w->spheres[s->cell_next].cell_prev = s->cell_prev;
+    s->cell_next = s->cell_prev = SPHERE_NONE;
+}
+
+/* Sets the world's error message (printf-style) and returns status. */
+carom_status world_fail(carom_world *w, carom_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Position and velocity of sphere s extrapolated to time t. */
+void world_sphere_at(const carom_world *w, const sphere *s, double t, double x[3],
+                     double v[3]);
+/* Moves sphere s's stored state to time t. */
+void world_advance_sphere(carom_world *w, sphere *s, double t);
+
+/* world_build.c */
+carom_status world_build(carom_world *w);
+void world_unbuild(carom_world *w);
+/* Puts sphere s into the built grid after checking it lies in the box and
+ * overlaps no other sphere; on failure it stays out and the message names
+ * the problem. */
+carom_status world_place_sphere(carom_world *w, uint32_t s);
+
+/* world_predict.c: predict sphere s's next event at the current time,
+ * store it and update the queue (and tell a partner with a later event). */
+void world_predict(carom_world *w, uint32_t s);
+
+/* world_events.c */
+carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
+                                 uint64_t *processed);
+
+/* response.c */
+void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3]);
+void response_wall(carom_world *w, uint32_t i, int wall);
+
+#ifdef CAROM_VALIDATE
+void world_validate(carom_world *w);
+#endif
+
+#endif

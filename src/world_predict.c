@@ -1,0 +1,159 @@
+/* Predicting one sphere's next event: the earliest of its collisions with
+ * the spheres of its own and neighbouring cells, its wall hits and its
+ * crossing into a neighbouring cell (the pseudo-event that makes sure a
+ * fast sphere meets every sphere on its way: it re-predicts in each cell
+ * it enters, so it can never tunnel).
+ *
+ * Pair rule (elastic response): spheres meet when their distance comes
+ * down to the contact distance while approaching. Touching or overlapping
+ * spheres that are not approaching never collide (so a pair that has just
+ * collided cannot collide again at the same instant); overlapping spheres
+ * that approach (round-off) collide at once. A grazing contact (distance
+ * exactly reaching contact with zero normal speed) is not a collision.
+ * Ties between equal times go to the first candidate found.
+ *
+ * Report-only response: a pair is reported when it comes into contact
+ * while approaching; pairs already overlapping are not reported again.
+ * Both spheres' trajectories are evaluated from their common reference
+ * time max(t_i, t_j), which a report does not change, so re-predicting a
+ * reported pair gives the same time bit for bit; the pairs reported at
+ * exactly that instant are remembered to skip them. */
+#include <math.h>
+
+#include "roots.h"
+#include "vec.h"
+#include "world_internal.h"
+
+/* Next meeting time of spheres a and b (b seen through shift), >= now. */
+static double pair_time(const carom_world *w, const sphere *a, const sphere *b,
+                        const double shift[3], double now)
+{
+    double tref = a->t > b->t ? a->t : b->t;
+    double xa[3], va[3], xb[3], vb[3];
+    world_sphere_at(w, a, tref, xa, va);
+    world_sphere_at(w, b, tref, xb, vb);
+    double dr[3], dv[3];
+    for (int k = 0; k < 3; k++) {
+        dr[k] = xb[k] + shift[k] - xa[k];
+        dv[k] = vb[k] - va[k];
+    }
+    double sigma = a->radius + b->radius;
+    double b_dot = vec_dot(dr, dv);
+    double c0 = sigma * sigma - vec_dot(dr, dr); /* > 0: overlapping */
+    int report_only = w->def.response == CAROM_RESPONSE_NONE;
+    if (report_only && c0 > 0.0)
+        return INFINITY;
+    double tau;
+    if (a->falls == b->falls) {
+        /* Same acceleration: straight relative motion, a quadratic. */
+        if (!report_only && b_dot >= 0.0)
+            return INFINITY;
+        tau = roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, -vec_dot(dv, dv));
+    } else {
+        /* One feels gravity, the other (infinite mass) does not: a quartic. */
+        double s[3];
+        double sign = b->falls ? 0.5 : -0.5;
+        for (int k = 0; k < 3; k++)
+            s[k] = sign * w->gravity[k];
+        double c[5] = {c0, -2.0 * b_dot, -(vec_dot(dv, dv) + 2.0 * vec_dot(dr, s)),
+                       -2.0 * vec_dot(dv, s), -vec_dot(s, s)};
+        tau = roots_first_upcrossing_poly(c, 4);
+    }
+    double t = tref + tau;
+    if (report_only)
+        return t >= now ? t : INFINITY;
+    return t > now ? t : now;
+}
+
+static int already_reported(const carom_world *w, uint32_t i, uint32_t j, double t)
+{
+    const reported_contacts *r = &w->reported[i];
+    if (r->time != t)
+        return 0;
+    if (r->count > REPORTED_MAX)
+        return 1; /* more at this instant than remembered: skip all */
+    for (uint32_t k = 0; k < r->count; k++)
+        if (r->partner[k] == j)
+            return 1;
+    return 0;
+}
+
+/* Earliest upward crossing by the sphere's coordinate along an axis of a
+ * level, with the sphere's own clock as origin. */
+static double face_time(const carom_world *w, const sphere *s, int axis, double level, int up)
+{
+    double a = s->falls ? w->gravity[axis] : 0.0;
+    double sign = up ? 1.0 : -1.0;
+    double tau = roots_first_upcrossing_quadratic(sign * (s->x[axis] - level), sign * s->v[axis],
+                                                  sign * 0.5 * a);
+    return s->t + tau;
+}
+
+void world_predict(carom_world *w, uint32_t i)
+{
+    const sphere *s = &w->spheres[i];
+    const grid *g = &w->grid;
+    double now = w->time;
+    double best = INFINITY;
+    sphere_event ev = {EVENT_NONE, 0, 0};
+
+    for (int k = 0; k < w->def.dim; k++) {
+        int walls = w->def.boundary[k] == CAROM_BOUNDARY_WALLS;
+        if (walls) {
+            double t_lo = face_time(w, s, k, s->radius, 0);
+            double t_hi = face_time(w, s, k, w->def.box[k] - s->radius, 1);
+            if (t_lo < best) {
+                best = t_lo;
+                ev = (sphere_event){EVENT_WALL, (uint32_t)(2 * k), 0};
+            }
+            if (t_hi < best) {
+                best = t_hi;
+                ev = (sphere_event){EVENT_WALL, (uint32_t)(2 * k + 1), 0};
+            }
+        }
+        if (!walls || s->cc[k] > 0) {
+            double t = face_time(w, s, k, s->cc[k] * g->width[k], 0);
+            if (t < best) {
+                best = t;
+                ev = (sphere_event){EVENT_CELL, (uint32_t)(2 * k), 0};
+            }
+        }
+        if (!walls || s->cc[k] < g->n[k] - 1) {
+            double t = face_time(w, s, k, (s->cc[k] + 1) * g->width[k], 1);
+            if (t < best) {
+                best = t;
+                ev = (sphere_event){EVENT_CELL, (uint32_t)(2 * k + 1), 0};
+            }
+        }
+    }
+    if (best < now)
+        best = now;
+
+    grid_neighbourhood nb;
+    grid_neighbourhood_of(g, s->cc, &nb);
+    int report_only = w->def.response == CAROM_RESPONSE_NONE;
+    for (int c = 0; c < nb.count; c++) {
+        for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->spheres[j].cell_next) {
+            if (j == i)
+                continue;
+            double t = pair_time(w, s, &w->spheres[j], nb.shift[c], now);
+            if (t < best && !(report_only && already_reported(w, i, j, t))) {
+                best = t;
+                ev = (sphere_event){EVENT_COLLISION, j, w->spheres[j].counter};
+            }
+        }
+    }
+
+    w->events[i] = ev;
+    w->event_time[i] = best;
+    event_queue_update(&w->queue, i);
+
+    /* Tell the partner, if this is earlier than what it has: it saves the
+     * partner a stale event later. */
+    if (ev.kind == EVENT_COLLISION && best < w->event_time[ev.partner]) {
+        uint32_t j = ev.partner;
+        w->events[j] = (sphere_event){EVENT_COLLISION, i, s->counter};
+        w->event_time[j] = best;
+        event_queue_update(&w->queue, j);
+    }
+}
