@@ -52,6 +52,23 @@ carom_status carom_scene_lattice(carom_scene *scene, size_t n, double radius,
 carom_status carom_scene_random(carom_scene *scene, size_t n, double radius,
                                 uint64_t seed, carom_error *error);
 
+/* Places the scene's current spheres, keeping their radii (any mix of
+ * sizes), at random non-overlapping positions inside the box; the largest
+ * are placed first. Fails with a clear message when the box is too full. */
+carom_status carom_scene_place_random(carom_scene *scene, uint64_t seed,
+                                      carom_error *error);
+
+/* Gives every sphere a radius drawn uniformly from [radius_min, radius_max]. */
+carom_status carom_scene_random_radii(carom_scene *scene, double radius_min,
+                                      double radius_max, uint64_t seed,
+                                      carom_error *error);
+
+/* Ballistic velocities for the finite-mass spheres: uniformly random
+ * directions, speeds uniform in [speed_min, speed_max]. */
+carom_status carom_scene_random_velocities(carom_scene *scene, double speed_min,
+                                           double speed_max, uint64_t seed,
+                                           carom_error *error);
+
 /* Maxwell-Boltzmann velocities at temperature kT for the finite-mass
  * spheres, with zero total momentum, rescaled so that the kinetic
  * temperature 2KE/(dim N) is exactly kT. */
