@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs, with Debian's apt-get, what building and testing carom needs:
+# a C compiler, CMake, pkg-config and Debian's python3 (used by the CLI
+# tests). Does nothing when everything is already there.
+set -euo pipefail
+packages=(build-essential cmake pkg-config python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine and runs carom's whole test suite twice:
+# a Release build with warnings as errors, then a build with
+# AddressSanitizer + UBSan (CAROM_TEST_QUICK=1 shortens the longest
+# physics runs there; every test still runs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+jobs=$(nproc)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCAROM_WERROR=ON
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs")
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAROM_WERROR=ON -DCAROM_SANITIZE=ON
+cmake --build build-asan -j"$jobs"
+(cd build-asan && CAROM_TEST_QUICK=1 ctest --output-on-failure -j"$jobs")
