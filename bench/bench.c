@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* carom-bench: throughput of the event loop on standard scenes.
  *
  * Each configuration (dim, N, packing, mono/poly) runs `runs` times, each
