@@ -95,6 +95,7 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
     w->def = *def;
     for (int k = 0; k < 3; k++)
         w->gravity[k] = k < def->dim ? def->gravity[k] : 0.0;
+    w->has_gravity = w->gravity[0] != 0.0 || w->gravity[1] != 0.0 || w->gravity[2] != 0.0;
     if (def->dim == 2) {
         w->def.box[2] = 1.0;
         w->def.boundary[2] = CAROM_BOUNDARY_PERIODIC;

@@ -66,6 +66,7 @@ typedef struct reported_contacts {
 struct carom_world {
     carom_world_def def;
     double gravity[3];
+    int has_gravity;
     double time;
     char error[CAROM_ERROR_MESSAGE_SIZE];
 

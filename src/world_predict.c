@@ -24,14 +24,30 @@
 #include "vec.h"
 #include "world_internal.h"
 
+/* Position and velocity of sphere s at time t, without the gravity terms
+ * when it does not fall (the common case, kept cheap). */
+static inline void state_at(const carom_world *w, const sphere *s, double t, double x[3],
+                            double v[3])
+{
+    double dt = t - s->t;
+    if (!s->falls || !w->has_gravity) {
+        for (int k = 0; k < 3; k++) {
+            x[k] = s->x[k] + s->v[k] * dt;
+            v[k] = s->v[k];
+        }
+        return;
+    }
+    world_sphere_at(w, s, t, x, v);
+}
+
 /* Next meeting time of spheres a and b (b seen through shift), >= now. */
 static double pair_time(const carom_world *w, const sphere *a, const sphere *b,
                         const double shift[3], double now)
 {
     double tref = a->t > b->t ? a->t : b->t;
     double xa[3], va[3], xb[3], vb[3];
-    world_sphere_at(w, a, tref, xa, va);
-    world_sphere_at(w, b, tref, xb, vb);
+    state_at(w, a, tref, xa, va);
+    state_at(w, b, tref, xb, vb);
     double dr[3], dv[3];
     for (int k = 0; k < 3; k++) {
         dr[k] = xb[k] + shift[k] - xa[k];
@@ -39,15 +55,16 @@ static double pair_time(const carom_world *w, const sphere *a, const sphere *b,
     }
     double sigma = a->radius + b->radius;
     double b_dot = vec_dot(dr, dv);
-    double c0 = sigma * sigma - vec_dot(dr, dr); /* > 0: overlapping */
     int report_only = w->def.response == CAROM_RESPONSE_NONE;
+    int same_fall = a->falls == b->falls || !w->has_gravity;
+    if (same_fall && !report_only && b_dot >= 0.0)
+        return INFINITY; /* not approaching: the common rejection */
+    double c0 = sigma * sigma - vec_dot(dr, dr); /* > 0: overlapping */
     if (report_only && c0 > 0.0)
         return INFINITY;
     double tau;
-    if (a->falls == b->falls) {
+    if (same_fall) {
         /* Same acceleration: straight relative motion, a quadratic. */
-        if (!report_only && b_dot >= 0.0)
-            return INFINITY;
         tau = roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, -vec_dot(dv, dv));
     } else {
         /* One feels gravity, the other (infinite mass) does not: a quartic. */
