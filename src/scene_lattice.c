@@ -3,15 +3,19 @@
  * Every lattice here is a rectangular grid of points with spacing b[d]
  * along axis d, either all points (square / simple cubic) or only the
  * points whose index sum is even ("checkerboard": a hexagonal lattice in
- * 2D when b_y = sqrt(3) b_x, FCC in 3D when all b are equal). For a target
- * nearest-neighbour distance s each axis needs b[d] >= s * g[d], with
- * shape factors g chosen so that every neighbour pair is then >= s apart.
- * We find the largest s for which at least n sites fit (bisection over a
- * monotone site count), then spread the n spheres evenly over the sites.
+ * 2D when b_y = sqrt(3) b_x, FCC in 3D when all b are equal). The grid
+ * counts per axis are chosen to make the nearest-neighbour distance as
+ * large as possible while holding at least n sites (find_grid), so the
+ * lattice adapts to any box shape; the n spheres are then spread evenly
+ * over the sites.
  *
- * Along a periodic axis the grid has m points at (i + 1/2) L/m, with m even
- * for checkerboard lattices so that the pattern tiles across the boundary;
+ * Along a periodic axis the grid has m points at (i + 1/2) L/m; the site
+ * distances are computed with the boundary in mind (for a checkerboard
+ * with odd m, sites meet across it one spacing apart), so the lattice
+ * always tiles periodically without overlap;
  * along a walled axis the points span [r + margin, L - r - margin].
+ * CAROM_LATTICE_AUTO falls back to the square / simple cubic lattice when
+ * the close-packed one cannot hold n spheres (tiny boxes).
  */
 #include "scene_internal.h"
 
@@ -22,26 +26,18 @@
 typedef struct lattice_plan {
     int dim;
     int checkerboard;
-    double g[3];          /* spacing per unit neighbour distance */
     double extent[3];     /* periodic: L; walls: span available to centres */
     int periodic[3];
     double lo[3];         /* first centre on a walled axis */
     double m[3];          /* grid points per axis (integer valued) */
 } lattice_plan;
 
-/* Largest number of grid points along axis d with spacing >= s * g[d]. */
-static double points_on_axis(const lattice_plan *p, int d, double s)
+/* Most grid points along axis d with spacing at least b_min. */
+static double max_points(const lattice_plan *p, int d, double b_min)
 {
-    double step = s * p->g[d];
-    if (p->periodic[d]) {
-        double m = floor(p->extent[d] / step);
-        if (p->checkerboard)
-            m = 2.0 * floor(m / 2.0);
-        return m;
-    }
-    if (p->extent[d] < 0.0)
-        return 0.0;
-    return floor(p->extent[d] / step) + 1.0;
+    if (p->periodic[d])
+        return floor(p->extent[d] / b_min);
+    return p->extent[d] < 0.0 ? 0.0 : floor(p->extent[d] / b_min) + 1.0;
 }
 
 static double site_count(const lattice_plan *p, const double m[3])
@@ -56,14 +52,6 @@ static double site_count(const lattice_plan *p, const double m[3])
     if (!p->checkerboard)
         return total;
     return all_odd ? (total + 1.0) / 2.0 : total / 2.0;
-}
-
-static double sites_for_spacing(const lattice_plan *p, double s)
-{
-    double m[3] = {1.0, 1.0, 1.0};
-    for (int d = 0; d < p->dim; d++)
-        m[d] = points_on_axis(p, d, s);
-    return site_count(p, m);
 }
 
 /* Actual grid spacing along d (INFINITY when a walled axis has one point). */
@@ -82,10 +70,13 @@ static double nearest_distance(const lattice_plan *p)
         b[d] = spacing(p, d);
     double best = INFINITY;
     for (int d = 0; d < p->dim; d++) {
-        /* Along one axis: the next point (square) or the one after. */
+        /* Along one axis: the next point (square) or the one after
+         * (checkerboard). With an odd count on a periodic axis the
+         * checkerboard pattern meets itself across the boundary with the
+         * same parity, one spacing apart (with one point: its own image). */
         double along = p->checkerboard ? 2.0 * b[d] : b[d];
-        if (p->periodic[d] && p->extent[d] < along)
-            along = p->extent[d]; /* a site's own periodic image */
+        if (p->periodic[d] && fmod(p->m[d], 2.0) != 0.0)
+            along = b[d];
         best = fmin(best, along);
         if (p->checkerboard)
             for (int e = d + 1; e < p->dim; e++)
@@ -101,6 +92,85 @@ static double site_coordinate(const lattice_plan *p, int d, double i)
     if (p->m[d] <= 1.0)
         return p->lo[d] + 0.5 * p->extent[d];
     return p->lo[d] + i * p->extent[d] / (p->m[d] - 1.0);
+}
+
+/* An upper bound on the nearest-neighbour distance with m points along
+ * axis d, whatever the other counts: the distance to the next site on
+ * that axis. */
+static double distance_bound(const lattice_plan *p, int d, double m)
+{
+    double b = p->periodic[d] ? p->extent[d] / m
+                              : (m > 1.0 ? p->extent[d] / (m - 1.0) : INFINITY);
+    return p->checkerboard ? 2.0 * b : b;
+}
+
+/* Chooses the grid counts p->m: among the counts whose sites hold at
+ * least `need` spheres with every pair at least min_distance apart, the
+ * one with the largest nearest-neighbour distance (then the fewest sites).
+ * All axes but the last are enumerated; the last gets the smallest count
+ * that holds enough sites (or the one after, for parity), since more
+ * points only bring sites closer.
+ * Products beyond 2 need + 2 are never useful, which bounds the work by
+ * O(need log need) even in huge boxes. Returns 0 if nothing fits. */
+static int find_grid(lattice_plan *p, double need, double min_distance)
+{
+    const int dim = p->dim, last = dim - 1;
+    double b_min = p->checkerboard ? 0.5 * min_distance : min_distance;
+    double most[3];
+    for (int d = 0; d < dim; d++) {
+        most[d] = max_points(p, d, b_min);
+        if (most[d] < 1.0)
+            return 0;
+    }
+    const double useful = (p->checkerboard ? 2.0 : 1.0) * need + 2.0;
+    double best_distance = -1.0, best_sites = INFINITY, best[3] = {1.0, 1.0, 1.0};
+    double m[3] = {1.0, 1.0, 1.0};
+    double outer_most = dim == 3 ? most[0] : 1.0;
+    const int ia = dim == 3 ? 1 : 0; /* the inner enumerated axis */
+    for (double a = 1.0; a <= outer_most; a += 1.0) {
+        if (dim == 3 && distance_bound(p, 0, a) < best_distance)
+            break; /* more points along this axis only bring sites closer */
+        for (double b = 1.0; b <= most[ia]; b += 1.0) {
+            if (distance_bound(p, ia, b) < best_distance)
+                break;
+            if (dim == 3) {
+                m[0] = a;
+                m[1] = b;
+            } else {
+                m[0] = b;
+            }
+            double others = dim == 3 ? a * b : b;
+            /* Smallest count on the last axis that holds enough sites. */
+            double c = ceil((p->checkerboard ? 2.0 : 1.0) * need / others) - 2.0;
+            m[last] = fmax(1.0, c);
+            while (site_count(p, m) < need && m[last] <= most[last])
+                m[last] += 1.0;
+            /* An odd count on a periodic checkerboard axis brings sites
+             * together across the boundary, so try the next count too. */
+            int tries = p->checkerboard && p->periodic[last] ? 2 : 1;
+            for (int t = 0; t < tries && m[last] <= most[last]; t++, m[last] += 1.0) {
+                for (int d = 0; d < 3; d++)
+                    p->m[d] = m[d];
+                double dist = nearest_distance(p);
+                double sites = site_count(p, m);
+                if (dist >= min_distance &&
+                    (dist > best_distance * (1.0 + 1e-12) ||
+                     (dist >= best_distance * (1.0 - 1e-12) && sites < best_sites))) {
+                    best_distance = dist;
+                    best_sites = sites;
+                    for (int d = 0; d < 3; d++)
+                        best[d] = m[d];
+                }
+            }
+            if (others > useful)
+                break;
+        }
+        if (a > useful)
+            break;
+    }
+    for (int d = 0; d < 3; d++)
+        p->m[d] = best[d];
+    return best_distance >= min_distance;
 }
 
 static const char *lattice_name(int dim, carom_lattice lattice)
@@ -124,7 +194,8 @@ carom_status carom_scene_lattice(carom_scene *scene, size_t n, double radius,
     if (!isfinite(radius) || !(radius > 0.0))
         return error_report(error, CAROM_ERR_INVALID_ARGUMENT,
                             "radius must be finite and positive, not %g", radius);
-    if (lattice == CAROM_LATTICE_AUTO)
+    const int auto_lattice = lattice == CAROM_LATTICE_AUTO;
+    if (auto_lattice)
         lattice = dim == 2 ? CAROM_LATTICE_HEX : CAROM_LATTICE_FCC;
     if (lattice != CAROM_LATTICE_SQUARE && lattice != CAROM_LATTICE_HEX &&
         lattice != CAROM_LATTICE_FCC)
@@ -143,13 +214,6 @@ carom_status carom_scene_lattice(carom_scene *scene, size_t n, double radius,
     const double margin = SCENE_RELATIVE_MARGIN * radius;
     for (int d = 0; d < 3; d++) {
         p.m[d] = 1.0;
-        p.g[d] = 1.0;
-    }
-    if (lattice == CAROM_LATTICE_HEX) {
-        p.g[0] = 0.5;
-        p.g[1] = 0.5 * sqrt(3.0);
-    } else if (lattice == CAROM_LATTICE_FCC) {
-        p.g[0] = p.g[1] = p.g[2] = sqrt(0.5);
     }
     for (int d = 0; d < dim; d++) {
         p.periodic[d] = scene->boundary[d] == CAROM_BOUNDARY_PERIODIC;
@@ -162,59 +226,29 @@ carom_status carom_scene_lattice(carom_scene *scene, size_t n, double radius,
     }
 
     const double need = (double)n;
-    const double s_min = 2.0 * radius * (1.0 + 2.0 * SCENE_RELATIVE_MARGIN);
-    double most = sites_for_spacing(&p, s_min);
-    if (n > 0 && most < need) {
-        double packing = dim == 2 ? need * 3.14159265358979323846 * radius * radius /
-                                        (scene->box[0] * scene->box[1])
-                                  : need * (4.0 / 3.0) * 3.14159265358979323846 * radius *
-                                        radius * radius /
-                                        (scene->box[0] * scene->box[1] * scene->box[2]);
-        return error_report(error, CAROM_ERR_INVALID_ARGUMENT,
-                            "cannot place %zu spheres of radius %g on a %s lattice in this box: "
-                            "at most %.0f fit (packing fraction %.4g is too high)",
-                            n, radius, lattice_name(dim, lattice), most, packing);
-    }
+    const double min_distance = 2.0 * radius * (1.0 + SCENE_RELATIVE_MARGIN);
     if (n == 0)
         return carom_scene_resize(scene, 0, error);
-
-    /* Bisection for the largest spacing that still holds n sites. The
-     * count is a nonincreasing step function of s. */
-    double s_lo = s_min, s_hi = s_min;
-    for (int d = 0; d < dim; d++)
-        s_hi = fmax(s_hi, 4.0 * scene->box[d] / p.g[d]);
-    if (sites_for_spacing(&p, s_hi) >= need) {
-        s_lo = s_hi;
-    } else {
-        for (int it = 0; it < 200 && s_hi - s_lo > 1e-15 * s_hi; it++) {
-            double mid = 0.5 * (s_lo + s_hi);
-            if (sites_for_spacing(&p, mid) >= need)
-                s_lo = mid;
-            else
-                s_hi = mid;
-        }
+    int found = find_grid(&p, need, min_distance);
+    if (!found && auto_lattice) {
+        lattice = CAROM_LATTICE_SQUARE;
+        p.checkerboard = 0;
+        found = find_grid(&p, need, min_distance);
     }
-    for (int d = 0; d < dim; d++)
-        p.m[d] = points_on_axis(&p, d, s_lo);
-    /* Drop whole rows where n still fits: wider spacing, fewer holes. */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int d = 0; d < dim; d++) {
-            double step = p.periodic[d] && p.checkerboard ? 2.0 : 1.0;
-            double keep = p.m[d];
-            if (keep - step < 1.0)
-                continue;
-            p.m[d] = keep - step;
-            if (site_count(&p, p.m) >= need)
-                changed = 1;
-            else
-                p.m[d] = keep;
-        }
-    }
-    if (nearest_distance(&p) < 2.0 * radius * (1.0 + SCENE_RELATIVE_MARGIN))
+    if (!found) {
+        double volume = 1.0;
+        for (int d = 0; d < dim; d++)
+            volume *= scene->box[d];
+        double packing = need * 3.14159265358979323846 * radius * radius *
+                         (dim == 2 ? 1.0 : (4.0 / 3.0) * radius) / volume;
         return error_report(error, CAROM_ERR_INVALID_ARGUMENT,
                             "cannot place %zu spheres of radius %g on a %s lattice in this box "
-                            "without overlap", n, radius, lattice_name(dim, lattice));
+                            "without overlap (packing fraction %.4g is too high for it)",
+                            n, radius,
+                            auto_lattice ? (dim == 2 ? "hexagonal or square" : "fcc or cubic")
+                                         : lattice_name(dim, lattice),
+                            packing);
+    }
 
     st = carom_scene_resize(scene, n, error);
     if (st != CAROM_OK)
