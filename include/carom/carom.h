@@ -170,6 +170,16 @@ carom_status carom_world_advance_to(carom_world *world, double t);
 carom_status carom_world_step_events(carom_world *world, uint64_t max_events,
                                      uint64_t *processed);
 
+/* carom_world_advance_to in resumable pieces, for frame drivers with a
+ * wall-clock budget: processes the events up to time t, at most max_events
+ * of them. *reached is 1 when none is left before t (the world is then at
+ * t with every position valid, as after carom_world_advance_to), 0 when
+ * the budget ran out first (the world is at its last event's time; call
+ * again to go on). No event is ever skipped. */
+carom_status carom_world_advance_to_limited(carom_world *world, double t,
+                                            uint64_t max_events, uint64_t *processed,
+                                            int *reached);
+
 void carom_world_get_stats(const carom_world *world, carom_stats *out);
 void carom_world_reset_stats(carom_world *world);
 
