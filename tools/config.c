@@ -1,0 +1,199 @@
+/* Configuration keys: table, config file and argument parsing; contract
+ * in config.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_fail(cli_error *error, int exit_code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(error->message, sizeof error->message, fmt, ap);
+    va_end(ap);
+    error->exit_code = exit_code;
+    return exit_code;
+}
+
+static const struct {
+    const char *name;
+    const char *help;
+} key_table[KEY_COUNT] = {
+    [KEY_DIM] = {"dim", "2 or 3 (default 3)"},
+    [KEY_N] = {"n", "number of spheres (default 4000)"},
+    [KEY_PACKING] = {"packing", "volume (area) fraction; sizes a cubic (square) box (default 0.3)"},
+    [KEY_RADIUS] = {"radius", "sphere radius (default 0.5)"},
+    [KEY_RADIUS_MAX] = {"radius_max", "if given, radii are uniform in [radius, radius_max]"},
+    [KEY_BOX] = {"box", "box edge L, or Lx,Ly[,Lz] (instead of packing)"},
+    [KEY_BOUNDARY] = {"boundary", "periodic or walls, or one per axis: walls,walls,periodic"},
+    [KEY_GRAVITY] = {"gravity", "g (pulls along -y in 2D, -z in 3D) or gx,gy[,gz] (default 0)"},
+    [KEY_RESTITUTION] = {"restitution", "sphere-sphere coefficient of restitution (default 1)"},
+    [KEY_WALL_RESTITUTION] = {"wall_restitution", "sphere-wall restitution (default 1)"},
+    [KEY_RESPONSE] = {"response", "elastic (default) or none (report contacts only)"},
+    [KEY_TEMPERATURE] = {"temperature",
+                         "kT of Maxwell-Boltzmann velocities, zero momentum (default 1)"},
+    [KEY_SPEED] = {"speed", "v or vmin,vmax: random directions, speeds uniform (no temperature)"},
+    [KEY_SEED] = {"seed", "random seed (default 1)"},
+    [KEY_EQUILIBRATE] = {"equilibrate", "simulated time run first, excluded from statistics "
+                                        "(default 2)"},
+    [KEY_TIME] = {"time", "simulated time of the measured run (default 20)"},
+    [KEY_LATTICE] = {"lattice", "auto, square, hex, fcc or cubic (start lattice when dense)"},
+    [KEY_INIT] = {"init", "extended XYZ file with the initial state"},
+    [KEY_FINAL] = {"final", "write the final state to this extended XYZ file"},
+    [KEY_TRAJECTORY] = {"trajectory", "write frames of the measured run (extended XYZ)"},
+    [KEY_FRAME_INTERVAL] = {"frame_interval", "simulated time between frames (default time/100)"},
+    [KEY_COLLISION_LOG] = {"collision_log",
+                           "write 'time i j' (i<j) for each collision of the measured run"},
+    [KEY_SCENARIO] = {"scenario", "preset scene: seed004, seed003 or seed000"},
+};
+
+const char *config_key_name(config_key key)
+{
+    return key < KEY_COUNT ? key_table[key].name : "?";
+}
+
+const char *config_key_help(config_key key)
+{
+    return key < KEY_COUNT ? key_table[key].help : "";
+}
+
+config_key config_key_lookup(const char *name)
+{
+    for (int k = 0; k < KEY_COUNT; k++)
+        if (!strcmp(key_table[k].name, name))
+            return (config_key)k;
+    return KEY_COUNT;
+}
+
+void config_init(config *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void config_free(config *c)
+{
+    for (int k = 0; k < KEY_COUNT; k++) {
+        free(c->value[k]);
+        c->value[k] = NULL;
+    }
+}
+
+int config_is_set(const config *c, config_key key)
+{
+    return c->source[key] != SOURCE_NONE;
+}
+
+int config_from_user(const config *c, config_key key)
+{
+    return c->source[key] == SOURCE_USER;
+}
+
+static int set_value(config *c, config_key key, const char *value, size_t len,
+                     config_source source, const char *origin, cli_error *error)
+{
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory");
+    memcpy(copy, value, len);
+    copy[len] = '\0';
+    free(c->value[key]);
+    c->value[key] = copy;
+    c->source[key] = source;
+    snprintf(c->origin[key], sizeof c->origin[key], "%s", origin);
+    return 0;
+}
+
+int config_apply_default(config *c, config_key key, const char *value, const char *origin,
+                         cli_error *error)
+{
+    if (config_is_set(c, key))
+        return 0;
+    return set_value(c, key, value, strlen(value), SOURCE_PRESET, origin, error);
+}
+
+/* Trims blanks at both ends of [*begin, *end). */
+static void trim(const char **begin, const char **end)
+{
+    while (*begin < *end && isspace((unsigned char)**begin))
+        (*begin)++;
+    while (*end > *begin && isspace((unsigned char)(*end)[-1]))
+        (*end)--;
+}
+
+/* Parses "key = value" in [text, text+len); where names the place. */
+static int parse_assignment(config *c, const char *text, size_t len, const char *where,
+                            cli_error *error)
+{
+    const char *end = text + len;
+    const char *eq = memchr(text, '=', len);
+    if (!eq)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: expected key=value, found '%.*s'", where,
+                        (int)len, text);
+    const char *kb = text, *ke = eq, *vb = eq + 1, *ve = end;
+    trim(&kb, &ke);
+    trim(&vb, &ve);
+    char name[64];
+    size_t klen = (size_t)(ke - kb);
+    if (klen == 0)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: missing key before '=' in '%.*s'", where,
+                        (int)len, text);
+    if (klen >= sizeof name)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: unknown key '%.*s' (see carom --help)",
+                        where, (int)klen, kb);
+    memcpy(name, kb, klen);
+    name[klen] = '\0';
+    config_key key = config_key_lookup(name);
+    if (key == KEY_COUNT)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: unknown key '%s' (see carom --help)", where,
+                        name);
+    if (vb == ve)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: key '%s' has no value", where, name);
+    return set_value(c, key, vb, (size_t)(ve - vb), SOURCE_USER, where, error);
+}
+
+int config_set_argument(config *c, const char *argument, cli_error *error)
+{
+    if (!strchr(argument, '='))
+        return cli_fail(error, CLI_EXIT_USAGE,
+                        "argument '%s' is missing '=' (expected key=value)", argument);
+    return parse_assignment(c, argument, strlen(argument), "command line", error);
+}
+
+int config_read_file(config *c, const char *path, cli_error *error)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cli_fail(error, CLI_EXIT_USAGE, "cannot open config file '%s': %s", path,
+                        strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long number = 0;
+    int status = 0;
+    while (status == 0 && (len = getline(&line, &cap, f)) >= 0) {
+        number++;
+        char *hash = memchr(line, '#', (size_t)len);
+        size_t used = hash ? (size_t)(hash - line) : (size_t)len;
+        const char *b = line, *e = line + used;
+        trim(&b, &e);
+        if (b == e)
+            continue;
+        if (memchr(b, '\0', (size_t)(e - b))) {
+            status = cli_fail(error, CLI_EXIT_USAGE, "%s:%ld: unexpected NUL byte", path, number);
+            break;
+        }
+        char where[300];
+        snprintf(where, sizeof where, "%s:%ld", path, number);
+        status = parse_assignment(c, b, (size_t)(e - b), where, error);
+    }
+    if (status == 0 && ferror(f))
+        status = cli_fail(error, CLI_EXIT_USAGE, "error reading config file '%s'", path);
+    free(line);
+    fclose(f);
+    return status;
+}

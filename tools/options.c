@@ -1,0 +1,415 @@
+/* Interpreting configuration values and scenario presets; contract in
+ * options.h. */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- scenario presets ---- */
+
+typedef struct preset_value {
+    config_key key;
+    const char *value;
+} preset_value;
+
+typedef struct preset {
+    const char *name;
+    preset_value values[16];
+} preset;
+
+/* seed004: Kreylos' 2D box (radius 0.5, see shared/README.md) with gravity
+ * so that the disks settle into dense stacks; restitution 0.9 dissipates
+ * the fall (the world keeps slow contacts elastic).
+ * seed003: Leong's 150 circles in a 10 x 15 grid with elastic walls; a
+ * 10 x 15 box with circles of radius 0.25 on a square lattice (spacing
+ * about 1), kT = 1, 10 time units (600 frames of 1/60).
+ * seed000: Kim, Guibas and Shin's box of 200^3 with 1000 spheres of radii
+ * uniform in 0.1-10, random positions, random directions and speeds
+ * uniform in 2.5 sqrt(3) - 25 sqrt(3), 15 time units, ballistic. */
+static const preset presets[] = {
+    {"seed004",
+     {{KEY_DIM, "2"}, {KEY_N, "8123"}, {KEY_RADIUS, "0.5"}, {KEY_BOX, "150"},
+      {KEY_BOUNDARY, "walls"}, {KEY_GRAVITY, "1"}, {KEY_RESTITUTION, "0.9"},
+      {KEY_WALL_RESTITUTION, "0.9"}, {KEY_TEMPERATURE, "1"}, {KEY_LATTICE, "hex"},
+      {KEY_EQUILIBRATE, "0"}, {KEY_TIME, "50"}, {KEY_COUNT, NULL}}},
+    {"seed003",
+     {{KEY_DIM, "2"}, {KEY_N, "150"}, {KEY_RADIUS, "0.25"}, {KEY_BOX, "10,15"},
+      {KEY_BOUNDARY, "walls"}, {KEY_LATTICE, "square"}, {KEY_TEMPERATURE, "1"},
+      {KEY_EQUILIBRATE, "0"}, {KEY_TIME, "10"}, {KEY_COUNT, NULL}}},
+    {"seed000",
+     {{KEY_DIM, "3"}, {KEY_N, "1000"}, {KEY_RADIUS, "0.1"}, {KEY_RADIUS_MAX, "10"},
+      {KEY_BOX, "200"}, {KEY_BOUNDARY, "walls"},
+      {KEY_SPEED, "4.3301270189221932,43.301270189221932"}, {KEY_EQUILIBRATE, "0"},
+      {KEY_TIME, "15"}, {KEY_COUNT, NULL}}},
+};
+
+/* Keys that exclude each other: a user setting of one drops the preset's
+ * other. */
+static const config_key exclusive[][2] = {
+    {KEY_BOX, KEY_PACKING},
+    {KEY_TEMPERATURE, KEY_SPEED},
+    {KEY_RADIUS, KEY_RADIUS_MAX},
+};
+
+static int is_geometry_key(config_key k)
+{
+    return k == KEY_DIM || k == KEY_N || k == KEY_RADIUS || k == KEY_RADIUS_MAX ||
+           k == KEY_BOX || k == KEY_PACKING || k == KEY_LATTICE || k == KEY_SPEED ||
+           k == KEY_TEMPERATURE;
+}
+
+int options_apply_scenario(config *c, cli_error *error)
+{
+    if (!config_is_set(c, KEY_SCENARIO))
+        return 0;
+    const char *name = c->value[KEY_SCENARIO];
+    const preset *p = NULL;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+        if (!strcmp(presets[i].name, name))
+            p = &presets[i];
+    if (!p)
+        return cli_fail(error, CLI_EXIT_USAGE,
+                        "%s: scenario=%s: unknown scenario (expected seed004, seed003 or "
+                        "seed000)", c->origin[KEY_SCENARIO], name);
+    char origin[64];
+    snprintf(origin, sizeof origin, "scenario %s", p->name);
+    for (const preset_value *v = p->values; v->key != KEY_COUNT; v++) {
+        int skip = 0;
+        for (size_t g = 0; g < sizeof exclusive / sizeof exclusive[0]; g++)
+            for (int side = 0; side < 2; side++)
+                if (exclusive[g][side] == v->key && config_is_set(c, exclusive[g][1 - side]))
+                    skip = 1;
+        /* With an init file the file gives the geometry and velocities. */
+        if (config_is_set(c, KEY_INIT) && is_geometry_key(v->key))
+            skip = 1;
+        if (!skip && config_apply_default(c, v->key, v->value, origin, error))
+            return error->exit_code;
+    }
+    return 0;
+}
+
+/* ---- values ---- */
+
+static int bad_value(const config *c, config_key key, cli_error *error, const char *problem)
+{
+    return cli_fail(error, CLI_EXIT_USAGE, "%s: %s=%s: %s", c->origin[key],
+                    config_key_name(key), c->value[key], problem);
+}
+
+/* Parses one number of a value (the whole token [s, s+len)). */
+static int parse_double_token(const config *c, config_key key, const char *s, size_t len,
+                              double *out, cli_error *error)
+{
+    char buf[128];
+    while (len > 0 && isspace((unsigned char)*s))
+        s++, len--;
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len == 0 || len >= sizeof buf)
+        return bad_value(c, key, error, "malformed number");
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    double x = strtod(buf, &end);
+    if (*end != '\0' || end == buf)
+        return bad_value(c, key, error, "malformed number");
+    if (isnan(x))
+        return bad_value(c, key, error, "NaN is not allowed");
+    if (isinf(x))
+        return bad_value(c, key, error, "infinity is not allowed");
+    *out = x;
+    return 0;
+}
+
+/* A comma-separated list of 1..max numbers. */
+static int parse_list(const config *c, config_key key, double *out, int max, int *count,
+                      cli_error *error)
+{
+    const char *s = c->value[key];
+    *count = 0;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        if (*count == max) {
+            char problem[64];
+            snprintf(problem, sizeof problem, "expected at most %d comma-separated numbers", max);
+            return bad_value(c, key, error, problem);
+        }
+        if (parse_double_token(c, key, s, len, &out[*count], error))
+            return error->exit_code;
+        (*count)++;
+        if (!comma)
+            return 0;
+        s = comma + 1;
+    }
+}
+
+static int get_double(const config *c, config_key key, double fallback, double *out,
+                      cli_error *error)
+{
+    if (!config_is_set(c, key)) {
+        *out = fallback;
+        return 0;
+    }
+    const char *v = c->value[key];
+    return parse_double_token(c, key, v, strlen(v), out, error);
+}
+
+static int get_range(const config *c, config_key key, double fallback, double lo, double hi,
+                     int lo_open, double *out, cli_error *error)
+{
+    if (get_double(c, key, fallback, out, error))
+        return error->exit_code;
+    if (*out < lo || (lo_open && *out == lo) || *out > hi) {
+        char problem[128];
+        if (isinf(hi))
+            snprintf(problem, sizeof problem, "must be %s %g", lo_open ? ">" : ">=", lo);
+        else
+            snprintf(problem, sizeof problem, "must be in %s%g, %g]", lo_open ? "(" : "[", lo, hi);
+        return bad_value(c, key, error, problem);
+    }
+    return 0;
+}
+
+static int get_whole(const config *c, config_key key, double fallback, double lo, double hi,
+                     double *out, cli_error *error)
+{
+    if (get_double(c, key, fallback, out, error))
+        return error->exit_code;
+    if (*out != floor(*out))
+        return bad_value(c, key, error, "not a whole number");
+    if (*out < lo || *out > hi) {
+        char problem[128];
+        snprintf(problem, sizeof problem, "must be between %.0f and %.0f", lo, hi);
+        return bad_value(c, key, error, problem);
+    }
+    return 0;
+}
+
+static int get_seed(const config *c, uint64_t *out, cli_error *error)
+{
+    *out = 1;
+    if (!config_is_set(c, KEY_SEED))
+        return 0;
+    const char *s = c->value[KEY_SEED];
+    if (!isdigit((unsigned char)s[0]))
+        return bad_value(c, KEY_SEED, error, "not a nonnegative whole number");
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end != '\0')
+        return bad_value(c, KEY_SEED, error, "not a nonnegative whole number");
+    if (errno == ERANGE)
+        return bad_value(c, KEY_SEED, error, "too large (at most 2^64-1)");
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static int get_word(const config *c, config_key key, const char *const *words, int nwords,
+                    int fallback, int *out, cli_error *error)
+{
+    *out = fallback;
+    if (!config_is_set(c, key))
+        return 0;
+    for (int k = 0; k < nwords; k++)
+        if (!strcmp(c->value[key], words[k])) {
+            *out = k;
+            return 0;
+        }
+    char problem[256] = "expected one of:";
+    for (int k = 0; k < nwords; k++) {
+        strncat(problem, " ", sizeof problem - strlen(problem) - 1);
+        strncat(problem, words[k], sizeof problem - strlen(problem) - 1);
+    }
+    return bad_value(c, key, error, problem);
+}
+
+static int get_boundary(const config *c, run_options *o, cli_error *error)
+{
+    for (int d = 0; d < 3; d++)
+        o->boundary[d] = CAROM_BOUNDARY_PERIODIC;
+    o->boundary_given = config_is_set(c, KEY_BOUNDARY);
+    if (!o->boundary_given)
+        return 0;
+    const char *s = c->value[KEY_BOUNDARY];
+    int count = 0;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        carom_boundary b;
+        if (len == 8 && !strncmp(s, "periodic", 8))
+            b = CAROM_BOUNDARY_PERIODIC;
+        else if (len == 5 && !strncmp(s, "walls", 5))
+            b = CAROM_BOUNDARY_WALLS;
+        else
+            return bad_value(c, KEY_BOUNDARY, error,
+                             "expected periodic or walls (or one per axis, comma-separated)");
+        if (count == 3)
+            return bad_value(c, KEY_BOUNDARY, error, "more than 3 axes");
+        o->boundary[count++] = b;
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    if (count == 1) {
+        o->boundary[1] = o->boundary[2] = o->boundary[0];
+    } else if (count != o->dim) {
+        return bad_value(c, KEY_BOUNDARY, error,
+                         o->dim == 2 ? "give one kind, or two (one per axis) in 2D"
+                                     : "give one kind, or three (one per axis) in 3D");
+    }
+    if (o->dim == 2)
+        o->boundary[2] = CAROM_BOUNDARY_PERIODIC;
+    return 0;
+}
+
+/* Densest packing of equal spheres (disks): no configuration beyond. */
+static double close_packing(int dim)
+{
+    return dim == 2 ? 0.90689968211710892 : 0.74048048969306104;
+}
+
+int options_from_config(const config *c, run_options *o, cli_error *error)
+{
+    memset(o, 0, sizeof *o);
+    double x = 0.0;
+    int count;
+#define TRY(call)                                                                          \
+    do {                                                                                   \
+        if (call)                                                                          \
+            return error->exit_code;                                                       \
+    } while (0)
+
+    TRY(get_whole(c, KEY_DIM, 3, -1e18, 1e18, &x, error));
+    if (x != 2 && x != 3)
+        return bad_value(c, KEY_DIM, error, "dimension must be 2 or 3");
+    o->dim = (int)x;
+    o->n_given = config_is_set(c, KEY_N);
+    TRY(get_whole(c, KEY_N, 4000, 1, 4294967295.0, &x, error));
+    o->n = (size_t)x;
+    o->packing_given = config_is_set(c, KEY_PACKING);
+    TRY(get_range(c, KEY_PACKING, 0.3, 0.0, 1.0, 1, &o->packing, error));
+    if (o->packing >= close_packing(o->dim)) {
+        char problem[160];
+        snprintf(problem, sizeof problem,
+                 "packing too high: equal %s cannot be packed denser than %.4f",
+                 o->dim == 2 ? "disks" : "spheres", close_packing(o->dim));
+        return bad_value(c, KEY_PACKING, error, problem);
+    }
+    TRY(get_range(c, KEY_RADIUS, 0.5, 0.0, INFINITY, 1, &o->radius, error));
+    o->radius_max = o->radius;
+    if (config_is_set(c, KEY_RADIUS_MAX)) {
+        TRY(get_range(c, KEY_RADIUS_MAX, 0.5, 0.0, INFINITY, 1, &o->radius_max, error));
+        if (o->radius_max < o->radius)
+            return bad_value(c, KEY_RADIUS_MAX, error, "must be at least radius");
+    }
+    o->box_given = config_is_set(c, KEY_BOX);
+    if (o->box_given) {
+        double b[3];
+        TRY(parse_list(c, KEY_BOX, b, 3, &count, error));
+        if (count != 1 && count != o->dim)
+            return bad_value(c, KEY_BOX, error,
+                             o->dim == 2 ? "give one length or Lx,Ly in 2D"
+                                         : "give one length or Lx,Ly,Lz in 3D");
+        for (int d = 0; d < 3; d++)
+            o->box[d] = count == 1 ? b[0] : (d < count ? b[d] : 1.0);
+        if (o->dim == 2)
+            o->box[2] = 1.0;
+        for (int d = 0; d < o->dim; d++)
+            if (!(o->box[d] > 0.0))
+                return bad_value(c, KEY_BOX, error, "box lengths must be positive");
+        if (o->packing_given && config_from_user(c, KEY_PACKING))
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s: packing and box cannot both be given (packing sizes the box)",
+                            c->origin[KEY_PACKING]);
+    }
+    TRY(get_boundary(c, o, error));
+
+    if (config_is_set(c, KEY_GRAVITY)) {
+        double g[3];
+        TRY(parse_list(c, KEY_GRAVITY, g, 3, &count, error));
+        if (count == 1) {
+            o->gravity[o->dim - 1] = -g[0];
+        } else if (count == o->dim) {
+            for (int d = 0; d < count; d++)
+                o->gravity[d] = g[d];
+        } else {
+            return bad_value(c, KEY_GRAVITY, error,
+                             o->dim == 2 ? "give g (pulls along -y) or gx,gy in 2D"
+                                         : "give g (pulls along -z) or gx,gy,gz in 3D");
+        }
+    }
+    TRY(get_range(c, KEY_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->restitution, error));
+    TRY(get_range(c, KEY_WALL_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->wall_restitution, error));
+    static const char *const responses[] = {"elastic", "none"};
+    int word;
+    TRY(get_word(c, KEY_RESPONSE, responses, 2, 0, &word, error));
+    o->response = word == 0 ? CAROM_RESPONSE_ELASTIC : CAROM_RESPONSE_NONE;
+
+    o->temperature_given = config_from_user(c, KEY_TEMPERATURE);
+    TRY(get_range(c, KEY_TEMPERATURE, 1.0, 0.0, INFINITY, 0, &o->temperature, error));
+    if (config_is_set(c, KEY_SPEED)) {
+        if (config_is_set(c, KEY_TEMPERATURE) && config_from_user(c, KEY_SPEED) &&
+            config_from_user(c, KEY_TEMPERATURE))
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s: speed and temperature cannot both be given",
+                            c->origin[KEY_SPEED]);
+        double v[2];
+        TRY(parse_list(c, KEY_SPEED, v, 2, &count, error));
+        o->speed_min = v[0];
+        o->speed_max = count == 2 ? v[1] : v[0];
+        if (o->speed_min < 0.0 || o->speed_max < o->speed_min)
+            return bad_value(c, KEY_SPEED, error, "expected 0 <= vmin <= vmax");
+        o->use_speed = 1;
+        o->speed_given = config_from_user(c, KEY_SPEED);
+    }
+    TRY(get_seed(c, &o->seed, error));
+    TRY(get_range(c, KEY_EQUILIBRATE, 2.0, 0.0, INFINITY, 0, &o->equilibrate, error));
+    TRY(get_range(c, KEY_TIME, 20.0, 0.0, INFINITY, 0, &o->time, error));
+
+    static const char *const lattices[] = {"auto", "square", "hex", "fcc", "cubic"};
+    o->lattice_given = config_is_set(c, KEY_LATTICE);
+    TRY(get_word(c, KEY_LATTICE, lattices, 5, 0, &word, error));
+    static const carom_lattice lattice_kinds[] = {CAROM_LATTICE_AUTO, CAROM_LATTICE_SQUARE,
+                                                  CAROM_LATTICE_HEX, CAROM_LATTICE_FCC,
+                                                  CAROM_LATTICE_SQUARE};
+    o->lattice = lattice_kinds[word];
+    if (o->lattice == CAROM_LATTICE_HEX && o->dim != 2)
+        return bad_value(c, KEY_LATTICE, error, "hex is a 2D lattice (use fcc or cubic in 3D)");
+    if (o->lattice == CAROM_LATTICE_FCC && o->dim != 3)
+        return bad_value(c, KEY_LATTICE, error, "fcc is a 3D lattice (use hex or square in 2D)");
+
+    o->init = c->value[KEY_INIT];
+    o->final = c->value[KEY_FINAL];
+    o->trajectory = c->value[KEY_TRAJECTORY];
+    o->collision_log = c->value[KEY_COLLISION_LOG];
+    o->scenario = c->value[KEY_SCENARIO];
+    if (config_is_set(c, KEY_FRAME_INTERVAL)) {
+        if (!o->trajectory)
+            return cli_fail(error, CLI_EXIT_USAGE, "%s: frame_interval needs trajectory=FILE",
+                            c->origin[KEY_FRAME_INTERVAL]);
+        TRY(get_range(c, KEY_FRAME_INTERVAL, 1.0, 0.0, INFINITY, 1, &o->frame_interval, error));
+    } else {
+        o->frame_interval = o->time > 0.0 ? o->time / 100.0 : 1.0;
+    }
+    if (o->trajectory && o->time / o->frame_interval > 1e7)
+        return bad_value(c, KEY_FRAME_INTERVAL, error, "more than 10^7 frames");
+
+    if (o->init) {
+        /* The file gives the geometry: keys that would contradict it. */
+        static const config_key clash[] = {KEY_PACKING, KEY_RADIUS, KEY_RADIUS_MAX, KEY_BOX,
+                                           KEY_LATTICE};
+        for (size_t k = 0; k < sizeof clash / sizeof clash[0]; k++)
+            if (config_from_user(c, clash[k]))
+                return cli_fail(error, CLI_EXIT_USAGE,
+                                "%s: %s cannot be combined with init (the file %s sets it)",
+                                c->origin[clash[k]], config_key_name(clash[k]), o->init);
+    }
+#undef TRY
+    return 0;
+}

@@ -1,0 +1,54 @@
+/* Typed settings of `carom run`, interpreted from a config (options.c)
+ * after scenario presets have filled in their defaults.
+ *
+ * Contract: options_from_config either fills every field with a checked
+ * value (finite numbers in range, known words) or fails naming the key,
+ * its value and where it came from. Cross-key conflicts (box and packing
+ * together, init with geometry keys...) are reported here too.
+ */
+#ifndef CAROM_TOOLS_OPTIONS_H
+#define CAROM_TOOLS_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "carom/carom.h"
+#include "carom/scene.h"
+#include "cli.h"
+#include "config.h"
+
+typedef struct run_options {
+    int dim;
+    size_t n;
+    int n_given;
+    double packing;          /* requested; or derived from box when box is given */
+    int packing_given;
+    double radius, radius_max; /* radius_max == radius for equal spheres */
+    double box[3];
+    int box_given;
+    carom_boundary boundary[3];
+    int boundary_given;
+    double gravity[3];
+    double restitution, wall_restitution;
+    carom_response response;
+    double temperature;
+    int temperature_given;   /* by the user: redraws velocities of an init file */
+    int use_speed;           /* ballistic speeds instead of a temperature */
+    int speed_given;
+    double speed_min, speed_max;
+    uint64_t seed;
+    double equilibrate, time;
+    carom_lattice lattice;
+    int lattice_given;
+    const char *init, *final, *trajectory, *collision_log;
+    double frame_interval;
+    const char *scenario;    /* NULL if none */
+    int json;
+} run_options;
+
+/* Fills preset values for config->value[KEY_SCENARIO] (if set). */
+int options_apply_scenario(config *c, cli_error *error);
+
+int options_from_config(const config *c, run_options *o, cli_error *error);
+
+#endif

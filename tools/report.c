@@ -1,0 +1,229 @@
+/* Summary and JSON output; contract in report.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/resource.h>
+
+double report_reference_z(int dim, double eta)
+{
+    if (dim == 2)
+        return (1.0 + eta * eta / 8.0) / ((1.0 - eta) * (1.0 - eta));
+    double d = 1.0 - eta;
+    return (1.0 + eta + eta * eta - eta * eta * eta) / (d * d * d);
+}
+
+static long long peak_rss_bytes(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return -1;
+    return (long long)ru.ru_maxrss * 1024LL; /* Linux reports kilobytes */
+}
+
+/* The reference Z applies to an elastic, gravity-free, periodic fluid of
+ * equal spheres. */
+static int reference_applies(const run_options *o)
+{
+    for (int d = 0; d < o->dim; d++)
+        if (o->boundary[d] != CAROM_BOUNDARY_PERIODIC || o->gravity[d] != 0.0)
+            return 0;
+    return o->response == CAROM_RESPONSE_ELASTIC && o->restitution == 1.0 &&
+           o->radius == o->radius_max && !o->use_speed;
+}
+
+static double collision_rate(const run_result *r)
+{
+    return r->wall_seconds > 0.0 ? (double)r->stats.collisions / r->wall_seconds : 0.0;
+}
+
+static double relative_drift(const run_result *r)
+{
+    if (!(r->kinetic_energy_initial > 0.0))
+        return r->kinetic_energy_final == r->kinetic_energy_initial ? 0.0 : NAN;
+    return (r->kinetic_energy_final - r->kinetic_energy_initial) / r->kinetic_energy_initial;
+}
+
+static const char *boundary_word(const run_options *o)
+{
+    int walls = 0, periodic = 0;
+    for (int d = 0; d < o->dim; d++) {
+        if (o->boundary[d] == CAROM_BOUNDARY_WALLS)
+            walls++;
+        else
+            periodic++;
+    }
+    return walls && periodic ? "mixed" : walls ? "walls" : "periodic";
+}
+
+void report_summary(FILE *out, const run_options *o, const run_result *r)
+{
+    const carom_stats *s = &r->stats;
+    fprintf(out, "carom %s: %dD, %zu %s", CAROM_VERSION_STRING, o->dim, o->n,
+            o->dim == 2 ? "disks" : "spheres");
+    if (o->radius == o->radius_max)
+        fprintf(out, " of radius %g", o->radius);
+    else
+        fprintf(out, " of radius %g-%g", o->radius, o->radius_max);
+    fprintf(out, ", box %g x %g", o->box[0], o->box[1]);
+    if (o->dim == 3)
+        fprintf(out, " x %g", o->box[2]);
+    fprintf(out, " (%s), packing %.4f", boundary_word(o), o->packing);
+    if (o->scenario)
+        fprintf(out, ", scenario %s", o->scenario);
+    fprintf(out, "\n");
+    fprintf(out, "  simulated time     %g measured (after %g of equilibration)\n", o->time,
+            o->equilibrate);
+    fprintf(out, "  collisions         %llu\n", (unsigned long long)s->collisions);
+    fprintf(out, "  events             %llu (%llu collisions, %llu wall hits, %llu cell "
+                 "crossings, %llu invalid)\n",
+            (unsigned long long)s->events, (unsigned long long)s->collisions,
+            (unsigned long long)s->wall_hits, (unsigned long long)s->cell_crossings,
+            (unsigned long long)s->invalid_events);
+    fprintf(out, "  wall time          %.3f s  (%.4g collisions/s)\n", r->wall_seconds,
+            collision_rate(r));
+    if (reference_applies(o)) {
+        double z_ref = report_reference_z(o->dim, o->packing);
+        fprintf(out, "  Z = PV/NkT         %.5g  (%s: %.5g, %+.2f%%)\n", r->compressibility,
+                o->dim == 2 ? "Henderson" : "Carnahan-Starling", z_ref,
+                100.0 * (r->compressibility / z_ref - 1.0));
+    } else {
+        fprintf(out, "  Z = PV/NkT         %.5g  (no equilibrium reference for this scene)\n",
+                r->compressibility);
+    }
+    fprintf(out, "  kinetic energy     %.10g -> %.10g  (relative change %.3g)\n",
+            r->kinetic_energy_initial, r->kinetic_energy_final, relative_drift(r));
+    fprintf(out, "  max overlap        %.3g  (relative to the contact distance)\n",
+            r->max_overlap);
+    fprintf(out, "  peak memory        %.1f MB\n", (double)peak_rss_bytes() / 1e6);
+    if (o->trajectory)
+        fprintf(out, "  trajectory         %s (%ld frames)\n", o->trajectory, r->frames);
+    if (o->collision_log)
+        fprintf(out, "  collision log      %s\n", o->collision_log);
+    if (o->final)
+        fprintf(out, "  final state        %s\n", o->final);
+}
+
+/* ---- JSON ---- */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void json_number(FILE *out, double x)
+{
+    if (isfinite(x))
+        fprintf(out, "%.17g", x);
+    else
+        fputs("null", out);
+}
+
+static void json_key(FILE *out, const char *key, int *first)
+{
+    fputs(*first ? "\n  " : ",\n  ", out);
+    *first = 0;
+    json_string(out, key);
+    fputs(": ", out);
+}
+
+static void json_num(FILE *out, const char *key, double x, int *first)
+{
+    json_key(out, key, first);
+    json_number(out, x);
+}
+
+static void json_int(FILE *out, const char *key, unsigned long long x, int *first)
+{
+    json_key(out, key, first);
+    fprintf(out, "%llu", x);
+}
+
+static void json_str(FILE *out, const char *key, const char *s, int *first)
+{
+    json_key(out, key, first);
+    if (s)
+        json_string(out, s);
+    else
+        fputs("null", out);
+}
+
+static void json_vector(FILE *out, const char *key, const double *v, int n, int *first)
+{
+    json_key(out, key, first);
+    fputc('[', out);
+    for (int d = 0; d < n; d++) {
+        if (d)
+            fputs(", ", out);
+        json_number(out, v[d]);
+    }
+    fputc(']', out);
+}
+
+void report_json(FILE *out, const run_options *o, const run_result *r)
+{
+    const carom_stats *s = &r->stats;
+    int first = 1;
+    fputc('{', out);
+    json_str(out, "version", CAROM_VERSION_STRING, &first);
+    json_int(out, "dim", (unsigned long long)o->dim, &first);
+    json_int(out, "n", (unsigned long long)o->n, &first);
+    json_num(out, "sim_time", r->end_time - r->start_time, &first);
+    json_num(out, "equilibrate", o->equilibrate, &first);
+    json_num(out, "start_time", r->start_time, &first);
+    json_num(out, "end_time", r->end_time, &first);
+    json_int(out, "collisions", s->collisions, &first);
+    json_int(out, "events", s->events, &first);
+    json_key(out, "events_by_type", &first);
+    fprintf(out, "{\"collisions\": %llu, \"wall_hits\": %llu, \"cell_crossings\": %llu, "
+                 "\"invalid\": %llu}",
+            (unsigned long long)s->collisions, (unsigned long long)s->wall_hits,
+            (unsigned long long)s->cell_crossings, (unsigned long long)s->invalid_events);
+    json_num(out, "wall_seconds", r->wall_seconds, &first);
+    json_num(out, "collisions_per_second", collision_rate(r), &first);
+    json_num(out, "events_per_second",
+             r->wall_seconds > 0.0 ? (double)s->events / r->wall_seconds : 0.0, &first);
+    json_num(out, "equilibrate_wall_seconds", r->equilibrate_wall_seconds, &first);
+    json_num(out, "kinetic_energy_initial", r->kinetic_energy_initial, &first);
+    json_num(out, "kinetic_energy_final", r->kinetic_energy_final, &first);
+    json_num(out, "kinetic_energy_relative_change", relative_drift(r), &first);
+    json_num(out, "temperature_initial", r->temperature_initial, &first);
+    json_num(out, "temperature_final", r->temperature_final, &first);
+    json_vector(out, "momentum_final", r->momentum_final, o->dim, &first);
+    json_num(out, "compressibility", r->compressibility, &first);
+    json_num(out, "compressibility_reference",
+             reference_applies(o) ? report_reference_z(o->dim, o->packing) : NAN, &first);
+    json_num(out, "max_overlap", r->max_overlap, &first);
+    json_num(out, "virial", s->virial, &first);
+    json_num(out, "wall_momentum", s->wall_momentum, &first);
+    long long rss = peak_rss_bytes();
+    json_num(out, "peak_rss_bytes", rss >= 0 ? (double)rss : NAN, &first);
+    json_num(out, "packing", o->packing, &first);
+    /* The temperature velocities were drawn at, or else the one measured. */
+    int drawn = !o->use_speed && (!o->init || o->temperature_given);
+    json_num(out, "temperature", drawn ? o->temperature : r->temperature_initial, &first);
+    json_int(out, "seed", (unsigned long long)o->seed, &first);
+    json_vector(out, "box", o->box, o->dim, &first);
+    json_str(out, "boundary", boundary_word(o), &first);
+    json_num(out, "radius", o->radius, &first);
+    json_num(out, "radius_max", o->radius_max, &first);
+    json_vector(out, "gravity", o->gravity, o->dim, &first);
+    json_num(out, "restitution", o->restitution, &first);
+    json_num(out, "wall_restitution", o->wall_restitution, &first);
+    json_str(out, "response", o->response == CAROM_RESPONSE_NONE ? "none" : "elastic", &first);
+    json_str(out, "scenario", o->scenario, &first);
+    json_str(out, "init", o->init, &first);
+    json_int(out, "frames", (unsigned long long)r->frames, &first);
+    fputs("\n}\n", out);
+}

@@ -1,0 +1,23 @@
+/* What `carom run` prints: a human-readable summary, or one JSON object
+ * (--json) on stdout.
+ *
+ * Contract: JSON output is a single valid object (non-finite numbers are
+ * written as null, strings escaped); it carries every field the summary
+ * shows plus the run's settings.
+ */
+#ifndef CAROM_TOOLS_REPORT_H
+#define CAROM_TOOLS_REPORT_H
+
+#include <stdio.h>
+
+#include "options.h"
+#include "simulate.h"
+
+/* Z of the equilibrium hard-sphere (hard-disk) fluid at this packing:
+ * Carnahan-Starling in 3D, Henderson in 2D. */
+double report_reference_z(int dim, double packing);
+
+void report_summary(FILE *out, const run_options *o, const run_result *r);
+void report_json(FILE *out, const run_options *o, const run_result *r);
+
+#endif

@@ -1,0 +1,157 @@
+/* Building the initial scene; contract in setup.h. */
+#include "setup.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* Below this packing fraction spheres are placed at random; above, on a
+ * lattice (which equilibrate melts). */
+#define RANDOM_PLACEMENT_MAX_PACKING 0.1
+
+static const double pi = 3.14159265358979323846;
+
+/* Independent random streams from one seed. */
+static uint64_t stream_seed(uint64_t seed, uint64_t stream)
+{
+    return seed ^ (stream * 0x9e3779b97f4a7c15ULL);
+}
+
+double setup_packing_fraction(const carom_scene *scene)
+{
+    double filled = 0.0, volume = 1.0;
+    for (size_t i = 0; i < scene->n; i++) {
+        double r = scene->radius[i];
+        filled += scene->dim == 2 ? pi * r * r : (4.0 / 3.0) * pi * r * r * r;
+    }
+    for (int d = 0; d < scene->dim; d++)
+        volume *= scene->box[d];
+    return filled / volume;
+}
+
+/* Mean volume (area) of one sphere with radius uniform in [a, b]. */
+static double mean_sphere_volume(int dim, double a, double b)
+{
+    if (b == a)
+        return dim == 2 ? pi * a * a : (4.0 / 3.0) * pi * a * a * a;
+    if (dim == 2)
+        return pi * (b * b * b - a * a * a) / (3.0 * (b - a));
+    return (4.0 / 3.0) * pi * (b * b * b * b - a * a * a * a) / (4.0 * (b - a));
+}
+
+static int scene_failed(cli_error *error, const char *what, const carom_error *e)
+{
+    return cli_fail(error, CLI_EXIT_USAGE, "%s: %s", what, e->message);
+}
+
+int setup_read_init(config *c, carom_scene *scene, cli_error *error)
+{
+    if (!config_is_set(c, KEY_INIT))
+        return 0;
+    carom_error e;
+    if (carom_xyz_read(c->value[KEY_INIT], scene, &e) != CAROM_OK)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
+    /* The file's dimension is the default for dim (a user's dim must agree). */
+    char origin[300];
+    snprintf(origin, sizeof origin, "init file %s", c->value[KEY_INIT]);
+    return config_apply_default(c, KEY_DIM, scene->dim == 2 ? "2" : "3", origin, error);
+}
+
+static int setup_from_file(run_options *o, carom_scene *scene, cli_error *error)
+{
+    carom_error e;
+    if (o->n_given && scene->n != o->n)
+        return cli_fail(error, CLI_EXIT_USAGE,
+                        "wrong particle count: n=%zu but %s holds %zu spheres", o->n, o->init,
+                        scene->n);
+    if (scene->n == 0)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: the file holds no spheres", o->init);
+    if (o->dim != scene->dim)
+        return cli_fail(error, CLI_EXIT_USAGE, "dim=%d but %s is %dD", o->dim, o->init,
+                        scene->dim);
+    if (o->boundary_given)
+        for (int d = 0; d < 3; d++)
+            scene->boundary[d] = o->boundary[d];
+    else
+        for (int d = 0; d < 3; d++)
+            o->boundary[d] = scene->boundary[d];
+    for (int d = 0; d < 3; d++)
+        o->box[d] = scene->box[d];
+    if (scene->dim == 2)
+        scene->boundary[2] = CAROM_BOUNDARY_PERIODIC;
+    o->n = scene->n;
+    o->radius = o->radius_max = scene->radius[0];
+    for (size_t i = 0; i < scene->n; i++) {
+        o->radius = fmin(o->radius, scene->radius[i]);
+        o->radius_max = fmax(o->radius_max, scene->radius[i]);
+    }
+    if (o->speed_given) {
+        if (carom_scene_random_velocities(scene, o->speed_min, o->speed_max,
+                                          stream_seed(o->seed, 3), &e) != CAROM_OK)
+            return scene_failed(error, "speed", &e);
+    } else if (o->temperature_given) {
+        if (carom_scene_maxwell_velocities(scene, o->temperature, stream_seed(o->seed, 2), &e) !=
+            CAROM_OK)
+            return scene_failed(error, "temperature", &e);
+    }
+    return 0;
+}
+
+static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
+{
+    carom_error e;
+    scene->dim = o->dim;
+    for (int d = 0; d < 3; d++)
+        scene->boundary[d] = o->boundary[d];
+    if (o->box_given) {
+        for (int d = 0; d < 3; d++)
+            scene->box[d] = o->box[d];
+    } else {
+        double l = o->dim == 2 ? sqrt((double)o->n * mean_sphere_volume(2, o->radius,
+                                                                          o->radius_max) /
+                                      o->packing)
+                               : cbrt((double)o->n * mean_sphere_volume(3, o->radius,
+                                                                         o->radius_max) /
+                                      o->packing);
+        for (int d = 0; d < 3; d++)
+            scene->box[d] = o->dim == 2 && d == 2 ? 1.0 : l;
+    }
+    for (int d = 0; d < 3; d++)
+        o->box[d] = scene->box[d];
+    double volume = scene->box[0] * scene->box[1] * (o->dim == 3 ? scene->box[2] : 1.0);
+    double expected = (double)o->n * mean_sphere_volume(o->dim, o->radius, o->radius_max) / volume;
+
+    if (o->radius_max > o->radius) {
+        /* Mixed sizes: random placement only. */
+        if (carom_scene_resize(scene, o->n, &e) != CAROM_OK ||
+            carom_scene_random_radii(scene, o->radius, o->radius_max, stream_seed(o->seed, 1),
+                                     &e) != CAROM_OK)
+            return scene_failed(error, "radii", &e);
+        if (carom_scene_place_random(scene, stream_seed(o->seed, 0), &e) != CAROM_OK)
+            return scene_failed(error, "cannot place the spheres", &e);
+    } else {
+        int placed = 0;
+        if (!o->lattice_given && expected <= RANDOM_PLACEMENT_MAX_PACKING)
+            placed = carom_scene_random(scene, o->n, o->radius, stream_seed(o->seed, 0), &e) ==
+                     CAROM_OK;
+        if (!placed && carom_scene_lattice(scene, o->n, o->radius, o->lattice, &e) != CAROM_OK)
+            return scene_failed(error, "cannot place the spheres", &e);
+    }
+    if (o->use_speed) {
+        if (carom_scene_random_velocities(scene, o->speed_min, o->speed_max,
+                                          stream_seed(o->seed, 3), &e) != CAROM_OK)
+            return scene_failed(error, "speed", &e);
+    } else if (carom_scene_maxwell_velocities(scene, o->temperature, stream_seed(o->seed, 2),
+                                              &e) != CAROM_OK) {
+        return scene_failed(error, "temperature", &e);
+    }
+    return 0;
+}
+
+int setup_scene(run_options *o, carom_scene *scene, cli_error *error)
+{
+    int status = o->init ? setup_from_file(o, scene, error) : setup_generated(o, scene, error);
+    if (status)
+        return status;
+    o->packing = setup_packing_fraction(scene);
+    return 0;
+}

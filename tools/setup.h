@@ -1,0 +1,27 @@
+/* The initial scene of `carom run`: from an init file, or generated
+ * (lattice when dense, random placement when dilute or polydisperse),
+ * with Maxwell-Boltzmann or ballistic random velocities.
+ *
+ * Contract: on success the scene is ready for carom_scene_create_world and
+ * o->packing holds the actual volume (area) fraction. Overlaps and spheres
+ * outside the box in an init file are left for the world to report.
+ */
+#ifndef CAROM_TOOLS_SETUP_H
+#define CAROM_TOOLS_SETUP_H
+
+#include "carom/scene.h"
+#include "cli.h"
+#include "config.h"
+#include "options.h"
+
+/* Reads the init file (if the config names one) into scene, and makes
+ * its dimension the default for dim. Call before options_from_config. */
+int setup_read_init(config *c, carom_scene *scene, cli_error *error);
+
+/* Generates the scene, or finishes the one setup_read_init read. */
+int setup_scene(run_options *o, carom_scene *scene, cli_error *error);
+
+/* Volume (area) fraction of the scene's spheres in its box. */
+double setup_packing_fraction(const carom_scene *scene);
+
+#endif

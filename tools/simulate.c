@@ -1,0 +1,252 @@
+/* Running a scene; contract in simulate.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "simulate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- collision log ---- */
+
+typedef struct contact_log {
+    FILE *file;
+    int active; /* only the measured run is logged */
+    int failed;
+} contact_log;
+
+static void log_contact(void *user_data, carom_contact *contact)
+{
+    contact_log *log = user_data;
+    if (!log->active || contact->kind != CAROM_CONTACT_SPHERE)
+        return;
+    uint32_t i = contact->i < contact->j ? contact->i : contact->j;
+    uint32_t j = contact->i < contact->j ? contact->j : contact->i;
+    if (fprintf(log->file, "%.17g %lu %lu\n", contact->time, (unsigned long)i,
+                (unsigned long)j) < 0)
+        log->failed = 1;
+}
+
+/* ---- clock and progress ---- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct progress {
+    int enabled;
+    double last_print;
+    const char *phase;
+    double from, to; /* simulated times of the phase */
+} progress;
+
+static void progress_show(progress *p, const carom_world *w, int force)
+{
+    if (!p->enabled)
+        return;
+    double t = now_seconds();
+    if (!force && t - p->last_print < 0.25)
+        return;
+    p->last_print = t;
+    double span = p->to - p->from;
+    double done = span > 0.0 ? (carom_world_time(w) - p->from) / span : 1.0;
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    fprintf(stderr, "\rcarom: %s %5.1f%%  t = %-12.6g collisions %-14llu", p->phase,
+            100.0 * done, carom_world_time(w), (unsigned long long)st.collisions);
+    fflush(stderr);
+}
+
+static void progress_end(progress *p)
+{
+    if (p->enabled) {
+        fprintf(stderr, "\r%79s\r", "");
+        fflush(stderr);
+    }
+}
+
+/* ---- frames ---- */
+
+static int write_state(const carom_scene *like, const carom_world *w, FILE *f, const char *path,
+                       cli_error *error)
+{
+    carom_scene s;
+    carom_scene_init(&s);
+    s.dim = like->dim;
+    for (int d = 0; d < 3; d++) {
+        s.box[d] = like->box[d];
+        s.boundary[d] = like->boundary[d];
+    }
+    carom_error e;
+    int status = 0;
+    if (carom_scene_from_world(&s, w, &e) != CAROM_OK ||
+        carom_xyz_write(f, &s, carom_world_time(w), &e) != CAROM_OK)
+        status = cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s", path, e.message);
+    carom_scene_free(&s);
+    return status;
+}
+
+static int world_failed(const run_options *o, carom_world *w, cli_error *error)
+{
+    if (o->init)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s", o->init, carom_world_error_message(w));
+    return cli_fail(error, CLI_EXIT_RUNTIME, "%s", carom_world_error_message(w));
+}
+
+/* Advances to time t, showing progress on the way. */
+static int advance(const run_options *o, carom_world *w, double t, progress *p,
+                   cli_error *error)
+{
+    if (!p->enabled) {
+        if (carom_world_advance_to(w, t) != CAROM_OK)
+            return world_failed(o, w, error);
+        return 0;
+    }
+    /* In pieces of simulated time and of events, so that slow stretches
+     * (dense stacks) still show progress. */
+    double chunk = (p->to - p->from) / 200.0;
+    for (;;) {
+        double target = t;
+        if (chunk > 0.0 && carom_world_time(w) + chunk < t)
+            target = carom_world_time(w) + chunk;
+        uint64_t processed;
+        int reached = 0;
+        if (carom_world_advance_to_limited(w, target, 200000, &processed, &reached) != CAROM_OK)
+            return world_failed(o, w, error);
+        progress_show(p, w, 0);
+        if (reached && target == t)
+            return 0;
+    }
+}
+
+static FILE *open_output(const char *path, cli_error *error)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        cli_fail(error, CLI_EXIT_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
+    return f;
+}
+
+static int close_output(FILE *f, const char *path, int status, cli_error *error)
+{
+    if (!f)
+        return status;
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad && !status)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", path);
+    return status;
+}
+
+static int measured_run(const run_options *o, const carom_scene *scene, carom_world *w,
+                        contact_log *log, FILE *trajectory, run_result *r, progress *p,
+                        cli_error *error)
+{
+    const double t0 = carom_world_time(w), t_end = t0 + o->time;
+    carom_world_reset_stats(w);
+    r->start_time = t0;
+    r->kinetic_energy_initial = carom_world_kinetic_energy(w);
+    r->temperature_initial = carom_world_temperature(w);
+    carom_world_momentum(w, r->momentum_initial);
+    p->phase = "run";
+    p->from = t0;
+    p->to = t_end;
+    double wall_start = now_seconds();
+    log->active = 1;
+    int status = 0;
+    if (trajectory) {
+        /* Frames at t0 + k * interval, k = 0, 1, ... up to the end. */
+        long last = (long)floor(o->time / o->frame_interval * (1.0 + 1e-12));
+        for (long k = 0; k <= last && !status; k++) {
+            double t = k == 0 ? t0 : fmin(t0 + (double)k * o->frame_interval, t_end);
+            status = advance(o, w, t, p, error);
+            if (!status)
+                status = write_state(scene, w, trajectory, o->trajectory, error);
+            r->frames++;
+        }
+    }
+    if (!status)
+        status = advance(o, w, t_end, p, error);
+    log->active = 0;
+    r->wall_seconds = now_seconds() - wall_start;
+    progress_end(p);
+    if (status)
+        return status;
+    if (log->failed)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", o->collision_log);
+    r->end_time = carom_world_time(w);
+    carom_world_get_stats(w, &r->stats);
+    r->kinetic_energy_final = carom_world_kinetic_energy(w);
+    r->temperature_final = carom_world_temperature(w);
+    carom_world_momentum(w, r->momentum_final);
+    r->compressibility = carom_world_compressibility(w);
+    r->max_overlap = fmax(r->stats.max_overlap, carom_world_max_overlap_now(w));
+    return 0;
+}
+
+int simulate(const run_options *o, const carom_scene *scene, run_result *r, cli_error *error)
+{
+    memset(r, 0, sizeof *r);
+    contact_log log = {NULL, 0, 0};
+    carom_world_def def = carom_world_default_def();
+    for (int d = 0; d < 3; d++)
+        def.gravity[d] = o->gravity[d];
+    def.restitution = o->restitution;
+    def.wall_restitution = o->wall_restitution;
+    def.response = o->response;
+    FILE *trajectory = NULL;
+    int status = 0;
+    if (o->collision_log) {
+        log.file = open_output(o->collision_log, error);
+        if (!log.file)
+            return error->exit_code;
+        def.on_contact = log_contact;
+        def.user_data = &log;
+    }
+    carom_error e;
+    carom_world *w = carom_scene_create_world(scene, &def, &e);
+    if (!w) {
+        status = cli_fail(error, CLI_EXIT_RUNTIME, "%s%s%s", o->init ? o->init : "",
+                          o->init ? ": " : "", e.message);
+        goto done;
+    }
+    progress p = {isatty(fileno(stderr)), 0.0, "equilibrate", 0.0, o->equilibrate};
+    /* The first advance checks the initial state (overlaps, box). */
+    if (carom_world_advance_to(w, carom_world_time(w)) != CAROM_OK) {
+        status = world_failed(o, w, error);
+        goto done;
+    }
+    double wall_start = now_seconds();
+    if (o->equilibrate > 0.0) {
+        status = advance(o, w, carom_world_time(w) + o->equilibrate, &p, error);
+        progress_end(&p);
+        if (status)
+            goto done;
+    }
+    r->equilibrate_wall_seconds = now_seconds() - wall_start;
+    if (o->trajectory) {
+        trajectory = open_output(o->trajectory, error);
+        if (!trajectory) {
+            status = error->exit_code;
+            goto done;
+        }
+    }
+    status = measured_run(o, scene, w, &log, trajectory, r, &p, error);
+    if (!status && o->final) {
+        FILE *f = open_output(o->final, error);
+        if (!f)
+            status = error->exit_code;
+        else
+            status = close_output(f, o->final, write_state(scene, w, f, o->final, error), error);
+    }
+done:
+    status = close_output(trajectory, o->trajectory, status, error);
+    status = close_output(log.file, o->collision_log, status, error);
+    carom_world_free(w);
+    return status;
+}

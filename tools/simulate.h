@@ -1,0 +1,35 @@
+/* Running a scene: world creation, equilibration, the measured run with
+ * its trajectory frames and collision log, and the final state.
+ *
+ * Contract: statistics cover the measured run only (the world's stats are
+ * reset after equilibration, and wall_seconds times only the measured
+ * run). Collisions are logged only during the measured run, one line
+ * "time i j" with i < j per sphere-sphere contact, ids in scene order.
+ * Progress goes to stderr only if it is a terminal. Errors of the world
+ * (overlap at the start, sphere outside the box) come back verbatim.
+ */
+#ifndef CAROM_TOOLS_SIMULATE_H
+#define CAROM_TOOLS_SIMULATE_H
+
+#include "carom/carom.h"
+#include "carom/scene.h"
+#include "cli.h"
+#include "options.h"
+
+typedef struct run_result {
+    carom_stats stats;             /* of the measured run */
+    double start_time, end_time;   /* world time at the start and end of the measured run */
+    double wall_seconds;           /* measured run only */
+    double equilibrate_wall_seconds;
+    double kinetic_energy_initial, kinetic_energy_final;
+    double temperature_initial, temperature_final;
+    double momentum_initial[3], momentum_final[3];
+    double compressibility;
+    double max_overlap;
+    long frames;
+} run_result;
+
+int simulate(const run_options *o, const carom_scene *scene, run_result *result,
+             cli_error *error);
+
+#endif
