@@ -40,13 +40,14 @@ static inline void state_at(const carom_world *w, const sphere *s, double t, dou
     world_sphere_at(w, s, t, x, v);
 }
 
-/* Next meeting time of spheres a and b (b seen through shift), >= now. */
-static double pair_time(const carom_world *w, const sphere *a, const sphere *b,
+/* Next meeting time of spheres a and b (b seen through shift), >= now.
+ * xa, va: a's state at tref, the time both trajectories are compared at:
+ * now with elastic response, max(t_a, t_b) in report-only mode. */
+static double pair_time(const carom_world *w, const sphere *a, const double xa[3],
+                        const double va[3], double tref, const sphere *b,
                         const double shift[3], double now)
 {
-    double tref = a->t > b->t ? a->t : b->t;
-    double xa[3], va[3], xb[3], vb[3];
-    state_at(w, a, tref, xa, va);
+    double xb[3], vb[3];
     state_at(w, b, tref, xb, vb);
     double dr[3], dv[3];
     for (int k = 0; k < 3; k++) {
@@ -95,15 +96,15 @@ static int already_reported(const carom_world *w, uint32_t i, uint32_t j, double
     return 0;
 }
 
-/* Earliest upward crossing by the sphere's coordinate along an axis of a
- * level, with the sphere's own clock as origin. */
-static double face_time(const carom_world *w, const sphere *s, int axis, double level, int up)
+/* Earliest time from now at which the sphere's coordinate along an axis
+ * crosses a level going up (up = 1) or down (up = 0); x, v: its state now. */
+static double face_time(const carom_world *w, const sphere *s, const double x[3],
+                        const double v[3], int axis, double level, int up, double now)
 {
     double a = s->falls ? w->gravity[axis] : 0.0;
     double sign = up ? 1.0 : -1.0;
-    double tau = roots_first_upcrossing_quadratic(sign * (s->x[axis] - level), sign * s->v[axis],
+    return now + roots_first_upcrossing_quadratic(sign * (x[axis] - level), sign * v[axis],
                                                   sign * 0.5 * a);
-    return s->t + tau;
 }
 
 void world_predict(carom_world *w, uint32_t i)
@@ -113,12 +114,14 @@ void world_predict(carom_world *w, uint32_t i)
     double now = w->time;
     double best = INFINITY;
     sphere_event ev = {EVENT_NONE, 0, 0};
+    double x[3], v[3];
+    state_at(w, s, now, x, v);
 
     for (int k = 0; k < w->def.dim; k++) {
         int walls = w->def.boundary[k] == CAROM_BOUNDARY_WALLS;
         if (walls) {
-            double t_lo = face_time(w, s, k, s->radius, 0);
-            double t_hi = face_time(w, s, k, w->def.box[k] - s->radius, 1);
+            double t_lo = face_time(w, s, x, v, k, s->radius, 0, now);
+            double t_hi = face_time(w, s, x, v, k, w->def.box[k] - s->radius, 1, now);
             if (t_lo < best) {
                 best = t_lo;
                 ev = (sphere_event){EVENT_WALL, (uint32_t)(2 * k), 0};
@@ -129,22 +132,20 @@ void world_predict(carom_world *w, uint32_t i)
             }
         }
         if (!walls || s->cc[k] > 0) {
-            double t = face_time(w, s, k, s->cc[k] * g->width[k], 0);
+            double t = face_time(w, s, x, v, k, s->cc[k] * g->width[k], 0, now);
             if (t < best) {
                 best = t;
                 ev = (sphere_event){EVENT_CELL, (uint32_t)(2 * k), 0};
             }
         }
         if (!walls || s->cc[k] < g->n[k] - 1) {
-            double t = face_time(w, s, k, (s->cc[k] + 1) * g->width[k], 1);
+            double t = face_time(w, s, x, v, k, (s->cc[k] + 1) * g->width[k], 1, now);
             if (t < best) {
                 best = t;
                 ev = (sphere_event){EVENT_CELL, (uint32_t)(2 * k + 1), 0};
             }
         }
     }
-    if (best < now)
-        best = now;
 
     grid_neighbourhood nb;
     grid_neighbourhood_of(g, s->cc, &nb);
@@ -153,7 +154,15 @@ void world_predict(carom_world *w, uint32_t i)
         for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->spheres[j].cell_next) {
             if (j == i)
                 continue;
-            double t = pair_time(w, s, &w->spheres[j], nb.shift[c], now);
+            const sphere *o = &w->spheres[j];
+            double t;
+            if (report_only) {
+                double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
+                state_at(w, s, tref, xa, va);
+                t = pair_time(w, s, xa, va, tref, o, nb.shift[c], now);
+            } else {
+                t = pair_time(w, s, x, v, now, o, nb.shift[c], now);
+            }
             if (t < best && !(report_only && already_reported(w, i, j, t))) {
                 best = t;
                 ev = (sphere_event){EVENT_COLLISION, j, w->spheres[j].counter};
