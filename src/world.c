@@ -316,24 +316,10 @@ void world_advance_sphere(carom_world *w, sphere *s, double t)
 
 carom_status carom_world_advance_to(carom_world *w, double t)
 {
-    if (!isfinite(t) || t < w->time)
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "cannot advance to time %g (world time is %g)", t, w->time);
-    if (!w->built) {
-        carom_status st = world_build(w);
-        if (st != CAROM_OK)
-            return st;
-    }
-    carom_status st = world_process_until(w, t, UINT64_MAX, NULL);
-    if (st != CAROM_OK)
-        return st;
-    w->time = t;
-    /* Frame semantics: every position valid at t. Crossings were tracked by
-     * events, so advancing keeps every sphere in its cell. */
-    for (size_t i = 0; i < w->count; i++)
-        if (w->spheres[i].alive)
-            world_advance_sphere(w, &w->spheres[i], t);
-    return CAROM_OK;
+    /* Frame semantics (every event up to t, then every position valid at
+     * t) live in world_limited.c; this is the unlimited case. */
+    int reached;
+    return carom_world_advance_to_limited(w, t, UINT64_MAX, NULL, &reached);
 }
 
 carom_status carom_world_step_events(carom_world *w, uint64_t max_events, uint64_t *processed)
