@@ -6,7 +6,8 @@
  * a lattice, draws Maxwell-Boltzmann velocities (kT = 1), equilibrates for
  * `equilibrate` time units, then measures `time` time units. Reported per
  * configuration: the median over runs of collisions/s, events/s,
- * ns/collision, and peak RSS per sphere. Writes JSON and CSV.
+ * ns/collision, and peak RSS per sphere (above the resident memory the
+ * process had before building anything). Writes JSON and CSV.
  *
  *   carom-bench [--dim 3] [--n 10000,100000] [--packing 0.45] [--poly 0|1]
  *               [--equilibrate 1] [--time 5] [--runs 3] [--seed 1]
@@ -32,6 +33,7 @@ typedef struct run_result {
     double setup_seconds;
     double compressibility;
     double collisions;
+    double baseline_bytes; /* resident memory before the run (program, libc) */
     int ok;
 } run_result;
 
@@ -46,6 +48,18 @@ static int fail(const char *what, const char *msg)
 {
     fprintf(stderr, "carom-bench: %s: %s\n", what, msg);
     return 1;
+}
+
+/* Current resident memory, from /proc/self/statm (0 if unavailable). */
+static double resident_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0.0;
+    unsigned long size = 0, resident = 0;
+    int got = fscanf(f, "%lu %lu", &size, &resident);
+    fclose(f);
+    return got == 2 ? (double)resident * (double)sysconf(_SC_PAGESIZE) : 0.0;
 }
 
 /* One measured run, in the current process; writes its result to fd. */
@@ -104,7 +118,7 @@ static int run_once(int dim, size_t n, double packing, int poly, double eq, doub
     out->collisions_per_second = (double)st.collisions / (t3 - t2);
     out->events_per_second = (double)st.events / (t3 - t2);
     out->ns_per_collision = 1e9 * (t3 - t2) / (double)st.collisions;
-    out->bytes_per_sphere = (double)ru.ru_maxrss * 1024.0 / (double)n;
+    out->bytes_per_sphere = ((double)ru.ru_maxrss * 1024.0 - out->baseline_bytes) / (double)n;
     out->setup_seconds = t1 - t0;
     out->compressibility = carom_world_compressibility(w);
     out->ok = 1;
@@ -125,6 +139,7 @@ static int run_in_child(int dim, size_t n, double packing, int poly, double eq, 
         close(fds[0]);
         run_result r;
         memset(&r, 0, sizeof r);
+        r.baseline_bytes = resident_bytes();
         int rc = run_once(dim, n, packing, poly, eq, time, seed, &r);
         if (write(fds[1], &r, sizeof r) != (ssize_t)sizeof r)
             rc = 1;
