@@ -6,6 +6,14 @@
  * restitution_min_speed; slower contacts are elastic. This keeps inelastic
  * spheres from collapsing into infinitely many collisions in finite time
  * (a resting sphere bounces with a tiny speed instead).
+ *
+ * After every contact the two sides separate at least at
+ * restitution_min_speed. Only contacts with a normal speed below it are
+ * touched by this rule: a sphere put at rest on the floor under gravity,
+ * or one falling onto an immovable sphere with no speed left, would
+ * otherwise be "colliding" at zero speed forever at the same instant.
+ * With the default 1e-6 this changes the energy of a grazing contact by
+ * at most m (1e-6)^2.
  * Two infinite masses collide as if they were equal masses. */
 #include <math.h>
 
@@ -41,6 +49,12 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     if (vn < 0.0) {
         double e = restitution_for(w, w->def.restitution, vn);
         impulse = -(1.0 + e) * vn / (ia + ib);
+    }
+    /* The separating speed is then -e vn; make it at least the minimum. */
+    double separating = vn + impulse * (ia + ib);
+    if (separating < w->def.restitution_min_speed)
+        impulse += (w->def.restitution_min_speed - separating) / (ia + ib);
+    if (impulse > 0.0) {
         for (int k = 0; k < 3; k++) {
             a->v[k] -= impulse * ia * n[k];
             b->v[k] += impulse * ib * n[k];
@@ -73,11 +87,13 @@ void response_wall(carom_world *w, uint32_t i, int wall)
     double outward = (wall % 2) ? 1.0 : -1.0;
     double vn = s->v[axis] * outward; /* > 0: moving into the wall */
     double impulse = 0.0;
-    if (vn > 0.0) {
-        double e = restitution_for(w, w->def.wall_restitution, vn);
-        s->v[axis] = -e * s->v[axis];
+    double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
+    if (away < w->def.restitution_min_speed)
+        away = w->def.restitution_min_speed; /* see the top of this file */
+    if (-away != vn) {
         double mass = s->inv_mass > 0.0 ? 1.0 / s->inv_mass : 0.0;
-        impulse = (1.0 + e) * vn * mass;
+        impulse = (away + vn) * mass;
+        s->v[axis] = -away * outward;
         w->stats.wall_momentum += impulse;
     }
     if (w->def.on_contact) {

@@ -83,9 +83,9 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
     if (!(def->restitution >= 0.0 && def->restitution <= 1.0) ||
         !(def->wall_restitution >= 0.0 && def->wall_restitution <= 1.0))
         return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, "restitution must be in [0, 1]");
-    if (!(def->restitution_min_speed >= 0.0 && isfinite(def->restitution_min_speed)))
+    if (!(def->restitution_min_speed > 0.0 && isfinite(def->restitution_min_speed)))
         return create_failed(error, CAROM_ERR_INVALID_ARGUMENT,
-                             "restitution_min_speed must be finite and >= 0");
+                             "restitution_min_speed must be positive and finite");
     if (def->response != CAROM_RESPONSE_ELASTIC && def->response != CAROM_RESPONSE_NONE)
         return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, "unknown response kind");
 
@@ -210,8 +210,10 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     w->event_time[id] = INFINITY;
     w->queue.slot[id] = EVENT_QUEUE_ABSENT;
     if (w->reported) {
-        w->reported[id].time = -INFINITY;
-        w->reported[id].count = 0;
+        for (int k = 0; k < REPORTED_MAX; k++) {
+            w->reported[id].e[k].partner = SPHERE_NONE;
+            w->reported[id].e[k].until = -INFINITY;
+        }
     }
     w->count++;
     w->alive_count++;

@@ -81,9 +81,12 @@ typedef struct carom_world_def {
     double gravity[3];              /* uniform acceleration (default 0) */
     double restitution;             /* sphere-sphere, in [0,1] (default 1) */
     double wall_restitution;        /* sphere-wall, in [0,1] (default 1) */
-    double restitution_min_speed;   /* below this normal speed collisions are
-                                       elastic, to avoid inelastic collapse
-                                       (default 1e-6) */
+    double restitution_min_speed;   /* > 0. Below this normal speed contacts
+                                       are elastic (no inelastic collapse), and
+                                       every contact separates at least this
+                                       fast (no endless zero-speed contact of a
+                                       sphere resting under gravity); default
+                                       1e-6 */
     carom_response response;        /* default CAROM_RESPONSE_ELASTIC */
     carom_contact_fn on_contact;    /* optional, called for every contact */
     void *user_data;
