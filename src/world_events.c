@@ -23,27 +23,40 @@ static void pair_shift(const carom_world *w, const sphere *a, const sphere *b, d
     }
 }
 
-static void remember_report(carom_world *w, uint32_t i, uint32_t j, double t)
+/* Sphere i remembers its report with j until their separation: in the
+ * slot of an earlier report with j, else in the slot that expires first
+ * (empty, expired and stale ones first). */
+static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until)
 {
-    reported_contacts *r = &w->reported[i];
-    if (r->time != t) {
-        r->time = t;
-        r->count = 0;
+    reported_contact *e = w->reported[i].e;
+    const sphere *a = &w->spheres[i];
+    int slot = -1;
+    for (int k = 0; k < REPORTED_MAX && slot < 0; k++)
+        if (e[k].partner == j)
+            slot = k;
+    if (slot < 0) {
+        double first = INFINITY;
+        for (int k = 0; k < REPORTED_MAX; k++) {
+            int live = e[k].until > w->time && e[k].counter == a->counter &&
+                       e[k].partner_counter == w->spheres[e[k].partner].counter;
+            double u = live ? e[k].until : -INFINITY;
+            if (slot < 0 || u < first) {
+                slot = k;
+                first = u;
+            }
+        }
     }
-    if (r->count < REPORTED_MAX)
-        r->partner[r->count++] = j;
-    else
-        r->count = REPORTED_MAX + 1;
+    e[slot] = (reported_contact){j, a->counter, w->spheres[j].counter, until};
 }
 
 static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     w->stats.collisions++;
-    remember_report(w, i, j, t);
-    remember_report(w, j, i, t);
+    double shift[3];
+    pair_shift(w, a, b, shift);
     if (w->def.on_contact) {
-        double shift[3], xa[3], xb[3], d[3];
+        double xa[3], xb[3], d[3];
         carom_contact c;
         c.kind = CAROM_CONTACT_SPHERE;
         c.time = t;
@@ -51,7 +64,6 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
         c.j = j;
         c.wall = -1;
         c.impulse = 0.0;
-        pair_shift(w, a, b, shift);
         world_sphere_at(w, a, t, xa, c.velocity_after[0]);
         world_sphere_at(w, b, t, xb, c.velocity_after[1]);
         for (int k = 0; k < 3; k++)
@@ -76,6 +88,10 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
             }
         }
     }
+    /* Remembered with the velocities the callback left. */
+    double until = world_pair_separation_time(w, i, j, shift);
+    remember_report(w, i, j, until);
+    remember_report(w, j, i, until);
     world_predict(w, i);
     world_predict(w, j);
 }

@@ -54,13 +54,22 @@ typedef struct sphere_event {
     uint32_t partner_counter;
 } sphere_event;
 
-/* Report-only mode: contacts already reported at exactly `time` (so a
- * re-prediction at the same instant does not report them again). */
+/* Report-only mode: the pairs a sphere was last reported with, each
+ * remembered until the two have separated again (for the velocities they
+ * had then): until that time a re-prediction of their meeting is the
+ * contact already reported, whatever its last bits (frames, periodic
+ * wraps and the two sides of a pair round the same time differently). A
+ * pair is remembered by both spheres; when a sphere is in contact with
+ * more than REPORTED_MAX others, the entry that expires first goes. */
 #define REPORTED_MAX 8
+typedef struct reported_contact {
+    uint32_t partner;         /* SPHERE_NONE: empty */
+    uint32_t counter;         /* this sphere's counter at the report */
+    uint32_t partner_counter; /* the partner's */
+    double until;             /* separation time */
+} reported_contact;
 typedef struct reported_contacts {
-    double time;
-    uint32_t count;
-    uint32_t partner[REPORTED_MAX];
+    reported_contact e[REPORTED_MAX];
 } reported_contacts;
 
 struct carom_world {
@@ -133,6 +142,10 @@ carom_status world_place_sphere(carom_world *w, uint32_t s);
 /* world_predict.c: predict sphere s's next event at the current time,
  * store it and update the queue (and tell a partner with a later event). */
 void world_predict(carom_world *w, uint32_t s);
+/* Report-only mode: when spheres i and j (j seen through shift), in
+ * contact now, will have separated again. */
+double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
+                                  const double shift[3]);
 
 /* world_events.c */
 carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,

@@ -15,9 +15,11 @@
  * Report-only response: a pair is reported when it comes into contact
  * while approaching; pairs already overlapping are not reported again.
  * Both spheres' trajectories are evaluated from their common reference
- * time max(t_i, t_j), which a report does not change, so re-predicting a
- * reported pair gives the same time bit for bit; the pairs reported at
- * exactly that instant are remembered to skip them. */
+ * time max(t_i, t_j), which a report does not change. Right after a
+ * report the pair is touching, and a re-prediction may still find it
+ * just short of contact; reported pairs are therefore remembered until
+ * they separate (world_internal.h), and a meeting predicted before then
+ * is the one already reported. */
 #include <math.h>
 
 #include "roots.h"
@@ -83,17 +85,51 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
     return t > now ? t : now;
 }
 
-static int already_reported(const carom_world *w, uint32_t i, uint32_t j, double t)
+/* Sphere i remembers a report with j, neither velocity changed since, and
+ * t is before their separation. */
+static int remembered(const carom_world *w, uint32_t i, uint32_t j, double t)
 {
-    const reported_contacts *r = &w->reported[i];
-    if (r->time != t)
-        return 0;
-    if (r->count > REPORTED_MAX)
-        return 1; /* more at this instant than remembered: skip all */
-    for (uint32_t k = 0; k < r->count; k++)
-        if (r->partner[k] == j)
+    const reported_contact *e = w->reported[i].e;
+    for (int k = 0; k < REPORTED_MAX; k++)
+        if (e[k].partner == j && t < e[k].until && e[k].counter == w->spheres[i].counter &&
+            e[k].partner_counter == w->spheres[j].counter)
             return 1;
     return 0;
+}
+
+static int already_reported(const carom_world *w, uint32_t i, uint32_t j, double t)
+{
+    return remembered(w, i, j, t) || remembered(w, j, i, t);
+}
+
+double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
+                                  const double shift[3])
+{
+    const sphere *a = &w->spheres[i], *b = &w->spheres[j];
+    double now = w->time, xa[3], va[3], xb[3], vb[3], dr[3], dv[3];
+    state_at(w, a, now, xa, va);
+    state_at(w, b, now, xb, vb);
+    for (int k = 0; k < 3; k++) {
+        dr[k] = xb[k] + shift[k] - xa[k];
+        dv[k] = vb[k] - va[k];
+    }
+    double sigma = a->radius + b->radius;
+    /* g = distance^2 - sigma^2 (the opposite of pair_time's h): they have
+     * separated when g crosses zero going up. */
+    double g0 = vec_dot(dr, dr) - sigma * sigma, b_dot = vec_dot(dr, dv);
+    double tau;
+    if (a->falls == b->falls || !w->has_gravity) {
+        tau = roots_first_upcrossing_quadratic(g0, 2.0 * b_dot, vec_dot(dv, dv));
+    } else {
+        double s[3];
+        double sign = b->falls ? 0.5 : -0.5;
+        for (int k = 0; k < 3; k++)
+            s[k] = sign * w->gravity[k];
+        double c[5] = {g0, 2.0 * b_dot, vec_dot(dv, dv) + 2.0 * vec_dot(dr, s),
+                       2.0 * vec_dot(dv, s), vec_dot(s, s)};
+        tau = roots_first_upcrossing_poly(c, 4);
+    }
+    return now + tau;
 }
 
 /* Earliest time from now at which the sphere's coordinate along an axis
