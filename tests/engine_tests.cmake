@@ -7,3 +7,4 @@ function(carom_add_test name)
 endfunction()
 
 carom_add_test(test_roots)
+carom_add_test(test_predict)
