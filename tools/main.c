@@ -12,6 +12,22 @@
 #include "report.h"
 #include "setup.h"
 #include "simulate.h"
+#if defined(CAROM_HAVE_VIEW) || defined(CAROM_HAVE_RENDER)
+#include "viewer/viewer.h"
+#endif
+
+/* Usage lines of the optional commands (tools/viewer). */
+#ifdef CAROM_HAVE_VIEW
+#define VIEW_USAGE "  carom view [CONFIG_FILE] [key=value ...]   (see carom view --help)\n"
+#else
+#define VIEW_USAGE ""
+#endif
+#ifdef CAROM_HAVE_RENDER
+#define VIEWER_USAGE VIEW_USAGE \
+    "  carom render [CONFIG_FILE] [key=value ...] frames=K out=DIR|FILE.mp4\n"
+#else
+#define VIEWER_USAGE VIEW_USAGE
+#endif
 
 static void print_help(FILE *out)
 {
@@ -20,6 +36,7 @@ static void print_help(FILE *out)
             "\n"
             "usage:\n"
             "  carom run [CONFIG_FILE] [key=value ...] [--json]\n"
+            VIEWER_USAGE
             "  carom --help\n"
             "  carom --version\n"
             "\n"
@@ -145,6 +162,14 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "run"))
         status = run_command(argc - 2, argv + 2, &error);
+#ifdef CAROM_HAVE_VIEW
+    else if (!strcmp(argv[1], "view"))
+        status = view_command(argc - 2, argv + 2, &error);
+#endif
+#ifdef CAROM_HAVE_RENDER
+    else if (!strcmp(argv[1], "render"))
+        status = render_command(argc - 2, argv + 2, &error);
+#endif
     else
         status = cli_fail(&error, CLI_EXIT_USAGE, "unknown command '%s' (see carom --help)",
                           argv[1]);

@@ -1,0 +1,501 @@
+/* The viewer's simulation driver (see driver.h).
+ *
+ * Why the large sphere has a large *finite* mass. Picture a particle
+ * squeezed between the large sphere and a wall while the large sphere
+ * moves towards the wall at speed V. If the large sphere had infinite
+ * mass, every bounce would send the particle back faster (by 2V) into a
+ * gap that keeps shrinking: the number of collisions before the gap closes
+ * diverges, and no frame would ever end. With mass M the large sphere is
+ * slowed by every bounce and turns back after about pi*sqrt(M/m)
+ * collisions (the classic "billiard pi" count), so the squeeze costs a
+ * bounded number of events; with M = 10^4 m that is about 300. Its
+ * velocity is set again at the start of every interval, so it still
+ * follows the pointer, and its speed is limited (big_speed) so that a fast
+ * mouse cannot pour unbounded energy into the particles. Gravity pulls it
+ * like any finite-mass sphere; the velocity set at each interval includes
+ * -g*dt/2, which exactly cancels the fall over the interval. */
+#define _POSIX_C_SOURCE 200809L
+#include "driver.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BIG_MASS_RATIO 1.0e4
+#define STEP_SECONDS (1.0 / 60.0)
+
+static double wall_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int fail(driver *d, const char *what, const char *message)
+{
+    snprintf(d->error, sizeof d->error, "%s: %s", what, message);
+    return 1;
+}
+
+static double min_box(const carom_scene *s)
+{
+    double m = s->box[0];
+    for (int k = 1; k < s->dim; k++)
+        m = fmin(m, s->box[k]);
+    return m;
+}
+
+/* ---- placing the large sphere ---- */
+
+static uint64_t next_random(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *state >> 11;
+}
+
+static double uniform(uint64_t *state)
+{
+    return (double)next_random(state) * (1.0 / 9007199254740992.0);
+}
+
+/* Squared distance between a and b, nearest periodic image. */
+static double distance2(const carom_scene *s, const double a[3], const double b[3])
+{
+    double sum = 0.0;
+    for (int k = 0; k < s->dim; k++) {
+        double dx = b[k] - a[k];
+        if (s->boundary[k] == CAROM_BOUNDARY_PERIODIC)
+            dx -= s->box[k] * floor(dx / s->box[k] + 0.5);
+        sum += dx * dx;
+    }
+    return sum;
+}
+
+static int overlaps(const carom_scene *s, const double p[3], double r, size_t skip,
+                    const double big[3], double big_r)
+{
+    if (big_r > 0.0) {
+        double c = r + big_r;
+        if (distance2(s, p, big) < c * c)
+            return 1;
+    }
+    for (size_t j = 0; j < s->n; j++) {
+        if (j == skip)
+            continue;
+        double c = r + s->radius[j];
+        if (distance2(s, p, s->position[j]) < c * c)
+            return 1;
+    }
+    return 0;
+}
+
+static size_t count_overlaps(const carom_scene *s, const double p[3], double r)
+{
+    size_t count = 0;
+    for (size_t j = 0; j < s->n; j++) {
+        double c = r + s->radius[j];
+        count += distance2(s, p, s->position[j]) < c * c;
+    }
+    return count;
+}
+
+/* Where the large sphere starts: the candidate (high up and central
+ * first) that overlaps the fewest spheres. */
+static void choose_big_position(const carom_scene *s, double r, double out[3])
+{
+    const double heights[6] = {1.0, 0.8, 0.6, 0.4, 0.2, 0.0};
+    const double across[5] = {0.5, 0.3, 0.7, 0.1, 0.9};
+    int up = s->dim - 1;
+    size_t best = (size_t)-1;
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 5; b++)
+            for (int c = 0; c < (s->dim == 3 ? 5 : 1); c++) {
+                double f[3] = {across[b], across[c], 0.0};
+                double p[3] = {0.0, 0.0, 0.0};
+                for (int k = 0; k < s->dim; k++) {
+                    double lo = r * 1.001, hi = s->box[k] - r * 1.001;
+                    double fk = k == up ? heights[a] : f[k];
+                    p[k] = hi > lo ? lo + fk * (hi - lo) : 0.5 * s->box[k];
+                }
+                size_t n = count_overlaps(s, p, r);
+                if (n < best) {
+                    best = n;
+                    memcpy(out, p, sizeof p);
+                }
+                if (n == 0)
+                    return;
+            }
+}
+
+/* Moves every sphere that overlaps the large sphere to a random free
+ * place; a sphere that finds none is removed. Returns how many moved. */
+static size_t make_room(carom_scene *s, const double big[3], double big_r, size_t *removed)
+{
+    uint64_t state = 0x9e3779b97f4a7c15ULL;
+    size_t moved = 0;
+    *removed = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        double c = s->radius[i] + big_r;
+        if (distance2(s, s->position[i], big) >= c * c)
+            continue;
+        int placed = 0;
+        for (int attempt = 0; attempt < 5000 && !placed; attempt++) {
+            double p[3] = {0.0, 0.0, 0.0};
+            for (int k = 0; k < s->dim; k++) {
+                double lo = 0.0, hi = s->box[k];
+                if (s->boundary[k] == CAROM_BOUNDARY_WALLS) {
+                    lo = s->radius[i] * 1.0001;
+                    hi = s->box[k] - s->radius[i] * 1.0001;
+                }
+                p[k] = lo + uniform(&state) * (hi - lo);
+            }
+            if (!overlaps(s, p, s->radius[i], i, big, big_r)) {
+                memcpy(s->position[i], p, sizeof p);
+                placed = 1;
+            }
+        }
+        if (placed) {
+            moved++;
+        } else {
+            /* Remove sphere i by moving the last one into its place. */
+            size_t last = s->n - 1;
+            memcpy(s->position[i], s->position[last], sizeof s->position[i]);
+            memcpy(s->velocity[i], s->velocity[last], sizeof s->velocity[i]);
+            s->radius[i] = s->radius[last];
+            s->mass[i] = s->mass[last];
+            s->n--;
+            (*removed)++;
+            i--;
+        }
+    }
+    return moved;
+}
+
+static int copy_scene(const carom_scene *src, carom_scene *dst, size_t extra, char *err,
+                      size_t err_size)
+{
+    carom_error e;
+    carom_scene_init(dst);
+    dst->dim = src->dim;
+    memcpy(dst->box, src->box, sizeof dst->box);
+    memcpy(dst->boundary, src->boundary, sizeof dst->boundary);
+    if (carom_scene_resize(dst, src->n + extra, &e) != CAROM_OK) {
+        snprintf(err, err_size, "%s", e.message);
+        return 1;
+    }
+    for (size_t i = 0; i < src->n; i++) {
+        memcpy(dst->position[i], src->position[i], sizeof dst->position[i]);
+        memcpy(dst->velocity[i], src->velocity[i], sizeof dst->velocity[i]);
+        dst->radius[i] = src->radius[i];
+        dst->mass[i] = src->mass[i];
+    }
+    return 0;
+}
+
+/* ---- worlds ---- */
+
+static void current_gravity(const driver *d, double g[3])
+{
+    for (int k = 0; k < 3; k++)
+        g[k] = d->gravity_enabled ? d->gravity_on[k] : 0.0;
+}
+
+static int build_world(driver *d, const carom_scene *scene)
+{
+    carom_world_def def = d->def;
+    current_gravity(d, def.gravity);
+    def.capacity_hint = scene->n;
+    carom_error e;
+    carom_world *w = carom_scene_create_world(scene, &def, &e);
+    if (!w)
+        return fail(d, "cannot build the world", e.message);
+    /* The first advance checks overlaps and the box. */
+    if (carom_world_advance_to(w, 0.0) != CAROM_OK) {
+        int r = fail(d, "bad starting state", carom_world_error_message(w));
+        carom_world_free(w);
+        return r;
+    }
+    if (d->world) {
+        carom_stats st;
+        carom_world_get_stats(d->world, &st);
+        d->collisions_base += st.collisions;
+        carom_world_free(d->world);
+    }
+    d->world = w;
+    d->target = 0.0;
+    d->behind = 0;
+    return 0;
+}
+
+int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
+{
+    memset(d, 0, sizeof *d);
+    carom_scene_init(&d->initial);
+    d->def = s->def;
+    memcpy(d->gravity_on, s->def.gravity, sizeof d->gravity_on);
+    d->gravity_enabled = 1;
+    if (d->gravity_on[0] == 0.0 && d->gravity_on[1] == 0.0 && d->gravity_on[2] == 0.0) {
+        /* "gravity on" for a scene without gravity: 1 downwards. */
+        d->gravity_enabled = 0;
+        d->gravity_on[scene->dim - 1] = -1.0;
+    }
+    if (d->def.restitution_min_speed < 0.0) {
+        /* Automatic: the speed of a fall by one radius. Slower contacts are
+         * elastic, so resting stacks jiggle gently instead of collapsing
+         * inelastically (ever more, ever smaller bounces). */
+        double g2 = 0.0, rmax = 0.0;
+        for (int k = 0; k < 3; k++)
+            g2 += d->gravity_on[k] * d->gravity_on[k];
+        for (size_t i = 0; i < scene->n; i++)
+            rmax = fmax(rmax, scene->radius[i]);
+        d->def.restitution_min_speed = sqrt(2.0 * sqrt(g2) * rmax);
+    }
+    d->time_scale = s->time_scale > 0.0 ? s->time_scale : 1.0;
+    d->has_big = s->with_big && scene->n > 0;
+
+    size_t extra = d->has_big ? 1 : 0;
+    if (copy_scene(scene, &d->initial, extra, d->error, sizeof d->error))
+        return 1;
+    d->initial.n = scene->n; /* the large sphere is appended below */
+    if (d->has_big) {
+        double L = min_box(scene), rmax = 0.0, msum = 0.0;
+        for (size_t i = 0; i < scene->n; i++) {
+            rmax = fmax(rmax, scene->radius[i]);
+            if (isfinite(scene->mass[i]))
+                msum += scene->mass[i];
+        }
+        double mean_mass = msum > 0.0 ? msum / (double)scene->n : 1.0;
+        d->big_radius = s->big_radius > 0.0 ? s->big_radius
+                                            : fmin(0.25 * L, fmax(0.08 * L, 3.0 * rmax));
+        d->big_mass = s->big_mass > 0.0 ? s->big_mass : BIG_MASS_RATIO * mean_mass;
+        d->big_speed = s->big_speed > 0.0 ? s->big_speed : L;
+        if (2.0 * d->big_radius >= L)
+            return fail(d, "large sphere", "its diameter does not fit in the box");
+        double p[3] = {0.0, 0.0, 0.0};
+        choose_big_position(&d->initial, d->big_radius, p);
+        size_t removed = 0;
+        d->relocated = make_room(&d->initial, p, d->big_radius, &removed);
+        d->relocated += removed;
+        size_t b = d->initial.n;
+        d->initial.n = b + 1;
+        memcpy(d->initial.position[b], p, sizeof p);
+        memset(d->initial.velocity[b], 0, sizeof d->initial.velocity[b]);
+        d->initial.radius[b] = d->big_radius;
+        d->initial.mass[b] = d->big_mass;
+        d->big = (carom_sphere_id)b;
+        memcpy(d->big_target, p, sizeof p);
+    }
+    d->n_bands = d->initial.n;
+    d->bands = malloc((d->n_bands ? d->n_bands : 1) * sizeof *d->bands);
+    if (!d->bands)
+        return fail(d, "out of memory", "colours");
+    palette_bands((const double(*)[3])d->initial.position, d->n_bands, d->initial.dim,
+                  d->initial.box, d->bands);
+    return build_world(d, &d->initial);
+}
+
+void driver_free(driver *d)
+{
+    if (d->world)
+        carom_world_free(d->world);
+    carom_scene_free(&d->initial);
+    free(d->bands);
+    memset(d, 0, sizeof *d);
+}
+
+int driver_reset(driver *d)
+{
+    int r = build_world(d, &d->initial);
+    d->time_offset = 0.0;
+    if (d->has_big)
+        memcpy(d->big_target, d->initial.position[d->big], sizeof d->big_target);
+    return r;
+}
+
+int driver_set_gravity(driver *d, int on)
+{
+    if (on == d->gravity_enabled)
+        return 0;
+    carom_scene now;
+    carom_error e;
+    carom_scene_init(&now);
+    if (carom_scene_from_world(&now, d->world, &e) != CAROM_OK) {
+        carom_scene_free(&now);
+        return fail(d, "cannot copy the world", e.message);
+    }
+    double t = carom_world_time(d->world);
+    int old = d->gravity_enabled;
+    d->gravity_enabled = on;
+    int r = build_world(d, &now);
+    if (r)
+        d->gravity_enabled = old;
+    else
+        d->time_offset += t;
+    carom_scene_free(&now);
+    return r;
+}
+
+void driver_drag_to(driver *d, const double p[3])
+{
+    if (!d->has_big)
+        return;
+    const carom_scene *s = &d->initial;
+    for (int k = 0; k < s->dim; k++) {
+        double lo = d->big_radius * 1.0001, hi = s->box[k] - d->big_radius * 1.0001;
+        double v = p[k];
+        if (!isfinite(v))
+            continue;
+        d->big_target[k] = v < lo ? lo : v > hi ? hi : v;
+    }
+}
+
+int driver_big_position(const driver *d, double out[3])
+{
+    carom_sphere_state st;
+    if (!d->has_big || carom_world_get_sphere(d->world, d->big, &st) != CAROM_OK)
+        return 0;
+    memcpy(out, st.position, sizeof st.position);
+    return 1;
+}
+
+double driver_time(const driver *d)
+{
+    return d->time_offset + carom_world_time(d->world);
+}
+
+uint64_t driver_collisions(const driver *d)
+{
+    carom_stats st;
+    carom_world_get_stats(d->world, &st);
+    return d->collisions_base + st.collisions;
+}
+
+/* Velocity that takes the large sphere to its target in dt, falling
+ * included, limited to big_speed. */
+static int steer_big(driver *d, double dt)
+{
+    if (!d->has_big)
+        return 0;
+    carom_sphere_state st;
+    if (carom_world_get_sphere(d->world, d->big, &st) != CAROM_OK)
+        return fail(d, "large sphere", carom_world_error_message(d->world));
+    double g[3], v[3] = {0.0, 0.0, 0.0}, speed2 = 0.0;
+    current_gravity(d, g);
+    for (int k = 0; k < d->initial.dim; k++) {
+        v[k] = (d->big_target[k] - st.position[k]) / dt - 0.5 * g[k] * dt;
+        speed2 += v[k] * v[k];
+    }
+    if (speed2 > d->big_speed * d->big_speed) {
+        double f = d->big_speed / sqrt(speed2);
+        for (int k = 0; k < 3; k++)
+            v[k] *= f;
+    }
+    if (carom_world_set_velocity(d->world, d->big, v) != CAROM_OK)
+        return fail(d, "large sphere", carom_world_error_message(d->world));
+    return 0;
+}
+
+int driver_frame(driver *d, double real_dt, double budget_seconds, int single_step)
+{
+    d->collisions_last_frame = 0;
+    d->frame_events = 0;
+    if (d->paused && !single_step)
+        return 0;
+    double start = wall_clock();
+    carom_stats before;
+    carom_world_get_stats(d->world, &before);
+    if (!d->behind) {
+        double dt = d->time_scale * (single_step ? STEP_SECONDS : real_dt);
+        if (!(dt > 0.0))
+            return 0;
+        double now = carom_world_time(d->world);
+        d->target = now + dt;
+        if (d->target <= now)
+            return 0;
+        if (steer_big(d, d->target - now))
+            return 1;
+    }
+    /* Chunks sized to take about a millisecond each. */
+    double seconds_per_event = d->seconds_per_event > 0.0 ? d->seconds_per_event : 2e-6;
+    for (;;) {
+        double chunk_f = 1e-3 / seconds_per_event;
+        uint64_t chunk = chunk_f < 64.0 ? 64 : chunk_f > 1e6 ? 1000000 : (uint64_t)chunk_f;
+        uint64_t processed = 0;
+        int reached = 0;
+        double t0 = wall_clock();
+        if (carom_world_advance_to_limited(d->world, d->target, chunk, &processed, &reached) !=
+            CAROM_OK)
+            return fail(d, "simulation", carom_world_error_message(d->world));
+        double t1 = wall_clock();
+        d->frame_events += processed;
+        if (processed >= 64)
+            seconds_per_event = 0.8 * seconds_per_event + 0.2 * (t1 - t0) / (double)processed;
+        d->seconds_per_event = seconds_per_event;
+        if (reached) {
+            d->behind = 0;
+            break;
+        }
+        if (t1 - start >= budget_seconds) {
+            d->behind = 1;
+            break;
+        }
+    }
+    carom_stats after;
+    carom_world_get_stats(d->world, &after);
+    d->collisions_last_frame = after.collisions - before.collisions;
+    return 0;
+}
+
+int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
+{
+    size_t cap = carom_world_sphere_capacity(d->world);
+    if (frame_reserve(f, cap))
+        return fail(d, "out of memory", "frame");
+    f->dim = d->initial.dim;
+    memcpy(f->box, d->initial.box, sizeof f->box);
+    f->time = driver_time(d);
+    f->big = -1;
+    size_t n = 0;
+    for (size_t id = 0; id < cap; id++) {
+        carom_sphere_state st;
+        if (carom_world_get_sphere(d->world, (carom_sphere_id)id, &st) != CAROM_OK)
+            continue;
+        memcpy(f->pos[n], st.position, sizeof st.position);
+        memcpy(f->vel[n], st.velocity, sizeof st.velocity);
+        f->radius[n] = st.radius;
+        if (d->has_big && id == d->big)
+            f->big = (long)n;
+        n++;
+    }
+    f->n = n;
+    if (colour_by_speed)
+        palette_speed(f);
+    else
+        palette_apply(f, (const unsigned char(*)[3])d->bands, d->n_bands);
+    return 0;
+}
+
+int driver_dump(driver *d, const char *path)
+{
+    carom_scene now;
+    carom_error e;
+    carom_scene_init(&now);
+    int r = 0;
+    if (carom_scene_from_world(&now, d->world, &e) != CAROM_OK) {
+        r = fail(d, "cannot copy the world", e.message);
+    } else {
+        FILE *out = fopen(path, "w");
+        if (!out) {
+            r = fail(d, path, "cannot open for writing");
+        } else {
+            if (carom_xyz_write(out, &now, driver_time(d), &e) != CAROM_OK)
+                r = fail(d, path, e.message);
+            if (fclose(out) != 0 && !r)
+                r = fail(d, path, "error writing");
+        }
+    }
+    carom_scene_free(&now);
+    return r;
+}

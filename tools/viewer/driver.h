@@ -1,0 +1,94 @@
+/* The viewer's simulation driver: a world built from a scene plus one
+ * large sphere that the user drags, advanced frame by frame under a
+ * wall-clock budget, with pause, single step, reset, time scale and
+ * gravity on/off.
+ *
+ * Contract:
+ * - driver_frame never skips an event: it advances the world towards the
+ *   frame's target time in chunks of events (carom_world_advance_to_limited)
+ *   and stops when the budget is spent; the next frame goes on towards the
+ *   same target ("behind" is then set, and the simulation runs slower than
+ *   real time). A new target is set only once the previous one is reached.
+ * - The large sphere is an ordinary sphere of large finite mass in the
+ *   world (see driver.c for why), so the event loop itself makes it push
+ *   particles: it never passes through one and never leaves a walled box.
+ *   At the start of every target interval its velocity is set so that it
+ *   would reach the drag target at the end of the interval, limited to
+ *   big_speed.
+ * - Errors (from the library) come back as nonzero with a one-line message
+ *   in d->error; nothing is printed.
+ */
+#ifndef CAROM_VIEWER_DRIVER_H
+#define CAROM_VIEWER_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "carom/carom.h"
+#include "carom/scene.h"
+#include "frame.h"
+
+typedef struct driver_settings {
+    carom_world_def def;  /* dim, box and boundaries come from the scene */
+    int with_big;         /* add the large sphere */
+    double big_radius;    /* 0: automatic */
+    double big_mass;      /* 0: automatic */
+    double big_speed;     /* largest speed of the large sphere; 0: automatic */
+    double time_scale;    /* simulated time per real second (0: 1) */
+} driver_settings;
+
+typedef struct driver {
+    carom_scene initial;      /* the scene reset returns to (with the large sphere) */
+    carom_world_def def;
+    double gravity_on[3];     /* the gravity that "gravity on" means */
+    int gravity_enabled;
+    carom_world *world;
+    double time_offset;       /* simulated time before the current world was built */
+
+    int has_big;
+    carom_sphere_id big;
+    double big_radius, big_mass, big_speed;
+    double big_target[3];     /* where the large sphere is asked to go */
+    size_t relocated;         /* spheres moved to make room for it */
+
+    double time_scale;
+    int paused;
+    double target;            /* world time the current interval heads to */
+    int behind;               /* the last frame ran out of budget */
+
+    uint64_t collisions_base; /* collisions of worlds replaced by rebuilds */
+    uint64_t collisions_last_frame;
+    uint64_t frame_events;
+    double seconds_per_event; /* running estimate, sizes the chunks */
+
+    unsigned char (*bands)[3]; /* colour of each sphere id */
+    size_t n_bands;
+    char error[512];
+} driver;
+
+int driver_create(driver *d, const carom_scene *scene, const driver_settings *s);
+void driver_free(driver *d);
+
+/* Advances by real_dt seconds of real time (times the time scale), or by
+ * one 1/60 s step when `single_step` (also while paused), spending at most
+ * budget_seconds of wall-clock time on events. */
+int driver_frame(driver *d, double real_dt, double budget_seconds, int single_step);
+
+/* Back to the initial scene (time 0 again). */
+int driver_reset(driver *d);
+/* Gravity on or off: the world is rebuilt from its current state. */
+int driver_set_gravity(driver *d, int on);
+/* Asks the large sphere to go to p (kept inside the box). */
+void driver_drag_to(driver *d, const double p[3]);
+/* Current position of the large sphere (0 if there is none). */
+int driver_big_position(const driver *d, double out[3]);
+
+double driver_time(const driver *d);
+uint64_t driver_collisions(const driver *d);
+
+/* Spheres at the world's current time, coloured by band or by speed. */
+int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed);
+/* Writes the current state (the large sphere last) as extended XYZ. */
+int driver_dump(driver *d, const char *path);
+
+#endif

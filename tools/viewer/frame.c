@@ -1,0 +1,128 @@
+/* Storage and colours of a view_frame (see frame.h). */
+#include "frame.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const unsigned char big_grey[3] = {150, 150, 150};
+
+void frame_init(view_frame *f)
+{
+    memset(f, 0, sizeof *f);
+    f->big = -1;
+}
+
+void frame_free(view_frame *f)
+{
+    free(f->pos);
+    free(f->vel);
+    free(f->radius);
+    free(f->rgb);
+    frame_init(f);
+}
+
+int frame_reserve(view_frame *f, size_t n)
+{
+    if (n <= f->cap)
+        return 0;
+    size_t cap = f->cap ? f->cap : 64;
+    while (cap < n)
+        cap *= 2;
+    double(*pos)[3] = realloc(f->pos, cap * sizeof *pos);
+    if (pos)
+        f->pos = pos;
+    double(*vel)[3] = realloc(f->vel, cap * sizeof *vel);
+    if (vel)
+        f->vel = vel;
+    double *radius = realloc(f->radius, cap * sizeof *radius);
+    if (radius)
+        f->radius = radius;
+    unsigned char(*rgb)[3] = realloc(f->rgb, cap * sizeof *rgb);
+    if (rgb)
+        f->rgb = rgb;
+    if (!pos || !vel || !radius || !rgb)
+        return -1;
+    f->cap = cap;
+    return 0;
+}
+
+/* Eight bands, bottom to top: warm to cool, all bright enough to read. */
+static const unsigned char band_colours[8][3] = {
+    {214, 64, 52},  {236, 134, 44}, {238, 198, 60}, {120, 190, 70},
+    {52, 170, 150}, {60, 130, 210}, {110, 90, 200}, {190, 90, 170},
+};
+
+void palette_bands(const double (*start)[3], size_t n, int dim, const double box[3],
+                   unsigned char (*rgb)[3])
+{
+    int up = dim - 1;
+    double h = box[up] > 0.0 ? box[up] : 1.0;
+    for (size_t i = 0; i < n; i++) {
+        double y = start[i][up] / h;
+        int b = (int)floor(y * 8.0);
+        if (b < 0)
+            b = 0;
+        if (b > 7)
+            b = 7;
+        memcpy(rgb[i], band_colours[b], 3);
+    }
+}
+
+void palette_apply(view_frame *f, const unsigned char (*bands)[3], size_t n_bands)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        if ((long)i == f->big)
+            memcpy(f->rgb[i], big_grey, 3);
+        else if (i < n_bands)
+            memcpy(f->rgb[i], bands[i], 3);
+        else
+            memcpy(f->rgb[i], band_colours[5], 3);
+    }
+}
+
+void palette_speed(view_frame *f)
+{
+    double sum = 0.0;
+    size_t count = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        if ((long)i == f->big)
+            continue;
+        const double *v = f->vel[i];
+        sum += v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        count++;
+    }
+    double rms = count ? sqrt(sum / (double)count) : 0.0;
+    if (!(rms > 0.0))
+        rms = 1.0;
+    for (size_t i = 0; i < f->n; i++) {
+        if ((long)i == f->big) {
+            memcpy(f->rgb[i], big_grey, 3);
+            continue;
+        }
+        const double *v = f->vel[i];
+        double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / rms;
+        double t = s / (s + 1.0); /* 0 at rest, 0.5 at the rms speed, -> 1 */
+        /* blue -> cyan -> yellow -> red */
+        double r, g, b;
+        if (t < 0.33) {
+            double u = t / 0.33;
+            r = 0.15;
+            g = 0.25 + 0.55 * u;
+            b = 0.9;
+        } else if (t < 0.66) {
+            double u = (t - 0.33) / 0.33;
+            r = 0.15 + 0.8 * u;
+            g = 0.8 + 0.1 * u;
+            b = 0.9 - 0.7 * u;
+        } else {
+            double u = (t - 0.66) / 0.34;
+            r = 0.95;
+            g = 0.9 - 0.75 * u;
+            b = 0.2 - 0.1 * u;
+        }
+        f->rgb[i][0] = (unsigned char)(255.0 * r);
+        f->rgb[i][1] = (unsigned char)(255.0 * g);
+        f->rgb[i][2] = (unsigned char)(255.0 * b);
+    }
+}

@@ -1,0 +1,40 @@
+/* One picture's worth of spheres, independent of where they came from (a
+ * running world or a trajectory file) and of who draws them (OpenGL or
+ * the software renderer).
+ *
+ * Contract: frame_reserve grows the arrays to hold n spheres (contents of
+ * existing entries kept) and returns 0, or -1 when out of memory. The
+ * large sphere, if any, is entry `big` and is drawn grey. Colours are
+ * filled by the palette functions. */
+#ifndef CAROM_VIEWER_FRAME_H
+#define CAROM_VIEWER_FRAME_H
+
+#include <stddef.h>
+
+typedef struct view_frame {
+    int dim;
+    double box[3];
+    double time;
+    size_t n, cap;
+    double (*pos)[3];
+    double (*vel)[3];
+    double *radius;
+    unsigned char (*rgb)[3];
+    long big; /* index of the large sphere, -1 if none */
+} view_frame;
+
+void frame_init(view_frame *f);
+void frame_free(view_frame *f);
+int frame_reserve(view_frame *f, size_t n);
+
+/* Colours by bands of the starting height (the last axis), so that mixing
+ * shows: band colours for spheres at the given start positions. */
+void palette_bands(const double (*start)[3], size_t n, int dim, const double box[3],
+                   unsigned char (*rgb)[3]);
+/* Colours by speed: blue (slow) to red (fast), relative to the frame's
+ * root-mean-square speed; the large sphere stays grey. */
+void palette_speed(view_frame *f);
+/* Copies band colours into the frame, the large sphere grey. */
+void palette_apply(view_frame *f, const unsigned char (*bands)[3], size_t n_bands);
+
+#endif

@@ -1,0 +1,190 @@
+/* `carom render`: the viewer's pictures with no display. Frames come from
+ * a simulation (the same driver as `carom view`, advanced by exactly
+ * time_scale/fps per frame with no time budget, the large sphere moved
+ * along drag= if given) or from a trajectory file (input=). They are drawn
+ * by the software renderer and written as PNG files or an MP4 video. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver.h"
+#include "frame.h"
+#include "raster.h"
+#include "soft_scene.h"
+#include "traj_reader.h"
+#include "video_out.h"
+#include "viewer.h"
+#include "viewer_args.h"
+
+static void print_render_help(void)
+{
+    printf("usage: carom render [CONFIG_FILE] [key=value ...] frames=K out=DIR|FILE.mp4\n"
+           "\n"
+           "Draws the pictures of `carom view` with no display: the scene that\n"
+           "`carom run` would build from the same CONFIG_FILE and keys (default\n"
+           "scenario=seed004), or the frames of a trajectory file (input=FILE, as\n"
+           "written by `carom run trajectory=FILE`). out=DIR writes DIR/frame_00000.png,\n"
+           "...; out=FILE.mp4 pipes the frames to ffmpeg.\n"
+           "\n"
+           "viewer keys (command line only):\n");
+    viewer_print_keys(stdout, VIEWER_RENDER);
+}
+
+typedef struct render_job {
+    viewer_args va;
+    camera cam;
+    raster r;
+    video_out out;
+    view_frame frame;
+    char err[1200];
+} render_job;
+
+static int emit(render_job *j, const char *hud)
+{
+    camera_setup(&j->cam, j->r.width, j->r.height);
+    soft_scene_draw(&j->r, &j->cam, &j->frame, j->va.hud ? hud : NULL);
+    return video_write(&j->out, j->r.rgb, j->err, sizeof j->err);
+}
+
+static void set_camera(render_job *j, int dim, const double box[3])
+{
+    camera_init(&j->cam, dim, box);
+    if (!isnan(j->va.yaw))
+        j->cam.yaw = j->va.yaw;
+    if (!isnan(j->va.pitch))
+        j->cam.pitch = j->va.pitch;
+}
+
+static int render_simulation(render_job *j, driver *d)
+{
+    set_camera(j, d->initial.dim, d->initial.box);
+    double dt = 1.0 / j->va.fps;
+    for (long k = 0; k < j->va.frames; k++) {
+        if (k > 0) {
+            if (j->va.has_drag) {
+                double f = j->va.frames > 1 ? (double)k / (double)(j->va.frames - 1) : 1.0, p[3];
+                for (int c = 0; c < 3; c++)
+                    p[c] = j->va.drag[0][c] + f * (j->va.drag[1][c] - j->va.drag[0][c]);
+                driver_drag_to(d, p);
+            }
+            if (driver_frame(d, dt, INFINITY, 0)) {
+                snprintf(j->err, sizeof j->err, "%s", d->error);
+                return 1;
+            }
+        }
+        if (driver_fill_frame(d, &j->frame, j->va.colour_by_speed)) {
+            snprintf(j->err, sizeof j->err, "%s", d->error);
+            return 1;
+        }
+        char hud[160];
+        snprintf(hud, sizeof hud, "t %.2f  collisions %llu  coll/frame %llu", driver_time(d),
+                 (unsigned long long)driver_collisions(d),
+                 (unsigned long long)d->collisions_last_frame);
+        if (emit(j, hud))
+            return 1;
+    }
+    return 0;
+}
+
+static int render_trajectory(render_job *j)
+{
+    traj_reader tr;
+    if (traj_open(&tr, j->va.input, j->err, sizeof j->err))
+        return 1;
+    unsigned char(*bands)[3] = NULL;
+    size_t n_bands = 0;
+    int status = 0;
+    for (long k = 0; k < j->va.frames && !status; k++) {
+        int got = traj_next(&tr, &j->frame, j->err, sizeof j->err);
+        if (got < 0) {
+            status = 1;
+            break;
+        }
+        if (got == 0) {
+            if (k == 0) {
+                snprintf(j->err, sizeof j->err, "%s: no frame in the file", j->va.input);
+                status = 1;
+            }
+            break;
+        }
+        if (k == 0) {
+            set_camera(j, j->frame.dim, j->frame.box);
+            n_bands = j->frame.n;
+            bands = malloc((n_bands ? n_bands : 1) * sizeof *bands);
+            if (!bands) {
+                snprintf(j->err, sizeof j->err, "out of memory");
+                status = 1;
+                break;
+            }
+            palette_bands((const double(*)[3])j->frame.pos, n_bands, j->frame.dim, j->frame.box,
+                          bands);
+        }
+        if (j->va.colour_by_speed)
+            palette_speed(&j->frame);
+        else
+            palette_apply(&j->frame, (const unsigned char(*)[3])bands, n_bands);
+        char hud[160];
+        snprintf(hud, sizeof hud, "t %.2f  frame %ld", j->frame.time, k);
+        status = emit(j, hud);
+    }
+    free(bands);
+    traj_close(&tr);
+    return status;
+}
+
+int render_command(int argc, char **argv, cli_error *error)
+{
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            print_render_help();
+            return 0;
+        }
+    render_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory");
+    carom_scene scene;
+    carom_scene_init(&scene);
+    driver_settings ds;
+    int status = viewer_prepare(VIEWER_RENDER, argc, argv, &j->va, &scene, &ds, error);
+    frame_init(&j->frame);
+    driver d;
+    int have_driver = 0;
+    if (!status && !j->va.input) {
+        have_driver = 1;
+        if (driver_create(&d, &scene, &ds))
+            status = cli_fail(error, CLI_EXIT_RUNTIME, "%s", d.error);
+    }
+    carom_scene_free(&scene);
+    if (!status && video_is_mp4(j->va.out)) {
+        j->va.width &= ~1; /* the video encoder wants even sizes */
+        j->va.height &= ~1;
+    }
+    if (!status && raster_init(&j->r, j->va.width, j->va.height))
+        status = cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for a %dx%d picture",
+                          j->va.width, j->va.height);
+    int opened = 0;
+    if (!status) {
+        if (video_open(&j->out, j->va.out, j->va.width, j->va.height, j->va.fps, j->err,
+                       sizeof j->err))
+            status = cli_fail(error, CLI_EXIT_USAGE, "%s", j->err);
+        else
+            opened = 1;
+    }
+    if (!status) {
+        int st = j->va.input ? render_trajectory(j) : render_simulation(j, &d);
+        if (st)
+            status = cli_fail(error, CLI_EXIT_RUNTIME, "%s", j->err);
+    }
+    if (opened && video_close(&j->out, j->err, sizeof j->err) && !status)
+        status = cli_fail(error, CLI_EXIT_RUNTIME, "%s", j->err);
+    if (!status)
+        printf("wrote %ld frames (%dx%d) to %s\n", j->out.count, j->va.width, j->va.height,
+               j->va.out);
+    if (have_driver)
+        driver_free(&d);
+    frame_free(&j->frame);
+    raster_free(&j->r);
+    free(j);
+    return status;
+}

@@ -1,0 +1,47 @@
+/* Software drawing of a frame (see soft_scene.h). */
+#include "soft_scene.h"
+
+#include "scene_style.h"
+
+static void draw_box(raster *r, const camera *cam, int on_top)
+{
+    double edges[12][2][3];
+    int n = style_box_edges(cam->dim, cam->box, edges);
+    for (int e = 0; e < n; e++) {
+        double x0, y0, d0, x1, y1, d1;
+        if (!camera_project(cam, edges[e][0], &x0, &y0, &d0) ||
+            !camera_project(cam, edges[e][1], &x1, &y1, &d1))
+            continue;
+        if (on_top)
+            d0 = d1 = -1.0;
+        raster_line(r, x0, y0, d0, x1, y1, d1, style_box_colour);
+    }
+}
+
+static void draw_sphere(raster *r, const camera *cam, const view_frame *f, size_t i)
+{
+    double px, py, depth;
+    if (!camera_project(cam, f->pos[i], &px, &py, &depth))
+        return;
+    double rp = camera_pixel_radius(cam, f->radius[i], depth);
+    if (cam->dim == 2)
+        raster_disk(r, px, py, rp, f->rgb[i]);
+    else if (rp > 0.0)
+        raster_sphere(r, px, py, rp, depth, f->radius[i] / rp, f->rgb[i]);
+}
+
+void soft_scene_draw(raster *r, const camera *cam, const view_frame *f, const char *hud)
+{
+    raster_clear(r, style_background);
+    if (cam->dim == 2)
+        draw_box(r, cam, 1);
+    for (size_t i = 0; i < f->n; i++)
+        if ((long)i != f->big)
+            draw_sphere(r, cam, f, i);
+    if (f->big >= 0 && (size_t)f->big < f->n)
+        draw_sphere(r, cam, f, (size_t)f->big);
+    if (cam->dim == 3)
+        draw_box(r, cam, 0);
+    if (hud)
+        raster_text(r, hud, STYLE_TEXT_X, STYLE_TEXT_Y, STYLE_TEXT_SCALE, style_text_colour);
+}

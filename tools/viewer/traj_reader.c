@@ -1,0 +1,188 @@
+/* The multi-frame extended XYZ reader (see traj_reader.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "traj_reader.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int traj_open(traj_reader *r, const char *path, char *err, size_t err_size)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->file = fopen(path, "r");
+    if (!r->file) {
+        snprintf(err, err_size, "%s: cannot open (%s)", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void traj_close(traj_reader *r)
+{
+    if (r->file)
+        fclose(r->file);
+    r->file = NULL;
+}
+
+/* 1: a line; 0: end of file; -1: too long. */
+static int next_line(traj_reader *r)
+{
+    if (!fgets(r->text, sizeof r->text, r->file))
+        return 0;
+    r->line++;
+    size_t len = strlen(r->text);
+    if (len == sizeof r->text - 1 && r->text[len - 1] != '\n')
+        return -1;
+    while (len > 0 && (r->text[len - 1] == '\n' || r->text[len - 1] == '\r'))
+        r->text[--len] = '\0';
+    return 1;
+}
+
+static int bad(traj_reader *r, char *err, size_t err_size, const char *what)
+{
+    snprintf(err, err_size, "%s:%ld: %s", r->path, r->line, what);
+    return -1;
+}
+
+/* Value of key=... or key="..." in the header line, copied into out. */
+static int header_value(const char *line, const char *key, char *out, size_t out_size)
+{
+    size_t klen = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)) != NULL; p += klen) {
+        if ((p != line && p[-1] != ' ' && p[-1] != '\t') || p[klen] != '=')
+            continue;
+        const char *v = p + klen + 1, *end;
+        if (*v == '"') {
+            v++;
+            end = strchr(v, '"');
+            if (!end)
+                return 0;
+        } else {
+            end = v + strcspn(v, " \t");
+        }
+        size_t n = (size_t)(end - v);
+        if (n >= out_size)
+            return 0;
+        memcpy(out, v, n);
+        out[n] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct columns {
+    int pos, velo, radius, count;
+} columns;
+
+/* Column of each property in Properties=name:type:count:... */
+static int parse_properties(const char *props, columns *c)
+{
+    c->pos = c->velo = c->radius = -1;
+    int col = 0;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", props);
+    char *save = NULL;
+    char *name = strtok_r(copy, ":", &save);
+    while (name) {
+        char *type = strtok_r(NULL, ":", &save);
+        char *count = type ? strtok_r(NULL, ":", &save) : NULL;
+        if (!count)
+            return 0;
+        int n = atoi(count);
+        if (n <= 0)
+            return 0;
+        if (!strcmp(name, "pos") && n == 3)
+            c->pos = col;
+        else if (!strcmp(name, "velo") && n == 3)
+            c->velo = col;
+        else if (!strcmp(name, "radius") && n == 1)
+            c->radius = col;
+        col += n;
+        name = strtok_r(NULL, ":", &save);
+    }
+    c->count = col;
+    return c->pos >= 0;
+}
+
+int traj_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
+{
+    int got;
+    do {
+        got = next_line(r);
+        if (got < 0)
+            return bad(r, err, err_size, "line too long");
+    } while (got == 1 && strspn(r->text, " \t") == strlen(r->text));
+    if (got == 0)
+        return 0;
+    char *end;
+    errno = 0;
+    long long n = strtoll(r->text, &end, 10);
+    if (end == r->text || n < 0 || errno || strspn(end, " \t") != strlen(end))
+        return bad(r, err, err_size, "expected the number of spheres");
+    if (next_line(r) != 1)
+        return bad(r, err, err_size, "missing header line");
+    char value[1024];
+    double m[9];
+    if (!header_value(r->text, "Lattice", value, sizeof value) ||
+        sscanf(value, "%lf %lf %lf %lf %lf %lf %lf %lf %lf", &m[0], &m[1], &m[2], &m[3], &m[4],
+               &m[5], &m[6], &m[7], &m[8]) != 9)
+        return bad(r, err, err_size, "header needs Lattice=\"Lx 0 0 0 Ly 0 0 0 Lz\"");
+    columns c;
+    if (!header_value(r->text, "Properties", value, sizeof value) ||
+        !parse_properties(value, &c))
+        return bad(r, err, err_size, "header needs Properties with pos:R:3");
+    f->dim = 3;
+    if (header_value(r->text, "dim", value, sizeof value))
+        f->dim = atoi(value) == 2 ? 2 : 3;
+    f->time = 0.0;
+    if (header_value(r->text, "Time", value, sizeof value))
+        f->time = strtod(value, NULL);
+    f->box[0] = m[0];
+    f->box[1] = m[4];
+    f->box[2] = f->dim == 2 ? 0.0 : m[8];
+    for (int k = 0; k < f->dim; k++)
+        if (!(isfinite(f->box[k]) && f->box[k] > 0.0))
+            return bad(r, err, err_size, "box lengths must be positive");
+    if (frame_reserve(f, (size_t)n))
+        return bad(r, err, err_size, "out of memory");
+    f->n = 0;
+    f->big = -1;
+    for (long long i = 0; i < n; i++) {
+        if (next_line(r) != 1)
+            return bad(r, err, err_size, "truncated frame (fewer sphere lines than N)");
+        double v[64];
+        int col = 0;
+        char *p = r->text, *tok_end;
+        /* Column 0 is usually the species (text); numbers are parsed where needed. */
+        while (*p && col < 64) {
+            p += strspn(p, " \t");
+            if (!*p)
+                break;
+            size_t len = strcspn(p, " \t");
+            errno = 0;
+            v[col] = strtod(p, &tok_end);
+            if (tok_end != p + len)
+                v[col] = NAN;
+            col++;
+            p += len;
+        }
+        if (col < c.count)
+            return bad(r, err, err_size, "too few columns");
+        size_t s = f->n++;
+        for (int k = 0; k < 3; k++) {
+            f->pos[s][k] = v[c.pos + k];
+            f->vel[s][k] = c.velo >= 0 ? v[c.velo + k] : 0.0;
+        }
+        f->radius[s] = c.radius >= 0 ? v[c.radius] : 0.5;
+        if (f->dim == 2)
+            f->pos[s][2] = f->vel[s][2] = 0.0;
+        for (int k = 0; k < 3; k++)
+            if (!isfinite(f->pos[s][k]) || !isfinite(f->vel[s][k]))
+                return bad(r, err, err_size, "malformed number");
+        if (!(isfinite(f->radius[s]) && f->radius[s] > 0.0))
+            return bad(r, err, err_size, "radius must be a positive number");
+    }
+    return 1;
+}
