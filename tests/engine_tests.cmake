@@ -8,3 +8,4 @@ endfunction()
 
 carom_add_test(test_roots)
 carom_add_test(test_predict)
+carom_add_test(test_reference)

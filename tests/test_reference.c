@@ -1,0 +1,543 @@
+/* The engine against an independent O(N^2) reference event loop.
+ *
+ * The reference below shares no code with the engine: its own pair and
+ * wall times, a brute-force search for the earliest event over all pairs
+ * and walls at every step (periodic pairs by minimum image, valid up to a
+ * safe horizon after which everything is re-imaged), every sphere moved
+ * at every step, elastic response with masses. On hundreds of randomized
+ * scenes (2D and 3D, walls, periodic and mixed boundaries, gravity with
+ * walls, mixed radii and masses, immovable spheres, a few small spheres
+ * 30x faster than the rest) the engine must produce the same sequence of
+ * sphere-sphere collisions (time, i, j).
+ *
+ * Hard-sphere gases are chaotic, so each scene is compared only up to its
+ * own horizon: the reference is run twice, the second time with every
+ * coordinate perturbed by about 1e-13, and the engine is compared with
+ * the first run up to the first collision where the two runs differ (pair,
+ * or time by more than 1e-10 relative: see HORIZON_TOL). Pairs must agree
+ * exactly and times to 1e-9 relative. Prints the number of collisions
+ * compared and the largest time difference seen. */
+#include <stdint.h>
+#include <string.h>
+
+#include "carom/carom.h"
+#include "check.h"
+
+#define MAX_N 64
+#define MAX_COLLISIONS 300   /* per scene: the longest comparison */
+#define SCENES 320
+
+typedef struct ref_sphere {
+    double x[3], v[3];
+    double r;
+    double inv_m; /* 0: infinite mass */
+} ref_sphere;
+
+typedef struct ref_scene {
+    int dim;
+    double L[3];
+    int periodic[3];
+    double g[3]; /* gravity (only along walled axes here) */
+    int n;
+    ref_sphere s[MAX_N];
+} ref_scene;
+
+typedef struct collision {
+    double t;
+    int i, j; /* i < j */
+} collision;
+
+/* ---- random numbers ------------------------------------------------------ */
+
+static uint64_t rng_state;
+static double urand(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+static double nrand(void)
+{
+    double u = urand(), v = urand();
+    return sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * v);
+}
+
+/* ---- the reference ------------------------------------------------------- */
+
+/* Each sphere keeps its state at the time of its last velocity change
+ * (t0) and is extrapolated from there, so that the reference does not
+ * accumulate round-off by moving every sphere at every step. */
+typedef struct ref_state {
+    ref_scene sc; /* sc.s[i].x, .v: state at t0[i] */
+    double t0[MAX_N];
+    double t;
+    long events;
+} ref_state;
+
+static void ref_min_image(const ref_scene *sc, double d[3])
+{
+    for (int k = 0; k < sc->dim; k++)
+        if (sc->periodic[k])
+            d[k] -= sc->L[k] * round(d[k] / sc->L[k]);
+}
+
+/* Position and velocity of sphere i at the current time. */
+static void ref_at(const ref_state *st, int i, double x[3], double v[3])
+{
+    const ref_sphere *p = &st->sc.s[i];
+    double dt = st->t - st->t0[i];
+    for (int k = 0; k < 3; k++) {
+        double a = p->inv_m > 0.0 ? st->sc.g[k] : 0.0;
+        x[k] = p->x[k] + dt * (p->v[k] + 0.5 * a * dt);
+        v[k] = p->v[k] + a * dt;
+    }
+}
+
+/* Sphere i starts a new flight now from x (wrapped into the box) with v. */
+static void ref_set(ref_state *st, int i, const double x[3], const double v[3])
+{
+    ref_sphere *p = &st->sc.s[i];
+    for (int k = 0; k < 3; k++) {
+        p->x[k] = x[k];
+        if (k < st->sc.dim && st->sc.periodic[k])
+            p->x[k] -= st->sc.L[k] * floor(x[k] / st->sc.L[k]);
+        p->v[k] = v[k];
+    }
+    st->t0[i] = st->t;
+}
+
+/* Time until two spheres (relative position d, velocity w) touch while
+ * approaching; 0 if touching or overlapping and approaching. */
+static double ref_pair_time(const double d[3], const double w[3], double sigma)
+{
+    double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    double dw = d[0] * w[0] + d[1] * w[1] + d[2] * w[2];
+    double ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+    if (dw >= 0.0)
+        return INFINITY;
+    double c = dd - sigma * sigma;
+    double disc = dw * dw - ww * c;
+    if (disc <= 0.0)
+        return INFINITY;
+    if (c <= 0.0)
+        return 0.0;
+    return c / (-dw + sqrt(disc));
+}
+
+/* Time until a coordinate x (velocity v, acceleration a) reaches a face
+ * at `level` moving outwards (dir = +1: upwards, -1: downwards). */
+static double ref_face_time(double x, double v, double a, double level, double dir)
+{
+    /* h(t) = dir (x - level) + dir v t + dir a t^2 / 2: outside when > 0 */
+    double c = dir * (x - level), b = dir * v, q = 0.5 * dir * a;
+    if (q == 0.0) {
+        if (b <= 0.0)
+            return INFINITY;
+        return c >= 0.0 ? 0.0 : -c / b;
+    }
+    if (c >= 0.0 && b > 0.0)
+        return 0.0;
+    double disc = b * b - 4.0 * q * c;
+    if (disc < 0.0)
+        return INFINITY; /* q < 0, never reaches it */
+    double sq = sqrt(disc);
+    double s = b >= 0.0 ? -0.5 * (b + sq) : -0.5 * (b - sq);
+    double r1 = s / q, r2 = s != 0.0 ? c / s : 0.0;
+    double lo = fmin(r1, r2), hi = fmax(r1, r2);
+    if (q > 0.0)
+        return hi > 0.0 ? hi : INFINITY; /* pulled outwards: the later root */
+    /* pulled back in: the first root ahead, if it is not a tangency */
+    if (disc == 0.0)
+        return INFINITY;
+    if (lo > 0.0)
+        return lo;
+    return INFINITY;
+}
+
+/* Advances to the next sphere-sphere collision, processing walls on the
+ * way; returns 0 if there is none within the event budget. */
+static int ref_next(ref_state *st, collision *out)
+{
+    ref_scene *sc = &st->sc;
+    static double X[MAX_N][3], V[MAX_N][3];
+    for (;;) {
+        if (++st->events > 200L * MAX_COLLISIONS + 10000)
+            return 0;
+        for (int i = 0; i < sc->n; i++)
+            ref_at(st, i, X[i], V[i]);
+        double best = INFINITY, safe = INFINITY;
+        int kind = 0, bi = -1, bj = -1;
+        for (int i = 0; i < sc->n; i++) {
+            for (int j = i + 1; j < sc->n; j++) {
+                /* (gravity moves both alike: scenes with gravity have no
+                 * immovable spheres) */
+                double d[3], w[3];
+                for (int k = 0; k < 3; k++) {
+                    d[k] = X[j][k] - X[i][k];
+                    w[k] = V[j][k] - V[i][k];
+                }
+                ref_min_image(sc, d);
+                double sigma = sc->s[i].r + sc->s[j].r;
+                /* The minimum image stays the only one that can touch
+                 * until some relative displacement reaches L/2 - sigma. */
+                for (int k = 0; k < sc->dim; k++)
+                    if (sc->periodic[k] && w[k] != 0.0) {
+                        double h = (0.5 * sc->L[k] - sigma) / fabs(w[k]);
+                        if (h < safe)
+                            safe = h;
+                    }
+                double t = ref_pair_time(d, w, sigma);
+                if (t < best) {
+                    best = t;
+                    kind = 1;
+                    bi = i;
+                    bj = j;
+                }
+            }
+        }
+        for (int i = 0; i < sc->n; i++) {
+            const ref_sphere *p = &sc->s[i];
+            for (int k = 0; k < sc->dim; k++) {
+                if (sc->periodic[k])
+                    continue;
+                double a = p->inv_m > 0.0 ? sc->g[k] : 0.0;
+                double tl = ref_face_time(X[i][k], V[i][k], a, p->r, -1.0);
+                double th = ref_face_time(X[i][k], V[i][k], a, sc->L[k] - p->r, 1.0);
+                if (tl < best) {
+                    best = tl;
+                    kind = 2;
+                    bi = i;
+                    bj = 2 * k;
+                }
+                if (th < best) {
+                    best = th;
+                    kind = 2;
+                    bi = i;
+                    bj = 2 * k + 1;
+                }
+            }
+        }
+        if (best > safe) {
+            st->t += safe; /* nothing happens: the images are chosen again */
+            continue;
+        }
+        if (!isfinite(best))
+            return 0;
+        st->t += best;
+        if (kind == 2) {
+            double x[3], v[3];
+            ref_at(st, bi, x, v);
+            int k = bj / 2;
+            double out_dir = (bj & 1) ? 1.0 : -1.0;
+            if (v[k] * out_dir > 0.0)
+                v[k] = -v[k];
+            ref_set(st, bi, x, v);
+            continue;
+        }
+        ref_sphere *a = &sc->s[bi], *b = &sc->s[bj];
+        double xa[3], va[3], xb[3], vb[3], d[3], w[3];
+        ref_at(st, bi, xa, va);
+        ref_at(st, bj, xb, vb);
+        for (int k = 0; k < 3; k++) {
+            d[k] = xb[k] - xa[k];
+            w[k] = vb[k] - va[k];
+        }
+        ref_min_image(sc, d);
+        double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        double vn = (d[0] * w[0] + d[1] * w[1] + d[2] * w[2]) / len;
+        if (vn < 0.0) {
+            double ia = a->inv_m, ib = b->inv_m;
+            double J = -2.0 * vn / (ia + ib);
+            for (int k = 0; k < sc->dim; k++) {
+                va[k] -= J * ia * d[k] / len;
+                vb[k] += J * ib * d[k] / len;
+            }
+        }
+        ref_set(st, bi, xa, va);
+        ref_set(st, bj, xb, vb);
+        out->t = st->t;
+        out->i = bi;
+        out->j = bj;
+        return 1;
+    }
+}
+
+/* ---- scenes ------------------------------------------------------------------ */
+
+static double min_image_dist2(const ref_scene *sc, const double *a, const double *b)
+{
+    double d[3] = {0, 0, 0};
+    for (int k = 0; k < sc->dim; k++)
+        d[k] = b[k] - a[k];
+    ref_min_image(sc, d);
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
+
+typedef struct scene_info {
+    int kind; /* 0 periodic, 1 walls, 2 mixed, 3 walls + gravity */
+    int fast;
+    int immovable;
+} scene_info;
+
+/* A random scene; returns 0 if the spheres could not be placed. */
+static int make_scene(ref_scene *sc, int index, scene_info *info)
+{
+    memset(sc, 0, sizeof *sc);
+    rng_state = 0x2545F4914F6CDD1DULL * (uint64_t)(index + 1);
+    for (int k = 0; k < 8; k++)
+        urand();
+    sc->dim = 2 + (index & 1);
+    sc->n = 5 + (int)(urand() * 56.0); /* 5 .. 60 */
+    int kind = (index / 2) % 4;
+    info->kind = kind;
+    for (int k = 0; k < 3; k++)
+        sc->periodic[k] = kind == 0 || (kind == 2 && urand() < 0.5);
+    if (kind == 2 && sc->periodic[0] && sc->periodic[1] && (sc->dim == 2 || sc->periodic[2]))
+        sc->periodic[0] = 0; /* really mixed */
+    if (kind == 3) {
+        for (int k = 0; k < 3; k++)
+            sc->periodic[k] = 0;
+        sc->g[1] = -(0.2 + urand());
+    }
+    int mixed_radii = urand() < 0.75;
+    int mixed_masses = urand() < 0.75;
+    int nfast = urand() < 0.6 ? 1 + (int)(urand() * 3.0) : 0;
+    int nimm = (kind != 3 && urand() < 0.3) ? 1 + (int)(urand() * 2.0) : 0;
+    if (nfast + nimm >= sc->n)
+        nfast = nimm = 0;
+    info->fast = nfast;
+    info->immovable = nimm;
+    double rmax = 0.0, vol = 0.0;
+    for (int i = 0; i < sc->n; i++) {
+        ref_sphere *p = &sc->s[i];
+        p->r = mixed_radii ? 0.3 + 0.4 * urand() : 0.5;
+        double m = mixed_masses ? 0.5 + 3.5 * urand() : 1.0;
+        if (i < nfast) {
+            p->r = 0.1;
+            m = mixed_masses ? 0.05 + 0.2 * urand() : 1.0;
+        }
+        p->inv_m = 1.0 / m;
+        if (i >= nfast && i < nfast + nimm)
+            p->inv_m = 0.0;
+        for (int k = 0; k < sc->dim; k++)
+            p->v[k] = p->inv_m > 0.0 ? nrand() * (i < nfast ? 30.0 : 1.0) : 0.0;
+        if (p->r > rmax)
+            rmax = p->r;
+        vol += sc->dim == 3 ? 4.18879020478639 * p->r * p->r * p->r : 3.14159265358979 * p->r * p->r;
+    }
+    double packing = sc->dim == 3 ? 0.05 + 0.2 * urand() : 0.1 + 0.3 * urand();
+    double aspect[3];
+    for (int k = 0; k < 3; k++)
+        aspect[k] = 0.8 + 0.4 * urand();
+    /* Random placement without overlap (gap at least 1e-3); a bigger box
+     * if that fails. */
+    for (int attempt = 0; attempt < 20; attempt++, packing *= 0.9) {
+        double side = pow(vol / packing, 1.0 / sc->dim);
+        for (int k = 0; k < sc->dim; k++) {
+            sc->L[k] = side * aspect[k];
+            double least = sc->periodic[k] ? 3.05 * 2.0 * rmax : 2.5 * rmax;
+            if (sc->L[k] < least)
+                sc->L[k] = least;
+        }
+        int placed = 1;
+        for (int i = 0; i < sc->n && placed; i++) {
+            ref_sphere *p = &sc->s[i];
+            int tries = 0, ok = 0;
+            while (!ok && tries++ < 2000) {
+                for (int k = 0; k < sc->dim; k++) {
+                    double lo = sc->periodic[k] ? 0.0 : p->r;
+                    double hi = sc->periodic[k] ? sc->L[k] : sc->L[k] - p->r;
+                    p->x[k] = lo + (hi - lo) * urand();
+                }
+                ok = 1;
+                for (int j = 0; j < i && ok; j++) {
+                    double s = p->r + sc->s[j].r + 1e-3;
+                    ok = min_image_dist2(sc, p->x, sc->s[j].x) > s * s;
+                }
+            }
+            placed = ok;
+        }
+        if (placed)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the engine --------------------------------------------------------------- */
+
+typedef struct engine_log {
+    int count;
+    collision c[MAX_COLLISIONS + 8];
+} engine_log;
+
+static void on_contact(void *user, carom_contact *c)
+{
+    engine_log *log = user;
+    if (c->kind != CAROM_CONTACT_SPHERE)
+        return;
+    if (log->count < MAX_COLLISIONS + 8) {
+        collision *e = &log->c[log->count];
+        e->t = c->time;
+        e->i = (int)(c->i < c->j ? c->i : c->j);
+        e->j = (int)(c->i < c->j ? c->j : c->i);
+    }
+    log->count++;
+}
+
+/* Runs the engine on the scene until it has recorded `want` collisions
+ * (or has no more events); returns the world's max overlap seen. */
+static double run_engine(const ref_scene *sc, int want, engine_log *log)
+{
+    carom_world_def def = carom_world_default_def();
+    def.dim = sc->dim;
+    for (int k = 0; k < 3; k++) {
+        def.box[k] = k < sc->dim ? sc->L[k] : 1.0;
+        def.boundary[k] = sc->periodic[k] ? CAROM_BOUNDARY_PERIODIC : CAROM_BOUNDARY_WALLS;
+        def.gravity[k] = sc->g[k];
+    }
+    def.restitution_min_speed = 1e-12; /* the reference is purely elastic */
+    def.on_contact = on_contact;
+    def.user_data = log;
+    log->count = 0;
+    carom_error err;
+    carom_world *w = carom_world_create(&def, &err);
+    if (!w) {
+        fprintf(stderr, "create: %s\n", err.message);
+        check_failures++;
+        return INFINITY;
+    }
+    for (int i = 0; i < sc->n; i++) {
+        carom_sphere_def d = carom_sphere_default_def();
+        for (int k = 0; k < 3; k++) {
+            d.position[k] = sc->s[i].x[k];
+            d.velocity[k] = sc->s[i].v[k];
+        }
+        d.radius = sc->s[i].r;
+        d.mass = sc->s[i].inv_m > 0.0 ? 1.0 / sc->s[i].inv_m : INFINITY;
+        carom_sphere_id id;
+        if (carom_world_add_sphere(w, &d, &id) != CAROM_OK || id != (carom_sphere_id)i) {
+            fprintf(stderr, "add: %s\n", carom_world_error_message(w));
+            check_failures++;
+        }
+    }
+    uint64_t steps = 0, done = 1;
+    while (log->count < want && done > 0 && steps < 1000000) {
+        if (carom_world_step_events(w, 8, &done) != CAROM_OK) {
+            fprintf(stderr, "step: %s\n", carom_world_error_message(w));
+            check_failures++;
+            break;
+        }
+        steps += done;
+    }
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    double overlap = st.max_overlap;
+    double now = carom_world_max_overlap_now(w);
+    if (now > overlap)
+        overlap = now;
+    carom_world_free(w);
+    return overlap;
+}
+
+/* Same pair, times within tol relative. */
+static int same_collision(const collision *a, const collision *b, double tol)
+{
+    return a->i == b->i && a->j == b->j && fabs(a->t - b->t) <= tol * (1.0 + fabs(b->t));
+}
+
+/* The engine is compared to 1e-9 relative. Its round-off differs from the
+ * reference's at every collision (the perturbation enters only once), so
+ * near the horizon its difference from the reference is already a
+ * sizeable fraction of the perturbed run's (up to about a half seen); the
+ * horizon is therefore where the two reference runs differ by 1e-10,
+ * which leaves the comparison a margin of more than 30 (largest engine
+ * difference seen within the horizons: 3e-11). */
+#define COMPARE_TOL 1e-9
+#define HORIZON_TOL 1e-10
+
+int main(void)
+{
+    static ref_state run_a, run_b;
+    static collision seq[MAX_COLLISIONS];
+    static engine_log log;
+    long compared = 0;
+    int scenes = 0, short_horizon = 0, failed_scenes = 0, horizon_min = MAX_COLLISIONS;
+    int by_kind[4] = {0, 0, 0, 0}, with_fast = 0, with_immovable = 0;
+    double worst_overlap = 0.0, worst_time_error = 0.0;
+    for (int index = 0; index < SCENES; index++) {
+        ref_scene sc;
+        scene_info info;
+        if (!make_scene(&sc, index, &info)) {
+            fprintf(stderr, "scene %d: could not place the spheres\n", index);
+            check_failures++;
+            continue;
+        }
+        /* Reference runs: exact and perturbed, in lockstep until they part. */
+        memset(&run_a, 0, sizeof run_a);
+        run_a.sc = sc;
+        run_b = run_a;
+        for (int i = 0; i < sc.n; i++)
+            for (int k = 0; k < sc.dim; k++) {
+                double x = run_b.sc.s[i].x[k] + 1e-13 * (2.0 * urand() - 1.0);
+                if (!sc.periodic[k])
+                    x = fmin(fmax(x, run_b.sc.s[i].r), sc.L[k] - run_b.sc.s[i].r);
+                run_b.sc.s[i].x[k] = x;
+            }
+        int horizon = 0;
+        while (horizon < MAX_COLLISIONS) {
+            collision ca, cb;
+            if (!ref_next(&run_a, &ca))
+                break;
+            int got_b = ref_next(&run_b, &cb);
+            seq[horizon] = ca;
+            if (!got_b || !same_collision(&ca, &cb, HORIZON_TOL))
+                break;
+            horizon++;
+        }
+        /* The engine, up to the horizon. */
+        double overlap = run_engine(&sc, horizon, &log);
+        if (overlap > worst_overlap)
+            worst_overlap = overlap;
+        int agree = 0;
+        while (agree < horizon && agree < log.count && same_collision(&log.c[agree], &seq[agree], COMPARE_TOL)) {
+            double e = fabs(log.c[agree].t - seq[agree].t) / (1.0 + seq[agree].t);
+            if (e > worst_time_error)
+                worst_time_error = e;
+            agree++;
+        }
+        if (agree < horizon) {
+            failed_scenes++;
+            check_failures++;
+            fprintf(stderr,
+                    "scene %d (dim %d, n %d, kind %d, fast %d, immovable %d): engine departs "
+                    "from the reference at collision %d of %d:",
+                    index, sc.dim, sc.n, info.kind, info.fast, info.immovable, agree, horizon);
+            if (agree < log.count)
+                fprintf(stderr, " engine (%d,%d) at %.17g,", log.c[agree].i, log.c[agree].j,
+                        log.c[agree].t);
+            else
+                fprintf(stderr, " engine has no more,");
+            fprintf(stderr, " reference (%d,%d) at %.17g\n", seq[agree].i, seq[agree].j,
+                    seq[agree].t);
+        }
+        compared += agree;
+        scenes++;
+        by_kind[info.kind]++;
+        with_fast += info.fast > 0;
+        with_immovable += info.immovable > 0;
+        if (horizon < 20)
+            short_horizon++;
+        if (horizon < horizon_min)
+            horizon_min = horizon;
+    }
+    printf("%d scenes (periodic %d, walls %d, mixed %d, walls+gravity %d; %d with fast "
+           "spheres, %d with immovable ones): %ld collisions compared, shortest horizon %d, "
+           "%d scenes under 20; %d scenes disagree; largest time difference %.3g "
+           "(relative), worst overlap %.3g\n",
+           scenes, by_kind[0], by_kind[1], by_kind[2], by_kind[3], with_fast, with_immovable,
+           compared, horizon_min, short_horizon, failed_scenes, worst_time_error, worst_overlap);
+    CHECK(scenes == SCENES);
+    CHECK(compared > 5000);
+    CHECK(short_horizon <= scenes * 15 / 100); /* most scenes give at least 20 */
+    CHECK(worst_overlap < 1e-9);
+    return CHECK_REPORT();
+}
