@@ -101,14 +101,13 @@ static size_t count_overlaps(const carom_scene *s, const double p[3], double r)
     return count;
 }
 
-/* Where the large sphere starts: the candidate (high up and central
- * first) that overlaps the fewest spheres. */
+/* Where the large sphere starts: the first candidate (high up and
+ * central first) that overlaps no sphere, else the first candidate. */
 static void choose_big_position(const carom_scene *s, double r, double out[3])
 {
-    const double heights[6] = {1.0, 0.8, 0.6, 0.4, 0.2, 0.0};
+    const double heights[6] = {0.75, 1.0, 0.5, 0.25, 0.0, 0.9};
     const double across[5] = {0.5, 0.3, 0.7, 0.1, 0.9};
     int up = s->dim - 1;
-    size_t best = (size_t)-1;
     for (int a = 0; a < 6; a++)
         for (int b = 0; b < 5; b++)
             for (int c = 0; c < (s->dim == 3 ? 5 : 1); c++) {
@@ -119,13 +118,12 @@ static void choose_big_position(const carom_scene *s, double r, double out[3])
                     double fk = k == up ? heights[a] : f[k];
                     p[k] = hi > lo ? lo + fk * (hi - lo) : 0.5 * s->box[k];
                 }
-                size_t n = count_overlaps(s, p, r);
-                if (n < best) {
-                    best = n;
+                if (a == 0 && b == 0 && c == 0)
+                    memcpy(out, p, sizeof p); /* the fallback: some spheres move */
+                if (count_overlaps(s, p, r) == 0) {
                     memcpy(out, p, sizeof p);
-                }
-                if (n == 0)
                     return;
+                }
             }
 }
 

@@ -1,7 +1,10 @@
-/* OpenGL drawing of the viewer's pictures (see gl_scene.h). One draw call
- * for all spheres: each is a quad of four vertices around its centre in
- * eye space, and the fragment shader intersects the eye ray with the
- * sphere, discarding pixels that miss it. */
+/* OpenGL drawing of the viewer's pictures (see gl_scene.h). Spheres are
+ * drawn in two batches: most as single points (one vertex each, sized in
+ * the vertex shader), which a software OpenGL sets up much faster than
+ * quads, and as screen-facing quads those that are large on screen, the
+ * large sphere, or partly off-screen (a point is clipped by its centre).
+ * Either way the fragment shader casts the pixel's eye ray at the sphere
+ * and discards pixels that miss it. */
 #include "gl_scene.h"
 
 #include <GL/gl.h>
@@ -13,12 +16,25 @@
 #include "font.h"
 #include "scene_style.h"
 
-typedef struct quad_vertex {
+/* Spheres larger than this on screen (radius, pixels) are quads. */
+#define POINT_MAX_RADIUS 48.0
+
+typedef struct shader_program {
+    GLuint id;
+    GLint u_view, u_proj, u_expand, u_margin, u_pixel, u_viewport;
+} shader_program;
+
+typedef struct sphere_vertex {
     float center[3];
     float corner[2];
     float radius;
     unsigned char rgba[4];
-} quad_vertex;
+} sphere_vertex;
+
+typedef struct vertex_list {
+    sphere_vertex *v;
+    size_t n, cap;
+} vertex_list;
 
 struct gl_scene {
     PFNGLCREATESHADERPROC CreateShader;
@@ -35,8 +51,8 @@ struct gl_scene {
     PFNGLUSEPROGRAMPROC UseProgram;
     PFNGLGETUNIFORMLOCATIONPROC GetUniformLocation;
     PFNGLUNIFORMMATRIX4FVPROC UniformMatrix4fv;
-    PFNGLUNIFORM1IPROC Uniform1i;
     PFNGLUNIFORM1FPROC Uniform1f;
+    PFNGLUNIFORM2FPROC Uniform2f;
     PFNGLVERTEXATTRIBPOINTERPROC VertexAttribPointer;
     PFNGLENABLEVERTEXATTRIBARRAYPROC EnableVertexAttribArray;
     PFNGLDISABLEVERTEXATTRIBARRAYPROC DisableVertexAttribArray;
@@ -44,10 +60,8 @@ struct gl_scene {
     PFNGLDELETESHADERPROC DeleteShader;
     PFNGLWINDOWPOS2IPROC WindowPos2i;
 
-    GLuint program;
-    GLint u_view, u_proj, u_ortho, u_expand, u_margin, u_pixel;
-    quad_vertex *vertices;
-    size_t vertex_cap;
+    shader_program programs[2][2]; /* [ortho][points] */
+    vertex_list points, quads;
     unsigned char *hud;
     size_t hud_cap;
 };
@@ -55,7 +69,6 @@ struct gl_scene {
 enum { ATTR_CENTER = 0, ATTR_CORNER = 1, ATTR_RADIUS = 2, ATTR_COLOR = 3 };
 
 static const char *vertex_source =
-    "#version 120\n"
     "attribute vec3 a_center;\n"
     "attribute vec2 a_corner;\n"
     "attribute float a_radius;\n"
@@ -64,43 +77,54 @@ static const char *vertex_source =
     "uniform mat4 u_proj;\n"
     "uniform float u_expand;\n"
     "uniform float u_margin;\n"
+    "uniform float u_pixel;\n"
+    "uniform vec2 u_viewport;\n"
     "varying vec3 v_center;\n"
-    "varying vec3 v_pos;\n"
     "varying float v_radius;\n"
     "varying vec4 v_color;\n"
     "void main() {\n"
     "    vec4 c = u_view * vec4(a_center, 1.0);\n"
-    "    vec3 p = c.xyz + vec3(a_corner * (a_radius * u_expand + u_margin), 0.0);\n"
     "    v_center = c.xyz;\n"
-    "    v_pos = p;\n"
     "    v_radius = a_radius;\n"
     "    v_color = a_color;\n"
+    "#ifdef POINTS\n"
+    "    gl_Position = u_proj * c;\n"
+    "#ifdef ORTHO\n"
+    "    float rpix = a_radius / u_pixel;\n"
+    "#else\n"
+    "    float rpix = a_radius * u_proj[1][1] * 0.5 * u_viewport.y / max(-c.z, 1e-6);\n"
+    "#endif\n"
+    "    gl_PointSize = 2.0 * (rpix * u_expand + 1.5);\n"
+    "#else\n"
+    "    vec3 p = c.xyz + vec3(a_corner * (a_radius * u_expand + u_margin), 0.0);\n"
     "    gl_Position = u_proj * vec4(p, 1.0);\n"
+    "#endif\n"
     "}\n";
 
-/* 2D: a flat disk with a darker rim (as raster_disk), smoothed over a
- * pixel. 3D: ray-sphere intersection from the eye (as raster_sphere's
- * lighting), with the hit point's depth. */
+/* The pixel's eye ray comes from gl_FragCoord, so points and quads share
+ * it. 2D (ORTHO): a flat disk with a darker rim (as raster_disk), smoothed
+ * over a pixel. 3D: ray-sphere intersection from the eye (lit as
+ * raster_sphere), with the hit point's depth. */
 static const char *fragment_source =
-    "#version 120\n"
     "uniform mat4 u_proj;\n"
-    "uniform int u_ortho;\n"
     "uniform float u_pixel;\n"
+    "uniform vec2 u_viewport;\n"
     "varying vec3 v_center;\n"
-    "varying vec3 v_pos;\n"
     "varying float v_radius;\n"
     "varying vec4 v_color;\n"
     "void main() {\n"
-    "    if (u_ortho == 1) {\n"
-    "        float d = length(v_pos.xy - v_center.xy);\n"
-    "        float rpix = v_radius / u_pixel;\n"
-    "        float cover = clamp(rpix + 0.5 - d / u_pixel, 0.0, 1.0);\n"
-    "        if (cover <= 0.0) discard;\n"
-    "        float shade = (rpix > 3.0 && d > 0.85 * v_radius) ? 0.7 : 1.0;\n"
-    "        gl_FragColor = vec4(v_color.rgb * shade, cover);\n"
-    "        return;\n"
-    "    }\n"
-    "    vec3 dir = normalize(v_pos);\n"
+    "    vec2 ndc = gl_FragCoord.xy / u_viewport * 2.0 - 1.0;\n"
+    "#ifdef ORTHO\n"
+    "    vec2 e = vec2((ndc.x - u_proj[3][0]) / u_proj[0][0],\n"
+    "                  (ndc.y - u_proj[3][1]) / u_proj[1][1]);\n"
+    "    float d = length(e - v_center.xy);\n"
+    "    float rpix = v_radius / u_pixel;\n"
+    "    float cover = clamp(rpix + 0.5 - d / u_pixel, 0.0, 1.0);\n"
+    "    if (cover <= 0.0) discard;\n"
+    "    float shade = (rpix > 3.0 && d > 0.85 * v_radius) ? 0.7 : 1.0;\n"
+    "    gl_FragColor = vec4(v_color.rgb * shade, cover);\n"
+    "#else\n"
+    "    vec3 dir = normalize(vec3(ndc.x / u_proj[0][0], ndc.y / u_proj[1][1], -1.0));\n"
     "    float b = dot(dir, v_center);\n"
     "    float c = dot(v_center, v_center) - v_radius * v_radius;\n"
     "    float disc = b * b - c;\n"
@@ -117,6 +141,7 @@ static const char *fragment_source =
     "    gl_FragColor = vec4(col, 1.0);\n"
     "    vec4 clip = u_proj * vec4(hit, 1.0);\n"
     "    gl_FragDepth = 0.5 * clip.z / clip.w + 0.5;\n"
+    "#endif\n"
     "}\n";
 
 #define LOAD(field, name)                                                   \
@@ -130,10 +155,12 @@ static const char *fragment_source =
         memcpy(&g->field, &p_, sizeof p_);                                  \
     } while (0)
 
-static GLuint compile(gl_scene *g, GLenum kind, const char *source, char *err, size_t err_size)
+static GLuint compile(gl_scene *g, GLenum kind, const char *prefix, const char *source,
+                      char *err, size_t err_size)
 {
     GLuint s = g->CreateShader(kind);
-    g->ShaderSource(s, 1, &source, NULL);
+    const char *parts[2] = {prefix, source};
+    g->ShaderSource(s, 2, parts, NULL);
     g->CompileShader(s);
     GLint ok = 0;
     g->GetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -148,6 +175,58 @@ static GLuint compile(gl_scene *g, GLenum kind, const char *source, char *err, s
         return 0;
     }
     return s;
+}
+
+static int build_program(gl_scene *g, int ortho, int points, char *err, size_t err_size)
+{
+    static const char *prefixes[2][2] = {
+        {"#version 120\n", "#version 120\n#define POINTS 1\n"},
+        {"#version 120\n#define ORTHO 1\n", "#version 120\n#define ORTHO 1\n#define POINTS 1\n"},
+    };
+    const char *prefix = prefixes[ortho][points];
+    GLuint vs = compile(g, GL_VERTEX_SHADER, prefix, vertex_source, err, err_size);
+    GLuint fs = vs ? compile(g, GL_FRAGMENT_SHADER, prefix, fragment_source, err, err_size) : 0;
+    if (!vs || !fs) {
+        if (vs)
+            g->DeleteShader(vs);
+        return 1;
+    }
+    shader_program *p = &g->programs[ortho][points];
+    p->id = g->CreateProgram();
+    g->AttachShader(p->id, vs);
+    g->AttachShader(p->id, fs);
+    g->BindAttribLocation(p->id, ATTR_CENTER, "a_center");
+    g->BindAttribLocation(p->id, ATTR_CORNER, "a_corner");
+    g->BindAttribLocation(p->id, ATTR_RADIUS, "a_radius");
+    g->BindAttribLocation(p->id, ATTR_COLOR, "a_color");
+    g->LinkProgram(p->id);
+    g->DeleteShader(vs);
+    g->DeleteShader(fs);
+    GLint ok = 0;
+    g->GetProgramiv(p->id, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[400] = "";
+        g->GetProgramInfoLog(p->id, sizeof log, NULL, log);
+        snprintf(err, err_size, "shader program does not link: %s", log);
+        g->DeleteProgram(p->id);
+        p->id = 0;
+        return 1;
+    }
+    p->u_view = g->GetUniformLocation(p->id, "u_view");
+    p->u_proj = g->GetUniformLocation(p->id, "u_proj");
+    p->u_expand = g->GetUniformLocation(p->id, "u_expand");
+    p->u_margin = g->GetUniformLocation(p->id, "u_margin");
+    p->u_pixel = g->GetUniformLocation(p->id, "u_pixel");
+    p->u_viewport = g->GetUniformLocation(p->id, "u_viewport");
+    return 0;
+}
+
+static void delete_programs(gl_scene *g)
+{
+    for (int o = 0; o < 2; o++)
+        for (int p = 0; p < 2; p++)
+            if (g->programs[o][p].id)
+                g->DeleteProgram(g->programs[o][p].id);
 }
 
 gl_scene *gl_scene_create(gl_get_proc_fn get_proc, char *err, size_t err_size)
@@ -171,8 +250,8 @@ gl_scene *gl_scene_create(gl_get_proc_fn get_proc, char *err, size_t err_size)
     LOAD(UseProgram, "glUseProgram");
     LOAD(GetUniformLocation, "glGetUniformLocation");
     LOAD(UniformMatrix4fv, "glUniformMatrix4fv");
-    LOAD(Uniform1i, "glUniform1i");
     LOAD(Uniform1f, "glUniform1f");
+    LOAD(Uniform2f, "glUniform2f");
     LOAD(VertexAttribPointer, "glVertexAttribPointer");
     LOAD(EnableVertexAttribArray, "glEnableVertexAttribArray");
     LOAD(DisableVertexAttribArray, "glDisableVertexAttribArray");
@@ -180,40 +259,14 @@ gl_scene *gl_scene_create(gl_get_proc_fn get_proc, char *err, size_t err_size)
     LOAD(DeleteShader, "glDeleteShader");
     LOAD(WindowPos2i, "glWindowPos2i");
 
-    GLuint vs = compile(g, GL_VERTEX_SHADER, vertex_source, err, err_size);
-    GLuint fs = vs ? compile(g, GL_FRAGMENT_SHADER, fragment_source, err, err_size) : 0;
-    if (!vs || !fs) {
-        if (vs)
-            g->DeleteShader(vs);
-        free(g);
-        return NULL;
-    }
-    g->program = g->CreateProgram();
-    g->AttachShader(g->program, vs);
-    g->AttachShader(g->program, fs);
-    g->BindAttribLocation(g->program, ATTR_CENTER, "a_center");
-    g->BindAttribLocation(g->program, ATTR_CORNER, "a_corner");
-    g->BindAttribLocation(g->program, ATTR_RADIUS, "a_radius");
-    g->BindAttribLocation(g->program, ATTR_COLOR, "a_color");
-    g->LinkProgram(g->program);
-    g->DeleteShader(vs);
-    g->DeleteShader(fs);
-    GLint ok = 0;
-    g->GetProgramiv(g->program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[400] = "";
-        g->GetProgramInfoLog(g->program, sizeof log, NULL, log);
-        snprintf(err, err_size, "shader program does not link: %s", log);
-        g->DeleteProgram(g->program);
-        free(g);
-        return NULL;
-    }
-    g->u_view = g->GetUniformLocation(g->program, "u_view");
-    g->u_proj = g->GetUniformLocation(g->program, "u_proj");
-    g->u_ortho = g->GetUniformLocation(g->program, "u_ortho");
-    g->u_expand = g->GetUniformLocation(g->program, "u_expand");
-    g->u_margin = g->GetUniformLocation(g->program, "u_margin");
-    g->u_pixel = g->GetUniformLocation(g->program, "u_pixel");
+
+    for (int o = 0; o < 2; o++)
+        for (int p = 0; p < 2; p++)
+            if (build_program(g, o, p, err, err_size)) {
+                delete_programs(g);
+                free(g);
+                return NULL;
+            }
     return g;
 }
 
@@ -221,8 +274,9 @@ void gl_scene_free(gl_scene *g)
 {
     if (!g)
         return;
-    g->DeleteProgram(g->program);
-    free(g->vertices);
+    delete_programs(g);
+    free(g->points.v);
+    free(g->quads.v);
     free(g->hud);
     free(g);
 }
@@ -247,38 +301,97 @@ static void draw_box(const camera *cam)
     glEnd();
 }
 
-static int fill_vertices(gl_scene *g, const view_frame *f)
+static sphere_vertex *list_add(vertex_list *l, size_t count)
 {
-    size_t need = 4 * f->n;
-    if (need > g->vertex_cap) {
-        quad_vertex *v = realloc(g->vertices, need * sizeof *v);
+    if (l->n + count > l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1024;
+        while (cap < l->n + count)
+            cap *= 2;
+        sphere_vertex *v = realloc(l->v, cap * sizeof *v);
         if (!v)
-            return -1;
-        g->vertices = v;
-        g->vertex_cap = need;
+            return NULL;
+        l->v = v;
+        l->cap = cap;
     }
+    sphere_vertex *out = l->v + l->n;
+    l->n += count;
+    return out;
+}
+
+static void set_vertex(sphere_vertex *q, const view_frame *f, size_t i, float cx, float cy)
+{
+    for (int d = 0; d < 3; d++)
+        q->center[d] = (float)f->pos[i][d];
+    if (f->dim == 2)
+        q->center[2] = 0.f;
+    q->corner[0] = cx;
+    q->corner[1] = cy;
+    q->radius = (float)f->radius[i];
+    memcpy(q->rgba, f->rgb[i], 3);
+    q->rgba[3] = 255;
+}
+
+/* Points for most spheres; quads for the large sphere (last, so that it
+ * is on top in 2D), for spheres big on screen and for those whose centre
+ * is off-screen. */
+static int sort_spheres(gl_scene *g, const camera *cam, const view_frame *f)
+{
     static const float corners[4][2] = {{-1.f, -1.f}, {1.f, -1.f}, {1.f, 1.f}, {-1.f, 1.f}};
-    /* The large sphere goes last so that in 2D it is drawn on top. */
-    size_t out = 0;
+    g->points.n = g->quads.n = 0;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < f->n; i++) {
             int is_big = (long)i == f->big;
             if (is_big != pass)
                 continue;
-            for (int k = 0; k < 4; k++) {
-                quad_vertex *q = &g->vertices[out++];
-                for (int d = 0; d < 3; d++)
-                    q->center[d] = (float)f->pos[i][d];
-                if (f->dim == 2)
-                    q->center[2] = 0.f;
-                q->corner[0] = corners[k][0];
-                q->corner[1] = corners[k][1];
-                q->radius = (float)f->radius[i];
-                memcpy(q->rgba, f->rgb[i], 3);
-                q->rgba[3] = 255;
+            double px, py, depth;
+            int as_quad = is_big;
+            if (!camera_project(cam, f->pos[i], &px, &py, &depth)) {
+                as_quad = 1;
+            } else if (!as_quad) {
+                double rp = camera_pixel_radius(cam, f->radius[i], depth);
+                as_quad = rp > POINT_MAX_RADIUS || px < 0.0 || py < 0.0 || px > cam->width ||
+                          py > cam->height;
             }
+            sphere_vertex *v = list_add(as_quad ? &g->quads : &g->points, as_quad ? 4 : 1);
+            if (!v)
+                return -1;
+            if (as_quad)
+                for (int k = 0; k < 4; k++)
+                    set_vertex(v + k, f, i, corners[k][0], corners[k][1]);
+            else
+                set_vertex(v, f, i, 0.f, 0.f);
         }
     return 0;
+}
+
+static void draw_list(gl_scene *g, const camera *cam, const vertex_list *l, int points)
+{
+    if (l->n == 0)
+        return;
+    int ortho = cam->dim == 2;
+    const shader_program *p = &g->programs[ortho][points];
+    GLfloat m[16];
+    g->UseProgram(p->id);
+    for (int k = 0; k < 16; k++)
+        m[k] = (GLfloat)cam->view[k];
+    g->UniformMatrix4fv(p->u_view, 1, GL_FALSE, m);
+    for (int k = 0; k < 16; k++)
+        m[k] = (GLfloat)cam->proj[k];
+    g->UniformMatrix4fv(p->u_proj, 1, GL_FALSE, m);
+    /* In 2D a pixel of margin leaves room for the smoothed rim; in 3D a
+     * sphere's outline seen in perspective is wider than its radius. */
+    double pixel = ortho ? 1.0 / cam->scale : 1.0;
+    g->Uniform1f(p->u_pixel, (GLfloat)pixel);
+    g->Uniform1f(p->u_margin, ortho ? (GLfloat)(1.5 * pixel) : 0.0f);
+    g->Uniform1f(p->u_expand, ortho ? 1.0f : points ? 1.3f : 1.6f);
+    g->Uniform2f(p->u_viewport, (GLfloat)cam->width, (GLfloat)cam->height);
+    const sphere_vertex *v = l->v;
+    GLsizei stride = (GLsizei)sizeof *v;
+    g->VertexAttribPointer(ATTR_CENTER, 3, GL_FLOAT, GL_FALSE, stride, v->center);
+    g->VertexAttribPointer(ATTR_CORNER, 2, GL_FLOAT, GL_FALSE, stride, v->corner);
+    g->VertexAttribPointer(ATTR_RADIUS, 1, GL_FLOAT, GL_FALSE, stride, &v->radius);
+    g->VertexAttribPointer(ATTR_COLOR, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, v->rgba);
+    glDrawArrays(points ? GL_POINTS : GL_QUADS, 0, (GLsizei)l->n);
 }
 
 void gl_scene_draw(gl_scene *g, const camera *cam, const view_frame *f)
@@ -300,34 +413,15 @@ void gl_scene_draw(gl_scene *g, const camera *cam, const view_frame *f)
     }
     g->UseProgram(0);
     draw_box(cam);
-    if (f->n == 0 || fill_vertices(g, f) != 0)
+    if (f->n == 0 || sort_spheres(g, cam, f) != 0)
         return;
-    GLfloat m[16];
-    g->UseProgram(g->program);
-    for (int k = 0; k < 16; k++)
-        m[k] = (GLfloat)cam->view[k];
-    g->UniformMatrix4fv(g->u_view, 1, GL_FALSE, m);
-    for (int k = 0; k < 16; k++)
-        m[k] = (GLfloat)cam->proj[k];
-    g->UniformMatrix4fv(g->u_proj, 1, GL_FALSE, m);
-    g->Uniform1i(g->u_ortho, ortho);
-    /* In 2D the quad needs a pixel of margin for the smoothed rim; in 3D
-     * a sphere's outline seen in perspective is wider than its radius. */
-    double pixel = ortho ? 1.0 / cam->scale : 1.0;
-    g->Uniform1f(g->u_pixel, (GLfloat)pixel);
-    g->Uniform1f(g->u_margin, ortho ? (GLfloat)(1.5 * pixel) : 0.0f);
-    g->Uniform1f(g->u_expand, ortho ? 1.0f : 1.6f);
-    const quad_vertex *v = g->vertices;
+    glEnable(GL_VERTEX_PROGRAM_POINT_SIZE);
     g->EnableVertexAttribArray(ATTR_CENTER);
     g->EnableVertexAttribArray(ATTR_CORNER);
     g->EnableVertexAttribArray(ATTR_RADIUS);
     g->EnableVertexAttribArray(ATTR_COLOR);
-    GLsizei stride = (GLsizei)sizeof *v;
-    g->VertexAttribPointer(ATTR_CENTER, 3, GL_FLOAT, GL_FALSE, stride, v->center);
-    g->VertexAttribPointer(ATTR_CORNER, 2, GL_FLOAT, GL_FALSE, stride, v->corner);
-    g->VertexAttribPointer(ATTR_RADIUS, 1, GL_FLOAT, GL_FALSE, stride, &v->radius);
-    g->VertexAttribPointer(ATTR_COLOR, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, v->rgba);
-    glDrawArrays(GL_QUADS, 0, (GLsizei)(4 * f->n));
+    draw_list(g, cam, &g->points, 1);
+    draw_list(g, cam, &g->quads, 0);
     g->DisableVertexAttribArray(ATTR_CENTER);
     g->DisableVertexAttribArray(ATTR_CORNER);
     g->DisableVertexAttribArray(ATTR_RADIUS);
