@@ -1001,6 +1001,55 @@ static void test_restitution(void)
     carom_world_free(w);
 }
 
+/* Spheres resting under gravity (on the floor, on an immovable sphere) and
+ * inelastic bounces dying out: every contact separates at least at
+ * restitution_min_speed, so time keeps moving with finitely many events
+ * and the sphere stays where it rests (within v^2 / 2g). */
+static void test_resting(void)
+{
+    carom_world_def def = box_def(2, 10, 10, 0, CAROM_BOUNDARY_WALLS);
+    def.gravity[1] = -1.0;
+    def.restitution_min_speed = 1e-3;
+    carom_world *w = make(def, NULL);
+    carom_sphere_id a = add(w, 5, 0.5, 0, 0, 0, 0, 0.5, 1.0);
+    CHECK_OK(carom_world_advance_to(w, 2.0));
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    CHECK(st.wall_hits >= 900 && st.wall_hits <= 1100); /* one per 2 v / g = 2e-3 */
+    CHECK(get(w, a).position[1] >= 0.5 - 1e-9 && get(w, a).position[1] <= 0.5 + 1e-6);
+    CHECK_NEAR(get(w, a).position[0], 5.0, 0.0);
+    carom_world_free(w);
+
+    /* On top of an immovable sphere. */
+    carom_world_def d3 = box_def(3, 10, 10, 10, CAROM_BOUNDARY_WALLS);
+    d3.gravity[1] = -1.0;
+    d3.restitution_min_speed = 1e-3;
+    w = make(d3, NULL);
+    a = add(w, 5, 6, 5, 0, 0, 0, 0.5, 1.0);
+    carom_sphere_id b = add(w, 5, 5, 5, 0, 0, 0, 0.5, INFINITY);
+    CHECK_OK(carom_world_advance_to(w, 2.0));
+    carom_world_get_stats(w, &st);
+    CHECK(st.collisions >= 900 && st.collisions <= 1100);
+    carom_sphere_state sa = get(w, a);
+    CHECK(sa.position[1] >= 6.0 - 1e-9 && sa.position[1] <= 6.0 + 1e-6);
+    CHECK(fabs(sa.position[0] - 5.0) < 1e-9 && fabs(sa.position[2] - 5.0) < 1e-9);
+    CHECK_VEC(get(w, b).position, 5, 5, 5, 0.0);
+    carom_world_free(w);
+
+    /* Inelastic bounces on the floor (e = 0.5) from height 5: the bounce
+     * heights shrink geometrically until the minimum speed, then it keeps
+     * hopping at that speed: no collapse into infinitely many events. */
+    def.wall_restitution = 0.5;
+    w = make(def, NULL);
+    a = add(w, 5, 5, 0, 0, 0, 0, 0.5, 1.0);
+    CHECK_OK(carom_world_advance_to(w, 20.0));
+    carom_world_get_stats(w, &st);
+    CHECK(st.wall_hits > 10 && st.wall_hits < 20000);
+    CHECK(get(w, a).position[1] <= 0.5 + 1e-6);
+    CHECK(carom_world_kinetic_energy(w) <= 0.5 * 1e-6 + 1e-15);
+    carom_world_free(w);
+}
+
 /* ---- the contact callback -------------------------------------------------- */
 
 static void hook_stop_both(recorder *r, carom_contact *c)
@@ -1546,6 +1595,24 @@ static void test_report_only(void)
     CHECK(at_half == 12);
     carom_world_free(w);
 
+    /* Under gravity through an immovable sphere (the quartic), many frames:
+     * in from above at sqrt(8); through the floor bounce (new velocity) in
+     * again from below at 2 sqrt(15) - sqrt(12); nothing else. */
+    carom_world_def dg = box_def(3, 10, 10, 10, CAROM_BOUNDARY_WALLS);
+    dg.gravity[1] = -1.0;
+    dg.response = CAROM_RESPONSE_NONE;
+    w = make(dg, &rec_a);
+    a = add(w, 5, 8, 5, 0, 0, 0, 0.5, 1.0);
+    b = add(w, 5, 3, 5, 0, 0, 0, 0.5, INFINITY);
+    for (int f = 1; f <= 200; f++)
+        CHECK_OK(carom_world_advance_to(w, 0.05 * f));
+    CHECK(sphere_contacts(&rec_a) == 2);
+    if (sphere_contacts(&rec_a) == 2) {
+        CHECK_REL(nth_sphere_contact(&rec_a, 0)->time, sqrt(8.0), 1e-12);
+        CHECK_REL(nth_sphere_contact(&rec_a, 1)->time, 2.0 * sqrt(15.0) - sqrt(12.0), 1e-12);
+    }
+    carom_world_free(w);
+
     /* Random gases, 2D and 3D, periodic: every entering contact of every
      * pair reported exactly once. */
     for (int dim = 2; dim <= 3; dim++) {
@@ -1604,6 +1671,7 @@ int main(void)
     RUN(test_infinite_mass);
     RUN(test_infinite_mass_gravity);
     RUN(test_restitution);
+    RUN(test_resting);
     RUN(test_callback);
     RUN(test_set_velocity);
     RUN(test_add_remove);
