@@ -41,7 +41,7 @@ void camera_init(camera *c, int dim, const double box[3])
         c->box[2] = 0.0;
     c->yaw = 0.45;
     c->pitch = 0.35;
-    c->distance = 1.25;
+    c->distance = 1.45;
     c->fov_y = 45.0 * CAMERA_PI / 180.0;
 }
 

@@ -312,14 +312,24 @@ int driver_reset(driver *d)
     return r;
 }
 
+/* The world's spheres now, in a scene with the world's box (which the
+ * world does not expose, so it comes from the initial scene). */
+static carom_status copy_world(const driver *d, carom_scene *out, carom_error *e)
+{
+    carom_scene_init(out);
+    out->dim = d->initial.dim;
+    memcpy(out->box, d->initial.box, sizeof out->box);
+    memcpy(out->boundary, d->initial.boundary, sizeof out->boundary);
+    return carom_scene_from_world(out, d->world, e);
+}
+
 int driver_set_gravity(driver *d, int on)
 {
     if (on == d->gravity_enabled)
         return 0;
     carom_scene now;
     carom_error e;
-    carom_scene_init(&now);
-    if (carom_scene_from_world(&now, d->world, &e) != CAROM_OK) {
+    if (copy_world(d, &now, &e) != CAROM_OK) {
         carom_scene_free(&now);
         return fail(d, "cannot copy the world", e.message);
     }
@@ -479,9 +489,8 @@ int driver_dump(driver *d, const char *path)
 {
     carom_scene now;
     carom_error e;
-    carom_scene_init(&now);
     int r = 0;
-    if (carom_scene_from_world(&now, d->world, &e) != CAROM_OK) {
+    if (copy_world(d, &now, &e) != CAROM_OK) {
         r = fail(d, "cannot copy the world", e.message);
     } else {
         FILE *out = fopen(path, "w");

@@ -191,6 +191,7 @@ static int run_loop(view_app *a, const viewer_args *va, cli_error *error, long *
     double start = seconds(), last = start;
     meter.start = start;
     long frames = 0;
+    double other_seconds = 0.005; /* running estimate of a frame's time besides physics */
     char hud[256] = "";
     int quit = 0;
     while (!quit) {
@@ -203,8 +204,14 @@ static int run_loop(view_app *a, const viewer_args *va, cli_error *error, long *
         /* A long stall (window dragged, machine busy) is not made up for. */
         double real_dt = fmin(now - last, MAX_REAL_DT);
         last = now;
-        if (driver_frame(&a->d, real_dt, va->budget_ms * 1e-3, vs.step_request))
+        /* Physics gets what is left of the frame period after drawing
+         * (at least 2 ms, at most budget_ms, never over 100 ms). */
+        double budget = 1.0 / va->target_fps - other_seconds;
+        budget = fmin(fmax(budget, 0.002), va->budget_ms * 1e-3);
+        double physics_start = seconds();
+        if (driver_frame(&a->d, real_dt, budget, vs.step_request))
             return cli_fail(error, CLI_EXIT_RUNTIME, "%s", a->d.error);
+        double physics = seconds() - physics_start;
         vs.step_request = 0;
         if (vs.auto_orbit && cam.dim == 3)
             camera_orbit(&cam, -60.0 * real_dt, 0.0);
@@ -223,6 +230,7 @@ static int run_loop(view_app *a, const viewer_args *va, cli_error *error, long *
         }
         SDL_GL_SwapWindow(a->window);
         double spent = seconds() - now;
+        other_seconds = 0.9 * other_seconds + 0.1 * fmax(spent - physics, 0.0);
         if (spent < 1.0 / FPS_CAP)
             SDL_Delay((Uint32)((1.0 / FPS_CAP - spent) * 1000.0));
     }

@@ -16,7 +16,7 @@
 typedef enum vkey {
     VK_WIDTH, VK_HEIGHT, VK_COLOR, VK_TIME_SCALE, VK_BIG, VK_BIG_RADIUS, VK_BIG_MASS,
     VK_BIG_SPEED, VK_MIN_SPEED, VK_YAW, VK_PITCH,
-    VK_DUMP, VK_SCREENSHOT, VK_BUDGET, VK_MAX_FRAMES, VK_PAUSED,
+    VK_DUMP, VK_SCREENSHOT, VK_BUDGET, VK_TARGET_FPS, VK_MAX_FRAMES, VK_PAUSED,
     VK_FRAMES, VK_OUT, VK_INPUT, VK_FPS, VK_HUD, VK_DRAG,
     VK_COUNT
 } vkey;
@@ -40,7 +40,9 @@ static const struct {
     [VK_PITCH] = {"pitch", 3, "3D camera: degrees above the horizon (default 20)"},
     [VK_DUMP] = {"dump", 1, "write the final state to this extended XYZ file on exit"},
     [VK_SCREENSHOT] = {"screenshot", 1, "write the last picture to this PNG file on exit"},
-    [VK_BUDGET] = {"budget_ms", 1, "wall-clock milliseconds of physics per frame (default 12)"},
+    [VK_BUDGET] = {"budget_ms", 1, "most wall-clock milliseconds of physics a frame (default 100)"},
+    [VK_TARGET_FPS] = {"target_fps", 1,
+                       "physics gets what drawing leaves of 1/target_fps s (default 60)"},
     [VK_MAX_FRAMES] = {"max_frames", 1, "quit after this many frames (default: never)"},
     [VK_PAUSED] = {"paused", 1, "1: start paused"},
     [VK_FRAMES] = {"frames", 2, "number of pictures (default 60)"},
@@ -164,6 +166,9 @@ static int set_viewer_key(viewer_mode mode, vkey k, const char *v, viewer_args *
     case VK_BUDGET:
         st = parse_number(name, v, 1.0, 100.0, &va->budget_ms, error);
         break;
+    case VK_TARGET_FPS:
+        st = parse_number(name, v, 1.0, 1000.0, &va->target_fps, error);
+        break;
     case VK_MAX_FRAMES:
         st = parse_number(name, v, 0.0, 1e12, &x, error);
         va->max_frames = (long)x;
@@ -214,7 +219,8 @@ static void defaults(viewer_args *va, driver_settings *ds)
     va->width = 800;
     va->height = 800;
     va->time_scale = 1.0;
-    va->budget_ms = 12.0;
+    va->budget_ms = 100.0;
+    va->target_fps = 60.0;
     va->frames = 60;
     va->fps = 30.0;
     va->hud = 1;

@@ -26,7 +26,8 @@ typedef struct viewer_args {
     /* view */
     const char *dump;         /* final state on exit (extended XYZ) */
     const char *screenshot;   /* last picture on exit (PNG) */
-    double budget_ms;         /* physics per frame */
+    double budget_ms;         /* most physics per frame */
+    double target_fps;        /* physics gets what drawing leaves of 1/target_fps */
     long max_frames;          /* quit after this many frames (0: never) */
     int paused;
     /* render */

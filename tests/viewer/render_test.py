@@ -1,0 +1,114 @@
+"""Tests of `carom render` (run by CTest, see tests/viewer_tests.cmake).
+
+usage: render_test.py CAROM WORKDIR
+
+Checks that 2D, 3D and trajectory renders give non-blank PNG frames that
+change from frame to frame, and that bad input ends with one clear error
+line and a nonzero exit.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pngread import read_png  # noqa: E402
+
+CAROM, WORK = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def run(args, env=None, expect=0):
+    p = subprocess.run([CAROM] + args, capture_output=True, text=True, env=env, timeout=300)
+    if p.returncode != expect:
+        failures.append(f"carom {' '.join(args)}: exit {p.returncode}, expected {expect}; "
+                        f"stderr: {p.stderr.strip()}")
+    return p
+
+
+def check(cond, message):
+    if not cond:
+        failures.append(message)
+    return cond
+
+
+def frames_in(directory):
+    return sorted(os.path.join(directory, f) for f in os.listdir(directory)
+                  if f.startswith("frame_") and f.endswith(".png"))
+
+
+def colours(image):
+    _, _, rows = image
+    seen = set()
+    for r in rows[::3]:
+        for i in range(0, len(r), 9):
+            seen.add(r[i:i + 3])
+    return seen
+
+
+def check_frames(directory, expected, label):
+    files = frames_in(directory)
+    if not check(len(files) == expected, f"{label}: {len(files)} frames, expected {expected}"):
+        return
+    images = [read_png(f) for f in files]
+    for f, im in zip(files, images):
+        w, h, rows = im
+        check(len(colours(im)) >= 8, f"{label}: {f} looks blank ({len(colours(im))} colours)")
+        background = rows[h - 1][3 * (w // 2):3 * (w // 2) + 3]
+        differing = sum(1 for r in rows for i in range(0, len(r), 3) if r[i:i + 3] != background)
+        check(differing > w * h // 50, f"{label}: {f} has almost nothing drawn")
+    for a, b, fa in zip(images, images[1:], files[1:]):
+        changed = sum(1 for ra, rb in zip(a[2], b[2]) if ra != rb)
+        check(changed > 0, f"{label}: {fa} is the same picture as the one before")
+
+
+def fresh(name):
+    path = os.path.join(WORK, name)
+    shutil.rmtree(path, ignore_errors=True)
+    return path
+
+
+# 2D: seed 004's scene (the default), the large sphere dragged across.
+out = fresh("render2d")
+p = run(["render", "frames=3", "width=200", "height=200", "drag=75,100,40,40", f"out={out}"])
+check("wrote 3 frames" in p.stdout, f"render 2D: unexpected stdout {p.stdout!r}")
+check_frames(out, 3, "render 2D")
+
+# 3D: shaded spheres with an orbiting camera's view.
+out = fresh("render3d")
+run(["render", "dim=3", "n=300", "packing=0.2", "time_scale=5", "frames=3", "width=160",
+     "height=160", f"out={out}"])
+check_frames(out, 3, "render 3D")
+
+# A trajectory written by `carom run`.
+traj = os.path.join(WORK, "traj.xyz")
+run(["run", "dim=2", "n=200", "packing=0.3", "time=2", "frame_interval=0.5",
+     f"trajectory={traj}"])
+out = fresh("render_traj")
+run(["render", f"input={traj}", "frames=100", "width=160", "height=160", f"out={out}"])
+with open(traj) as f:
+    in_file = sum(1 for line in f if "Lattice=" in line)
+check(in_file >= 2, f"trajectory has {in_file} frames")
+check_frames(out, in_file, "render trajectory")
+
+# Bad input: one line on stderr, nonzero exit.
+empty = fresh("empty_path")
+os.makedirs(empty)
+env = dict(os.environ, PATH=empty)
+p = run(["render", "frames=2", f"out={os.path.join(WORK, 'x.mp4')}"], env=env, expect=2)
+check("ffmpeg" in p.stderr and p.stderr.count("\n") == 1,
+      f"mp4 without ffmpeg: stderr {p.stderr!r}")
+for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
+                   (["render", "frames=2"], "out="),
+                   (["render", "width=abc", f"out={WORK}/bad"], "width"),
+                   (["render", "colour=speed", f"out={WORK}/bad"], "colour"),
+                   (["render", "time=3", f"out={WORK}/bad"], "time"),
+                   (["render", f"input={WORK}/missing.xyz", f"out={WORK}/bad"], "missing.xyz")]:
+    p = subprocess.run([CAROM] + args, capture_output=True, text=True, timeout=60)
+    check(p.returncode != 0 and word in p.stderr and p.stderr.count("\n") == 1,
+          f"carom {' '.join(args)}: exit {p.returncode}, stderr {p.stderr!r}")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"render tests: {'FAILED' if failures else 'passed'}")
+sys.exit(1 if failures else 0)

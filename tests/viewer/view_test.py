@@ -1,0 +1,224 @@
+"""Tests of `carom view` under Xvfb (run by CTest through xvfb-run, see
+tests/viewer_tests.cmake).
+
+usage: view_test.py MODE CAROM WORKDIR [X11_CLOSE]
+  drag   a scripted drag (slow, then fast jumps) moves the large sphere,
+         which pushes particles; none ends inside it; the picture shows it
+         where the state says it is, and no longer where it started
+  close  closing the window (WM_DELETE_WINDOW, as a window manager sends
+         it) ends the program with exit code 0 and the summary line
+  keys   every key (pause, step, reset, slower, faster, gravity, colour)
+         then Escape: exit code 0 and the summary line
+"""
+import math
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pngread import read_png, pixel  # noqa: E402
+
+MODE, CAROM, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+X11_CLOSE = sys.argv[4] if len(sys.argv) > 4 else None
+SUMMARY = re.compile(r"^frames (\d+), mean ([0-9.]+) fps, collisions (\d+)$")
+# seed 004's box with the particles at rest and no gravity, so that every
+# motion comes from the large sphere.
+# (A large sphere of radius 6 rather than the default 12 keeps the physics
+# fast: the engine's uniform grid has cells as wide as the largest sphere.)
+SCENE = ["scenario=seed004", "gravity=0", "temperature=0", "width=600", "height=600",
+         "big_radius=6"]
+failures = []
+
+
+def check(cond, message):
+    if not cond:
+        failures.append(message)
+    return cond
+
+
+def xdo(*args):
+    return subprocess.run(["xdotool"] + [str(a) for a in args], capture_output=True,
+                          text=True, timeout=60).stdout.strip()
+
+
+def read_xyz(path):
+    with open(path) as f:
+        lines = f.read().splitlines()
+    n = int(lines[0])
+    spheres = []
+    for line in lines[2:2 + n]:
+        c = line.split()
+        spheres.append(([float(c[1]), float(c[2])], [float(c[4]), float(c[5])], float(c[7])))
+    return spheres
+
+
+def big_of(spheres):
+    return max(range(len(spheres)), key=lambda i: spheres[i][2])
+
+
+def box_mapping(image, box=150.0):
+    """World -> pixel mapping, from where the box outline is drawn."""
+    w, h, rows = image
+    xs, ys = [], []
+    for y in range(h):
+        r = rows[y]
+        for x in range(w):
+            p = r[3 * x:3 * x + 3]
+            if abs(p[0] - 200) <= 6 and abs(p[1] - 200) <= 6 and abs(p[2] - 210) <= 6:
+                xs.append(x)
+                ys.append(y)
+    left, right, bottom = min(xs), max(xs), max(ys)
+    scale = (right - left) / box
+    return lambda x, y: (left + x * scale, bottom - y * scale), scale
+
+
+def grey_centroid(image):
+    w, h, rows = image
+    sx = sy = n = 0
+    for y in range(h):
+        r = rows[y]
+        for x in range(w):
+            p = r[3 * x:3 * x + 3]
+            if all(abs(v - 150) <= 4 for v in p):
+                sx += x
+                sy += y
+                n += 1
+    return (sx / n, sy / n, n) if n else (None, None, 0)
+
+
+def start_view(extra):
+    out = open(os.path.join(WORK, f"{MODE}.stdout"), "w")
+    err = open(os.path.join(WORK, f"{MODE}.stderr"), "w")
+    proc = subprocess.Popen([CAROM, "view"] + SCENE + extra, stdout=out, stderr=err)
+    wid = xdo("search", "--sync", "--onlyvisible", "--name", "carom view").split()
+    if not wid:
+        proc.kill()
+        sys.exit("FAIL: no window appeared")
+    time.sleep(1.0)
+    return proc, wid[0]
+
+
+def finish(proc, what):
+    try:
+        code = proc.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        failures.append(f"{what}: the program did not end")
+        return None
+    with open(os.path.join(WORK, f"{MODE}.stdout")) as f:
+        out = f.read()
+    with open(os.path.join(WORK, f"{MODE}.stderr")) as f:
+        err = f.read()
+    check(code == 0, f"{what}: exit code {code}, stderr {err.strip()!r}")
+    lines = out.splitlines()
+    check(len(lines) == 1 and SUMMARY.match(lines[0]),
+          f"{what}: expected one summary line on stdout, got {out!r}")
+    return out
+
+
+def drag():
+    start_png, start_xyz = os.path.join(WORK, "start.png"), os.path.join(WORK, "start.xyz")
+    end_png, end_xyz = os.path.join(WORK, "end.png"), os.path.join(WORK, "end.xyz")
+    for f in (start_png, start_xyz, end_png, end_xyz):
+        if os.path.exists(f):
+            os.remove(f)
+    # The starting picture and state.
+    p = subprocess.run([CAROM, "view"] + SCENE + ["max_frames=3", f"screenshot={start_png}",
+                                                  f"dump={start_xyz}"],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, f"first run: exit {p.returncode}, {p.stderr.strip()!r}")
+    start = read_xyz(start_xyz)
+    b = big_of(start)
+    (bx0, by0), _, big_r = start[b]
+    image = read_png(start_png)
+    to_pixel, scale = box_mapping(image)
+    gx, gy, _ = grey_centroid(image)
+    px, py = to_pixel(bx0, by0)
+    check(gx is not None and abs(gx - px) < 3 and abs(gy - py) < 3,
+          f"start picture: large sphere drawn at {gx},{gy}, state says {px:.1f},{py:.1f}")
+
+    # The drag: press away from the sphere, a slow path, then fast jumps.
+    proc, wid = start_view([f"screenshot={end_png}", f"dump={end_xyz}"])
+    press = (110.0, 60.0)
+    slow_end = (40.0, 40.0)
+    jumps = [(100.0, 95.0), (30.0, 100.0), (90.0, 30.0)]
+    final = (60.0, 50.0)
+
+    def move(x, y):
+        u, v = to_pixel(x, y)
+        xdo("mousemove", "--window", wid, int(round(u)), int(round(v)))
+
+    move(*press)
+    xdo("mousedown", "1")
+    time.sleep(0.8)
+    steps = 40
+    for k in range(1, steps + 1):
+        f = k / steps
+        move(press[0] + f * (slow_end[0] - press[0]), press[1] + f * (slow_end[1] - press[1]))
+        time.sleep(0.04)
+    time.sleep(0.8)
+    for j in jumps:
+        move(*j)
+        time.sleep(0.15)
+    move(*final)
+    time.sleep(3.0)
+    xdo("mouseup", "1")
+    time.sleep(0.5)
+    xdo("key", "q")
+    finish(proc, "drag")
+    if not os.path.exists(end_xyz):
+        failures.append("drag: no final state written")
+        return
+    with open(end_xyz) as f:
+        f.readline()
+        header = f.readline()
+    check('Lattice="150 0 0 0 150 0' in header, f"drag: dump header {header.strip()!r}")
+    end = read_xyz(end_xyz)
+    b = big_of(end)
+    (bx, by), _, big_r = end[b]
+    check(math.hypot(bx - final[0], by - final[1]) < 3.0,
+          f"drag: large sphere ended at {bx:.2f},{by:.2f}, pointer at {final}")
+    inside = [i for i, (pos, _, r) in enumerate(end)
+              if i != b and math.hypot(pos[0] - bx, pos[1] - by) < (big_r + r) * (1 - 1e-9)]
+    check(not inside, f"drag: {len(inside)} particles inside the large sphere: {inside[:5]}")
+    moving = sum(1 for i, (_, v, _) in enumerate(end) if i != b and math.hypot(*v) > 0.05)
+    moved = sum(1 for i in range(len(end)) if i != b and
+                math.hypot(end[i][0][0] - start[i][0][0], end[i][0][1] - start[i][0][1]) > 0.5)
+    check(moving >= 50 and moved >= 100,
+          f"drag: the large sphere pushed too few particles ({moving} moving, {moved} moved)")
+    image = read_png(end_png)
+    gx, gy, _ = grey_centroid(image)
+    px, py = to_pixel(bx, by)
+    check(gx is not None and abs(gx - px) < 4 and abs(gy - py) < 4,
+          f"end picture: large sphere drawn at {gx},{gy}, state says {px:.1f},{py:.1f}")
+    sx, sy = to_pixel(bx0, by0)
+    p = pixel(image, int(sx), int(sy))
+    check(not all(abs(v - 150) <= 4 for v in p),
+          f"end picture: still grey {p} where the large sphere started")
+
+
+def close():
+    if not check(X11_CLOSE is not None, "close: no x11_close helper"):
+        return
+    proc, wid = start_view([])
+    subprocess.run([X11_CLOSE, wid], check=False, timeout=30)
+    finish(proc, "close")
+
+
+def keys():
+    proc, wid = start_view([])
+    xdo("mousemove", "--window", wid, 300, 300)
+    for key in ["space", "n", "n", "space", "c", "g", "minus", "plus", "plus", "g", "r", "c"]:
+        xdo("key", key)
+        time.sleep(0.3)
+    xdo("key", "Escape")
+    finish(proc, "keys")
+
+
+{"drag": drag, "close": close, "keys": keys}[MODE]()
+for f in failures:
+    print("FAIL:", f)
+print(f"view {MODE} test: {'FAILED' if failures else 'passed'}")
+sys.exit(1 if failures else 0)
