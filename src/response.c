@@ -13,7 +13,11 @@
  * or one falling onto an immovable sphere with no speed left, would
  * otherwise be "colliding" at zero speed forever at the same instant.
  * With the default 1e-6 this changes the energy of a grazing contact by
- * at most m (1e-6)^2.
+ * at most m (1e-6)^2. After the user's callback the rule is applied
+ * again, but only where the callback's velocities would make the contact
+ * happen again at once (moving into each other or into the wall, or at
+ * rest with gravity pushing in): a callback may stop two spheres touching,
+ * but cannot make a contact repeat at the same instant forever.
  * Two infinite masses collide as if they were equal masses. */
 #include <math.h>
 
@@ -77,6 +81,19 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
             a->v[k] = c.velocity_after[0][k];
             b->v[k] = c.velocity_after[1][k];
         }
+        for (int k = 0; k < 3; k++)
+            dv[k] = b->v[k] - a->v[k];
+        double vn_after = vec_dot(dv, n), pushed_in = 0.0;
+        for (int k = 0; k < 3; k++)
+            pushed_in -= ((b->falls ? w->gravity[k] : 0.0) - (a->falls ? w->gravity[k] : 0.0)) * n[k];
+        double short_by = w->def.restitution_min_speed - vn_after;
+        if (vn_after < 0.0 || (vn_after == 0.0 && pushed_in > 0.0)) {
+            double extra = short_by / (ia + ib);
+            for (int k = 0; k < 3; k++) {
+                a->v[k] -= extra * ia * n[k];
+                b->v[k] += extra * ib * n[k];
+            }
+        }
     }
 }
 
@@ -111,5 +128,9 @@ void response_wall(carom_world *w, uint32_t i, int wall)
         w->def.on_contact(w->def.user_data, &c);
         for (int k = 0; k < w->def.dim; k++)
             s->v[k] = c.velocity_after[0][k];
+        double into = s->v[axis] * outward;
+        double pushed_in = s->falls ? w->gravity[axis] * outward : 0.0;
+        if (into > 0.0 || (into == 0.0 && pushed_in > 0.0))
+            s->v[axis] = -w->def.restitution_min_speed * outward;
     }
 }

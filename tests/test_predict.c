@@ -1074,6 +1074,17 @@ static void hook_wall_redirect(recorder *r, carom_contact *c)
     c->velocity_after[0][2] = 0.0;
 }
 
+/* A misbehaving callback: keeps every sphere moving into what it met. */
+static void hook_push_back_in(recorder *r, carom_contact *c)
+{
+    r->hook_calls++;
+    /* The normal points from i towards j (or the wall). */
+    for (int k = 0; k < 3; k++) {
+        c->velocity_after[0][k] = 0.5 * c->normal[k];
+        c->velocity_after[1][k] = -0.5 * c->normal[k];
+    }
+}
+
 static void hook_stop_first(recorder *r, carom_contact *c)
 {
     r->hook_calls++;
@@ -1129,6 +1140,25 @@ static void test_callback(void)
         CHECK_NEAR(sj.velocity[0], c->i == a ? 1.0 : 0.0, 1e-14);
     }
     carom_world_free(w);
+
+    /* A callback that sends spheres back into the wall or into each other
+     * cannot make the contact repeat at the same instant forever: they
+     * separate at restitution_min_speed instead, and time goes on. */
+    {
+        carom_world_def pd = box_def(3, 10, 10, 10, CAROM_BOUNDARY_WALLS);
+        pd.restitution_min_speed = 1e-3;
+        w = make(pd, &rec_a);
+        rec_a.hook = hook_push_back_in;
+        a = add(w, 5, 5, 5, 1, 0, 0, 0.5, 1.0);
+        b = add(w, 5, 8, 5, 0, 1, 0, 0.5, 1.0);
+        CHECK_OK(carom_world_advance_to(w, 20.0));
+        CHECK(carom_world_time(w) == 20.0);
+        CHECK(rec_a.hook_calls >= 2);
+        /* a left the x-high wall at 1e-3 after t = 4.5 */
+        CHECK_NEAR(get(w, a).velocity[0], -1e-3, 1e-15);
+        CHECK_NEAR(get(w, a).position[0], 9.5 - 1e-3 * 15.5, 1e-12);
+        carom_world_free(w);
+    }
 
     /* The callback in report-only mode: changing velocities there starts
      * new trajectories too. a passes into b; the hook stops sphere i. */
