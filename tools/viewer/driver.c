@@ -429,7 +429,7 @@ int driver_frame(driver *d, double real_dt, double budget_seconds, int single_st
     double seconds_per_event = d->seconds_per_event > 0.0 ? d->seconds_per_event : 2e-6;
     for (;;) {
         double chunk_f = 1e-3 / seconds_per_event;
-        uint64_t chunk = chunk_f < 64.0 ? 64 : chunk_f > 1e6 ? 1000000 : (uint64_t)chunk_f;
+        uint64_t chunk = chunk_f < 8.0 ? 8 : chunk_f > 1e6 ? 1000000 : (uint64_t)chunk_f;
         uint64_t processed = 0;
         int reached = 0;
         double t0 = wall_clock();
@@ -438,7 +438,7 @@ int driver_frame(driver *d, double real_dt, double budget_seconds, int single_st
             return fail(d, "simulation", carom_world_error_message(d->world));
         double t1 = wall_clock();
         d->frame_events += processed;
-        if (processed >= 64)
+        if (processed >= 8)
             seconds_per_event = 0.8 * seconds_per_event + 0.2 * (t1 - t0) / (double)processed;
         d->seconds_per_event = seconds_per_event;
         if (reached) {

@@ -176,6 +176,8 @@ int render_command(int argc, char **argv, cli_error *error)
         if (st)
             status = cli_fail(error, CLI_EXIT_RUNTIME, "%s", j->err);
     }
+    if (!status && have_driver && j->va.dump && driver_dump(&d, j->va.dump))
+        status = cli_fail(error, CLI_EXIT_RUNTIME, "dump: %s", d.error);
     if (opened && video_close(&j->out, j->err, sizeof j->err) && !status)
         status = cli_fail(error, CLI_EXIT_RUNTIME, "%s", j->err);
     if (!status)

@@ -38,7 +38,7 @@ static const struct {
                       "collisions slower than this are elastic (default sqrt(2 g r_max))"},
     [VK_YAW] = {"yaw", 3, "3D camera: degrees around the vertical (default 26)"},
     [VK_PITCH] = {"pitch", 3, "3D camera: degrees above the horizon (default 20)"},
-    [VK_DUMP] = {"dump", 1, "write the final state to this extended XYZ file on exit"},
+    [VK_DUMP] = {"dump", 3, "write the final state to this extended XYZ file at the end"},
     [VK_SCREENSHOT] = {"screenshot", 1, "write the last picture to this PNG file on exit"},
     [VK_BUDGET] = {"budget_ms", 1, "most wall-clock milliseconds of physics a frame (default 100)"},
     [VK_TARGET_FPS] = {"target_fps", 1,

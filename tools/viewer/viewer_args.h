@@ -24,7 +24,7 @@ typedef struct viewer_args {
     int colour_by_speed;
     double time_scale;
     /* view */
-    const char *dump;         /* final state on exit (extended XYZ) */
+    const char *dump;         /* final state at the end (extended XYZ) */
     const char *screenshot;   /* last picture on exit (PNG) */
     double budget_ms;         /* most physics per frame */
     double target_fps;        /* physics gets what drawing leaves of 1/target_fps */
