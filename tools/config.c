@@ -34,6 +34,9 @@ static const struct {
     [KEY_GRAVITY] = {"gravity", "g (pulls along -y in 2D, -z in 3D) or gx,gy[,gz] (default 0)"},
     [KEY_RESTITUTION] = {"restitution", "sphere-sphere coefficient of restitution (default 1)"},
     [KEY_WALL_RESTITUTION] = {"wall_restitution", "sphere-wall restitution (default 1)"},
+    [KEY_RESTITUTION_MIN_SPEED] = {"restitution_min_speed",
+                                   "contacts slower than this are elastic, and every contact "
+                                   "separates at least this fast (default 1e-6)"},
     [KEY_RESPONSE] = {"response", "elastic (default) or none (report contacts only)"},
     [KEY_TEMPERATURE] = {"temperature",
                          "kT of Maxwell-Boltzmann velocities, zero momentum (default 1)"},

@@ -29,7 +29,7 @@ typedef struct run_options {
     carom_boundary boundary[3];
     int boundary_given;
     double gravity[3];
-    double restitution, wall_restitution;
+    double restitution, wall_restitution, restitution_min_speed;
     carom_response response;
     double temperature;
     int temperature_given;   /* by the user: redraws velocities of an init file */

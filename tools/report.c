@@ -69,7 +69,7 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     fprintf(out, ", box %g x %g", o->box[0], o->box[1]);
     if (o->dim == 3)
         fprintf(out, " x %g", o->box[2]);
-    fprintf(out, " (%s), packing %.4f", boundary_word(o), o->packing);
+    fprintf(out, " (%s), packing %.4g", boundary_word(o), o->packing);
     if (o->scenario)
         fprintf(out, ", scenario %s", o->scenario);
     fprintf(out, "\n");

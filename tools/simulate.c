@@ -198,6 +198,7 @@ int simulate(const run_options *o, const carom_scene *scene, run_result *r, cli_
         def.gravity[d] = o->gravity[d];
     def.restitution = o->restitution;
     def.wall_restitution = o->wall_restitution;
+    def.restitution_min_speed = o->restitution_min_speed;
     def.response = o->response;
     FILE *trajectory = NULL;
     int status = 0;
