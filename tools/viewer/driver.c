@@ -289,8 +289,12 @@ int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
     d->bands = malloc((d->n_bands ? d->n_bands : 1) * sizeof *d->bands);
     if (!d->bands)
         return fail(d, "out of memory", "colours");
-    palette_bands((const double(*)[3])d->initial.position, d->n_bands, d->initial.dim,
+    /* The large sphere (last) is drawn grey and takes no part in the bands. */
+    size_t banded = d->n_bands - (d->has_big ? 1 : 0);
+    palette_bands((const double(*)[3])d->initial.position, banded, d->initial.dim,
                   d->initial.box, d->bands);
+    if (d->has_big)
+        memset(d->bands[d->big], 150, sizeof d->bands[d->big]);
     return build_world(d, &d->initial);
 }
 

@@ -29,7 +29,9 @@
 #include "frame.h"
 
 typedef struct driver_settings {
-    carom_world_def def;  /* dim, box and boundaries come from the scene */
+    carom_world_def def;  /* dim, box and boundaries come from the scene;
+                             restitution_min_speed < 0: automatic, the
+                             speed of a fall by one radius */
     int with_big;         /* add the large sphere */
     double big_radius;    /* 0: automatic */
     double big_mass;      /* 0: automatic */

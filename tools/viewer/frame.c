@@ -56,10 +56,17 @@ static const unsigned char band_colours[8][3] = {
 void palette_bands(const double (*start)[3], size_t n, int dim, const double box[3],
                    unsigned char (*rgb)[3])
 {
+    /* Bands over the height the spheres span (a settled start too gets
+     * all eight colours). */
     int up = dim - 1;
-    double h = box[up] > 0.0 ? box[up] : 1.0;
+    double lo = box[up], hi = 0.0;
     for (size_t i = 0; i < n; i++) {
-        double y = start[i][up] / h;
+        lo = fmin(lo, start[i][up]);
+        hi = fmax(hi, start[i][up]);
+    }
+    double h = hi > lo ? hi - lo : 1.0;
+    for (size_t i = 0; i < n; i++) {
+        double y = (start[i][up] - lo) / h;
         int b = (int)floor(y * 8.0);
         if (b < 0)
             b = 0;

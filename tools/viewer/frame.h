@@ -27,8 +27,8 @@ void frame_init(view_frame *f);
 void frame_free(view_frame *f);
 int frame_reserve(view_frame *f, size_t n);
 
-/* Colours by bands of the starting height (the last axis), so that mixing
- * shows: band colours for spheres at the given start positions. */
+/* Colours by eight bands of the starting height (the last axis) over the
+ * height the spheres span, so that mixing shows. */
 void palette_bands(const double (*start)[3], size_t n, int dim, const double box[3],
                    unsigned char (*rgb)[3]);
 /* Colours by speed: blue (slow) to red (fast), relative to the frame's

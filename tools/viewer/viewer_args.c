@@ -15,7 +15,7 @@
 
 typedef enum vkey {
     VK_WIDTH, VK_HEIGHT, VK_COLOR, VK_TIME_SCALE, VK_BIG, VK_BIG_RADIUS, VK_BIG_MASS,
-    VK_BIG_SPEED, VK_MIN_SPEED, VK_YAW, VK_PITCH,
+    VK_BIG_SPEED, VK_YAW, VK_PITCH,
     VK_DUMP, VK_SCREENSHOT, VK_BUDGET, VK_TARGET_FPS, VK_MAX_FRAMES, VK_PAUSED,
     VK_FRAMES, VK_OUT, VK_INPUT, VK_FPS, VK_HUD, VK_DRAG,
     VK_COUNT
@@ -34,8 +34,6 @@ static const struct {
     [VK_BIG_RADIUS] = {"big_radius", 3, "radius of the large sphere (default 8% of the box)"},
     [VK_BIG_MASS] = {"big_mass", 3, "its mass (default 10^4 times the mean mass)"},
     [VK_BIG_SPEED] = {"big_speed", 3, "its largest speed (default one box length per time unit)"},
-    [VK_MIN_SPEED] = {"restitution_min_speed", 3,
-                      "collisions slower than this are elastic (default sqrt(2 g r_max))"},
     [VK_YAW] = {"yaw", 3, "3D camera: degrees around the vertical (default 26)"},
     [VK_PITCH] = {"pitch", 3, "3D camera: degrees above the horizon (default 20)"},
     [VK_DUMP] = {"dump", 3, "write the final state to this extended XYZ file at the end"},
@@ -147,9 +145,6 @@ static int set_viewer_key(viewer_mode mode, vkey k, const char *v, viewer_args *
         break;
     case VK_BIG_SPEED:
         st = parse_number(name, v, 1e-12, 1e12, &ds->big_speed, error);
-        break;
-    case VK_MIN_SPEED:
-        st = parse_number(name, v, 0.0, 1e12, &ds->def.restitution_min_speed, error);
         break;
     case VK_YAW:
     case VK_PITCH:
@@ -296,6 +291,10 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         ds->def.restitution = o.restitution;
         ds->def.wall_restitution = o.wall_restitution;
         ds->def.response = o.response;
+        /* Unless the scene or the user sets it, the driver picks a value
+         * that keeps inelastic stacks from collapsing (see driver.c). */
+        if (config_is_set(&c, KEY_RESTITUTION_MIN_SPEED))
+            ds->def.restitution_min_speed = o.restitution_min_speed;
         ds->time_scale = va->time_scale;
         if (drag_text)
             status = parse_drag(drag_text, scene->dim, va->drag, error);
