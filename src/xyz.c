@@ -493,7 +493,8 @@ static carom_status read_frame(line_reader *r, carom_scene *s, carom_error *erro
         if (got == 0)
             return error_report(error, CAROM_ERR_PARSE,
                                 "%s:%ld: file ends after %zu of the %zu spheres announced on "
-                                "line 1 (truncated or wrong count)", r->path, r->number, i, n);
+                                "line 1 (truncated or wrong count)", r->path, r->number + 1, i,
+                                n);
         st = parse_sphere(r, &lay, s->dim, s, i, error);
         if (st != CAROM_OK)
             return st;

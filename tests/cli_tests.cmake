@@ -1,5 +1,27 @@
-# Tests of the scene library (C) and of the `carom` command (driven by
-# tests/cli_test.py, which runs the built binary on the files in tests/data).
+# Tests of the scene library (C) and of the `carom` command. The command
+# tests are cases of tests/cli_test.py (one CTest test each); bad-input
+# cases are named bad_<what> and use the files in tests/data.
 add_executable(test_scene ${CMAKE_CURRENT_SOURCE_DIR}/test_scene.c)
 target_link_libraries(test_scene PRIVATE carom_lib m)
 add_test(NAME test_scene COMMAND test_scene)
+
+find_program(CAROM_PYTHON3 python3)
+if(CAROM_PYTHON3)
+  set(_cli_script ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.py)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_cli_script})
+  execute_process(COMMAND ${CAROM_PYTHON3} ${_cli_script} --list
+                  OUTPUT_VARIABLE _cli_cases OUTPUT_STRIP_TRAILING_WHITESPACE
+                  RESULT_VARIABLE _cli_list_status)
+  if(NOT _cli_list_status EQUAL 0)
+    message(FATAL_ERROR "tests/cli_test.py --list failed")
+  endif()
+  foreach(_case IN LISTS _cli_cases)
+    add_test(NAME cli_${_case}
+             COMMAND ${CAROM_PYTHON3} ${_cli_script} $<TARGET_FILE:carom>
+                     ${CMAKE_CURRENT_SOURCE_DIR}/data
+                     ${CMAKE_CURRENT_BINARY_DIR}/cli_work/${_case} ${_case})
+    set_tests_properties(cli_${_case} PROPERTIES TIMEOUT 120 LABELS cli)
+  endforeach()
+else()
+  message(WARNING "python3 not found: the tests of the carom command are skipped")
+endif()

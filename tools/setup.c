@@ -127,14 +127,14 @@ static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
                                      &e) != CAROM_OK)
             return scene_failed(error, "radii", &e);
         if (carom_scene_place_random(scene, stream_seed(o->seed, 0), &e) != CAROM_OK)
-            return scene_failed(error, "cannot place the spheres", &e);
+            return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
     } else {
         int placed = 0;
         if (!o->lattice_given && expected <= RANDOM_PLACEMENT_MAX_PACKING)
             placed = carom_scene_random(scene, o->n, o->radius, stream_seed(o->seed, 0), &e) ==
                      CAROM_OK;
         if (!placed && carom_scene_lattice(scene, o->n, o->radius, o->lattice, &e) != CAROM_OK)
-            return scene_failed(error, "cannot place the spheres", &e);
+            return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
     }
     if (o->use_speed) {
         if (carom_scene_random_velocities(scene, o->speed_min, o->speed_max,

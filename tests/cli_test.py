@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""Tests of the `carom` command, one case per CTest test.
+
+usage: cli_test.py CAROM DATA_DIR WORK_DIR CASE
+       cli_test.py --list
+
+Bad-input cases check a nonzero exit status, exactly one line on stderr
+starting with "carom: ", the words that line must contain (key, file and
+line), and that nothing was printed on stdout. The other cases run small
+scenes and check the output files and the JSON summary.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+USAGE, RUNTIME = 2, 1
+FAST = ["time=0.2", "equilibrate=0"]
+
+# name: (arguments, exit status, substrings of the error line)
+BAD_INPUT = {
+    "unknown_key": (["n=10", "foo=1"], USAGE, ["unknown key 'foo'", "command line"]),
+    "unknown_key_in_file": (["@unknown_key.cfg"], USAGE,
+                            ["unknown_key.cfg:3", "unknown key 'colour'"]),
+    "malformed_number": (["n=12x"], USAGE, ["n=12x", "malformed number"]),
+    "malformed_number_in_file": (["@bad_value.cfg"], USAGE,
+                                 ["bad_value.cfg:2", "packing=0.3.1", "malformed number"]),
+    "malformed_list": (["box=10,x,10"], USAGE, ["box=10,x,10", "malformed number"]),
+    "not_whole": (["n=10.5"], USAGE, ["n=10.5", "not a whole number"]),
+    "nan": (["temperature=nan"], USAGE, ["temperature=nan", "NaN"]),
+    "infinity": (["time=inf"], USAGE, ["time=inf", "infinity"]),
+    "zero_radius": (["radius=0"], USAGE, ["radius=0", "must be > 0"]),
+    "negative_radius": (["radius=-1"], USAGE, ["radius=-1", "must be > 0"]),
+    "negative_n": (["n=-5"], USAGE, ["n=-5"]),
+    "zero_n": (["n=0"], USAGE, ["n=0"]),
+    "dim_4": (["dim=4"], USAGE, ["dim=4", "2 or 3"]),
+    "dim_1": (["dim=1"], USAGE, ["dim=1", "2 or 3"]),
+    "packing_above_close_packing": (["packing=0.8"], USAGE, ["packing=0.8", "too high"]),
+    "packing_cannot_place": (["n=50", "packing=0.7"] + FAST, USAGE,
+                             ["cannot place 50 spheres", "too high"]),
+    "packing_2d_too_high": (["dim=2", "n=100", "packing=0.95"], USAGE, ["packing", "too high"]),
+    "negative_packing": (["packing=-0.1"], USAGE, ["packing=-0.1"]),
+    "restitution_above_1": (["restitution=1.5"], USAGE, ["restitution=1.5", "[0, 1]"]),
+    "bad_boundary": (["boundary=wall"], USAGE, ["boundary=wall", "periodic or walls"]),
+    "bad_response": (["response=bouncy"], USAGE, ["response=bouncy", "elastic none"]),
+    "bad_lattice": (["dim=3", "lattice=hex"], USAGE, ["lattice=hex", "2D"]),
+    "bad_gravity_count": (["dim=3", "gravity=0,1"], USAGE, ["gravity=0,1"]),
+    "bad_seed": (["seed=-3"], USAGE, ["seed=-3"]),
+    "unknown_scenario": (["scenario=seed999"], USAGE, ["scenario=seed999", "unknown scenario"]),
+    "box_and_packing": (["box=10", "packing=0.2"], USAGE, ["packing and box"]),
+    "frame_interval_without_trajectory": (["frame_interval=0.1"], USAGE, ["frame_interval"]),
+    "missing_equals": (["n"], USAGE, ["'n'", "missing '='"]),
+    "missing_equals_after_file": (["@good.cfg", "time"], USAGE, ["'time'", "missing '='"]),
+    "missing_equals_in_file": (["@no_equals.cfg"], USAGE,
+                               ["no_equals.cfg:2", "expected key=value"]),
+    "empty_value": (["n="], USAGE, ["'n' has no value"]),
+    "config_file_missing": (["no_such_file.cfg"], USAGE,
+                            ["cannot open config file", "no_such_file.cfg"]),
+    "init_missing": (["init=no_such_file.xyz"], USAGE, ["no_such_file.xyz", "cannot open"]),
+    "init_empty": (["init=@empty.xyz"], USAGE, ["empty.xyz", "empty"]),
+    "init_truncated": (["init=@truncated.xyz"], USAGE,
+                       ["truncated.xyz:5", "2 of the 3 spheres", "truncated"]),
+    "init_too_many_lines": (["init=@too_many.xyz"], USAGE,
+                            ["too_many.xyz:5", "wrong count"]),
+    "init_bad_count_line": (["init=@bad_count.xyz"], USAGE,
+                            ["bad_count.xyz:1", "number of spheres"]),
+    "init_unparsable_number": (["init=@bad_number.xyz"], USAGE,
+                               ["bad_number.xyz:4", "column 3 (pos y)", "'abc'"]),
+    "init_short_line": (["init=@short_line.xyz"], USAGE,
+                        ["short_line.xyz:4", "expected 9 columns", "found 8"]),
+    "init_nan": (["init=@nan.xyz"], USAGE, ["nan.xyz:5", "velo x", "NaN"]),
+    "init_infinity": (["init=@inf.xyz"], USAGE, ["inf.xyz:4", "pos z", "infinity"]),
+    "init_negative_radius": (["init=@negative_radius.xyz"], USAGE,
+                             ["negative_radius.xyz:4", "radius", "positive"]),
+    "init_zero_mass": (["init=@zero_mass.xyz"], USAGE, ["zero_mass.xyz:5", "mass", "positive"]),
+    "init_no_lattice": (["init=@no_lattice.xyz"], USAGE, ["no_lattice.xyz:2", "Lattice"]),
+    "init_bad_properties": (["init=@bad_properties.xyz"], USAGE,
+                            ["bad_properties.xyz:2", "unsupported Properties layout", "pos"]),
+    "init_wrong_particle_count": (["init=@overlap.xyz", "n=5"], USAGE,
+                                  ["wrong particle count", "n=5", "3 spheres"]),
+    "init_with_box": (["init=@small_2d.xyz", "box=10"], USAGE, ["box", "init"]),
+    "init_dim_mismatch": (["init=@small_2d.xyz", "dim=3"], USAGE, ["dim=3", "2D"]),
+    "overlap_at_start": (["init=@overlap.xyz"] + FAST, RUNTIME,
+                         ["overlap.xyz", "spheres 1 and 2", "overlap"]),
+    "outside_box": (["init=@outside.xyz"] + FAST, RUNTIME,
+                    ["outside.xyz", "sphere 2", "outside the box"]),
+    "unwritable_output": (["n=20", "final=no_such_dir/out.xyz"] + FAST, RUNTIME,
+                          ["cannot write", "no_such_dir/out.xyz"]),
+    "unknown_option": (["--jsn"], USAGE, ["unknown option '--jsn'"]),
+}
+
+
+class Failure(Exception):
+    pass
+
+
+def expect(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+class Runner:
+    def __init__(self, carom, data, work):
+        self.carom, self.data, self.work = carom, data, work
+
+    def arg(self, a):
+        """'@file' and 'key=@file' name files in the data directory."""
+        if a.startswith("@"):
+            return os.path.join(self.data, a[1:])
+        if "=@" in a:
+            k, v = a.split("=@", 1)
+            return k + "=" + os.path.join(self.data, v)
+        return a
+
+    def run(self, args, command="run", timeout=60):
+        cmd = [self.carom] + ([command] if command else []) + [self.arg(a) for a in args]
+        try:
+            p = subprocess.run(cmd, cwd=self.work, capture_output=True, text=True,
+                               timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise Failure("timed out (a hang?): %s" % " ".join(cmd))
+        return p
+
+    def ok(self, args, command="run"):
+        p = self.run(args, command)
+        expect(p.returncode == 0, "carom %s %s failed (%d): %s" %
+               (command, " ".join(args), p.returncode, p.stderr))
+        return p
+
+    def json(self, args):
+        p = self.ok(args + ["--json"])
+        try:
+            return json.loads(p.stdout)
+        except ValueError as e:
+            raise Failure("--json output does not parse: %s\n%s" % (e, p.stdout))
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+
+def bad_input(r, name):
+    args, status, words = BAD_INPUT[name]
+    p = r.run(args)
+    expect(p.returncode == status,
+           "expected exit status %d, got %d (stderr: %r)" % (status, p.returncode, p.stderr))
+    lines = p.stderr.splitlines()
+    expect(len(lines) == 1, "expected one line on stderr, got %r" % p.stderr)
+    expect(lines[0].startswith("carom: "), "message does not start with 'carom: ': %r" % lines[0])
+    for w in words:
+        expect(w in lines[0], "message %r does not contain %r" % (lines[0], w))
+    expect(p.stdout == "", "unexpected output on stdout: %r" % p.stdout)
+
+
+def read_xyz(path):
+    """Frames of an extended XYZ file: list of (comment, rows of floats)."""
+    frames = []
+    with open(path) as f:
+        lines = f.read().splitlines()
+    k = 0
+    while k < len(lines):
+        n = int(lines[k])
+        comment = lines[k + 1]
+        rows = [[float(x) for x in line.split()[1:]] for line in lines[k + 2:k + 2 + n]]
+        expect(len(rows) == n, "%s: frame at line %d is truncated" % (path, k + 1))
+        frames.append((comment, rows))
+        k += 2 + n
+    return frames
+
+
+def comment_value(comment, key):
+    for token in comment.replace('"', " ").split():
+        if token.startswith(key + "="):
+            return token.split("=", 1)[1]
+    return None
+
+
+JSON_FIELDS = {
+    "dim": int, "n": int, "sim_time": float, "collisions": int, "events": int,
+    "events_by_type": dict, "wall_seconds": float, "collisions_per_second": float,
+    "kinetic_energy_initial": float, "kinetic_energy_final": float,
+    "compressibility": float, "max_overlap": float, "peak_rss_bytes": int,
+    "packing": float, "temperature": float, "seed": int, "box": list,
+}
+
+
+def case_json_fields(r):
+    d = r.json(["n=300", "time=1", "equilibrate=0.5", "seed=3"])
+    for k, t in JSON_FIELDS.items():
+        expect(k in d, "JSON lacks %s" % k)
+        v = d[k]
+        ok = isinstance(v, (int, float)) if t is float else isinstance(v, t)
+        expect(ok and not isinstance(v, bool), "JSON %s = %r is not a %s" % (k, v, t.__name__))
+    e = d["events_by_type"]
+    for k in ("collisions", "wall_hits", "cell_crossings", "invalid"):
+        expect(isinstance(e.get(k), int), "events_by_type lacks %s" % k)
+    expect(d["dim"] == 3 and d["n"] == 300 and d["seed"] == 3, "dim/n/seed wrong")
+    expect(abs(d["sim_time"] - 1.0) < 1e-12, "sim_time %r != 1" % d["sim_time"])
+    expect(d["collisions"] > 0 and d["collisions"] == e["collisions"], "collisions")
+    expect(d["events"] >= d["collisions"] + e["wall_hits"] + e["cell_crossings"], "events")
+    expect(abs(d["packing"] - 0.3) < 1e-9 and d["temperature"] == 1.0, "packing/temperature")
+    expect(len(d["box"]) == 3, "box")
+    expect(abs(d["kinetic_energy_initial"] - 1.5 * 300) < 1e-6 * 450,
+           "kinetic energy %r is not 3/2 N kT" % d["kinetic_energy_initial"])
+    expect(abs(d["kinetic_energy_final"] / d["kinetic_energy_initial"] - 1) < 1e-10,
+           "energy drift")
+    expect(0 <= d["max_overlap"] < 1e-9, "max_overlap %r" % d["max_overlap"])
+    expect(2.5 < d["compressibility"] < 5.5, "Z = %r far from 3.97" % d["compressibility"])
+    expect(d["peak_rss_bytes"] > 0 and d["wall_seconds"] >= 0, "rss/wall time")
+    expect(d["collisions_per_second"] > 0, "collisions_per_second")
+
+
+def case_summary(r):
+    p = r.ok(["n=200", "time=0.5", "equilibrate=0.2"])
+    for w in ("collisions", "events", "collisions/s", "Carnahan-Starling", "kinetic energy",
+              "max overlap"):
+        expect(w in p.stdout, "summary lacks %r:\n%s" % (w, p.stdout))
+    p = r.ok(["dim=2", "n=200", "time=0.5", "equilibrate=0.2"])
+    expect("Henderson" in p.stdout, "2D summary lacks Henderson:\n%s" % p.stdout)
+
+
+def case_help_version(r):
+    p = r.ok(["--help"], command=None)
+    for k in ("carom run", "dim", "packing", "collision_log", "scenario", "seed004", "comment"):
+        expect(k in p.stdout, "--help lacks %r" % k)
+    p = r.ok(["--version"], command=None)
+    expect(p.stdout.strip().count(".") == 2, "--version prints %r" % p.stdout)
+    p = r.run(["frobnicate"], command=None)
+    expect(p.returncode == USAGE and "unknown command" in p.stderr, "unknown command")
+
+
+def case_config_file(r):
+    d = r.json(["@good.cfg"])
+    expect(d["n"] == 50 and d["seed"] == 7 and abs(d["sim_time"] - 0.5) < 1e-12, "file keys")
+    expect(abs(d["packing"] - 0.2) < 1e-9, "packing from file")
+    d = r.json(["@good.cfg", "n=60", "seed=9", "seed=11"])
+    expect(d["n"] == 60 and d["seed"] == 11, "command line must override, last one wins")
+
+
+def spheres_equal(a, b, what):
+    expect(len(a) == len(b), "%s: %d spheres vs %d" % (what, len(a), len(b)))
+    for k, (x, y) in enumerate(zip(a, b)):
+        expect(x == y, "%s: sphere %d differs: %r vs %r" % (what, k, x, y))
+
+
+def case_xyz_round_trip(r):
+    for dim in (2, 3):
+        a, b = r.path("rt_a_%d.xyz" % dim), r.path("rt_b_%d.xyz" % dim)
+        r.ok(["dim=%d" % dim, "n=64", "time=0.3", "equilibrate=0.1", "boundary=walls",
+              "final=" + a])
+        r.ok(["init=" + a, "time=0", "equilibrate=0", "final=" + b])
+        fa, fb = read_xyz(a), read_xyz(b)
+        expect(len(fa) == 1 and len(fb) == 1, "one frame each")
+        spheres_equal(fa[0][1], fb[0][1], "final -> init -> final (%dD)" % dim)
+        expect(comment_value(fa[0][0], "Lattice") == comment_value(fb[0][0], "Lattice"), "box")
+        expect(comment_value(fb[0][0], "dim") == str(dim), "dim key")
+        expect('pbc="F F F"' in fb[0][0], "walls must be written as pbc F")
+    # A hand-written 2D file without a mass column: masses default to 1.
+    c = r.path("rt_c.xyz")
+    r.ok(["init=@small_2d.xyz", "time=0", "equilibrate=0", "final=" + c])
+    rows = read_xyz(c)[0][1]
+    src = read_xyz(os.path.join(r.data, "small_2d.xyz"))[0][1]
+    spheres_equal([x[:7] for x in rows], src, "small_2d.xyz")
+    expect(all(x[7] == 1.0 for x in rows), "mass must default to 1")
+
+
+def case_init_temperature(r):
+    a = r.path("temp_a.xyz")
+    r.ok(["n=100", "time=0.1", "equilibrate=0", "final=" + a])
+    d = r.json(["init=" + a, "time=0", "equilibrate=0"])
+    expect(abs(d["kinetic_energy_initial"] - 150) < 1e-3, "velocities must be kept")
+    d = r.json(["init=" + a, "time=0", "equilibrate=0", "temperature=3"])
+    expect(abs(d["kinetic_energy_initial"] - 450) < 1e-9 * 450, "velocities must be redrawn")
+
+
+def case_collision_log(r):
+    log = r.path("collisions.log")
+    d = r.json(["n=200", "time=1", "equilibrate=0.5", "collision_log=" + log])
+    with open(log) as f:
+        lines = f.read().splitlines()
+    expect(len(lines) == d["collisions"], "%d log lines, %d collisions" %
+           (len(lines), d["collisions"]))
+    last = -math.inf
+    for k, line in enumerate(lines):
+        parts = line.split()
+        expect(len(parts) == 3, "line %d: %r" % (k + 1, line))
+        t, i, j = float(parts[0]), int(parts[1]), int(parts[2])
+        expect(0 <= i < j < 200, "line %d: ids %d %d" % (k + 1, i, j))
+        expect(t >= last, "line %d: time goes back" % (k + 1))
+        expect(0.5 <= t <= 1.5, "line %d: time %r outside the measured run" % (k + 1, t))
+        last = t
+
+
+def case_trajectory(r):
+    traj = r.path("traj.xyz")
+    d = r.json(["dim=2", "n=100", "time=1", "equilibrate=0.5", "trajectory=" + traj,
+                "frame_interval=0.25"])
+    frames = read_xyz(traj)
+    expect(len(frames) == 5, "expected 5 frames, got %d" % len(frames))
+    times = [float(comment_value(c, "Time")) for c, _ in frames]
+    expect(abs(times[0] - 0.5) < 1e-12 and abs(times[-1] - 1.5) < 1e-12, "frame times %r" % times)
+    expect(all(len(rows) == 100 for _, rows in frames), "frame sizes")
+    expect(d["frames"] == 5, "frames in JSON")
+
+
+def case_scenarios(r):
+    d = r.json(["scenario=seed003", "time=1"])
+    expect(d["dim"] == 2 and d["n"] == 150 and d["box"] == [10, 15], "seed003")
+    d = r.json(["scenario=seed000", "time=0.2"])
+    expect(d["dim"] == 3 and d["n"] == 1000 and d["box"] == [200, 200, 200], "seed000")
+    expect(d["radius"] >= 0.1 and d["radius_max"] <= 10 and d["radius_max"] > 5, "radii")
+    d = r.json(["scenario=seed004", "time=0.2"])
+    expect(d["dim"] == 2 and d["n"] == 8123 and d["box"] == [150, 150], "seed004")
+    expect(d["gravity"] == [0, -1], "seed004 gravity %r" % d["gravity"])
+    d = r.json(["scenario=seed004", "time=0.1", "n=500", "gravity=2"])
+    expect(d["n"] == 500 and d["gravity"] == [0, -2], "explicit keys override presets")
+
+
+def case_equilibrate_excluded(r):
+    d = r.json(["n=100", "time=0.5", "equilibrate=1"])
+    expect(abs(d["sim_time"] - 0.5) < 1e-12, "sim_time counts the measured run only")
+    log = r.path("eq.log")
+    r.ok(["n=100", "time=0.5", "equilibrate=1", "collision_log=" + log])
+    with open(log) as f:
+        expect(all(float(line.split()[0]) >= 1.0 for line in f), "equilibration logged")
+
+
+CASES = {
+    "json_fields": case_json_fields,
+    "summary": case_summary,
+    "help_version": case_help_version,
+    "config_file": case_config_file,
+    "xyz_round_trip": case_xyz_round_trip,
+    "init_temperature": case_init_temperature,
+    "collision_log": case_collision_log,
+    "trajectory": case_trajectory,
+    "scenarios": case_scenarios,
+    "equilibrate_excluded": case_equilibrate_excluded,
+}
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == "--list":
+        print(";".join(["bad_" + k for k in BAD_INPUT] + list(CASES)))
+        return 0
+    if len(argv) != 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    carom, data, work, name = argv[1:]
+    os.makedirs(work, exist_ok=True)
+    r = Runner(os.path.abspath(carom), os.path.abspath(data), work)
+    try:
+        if name.startswith("bad_") and name[4:] in BAD_INPUT:
+            bad_input(r, name[4:])
+        elif name in CASES:
+            CASES[name](r)
+        else:
+            print("unknown case %s" % name, file=sys.stderr)
+            return 2
+    except Failure as e:
+        print("FAIL %s: %s" % (name, e), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
