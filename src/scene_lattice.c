@@ -13,7 +13,9 @@
  * distances are computed with the boundary in mind (for a checkerboard
  * with odd m, sites meet across it one spacing apart), so the lattice
  * always tiles periodically without overlap;
- * along a walled axis the points span [r + margin, L - r - margin].
+ * along a walled axis the points span [r + margin, L - r - margin] while
+ * the counts are chosen, and are then spread like a periodic axis (equal
+ * gaps, half a gap to each wall) if that still keeps every distance.
  * CAROM_LATTICE_AUTO falls back to the square / simple cubic lattice when
  * the close-packed one cannot hold n spheres (tiny boxes).
  */
@@ -29,6 +31,8 @@ typedef struct lattice_plan {
     double extent[3];     /* periodic: L; walls: span available to centres */
     int periodic[3];
     double lo[3];         /* first centre on a walled axis */
+    double length[3];     /* box length */
+    int centred;          /* walled axes: centres at (i + 1/2) L / m */
     double m[3];          /* grid points per axis (integer valued) */
 } lattice_plan;
 
@@ -57,8 +61,8 @@ static double site_count(const lattice_plan *p, const double m[3])
 /* Actual grid spacing along d (INFINITY when a walled axis has one point). */
 static double spacing(const lattice_plan *p, int d)
 {
-    if (p->periodic[d])
-        return p->extent[d] / p->m[d];
+    if (p->periodic[d] || p->centred)
+        return p->length[d] / p->m[d];
     return p->m[d] > 1.0 ? p->extent[d] / (p->m[d] - 1.0) : INFINITY;
 }
 
@@ -87,8 +91,8 @@ static double nearest_distance(const lattice_plan *p)
 
 static double site_coordinate(const lattice_plan *p, int d, double i)
 {
-    if (p->periodic[d])
-        return (i + 0.5) * p->extent[d] / p->m[d];
+    if (p->periodic[d] || p->centred)
+        return (i + 0.5) * p->length[d] / p->m[d];
     if (p->m[d] <= 1.0)
         return p->lo[d] + 0.5 * p->extent[d];
     return p->lo[d] + i * p->extent[d] / (p->m[d] - 1.0);
@@ -217,6 +221,7 @@ carom_status carom_scene_lattice(carom_scene *scene, size_t n, double radius,
     }
     for (int d = 0; d < dim; d++) {
         p.periodic[d] = scene->boundary[d] == CAROM_BOUNDARY_PERIODIC;
+        p.length[d] = scene->box[d];
         if (p.periodic[d]) {
             p.extent[d] = scene->box[d];
         } else {
@@ -248,6 +253,21 @@ carom_status carom_scene_lattice(carom_scene *scene, size_t n, double radius,
                             auto_lattice ? (dim == 2 ? "hexagonal or square" : "fcc or cubic")
                                          : lattice_name(dim, lattice),
                             packing);
+    }
+
+    /* With walls, prefer the same grid spread evenly with half a spacing
+     * to each wall (equal gaps everywhere) when that still fits. */
+    int walls = 0;
+    double clearance = INFINITY;
+    for (int d = 0; d < dim; d++)
+        if (!p.periodic[d]) {
+            walls = 1;
+            clearance = fmin(clearance, 0.5 * p.length[d] / p.m[d]);
+        }
+    if (walls) {
+        p.centred = 1;
+        if (clearance < radius + margin || nearest_distance(&p) < min_distance)
+            p.centred = 0;
     }
 
     st = carom_scene_resize(scene, n, error);

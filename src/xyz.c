@@ -217,8 +217,8 @@ typedef struct layout {
 
 static const char *column_name(enum column_kind kind, int component)
 {
-    static const char *pos[3] = {"pos x", "pos y", "pos z"};
-    static const char *velo[3] = {"velo x", "velo y", "velo z"};
+    static const char *const pos[3] = {"pos x", "pos y", "pos z"};
+    static const char *const velo[3] = {"velo x", "velo y", "velo z"};
     switch (kind) {
     case COL_POS: return pos[component];
     case COL_VELO: return velo[component];
@@ -338,7 +338,8 @@ static carom_status parse_lattice(const line_reader *r, const char *text, int di
 
 static int parse_flag(const char *tok, int *out)
 {
-    static const char *yes[] = {"T", "True", "1"}, *no[] = {"F", "False", "0"};
+    static const char *const yes[] = {"T", "True", "1"};
+    static const char *const no[] = {"F", "False", "0"};
     for (int k = 0; k < 3; k++) {
         if (key_is(tok, strlen(tok), yes[k])) {
             *out = 1;

@@ -43,7 +43,7 @@ static const struct {
     [KEY_SPEED] = {"speed", "v or vmin,vmax: random directions, speeds uniform (no temperature)"},
     [KEY_SEED] = {"seed", "random seed (default 1)"},
     [KEY_EQUILIBRATE] = {"equilibrate", "simulated time run first, excluded from statistics "
-                                        "(default 2)"},
+                                        "(default 2; 0 with init)"},
     [KEY_TIME] = {"time", "simulated time of the measured run (default 20)"},
     [KEY_LATTICE] = {"lattice", "auto, square, hex, fcc or cubic (start lattice when dense)"},
     [KEY_INIT] = {"init", "extended XYZ file with the initial state"},

@@ -378,7 +378,10 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
         o->speed_given = config_from_user(c, KEY_SPEED);
     }
     TRY(get_seed(c, &o->seed, error));
-    TRY(get_range(c, KEY_EQUILIBRATE, 2.0, 0.0, INFINITY, 0, &o->equilibrate, error));
+    /* A state read from a file is run from where it is, unless asked. */
+    double equilibrate_default = config_is_set(c, KEY_INIT) ? 0.0 : 2.0;
+    TRY(get_range(c, KEY_EQUILIBRATE, equilibrate_default, 0.0, INFINITY, 0, &o->equilibrate,
+                  error));
     TRY(get_range(c, KEY_TIME, 20.0, 0.0, INFINITY, 0, &o->time, error));
 
     static const char *const lattices[] = {"auto", "square", "hex", "fcc", "cubic"};
