@@ -4,8 +4,8 @@
  * whose cells are at least the largest diameter wide and hold about one
  * sphere each, so placing n spheres costs O(n) expected time at low
  * packing. Spheres are tried largest first; each gets a bounded number of
- * attempts, after which placement fails with a message (never loops
- * forever). Pairs keep a tiny relative gap; walls keep centres at least
+ * attempts, and all together at most ATTEMPTS_TOTAL_PER_SPHERE per sphere,
+ * after which placement fails with a message (never loops forever). Pairs keep a tiny relative gap; walls keep centres at least
  * radius (plus that gap) away. Results depend only on the seed.
  */
 #include "scene_internal.h"
@@ -17,7 +17,10 @@
 #include "error_report.h"
 #include "rng.h"
 
+/* Bounds on rejection sampling: per sphere, and in total per sphere (so a
+ * hopelessly dense request fails in O(n) time too). */
 #define ATTEMPTS_PER_SPHERE 20000
+#define ATTEMPTS_TOTAL_PER_SPHERE 1000
 
 typedef struct placement_grid {
     int dim;
@@ -183,13 +186,15 @@ carom_status carom_scene_place_random(carom_scene *scene, uint64_t seed, carom_e
     rng r;
     rng_seed(&r, seed);
     st = CAROM_OK;
+    double budget = (double)ATTEMPTS_TOTAL_PER_SPHERE * (double)n + ATTEMPTS_PER_SPHERE;
     for (size_t k = 0; k < n && st == CAROM_OK; k++) {
         size_t i = order[k].index;
         double radius = scene->radius[i];
         double gap = radius * (1.0 + SCENE_RELATIVE_MARGIN);
         double x[3] = {0.0, 0.0, 0.0};
         int found = 0;
-        for (int attempt = 0; attempt < ATTEMPTS_PER_SPHERE && !found; attempt++) {
+        int attempt = 0;
+        for (; attempt < ATTEMPTS_PER_SPHERE && budget > 0.0 && !found; attempt++, budget--) {
             for (int d = 0; d < dim; d++)
                 x[d] = g.periodic[d] ? rng_uniform_range(&r, 0.0, g.box[d])
                                      : rng_uniform_range(&r, gap, g.box[d] - gap);
@@ -200,7 +205,7 @@ carom_status carom_scene_place_random(carom_scene *scene, uint64_t seed, carom_e
                               "random placement found no free spot for sphere %zu of %zu "
                               "(radius %g) after %d attempts: packing fraction %.4g is too "
                               "high for random placement (use a lattice)",
-                              k + 1, n, radius, ATTEMPTS_PER_SPHERE, filled / volume);
+                              k + 1, n, radius, attempt, filled / volume);
             break;
         }
         for (int d = 0; d < 3; d++)
