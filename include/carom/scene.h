@@ -48,7 +48,9 @@ double carom_box_length_for_packing(int dim, size_t n, double radius, double pac
 carom_status carom_scene_lattice(carom_scene *scene, size_t n, double radius,
                                  carom_lattice lattice, carom_error *error);
 
-/* Places n spheres at random non-overlapping positions (dilute systems). */
+/* Places n spheres at random non-overlapping positions (dilute systems),
+ * mass 1 and velocity 0, using a cell grid (O(n) expected). Fails with a
+ * clear message after a bounded number of attempts when too dense. */
 carom_status carom_scene_random(carom_scene *scene, size_t n, double radius,
                                 uint64_t seed, carom_error *error);
 
