@@ -174,14 +174,17 @@ carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world
 {
     if (!scene || !world)
         return error_report(error, CAROM_ERR_INVALID_ARGUMENT, "scene or world is NULL");
-    /* The world does not expose its box or boundaries: the scene keeps
-     * the ones it has (the caller set them when building the world). */
     size_t capacity = carom_world_sphere_capacity(world);
     size_t count = carom_world_sphere_count(world);
     carom_status st = carom_scene_resize(scene, count, error);
     if (st != CAROM_OK)
         return st;
-    scene->dim = carom_world_dim(world);
+    const carom_world_def *def = carom_world_get_def(world);
+    scene->dim = def->dim;
+    for (int d = 0; d < 3; d++) {
+        scene->box[d] = def->box[d];
+        scene->boundary[d] = def->boundary[d];
+    }
     size_t k = 0;
     for (size_t id = 0; id < capacity && k < count; id++) {
         if (!carom_world_sphere_exists(world, (carom_sphere_id)id))

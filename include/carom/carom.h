@@ -160,6 +160,10 @@ size_t carom_world_sphere_capacity(const carom_world *world);
 size_t carom_world_sphere_count(const carom_world *world);
 int carom_world_sphere_exists(const carom_world *world, carom_sphere_id id);
 
+/* The definition the world was created with (dim, box, boundaries,
+ * gravity, response...). */
+const carom_world_def *carom_world_get_def(const carom_world *world);
+
 double carom_world_time(const carom_world *world);
 int carom_world_dim(const carom_world *world);
 

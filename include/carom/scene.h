@@ -83,7 +83,7 @@ carom_status carom_scene_maxwell_velocities(carom_scene *scene, double kT,
 carom_world *carom_scene_create_world(const carom_scene *scene,
                                       const carom_world_def *base, carom_error *error);
 
-/* Copies the world's spheres (at the world's current time, ids in order,
+/* Copies the world's box, boundaries and spheres (at the world's current time, ids in order,
  * removed spheres skipped) into the scene. */
 carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world,
                                     carom_error *error);
