@@ -58,6 +58,12 @@ int grid_init(grid *g, int dim, const double length[3], const int periodic[3],
         return -2;
     for (size_t c = 0; c < g->ncells; c++)
         g->head[c] = UINT32_MAX;
+    g->ninterior = 0;
+    for (int dz = dim > 2 ? -1 : 0; dz <= (dim > 2 ? 1 : 0); dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                g->interior_offset[g->ninterior++] =
+                    ((int64_t)dz * g->n[1] + dy) * g->n[0] + dx;
     return 0;
 }
 
@@ -79,6 +85,19 @@ int32_t grid_coordinate(const grid *g, int axis, double x)
 
 void grid_neighbourhood_of(const grid *g, const int32_t c[3], grid_neighbourhood *out)
 {
+    int interior = 1;
+    for (int k = 0; k < g->dim; k++)
+        interior &= c[k] >= 1 && c[k] <= g->n[k] - 2;
+    if (interior) {
+        /* The common case: no wrapping, no shifts. */
+        int64_t base = grid_index(g, c);
+        out->count = g->ninterior;
+        for (int m = 0; m < g->ninterior; m++) {
+            out->cell[m] = (uint32_t)(base + g->interior_offset[m]);
+            out->shift[m][0] = out->shift[m][1] = out->shift[m][2] = 0.0;
+        }
+        return;
+    }
     int lo[3], hi[3];
     for (int k = 0; k < 3; k++) {
         lo[k] = k < g->dim ? -1 : 0;

@@ -21,6 +21,10 @@ typedef struct grid {
     int periodic[3];
     uint32_t *head;      /* first sphere in each cell, or UINT32_MAX */
     size_t ncells;
+    /* Neighbourhood of a cell away from every boundary: index offsets, in
+     * the order grid_neighbourhood_of lists them. */
+    int ninterior;
+    int64_t interior_offset[27];
 } grid;
 
 /* Chooses the cell counts for the box, the largest contact distance and

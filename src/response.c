@@ -46,7 +46,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     for (int k = 0; k < 3; k++)
         n[k] = dist > 0.0 ? d[k] / dist : (k == 0);
     double vn = vec_dot(dv, n); /* < 0: approaching */
-    double ia = a->inv_mass, ib = b->inv_mass;
+    double ia = INFO(a)->inv_mass, ib = INFO(b)->inv_mass;
     if (ia == 0.0 && ib == 0.0)
         ia = ib = 1.0;
     double impulse = 0.0;
@@ -85,7 +85,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
             dv[k] = b->v[k] - a->v[k];
         double vn_after = vec_dot(dv, n), pushed_in = 0.0;
         for (int k = 0; k < 3; k++)
-            pushed_in -= ((b->falls ? w->gravity[k] : 0.0) - (a->falls ? w->gravity[k] : 0.0)) * n[k];
+            pushed_in -= ((INFO(b)->falls ? w->gravity[k] : 0.0) - (INFO(a)->falls ? w->gravity[k] : 0.0)) * n[k];
         double short_by = w->def.restitution_min_speed - vn_after;
         if (vn_after < 0.0 || (vn_after == 0.0 && pushed_in > 0.0)) {
             double extra = short_by / (ia + ib);
@@ -108,7 +108,7 @@ void response_wall(carom_world *w, uint32_t i, int wall)
     if (away < w->def.restitution_min_speed)
         away = w->def.restitution_min_speed; /* see the top of this file */
     if (-away != vn) {
-        double mass = s->inv_mass > 0.0 ? 1.0 / s->inv_mass : 0.0;
+        double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;
         s->v[axis] = -away * outward;
         w->stats.wall_momentum += impulse;
@@ -129,7 +129,7 @@ void response_wall(carom_world *w, uint32_t i, int wall)
         for (int k = 0; k < w->def.dim; k++)
             s->v[k] = c.velocity_after[0][k];
         double into = s->v[axis] * outward;
-        double pushed_in = s->falls ? w->gravity[axis] * outward : 0.0;
+        double pushed_in = INFO(s)->falls ? w->gravity[axis] * outward : 0.0;
         if (into > 0.0 || (into == 0.0 && pushed_in > 0.0))
             s->v[axis] = -w->def.restitution_min_speed * outward;
     }

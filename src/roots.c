@@ -3,43 +3,6 @@
 
 #include <math.h>
 
-double roots_first_upcrossing_quadratic(double c0, double c1, double c2)
-{
-    if (c0 >= 0.0) {
-        /* At or above zero now. */
-        if (c1 > 0.0 || (c1 == 0.0 && c2 > 0.0))
-            return 0.0;
-        if (c2 <= 0.0)
-            return INFINITY; /* falling or flat, and concave: never comes back up */
-        /* Falling now, convex: it comes back up at the larger root. */
-        double disc = c1 * c1 - 4.0 * c2 * c0;
-        if (disc <= 0.0)
-            return -c1 / (2.0 * c2); /* never dips below zero: rising again from
-                                        its minimum, still at or above zero */
-        return (-c1 + sqrt(disc)) / (2.0 * c2); /* c1 <= 0: no cancellation */
-    }
-    /* Below zero now. */
-    if (c2 == 0.0)
-        return c1 > 0.0 ? -c0 / c1 : INFINITY;
-    double disc = c1 * c1 - 4.0 * c2 * c0;
-    if (disc < 0.0)
-        return INFINITY;
-    double sq = sqrt(disc);
-    double q = -0.5 * (c1 + (c1 >= 0.0 ? sq : -sq));
-    /* The two roots are q/c2 and c0/q (q != 0 since c0 != 0). */
-    double r1 = q / c2, r2 = c0 / q;
-    double lo = r1 < r2 ? r1 : r2, hi = r1 < r2 ? r2 : r1;
-    if (c2 > 0.0) {
-        /* Roots of opposite signs; upcrossing at the larger. */
-        return hi >= 0.0 ? hi : INFINITY;
-    }
-    /* c2 < 0: h rises through the smaller root, falls through the larger.
-     * Both roots share a sign; a double root is a tangency, not a crossing. */
-    if (disc == 0.0 || lo < 0.0)
-        return INFINITY;
-    return lo;
-}
-
 static double poly_eval(const double *c, int degree, double x)
 {
     double v = c[degree];

@@ -43,6 +43,55 @@ carom_status world_fail(carom_world *w, carom_status status, const char *fmt, ..
     return status;
 }
 
+/* The hot records live in a 64-byte aligned array (one cache line each),
+ * which realloc cannot keep aligned: grow by copying. */
+static sphere *grow_hot(sphere *old, size_t count, size_t cap)
+{
+    sphere *s = aligned_alloc(64, cap * sizeof *s);
+    if (s && old)
+        memcpy(s, old, count * sizeof *s);
+    if (s)
+        free(old);
+    return s;
+}
+
+static carom_status reserve(carom_world *w, size_t n)
+{
+    if (n <= w->capacity)
+        return CAROM_OK;
+    size_t cap = w->capacity ? w->capacity : 64;
+    while (cap < n)
+        cap *= 2;
+    if (cap > (size_t)UINT32_MAX - 1)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "too many spheres");
+    sphere *s = grow_hot(w->spheres, w->count, cap);
+    if (!s)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->spheres = s;
+    sphere_info *info = realloc(w->info, cap * sizeof *info);
+    if (!info)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->info = info;
+    uint32_t *next = realloc(w->cell_next, cap * sizeof *next);
+    if (!next)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->cell_next = next;
+    sphere_event *ev = realloc(w->events, cap * sizeof *ev);
+    if (!ev)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->events = ev;
+    if (w->def.response == CAROM_RESPONSE_NONE) {
+        reported_contacts *r = realloc(w->reported, cap * sizeof *r);
+        if (!r)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+        w->reported = r;
+    }
+    if (event_queue_reserve(&w->queue, cap) != 0)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->capacity = cap;
+    return CAROM_OK;
+}
+
 static carom_world *create_failed(carom_error *error, carom_status status, const char *msg)
 {
     if (error) {
@@ -106,20 +155,8 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
     }
     if (def->capacity_hint) {
         /* Only a hint: failure here shows up again when spheres are added. */
-        size_t cap = def->capacity_hint;
-        sphere *s = malloc(cap * sizeof *s);
-        double *et = malloc(cap * sizeof *et);
-        sphere_event *ev = malloc(cap * sizeof *ev);
-        if (s && et && ev && event_queue_reserve(&w->queue, cap, et) == 0) {
-            w->spheres = s;
-            w->event_time = et;
-            w->events = ev;
-            w->capacity = cap;
-        } else {
-            free(s);
-            free(et);
-            free(ev);
-        }
+        reserve(w, def->capacity_hint);
+        w->error[0] = '\0';
     }
     w->stats.max_overlap = 0.0;
     return w;
@@ -132,7 +169,8 @@ void carom_world_free(carom_world *w)
     world_unbuild(w);
     event_queue_free(&w->queue);
     free(w->spheres);
-    free(w->event_time);
+    free(w->info);
+    free(w->cell_next);
     free(w->events);
     free(w->reported);
     free(w);
@@ -141,39 +179,6 @@ void carom_world_free(carom_world *w)
 const char *carom_world_error_message(const carom_world *w)
 {
     return w ? w->error : "no world";
-}
-
-static carom_status reserve(carom_world *w, size_t n)
-{
-    if (n <= w->capacity)
-        return CAROM_OK;
-    size_t cap = w->capacity ? w->capacity : 64;
-    while (cap < n)
-        cap *= 2;
-    if (cap > (size_t)UINT32_MAX - 1)
-        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "too many spheres");
-    sphere *s = realloc(w->spheres, cap * sizeof *s);
-    if (!s)
-        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
-    w->spheres = s;
-    double *et = realloc(w->event_time, cap * sizeof *et);
-    if (!et)
-        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
-    w->event_time = et;
-    sphere_event *ev = realloc(w->events, cap * sizeof *ev);
-    if (!ev)
-        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
-    w->events = ev;
-    if (w->def.response == CAROM_RESPONSE_NONE) {
-        reported_contacts *r = realloc(w->reported, cap * sizeof *r);
-        if (!r)
-            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
-        w->reported = r;
-    }
-    if (event_queue_reserve(&w->queue, cap, w->event_time) != 0)
-        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
-    w->capacity = cap;
-    return CAROM_OK;
 }
 
 carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
@@ -196,18 +201,19 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         return st;
     sphere *s = &w->spheres[id];
     memset(s, 0, sizeof *s);
+    memset(INFO(s), 0, sizeof *INFO(s));
     for (int k = 0; k < 3; k++) {
         s->x[k] = k < w->def.dim ? def->position[k] : 0.0;
         s->v[k] = k < w->def.dim ? def->velocity[k] : 0.0;
     }
     s->t = w->time;
     s->radius = def->radius;
-    s->inv_mass = isinf(def->mass) ? 0.0 : 1.0 / def->mass;
-    s->falls = s->inv_mass > 0.0;
-    s->alive = 1;
-    s->cell_next = s->cell_prev = SPHERE_NONE;
+    INFO(s)->inv_mass = isinf(def->mass) ? 0.0 : 1.0 / def->mass;
+    INFO(s)->falls = INFO(s)->inv_mass > 0.0;
+    INFO(s)->alive = 1;
+    w->cell_next[id] = INFO(s)->cell_prev = SPHERE_NONE;
     w->events[id].kind = EVENT_NONE;
-    w->event_time[id] = INFINITY;
+    w->events[id].time = INFINITY;
     w->queue.slot[id] = EVENT_QUEUE_ABSENT;
     if (w->reported) {
         for (int k = 0; k < REPORTED_MAX; k++) {
@@ -237,7 +243,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
 
 static carom_status check_id(carom_world *w, carom_sphere_id id)
 {
-    if (id >= w->count || !w->spheres[id].alive)
+    if (id >= w->count || !w->info[id].alive)
         return world_fail(w, CAROM_ERR_NO_SUCH_SPHERE, "no sphere with id %u", (unsigned)id);
     return CAROM_OK;
 }
@@ -252,8 +258,8 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
         cell_unlink(w, id);
         event_queue_remove(&w->queue, id);
     }
-    s->alive = 0;
-    s->counter++; /* events of others that name it become stale */
+    INFO(s)->alive = 0;
+    INFO(s)->counter++; /* events of others that name it become stale */
     w->alive_count--;
     return CAROM_OK;
 }
@@ -270,7 +276,7 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
     world_advance_sphere(w, s, w->time);
     for (int k = 0; k < w->def.dim; k++)
         s->v[k] = velocity[k];
-    s->counter++;
+    INFO(s)->counter++;
     if (w->built)
         world_predict(w, id);
     return CAROM_OK;
@@ -279,13 +285,13 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
 carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
                                     carom_sphere_state *out)
 {
-    if (id >= w->count || !w->spheres[id].alive)
+    if (id >= w->count || !w->info[id].alive)
         return CAROM_ERR_NO_SUCH_SPHERE;
     const sphere *s = &w->spheres[id];
     world_sphere_at(w, s, w->time, out->position, out->velocity);
     out->radius = s->radius;
-    out->mass = s->inv_mass > 0.0 ? 1.0 / s->inv_mass : INFINITY;
-    out->collisions = s->counter;
+    out->mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : INFINITY;
+    out->collisions = INFO(s)->counter;
     return CAROM_OK;
 }
 
@@ -293,7 +299,7 @@ size_t carom_world_sphere_capacity(const carom_world *w) { return w->count; }
 size_t carom_world_sphere_count(const carom_world *w) { return w->alive_count; }
 int carom_world_sphere_exists(const carom_world *w, carom_sphere_id id)
 {
-    return id < w->count && w->spheres[id].alive;
+    return id < w->count && w->info[id].alive;
 }
 const carom_world_def *carom_world_get_def(const carom_world *w) { return &w->def; }
 double carom_world_time(const carom_world *w) { return w->time; }
@@ -303,7 +309,7 @@ void world_sphere_at(const carom_world *w, const sphere *s, double t, double x[3
 {
     double dt = t - s->t;
     for (int k = 0; k < 3; k++) {
-        double a = s->falls ? w->gravity[k] : 0.0;
+        double a = INFO(s)->falls ? w->gravity[k] : 0.0;
         x[k] = s->x[k] + dt * (s->v[k] + 0.5 * a * dt);
         v[k] = s->v[k] + a * dt;
     }
@@ -353,11 +359,11 @@ double carom_world_kinetic_energy(const carom_world *w)
     double ke = 0.0;
     for (size_t i = 0; i < w->count; i++) {
         const sphere *s = &w->spheres[i];
-        if (!s->alive || s->inv_mass == 0.0)
+        if (!INFO(s)->alive || INFO(s)->inv_mass == 0.0)
             continue;
         double x[3], v[3];
         world_sphere_at(w, s, w->time, x, v);
-        ke += 0.5 * vec_dot(v, v) / s->inv_mass;
+        ke += 0.5 * vec_dot(v, v) / INFO(s)->inv_mass;
     }
     return ke;
 }
@@ -367,12 +373,12 @@ void carom_world_momentum(const carom_world *w, double out[3])
     out[0] = out[1] = out[2] = 0.0;
     for (size_t i = 0; i < w->count; i++) {
         const sphere *s = &w->spheres[i];
-        if (!s->alive || s->inv_mass == 0.0)
+        if (!INFO(s)->alive || INFO(s)->inv_mass == 0.0)
             continue;
         double x[3], v[3];
         world_sphere_at(w, s, w->time, x, v);
         for (int k = 0; k < 3; k++)
-            out[k] += v[k] / s->inv_mass;
+            out[k] += v[k] / INFO(s)->inv_mass;
     }
 }
 
@@ -380,7 +386,7 @@ static size_t finite_mass_count(const carom_world *w)
 {
     size_t n = 0;
     for (size_t i = 0; i < w->count; i++)
-        if (w->spheres[i].alive && w->spheres[i].inv_mass > 0.0)
+        if (w->info[i].alive && w->info[i].inv_mass > 0.0)
             n++;
     return n;
 }

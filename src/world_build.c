@@ -34,7 +34,7 @@ static carom_status fit_into_box(carom_world *w, uint32_t id)
         }
     }
     for (int k = 0; k < 3; k++)
-        s->cc[k] = grid_coordinate(&w->grid, k, s->x[k]);
+        INFO(s)->cc[k] = grid_coordinate(&w->grid, k, s->x[k]);
     return CAROM_OK;
 }
 
@@ -44,10 +44,10 @@ static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
 {
     const sphere *s = &w->spheres[id];
     grid_neighbourhood nb;
-    grid_neighbourhood_of(&w->grid, s->cc, &nb);
+    grid_neighbourhood_of(&w->grid, INFO(s)->cc, &nb);
     for (int c = 0; c < nb.count; c++) {
         for (uint32_t j = w->grid.head[nb.cell[c]]; j != SPHERE_NONE;
-             j = w->spheres[j].cell_next) {
+             j = w->cell_next[j]) {
             if (j == id || j >= below)
                 continue;
             const sphere *o = &w->spheres[j];
@@ -73,9 +73,7 @@ void world_unbuild(carom_world *w)
     if (!w->built)
         return;
     grid_free(&w->grid);
-    for (size_t k = 0; k < w->queue.size; k++)
-        w->queue.slot[w->queue.heap[k]] = EVENT_QUEUE_ABSENT;
-    w->queue.size = 0;
+    event_queue_clear(&w->queue);
     w->built = 0;
 }
 
@@ -83,7 +81,7 @@ carom_status world_build(carom_world *w)
 {
     double rmax = 0.0;
     for (size_t i = 0; i < w->count; i++)
-        if (w->spheres[i].alive && w->spheres[i].radius > rmax)
+        if (w->info[i].alive && w->spheres[i].radius > rmax)
             rmax = w->spheres[i].radius;
     if (rmax == 0.0)
         rmax = 0.5;
@@ -102,7 +100,7 @@ carom_status world_build(carom_world *w)
     w->grid_radius = rmax;
     carom_status st = CAROM_OK;
     for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++) {
-        if (!w->spheres[i].alive)
+        if (!w->info[i].alive)
             continue;
         world_advance_sphere(w, &w->spheres[i], w->time);
         st = fit_into_box(w, i);
@@ -110,7 +108,7 @@ carom_status world_build(carom_world *w)
             cell_link(w, i);
     }
     for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
-        if (w->spheres[i].alive)
+        if (w->info[i].alive)
             st = check_overlaps(w, i, i);
     if (st != CAROM_OK) {
         grid_free(&w->grid);
@@ -118,13 +116,13 @@ carom_status world_build(carom_world *w)
     }
     w->built = 1;
     for (uint32_t i = 0; i < w->count; i++) {
-        if (w->spheres[i].alive) {
-            w->event_time[i] = INFINITY;
+        if (w->info[i].alive) {
+            w->events[i].time = INFINITY;
             w->events[i].kind = EVENT_NONE;
         }
     }
     for (uint32_t i = 0; i < w->count; i++)
-        if (w->spheres[i].alive)
+        if (w->info[i].alive)
             world_predict(w, i);
     return CAROM_OK;
 }

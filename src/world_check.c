@@ -27,7 +27,7 @@ double carom_world_max_overlap_now(const carom_world *w)
         for (size_t i = 0; i < w->count; i++) {
             for (size_t j = i + 1; j < w->count; j++) {
                 const sphere *a = &w->spheres[i], *b = &w->spheres[j];
-                if (!a->alive || !b->alive)
+                if (!INFO(a)->alive || !INFO(b)->alive)
                     continue;
                 double shift[3] = {0.0, 0.0, 0.0};
                 for (int k = 0; k < w->def.dim; k++) {
@@ -45,13 +45,13 @@ double carom_world_max_overlap_now(const carom_world *w)
     }
     for (uint32_t i = 0; i < w->count; i++) {
         const sphere *a = &w->spheres[i];
-        if (!a->alive)
+        if (!INFO(a)->alive)
             continue;
         grid_neighbourhood nb;
-        grid_neighbourhood_of(&w->grid, a->cc, &nb);
+        grid_neighbourhood_of(&w->grid, INFO(a)->cc, &nb);
         for (int c = 0; c < nb.count; c++)
             for (uint32_t j = w->grid.head[nb.cell[c]]; j != SPHERE_NONE;
-                 j = w->spheres[j].cell_next) {
+                 j = w->cell_next[j]) {
                 if (j <= i)
                     continue;
                 double o = pair_overlap(w, a, &w->spheres[j], nb.shift[c]);
@@ -69,14 +69,14 @@ void world_validate(carom_world *w)
         abort();
     for (uint32_t i = 0; i < w->count; i++) {
         const sphere *s = &w->spheres[i];
-        if (!s->alive)
+        if (!INFO(s)->alive)
             continue;
-        if (w->event_time[i] < w->time)
+        if (w->events[i].time < w->time)
             abort();
         double x[3], v[3];
         world_sphere_at(w, s, w->time, x, v);
         for (int k = 0; k < w->def.dim; k++) {
-            double lo = s->cc[k] * w->grid.width[k], hi = lo + w->grid.width[k];
+            double lo = INFO(s)->cc[k] * w->grid.width[k], hi = lo + w->grid.width[k];
             double slack = 1e-9 * (w->grid.width[k] + fabs(x[k]));
             if (x[k] < lo - slack || x[k] > hi + slack)
                 abort();

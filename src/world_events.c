@@ -14,7 +14,7 @@
 static void pair_shift(const carom_world *w, const sphere *a, const sphere *b, double shift[3])
 {
     for (int k = 0; k < 3; k++) {
-        int32_t d = b->cc[k] - a->cc[k];
+        int32_t d = INFO(b)->cc[k] - INFO(a)->cc[k];
         shift[k] = 0.0;
         if (d > 1)
             shift[k] = -w->grid.length[k];
@@ -37,8 +37,8 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
     if (slot < 0) {
         double first = INFINITY;
         for (int k = 0; k < REPORTED_MAX; k++) {
-            int live = e[k].until > w->time && e[k].counter == a->counter &&
-                       e[k].partner_counter == w->spheres[e[k].partner].counter;
+            int live = e[k].until > w->time && e[k].counter == INFO(a)->counter &&
+                       e[k].partner_counter == w->info[e[k].partner].counter;
             double u = live ? e[k].until : -INFINITY;
             if (slot < 0 || u < first) {
                 slot = k;
@@ -46,7 +46,7 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
             }
         }
     }
-    e[slot] = (reported_contact){j, a->counter, w->spheres[j].counter, until};
+    e[slot] = (reported_contact){j, INFO(a)->counter, w->info[j].counter, until};
 }
 
 static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
@@ -84,7 +84,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
                 world_advance_sphere(w, sp, t);
                 for (int k = 0; k < w->def.dim; k++)
                     sp->v[k] = c.velocity_after[s][k];
-                sp->counter++;
+                INFO(sp)->counter++;
             }
         }
     }
@@ -108,8 +108,8 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     double shift[3];
     pair_shift(w, a, b, shift);
     response_collide(w, i, j, shift);
-    a->counter++;
-    b->counter++;
+    INFO(a)->counter++;
+    INFO(b)->counter++;
     w->stats.collisions++;
     world_predict(w, i);
     world_predict(w, j);
@@ -119,7 +119,7 @@ static void process_wall(carom_world *w, uint32_t i, int wall, double t)
 {
     world_advance_sphere(w, &w->spheres[i], t);
     response_wall(w, i, wall);
-    w->spheres[i].counter++;
+    w->info[i].counter++;
     w->stats.wall_hits++;
     world_predict(w, i);
 }
@@ -129,14 +129,14 @@ static void process_cell_crossing(carom_world *w, uint32_t i, int face)
     sphere *s = &w->spheres[i];
     int axis = face / 2, up = face % 2;
     cell_unlink(w, i);
-    s->cc[axis] += up ? 1 : -1;
+    INFO(s)->cc[axis] += up ? 1 : -1;
     /* Only a periodic axis lets a sphere leave the grid: wrap it. The
      * clock is not advanced, only the stored position is moved by L. */
-    if (s->cc[axis] == w->grid.n[axis]) {
-        s->cc[axis] = 0;
+    if (INFO(s)->cc[axis] == w->grid.n[axis]) {
+        INFO(s)->cc[axis] = 0;
         s->x[axis] -= w->grid.length[axis];
-    } else if (s->cc[axis] < 0) {
-        s->cc[axis] = w->grid.n[axis] - 1;
+    } else if (INFO(s)->cc[axis] < 0) {
+        INFO(s)->cc[axis] = w->grid.n[axis] - 1;
         s->x[axis] += w->grid.length[axis];
     }
     cell_link(w, i);
@@ -152,7 +152,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         uint32_t i = event_queue_top(&w->queue);
         if (i == EVENT_QUEUE_ABSENT)
             break;
-        double t = w->event_time[i];
+        double t = event_queue_top_time(&w->queue);
         if (t > t_end || t == INFINITY)
             break;
         w->time = t;
@@ -162,7 +162,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         switch (ev.kind) {
         case EVENT_COLLISION: {
             const sphere *partner = &w->spheres[ev.partner];
-            if (!partner->alive || partner->counter != ev.partner_counter) {
+            if (!INFO(partner)->alive || INFO(partner)->counter != ev.partner_counter) {
                 w->stats.invalid_events++;
                 world_predict(w, i);
             } else {

@@ -34,21 +34,30 @@ enum event_kind {
 
 #define SPHERE_NONE UINT32_MAX
 
+/* A sphere's record is split by use. The hot part is exactly what the
+ * pair loop of world_predict reads for every candidate, one 64-byte cache
+ * line per sphere (the array is 64-byte aligned); the cold part is read
+ * once per event at most. The cell lists' forward links are a separate
+ * array (4 bytes per sphere), so walking a cell touches no cold data. */
 typedef struct sphere {
-    double x[3];       /* position at time t */
+    _Alignas(64) double x[3]; /* position at time t */
     double v[3];       /* velocity at time t */
     double t;          /* the sphere's own clock */
     double radius;
+} sphere;
+
+typedef struct sphere_info {
     double inv_mass;   /* 0 for infinite mass */
     uint32_t counter;  /* bumped at every velocity change */
     uint32_t cell;     /* linear index of its grid cell */
     int32_t cc[3];     /* cell coordinates */
-    uint32_t cell_next, cell_prev;
+    uint32_t cell_prev;
     uint8_t alive;
     uint8_t falls;     /* gravity acts on it (finite mass) */
-} sphere;
+} sphere_info;
 
 typedef struct sphere_event {
+    double time;       /* also the sphere's key in the queue */
     uint32_t kind;
     uint32_t partner;
     uint32_t partner_counter;
@@ -82,8 +91,9 @@ struct carom_world {
     size_t count;         /* ids handed out */
     size_t alive_count;
     size_t capacity;
-    sphere *spheres;
-    double *event_time;   /* the queue's keys, one per sphere */
+    sphere *spheres;      /* hot records, 64-byte aligned */
+    sphere_info *info;    /* cold records */
+    uint32_t *cell_next;  /* next sphere in the same cell, or SPHERE_NONE */
     sphere_event *events;
     reported_contacts *reported; /* report-only mode only */
 
@@ -95,27 +105,37 @@ struct carom_world {
     carom_stats stats;
 };
 
+/* The cold record of the sphere whose hot record is s (needs a world w in
+ * scope: INFO(s) is sphere_info_of(w, s)). */
+static inline sphere_info *sphere_info_of(const carom_world *w, const sphere *s)
+{
+    return &w->info[s - w->spheres];
+}
+#define INFO(s) sphere_info_of(w, (s))
+
 static inline void cell_link(carom_world *w, uint32_t id)
 {
-    sphere *s = &w->spheres[id];
+    sphere_info *s = &w->info[id];
     s->cell = grid_index(&w->grid, s->cc);
     s->cell_prev = SPHERE_NONE;
-    s->cell_next = w->grid.head[s->cell];
-    if (s->cell_next != SPHERE_NONE)
-        w->spheres[s->cell_next].cell_prev = id;
+    uint32_t next = w->grid.head[s->cell];
+    w->cell_next[id] = next;
+    if (next != SPHERE_NONE)
+        w->info[next].cell_prev = id;
     w->grid.head[s->cell] = id;
 }
 
 static inline void cell_unlink(carom_world *w, uint32_t id)
 {
-    sphere *s = &w->spheres[id];
+    sphere_info *s = &w->info[id];
+    uint32_t next = w->cell_next[id];
     if (s->cell_prev != SPHERE_NONE)
-        w->spheres[s->cell_prev].cell_next = s->cell_next;
+        w->cell_next[s->cell_prev] = next;
     else
-        w->grid.head[s->cell] = s->cell_next;
-    if (s->cell_next != SPHERE_NONE)
-        w->spheres[s->cell_next].cell_prev = s->cell_prev;
-    s->cell_next = s->cell_prev = SPHERE_NONE;
+        w->grid.head[s->cell] = next;
+    if (next != SPHERE_NONE)
+        w->info[next].cell_prev = s->cell_prev;
+    w->cell_next[id] = s->cell_prev = SPHERE_NONE;
 }
 
 /* Sets the world's error message (printf-style) and returns status. */

@@ -29,12 +29,12 @@ carom_status carom_world_advance_to_limited(carom_world *w, double t, uint64_t m
         return st;
     if (count == max_events) {
         uint32_t top = event_queue_top(&w->queue);
-        if (top != EVENT_QUEUE_ABSENT && w->event_time[top] <= t)
+        if (top != EVENT_QUEUE_ABSENT && event_queue_top_time(&w->queue) <= t)
             return CAROM_OK; /* budget spent: the world stays at its last event */
     }
     w->time = t;
     for (size_t i = 0; i < w->count; i++)
-        if (w->spheres[i].alive)
+        if (w->info[i].alive)
             world_advance_sphere(w, &w->spheres[i], t);
     if (reached)
         *reached = 1;

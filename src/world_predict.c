@@ -26,13 +26,20 @@
 #include "vec.h"
 #include "world_internal.h"
 
+#define CANDIDATE_BATCH 64
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
+
 /* Position and velocity of sphere s at time t, without the gravity terms
  * when it does not fall (the common case, kept cheap). */
 static inline void state_at(const carom_world *w, const sphere *s, double t, double x[3],
                             double v[3])
 {
     double dt = t - s->t;
-    if (!s->falls || !w->has_gravity) {
+    if (!w->has_gravity || !INFO(s)->falls) { /* no cold read without gravity */
         for (int k = 0; k < 3; k++) {
             x[k] = s->x[k] + s->v[k] * dt;
             v[k] = s->v[k];
@@ -59,7 +66,7 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
     double sigma = a->radius + b->radius;
     double b_dot = vec_dot(dr, dv);
     int report_only = w->def.response == CAROM_RESPONSE_NONE;
-    int same_fall = a->falls == b->falls || !w->has_gravity;
+    int same_fall = !w->has_gravity || INFO(a)->falls == INFO(b)->falls;
     if (same_fall && !report_only && b_dot >= 0.0)
         return INFINITY; /* not approaching: the common rejection */
     double c0 = sigma * sigma - vec_dot(dr, dr); /* > 0: overlapping */
@@ -72,7 +79,7 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
     } else {
         /* One feels gravity, the other (infinite mass) does not: a quartic. */
         double s[3];
-        double sign = b->falls ? 0.5 : -0.5;
+        double sign = INFO(b)->falls ? 0.5 : -0.5;
         for (int k = 0; k < 3; k++)
             s[k] = sign * w->gravity[k];
         double c[5] = {c0, -2.0 * b_dot, -(vec_dot(dv, dv) + 2.0 * vec_dot(dr, s)),
@@ -85,14 +92,36 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
     return t > now ? t : now;
 }
 
+/* pair_time for the common case, elastic response and no gravity: the
+ * same arithmetic, reading nothing but a's state now (xa, va) and b's hot
+ * record. */
+static inline double pair_time_straight(const sphere *a, const double xa[3],
+                                        const double va[3], const sphere *b,
+                                        const double shift[3], double now)
+{
+    double dt = now - b->t, dr[3], dv[3];
+    for (int k = 0; k < 3; k++) {
+        double xb = b->x[k] + b->v[k] * dt;
+        dr[k] = xb + shift[k] - xa[k];
+        dv[k] = b->v[k] - va[k];
+    }
+    double b_dot = vec_dot(dr, dv);
+    if (b_dot >= 0.0)
+        return INFINITY; /* not approaching: the common rejection */
+    double sigma = a->radius + b->radius;
+    double c0 = sigma * sigma - vec_dot(dr, dr); /* > 0: overlapping */
+    double t = now + roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, -vec_dot(dv, dv));
+    return t > now ? t : now;
+}
+
 /* Sphere i remembers a report with j, neither velocity changed since, and
  * t is before their separation. */
 static int remembered(const carom_world *w, uint32_t i, uint32_t j, double t)
 {
     const reported_contact *e = w->reported[i].e;
     for (int k = 0; k < REPORTED_MAX; k++)
-        if (e[k].partner == j && t < e[k].until && e[k].counter == w->spheres[i].counter &&
-            e[k].partner_counter == w->spheres[j].counter)
+        if (e[k].partner == j && t < e[k].until && e[k].counter == w->info[i].counter &&
+            e[k].partner_counter == w->info[j].counter)
             return 1;
     return 0;
 }
@@ -118,11 +147,11 @@ double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
      * separated when g crosses zero going up. */
     double g0 = vec_dot(dr, dr) - sigma * sigma, b_dot = vec_dot(dr, dv);
     double tau;
-    if (a->falls == b->falls || !w->has_gravity) {
+    if (!w->has_gravity || INFO(a)->falls == INFO(b)->falls) {
         tau = roots_first_upcrossing_quadratic(g0, 2.0 * b_dot, vec_dot(dv, dv));
     } else {
         double s[3];
-        double sign = b->falls ? 0.5 : -0.5;
+        double sign = INFO(b)->falls ? 0.5 : -0.5;
         for (int k = 0; k < 3; k++)
             s[k] = sign * w->gravity[k];
         double c[5] = {g0, 2.0 * b_dot, vec_dot(dv, dv) + 2.0 * vec_dot(dr, s),
@@ -137,10 +166,47 @@ double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
 static double face_time(const carom_world *w, const sphere *s, const double x[3],
                         const double v[3], int axis, double level, int up, double now)
 {
-    double a = s->falls ? w->gravity[axis] : 0.0;
+    double a = INFO(s)->falls ? w->gravity[axis] : 0.0;
     double sign = up ? 1.0 : -1.0;
     return now + roots_first_upcrossing_quadratic(sign * (x[axis] - level), sign * v[axis],
                                                   sign * 0.5 * a);
+}
+
+/* The earliest collision found so far by one prediction. */
+typedef struct pair_scan {
+    uint32_t i;        /* the sphere predicted */
+    const sphere *s;
+    const double *x, *v; /* its state now */
+    double now;
+    double best;
+    sphere_event ev;
+} pair_scan;
+
+static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *cand,
+                            const double *const *cand_shift, int n)
+{
+    const sphere *s = p->s;
+    int report_only = w->def.response == CAROM_RESPONSE_NONE;
+    for (int m = 0; m < n; m++) {
+        uint32_t j = cand[m];
+        const sphere *o = &w->spheres[j];
+        double t;
+        if (report_only) {
+            double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
+            state_at(w, s, tref, xa, va);
+            t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now);
+            if (t < p->best && already_reported(w, p->i, j, t))
+                continue;
+        } else if (!w->has_gravity) {
+            t = pair_time_straight(s, p->x, p->v, o, cand_shift[m], p->now);
+        } else {
+            t = pair_time(w, s, p->x, p->v, p->now, o, cand_shift[m], p->now);
+        }
+        if (t < p->best) {
+            p->best = t;
+            p->ev = (sphere_event){INFINITY, EVENT_COLLISION, j, 0}; /* counter: at the end */
+        }
+    }
 }
 
 void world_predict(carom_world *w, uint32_t i)
@@ -149,7 +215,7 @@ void world_predict(carom_world *w, uint32_t i)
     const grid *g = &w->grid;
     double now = w->time;
     double best = INFINITY;
-    sphere_event ev = {EVENT_NONE, 0, 0};
+    sphere_event ev = {INFINITY, EVENT_NONE, 0, 0};
     double x[3], v[3];
     state_at(w, s, now, x, v);
 
@@ -160,62 +226,66 @@ void world_predict(carom_world *w, uint32_t i)
             double t_hi = face_time(w, s, x, v, k, w->def.box[k] - s->radius, 1, now);
             if (t_lo < best) {
                 best = t_lo;
-                ev = (sphere_event){EVENT_WALL, (uint32_t)(2 * k), 0};
+                ev = (sphere_event){INFINITY, EVENT_WALL, (uint32_t)(2 * k), 0};
             }
             if (t_hi < best) {
                 best = t_hi;
-                ev = (sphere_event){EVENT_WALL, (uint32_t)(2 * k + 1), 0};
+                ev = (sphere_event){INFINITY, EVENT_WALL, (uint32_t)(2 * k + 1), 0};
             }
         }
-        if (!walls || s->cc[k] > 0) {
-            double t = face_time(w, s, x, v, k, s->cc[k] * g->width[k], 0, now);
+        if (!walls || INFO(s)->cc[k] > 0) {
+            double t = face_time(w, s, x, v, k, INFO(s)->cc[k] * g->width[k], 0, now);
             if (t < best) {
                 best = t;
-                ev = (sphere_event){EVENT_CELL, (uint32_t)(2 * k), 0};
+                ev = (sphere_event){INFINITY, EVENT_CELL, (uint32_t)(2 * k), 0};
             }
         }
-        if (!walls || s->cc[k] < g->n[k] - 1) {
-            double t = face_time(w, s, x, v, k, (s->cc[k] + 1) * g->width[k], 1, now);
+        if (!walls || INFO(s)->cc[k] < g->n[k] - 1) {
+            double t = face_time(w, s, x, v, k, (INFO(s)->cc[k] + 1) * g->width[k], 1, now);
             if (t < best) {
                 best = t;
-                ev = (sphere_event){EVENT_CELL, (uint32_t)(2 * k + 1), 0};
+                ev = (sphere_event){INFINITY, EVENT_CELL, (uint32_t)(2 * k + 1), 0};
             }
         }
     }
 
+    /* Candidates are gathered a batch at a time and their hot records
+     * prefetched, so that the cache misses of a batch overlap; they are
+     * then evaluated in the order found (ties go to the first). */
+    pair_scan scan = {i, s, x, v, now, best, ev};
     grid_neighbourhood nb;
-    grid_neighbourhood_of(g, s->cc, &nb);
-    int report_only = w->def.response == CAROM_RESPONSE_NONE;
+    grid_neighbourhood_of(g, INFO(s)->cc, &nb);
+    uint32_t cand[CANDIDATE_BATCH];
+    const double *cand_shift[CANDIDATE_BATCH];
+    int n = 0;
     for (int c = 0; c < nb.count; c++) {
-        for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->spheres[j].cell_next) {
+        for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
             if (j == i)
                 continue;
-            const sphere *o = &w->spheres[j];
-            double t;
-            if (report_only) {
-                double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
-                state_at(w, s, tref, xa, va);
-                t = pair_time(w, s, xa, va, tref, o, nb.shift[c], now);
-            } else {
-                t = pair_time(w, s, x, v, now, o, nb.shift[c], now);
-            }
-            if (t < best && !(report_only && already_reported(w, i, j, t))) {
-                best = t;
-                ev = (sphere_event){EVENT_COLLISION, j, w->spheres[j].counter};
+            cand[n] = j;
+            cand_shift[n] = nb.shift[c];
+            PREFETCH(&w->spheres[j]);
+            if (++n == CANDIDATE_BATCH) {
+                scan_candidates(w, &scan, cand, cand_shift, n);
+                n = 0;
             }
         }
     }
+    scan_candidates(w, &scan, cand, cand_shift, n);
+    best = scan.best;
+    ev = scan.ev;
+    if (ev.kind == EVENT_COLLISION)
+        ev.partner_counter = w->info[ev.partner].counter; /* one cold read */
 
+    ev.time = best;
     w->events[i] = ev;
-    w->event_time[i] = best;
-    event_queue_update(&w->queue, i);
+    event_queue_update(&w->queue, i, best);
 
     /* Tell the partner, if this is earlier than what it has: it saves the
      * partner a stale event later. */
-    if (ev.kind == EVENT_COLLISION && best < w->event_time[ev.partner]) {
+    if (ev.kind == EVENT_COLLISION && best < w->events[ev.partner].time) {
         uint32_t j = ev.partner;
-        w->events[j] = (sphere_event){EVENT_COLLISION, i, s->counter};
-        w->event_time[j] = best;
-        event_queue_update(&w->queue, j);
+        w->events[j] = (sphere_event){best, EVENT_COLLISION, i, INFO(s)->counter};
+        event_queue_update(&w->queue, j, best);
     }
 }
