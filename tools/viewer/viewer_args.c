@@ -40,7 +40,7 @@ static const struct {
     [VK_SCREENSHOT] = {"screenshot", 1, "write the last picture to this PNG file on exit"},
     [VK_BUDGET] = {"budget_ms", 1, "most wall-clock milliseconds of physics a frame (default 100)"},
     [VK_TARGET_FPS] = {"target_fps", 1,
-                       "physics gets what drawing leaves of 1/target_fps s (default 60)"},
+                       "physics gets what drawing leaves of 1/target_fps s (default 75)"},
     [VK_MAX_FRAMES] = {"max_frames", 1, "quit after this many frames (default: never)"},
     [VK_PAUSED] = {"paused", 1, "1: start paused"},
     [VK_FRAMES] = {"frames", 2, "number of pictures (default 60)"},
@@ -215,7 +215,7 @@ static void defaults(viewer_args *va, driver_settings *ds)
     va->height = 800;
     va->time_scale = 1.0;
     va->budget_ms = 100.0;
-    va->target_fps = 60.0;
+    va->target_fps = 75.0;
     va->frames = 60;
     va->fps = 30.0;
     va->hud = 1;
