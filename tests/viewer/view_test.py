@@ -163,7 +163,7 @@ def drag():
         move(*j)
         time.sleep(0.15)
     move(*final)
-    time.sleep(3.0)
+    time.sleep(4.0)
     xdo("mouseup", "1")
     time.sleep(0.5)
     xdo("key", "q")
