@@ -1,62 +1,85 @@
-/* Indexed 4-ary min-heap with inline keys; contract in event_queue.h. */
+/* Calendar queue with a sorted current bucket; contract in event_queue.h. */
 #include "event_queue.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #define ARITY 4
-/* heap[1] starts a cache line: children groups 4k+1..4k+4 are aligned. */
-#define HEAP_OFFSET 3
+#define IN_HEAP 0x80000000u
+#define NONE UINT32_MAX
+/* Pending events per bucket the year is sized for, and how many mean
+ * spreads of the pending times a year spans. */
+#define PER_BUCKET 2.0
+#define YEAR_SPREADS 8.0
+#define MIN_BUCKETS 64
 
 static inline int earlier(event_queue_entry a, event_queue_entry b)
 {
     return a.time < b.time || (a.time == b.time && a.sphere < b.sphere);
 }
 
+/* List numbers after the buckets. */
+static inline uint32_t overflow_list(const event_queue *q) { return (uint32_t)q->nb; }
+static inline uint32_t never_list(const event_queue *q) { return (uint32_t)q->nb + 1; }
+
 int event_queue_init(event_queue *q, size_t capacity)
 {
-    q->heap = NULL;
-    q->block = NULL;
-    q->slot = NULL;
-    q->size = 0;
+    q->time = NULL;
+    q->where = q->next = q->prev = NULL;
     q->capacity = 0;
+    q->nb = 0;
+    q->head = malloc(2 * sizeof *q->head);
+    if (!q->head)
+        return -1;
+    q->head[0] = q->head[1] = NONE;
+    q->cur = 0;
+    q->origin = 0.0;
+    q->width = q->inv_width = 1.0;
+    q->listed = 0;
+    q->heap = NULL;
+    q->hsize = q->size = 0;
     return event_queue_reserve(q, capacity);
 }
 
 void event_queue_free(event_queue *q)
 {
-    free(q->block);
-    free(q->slot);
+    free(q->time);
+    free(q->where);
+    free(q->next);
+    free(q->prev);
+    free(q->head);
+    free(q->heap);
+    q->time = NULL;
+    q->where = q->next = q->prev = q->head = NULL;
     q->heap = NULL;
-    q->block = NULL;
-    q->slot = NULL;
-    q->size = q->capacity = 0;
+    q->capacity = q->size = q->hsize = q->listed = q->nb = 0;
+}
+
+static int grow(void **p, size_t bytes)
+{
+    void *n = realloc(*p, bytes);
+    if (!n)
+        return -1;
+    *p = n;
+    return 0;
 }
 
 int event_queue_reserve(event_queue *q, size_t capacity)
 {
     if (capacity <= q->capacity)
         return 0;
-    size_t bytes = (capacity + HEAP_OFFSET + 1) * sizeof(event_queue_entry);
-    bytes = (bytes + 63) / 64 * 64;
-    void *block = aligned_alloc(64, bytes);
-    if (!block)
+    if (grow((void **)&q->time, capacity * sizeof *q->time) ||
+        grow((void **)&q->where, capacity * sizeof *q->where) ||
+        grow((void **)&q->next, capacity * sizeof *q->next) ||
+        grow((void **)&q->prev, capacity * sizeof *q->prev) ||
+        grow((void **)&q->heap, capacity * sizeof *q->heap))
         return -1;
-    event_queue_entry *heap = (event_queue_entry *)block + HEAP_OFFSET;
-    if (q->size)
-        memcpy(heap, q->heap, q->size * sizeof *heap);
-    free(q->block);
-    q->block = block;
-    q->heap = heap;
-    uint32_t *slot = realloc(q->slot, capacity * sizeof *slot);
-    if (!slot)
-        return -1;
-    q->slot = slot;
     for (size_t k = q->capacity; k < capacity; k++)
-        slot[k] = EVENT_QUEUE_ABSENT;
+        q->where[k] = EVENT_QUEUE_ABSENT;
     q->capacity = capacity;
     return 0;
 }
+
+/* ---- the current bucket's heap ---- */
 
 static void sift_up(event_queue *q, size_t pos, event_queue_entry e)
 {
@@ -66,20 +89,20 @@ static void sift_up(event_queue *q, size_t pos, event_queue_entry e)
         if (!earlier(e, p))
             break;
         q->heap[pos] = p;
-        q->slot[p.sphere] = (uint32_t)pos;
+        q->where[p.sphere] = IN_HEAP | (uint32_t)pos;
         pos = parent;
     }
     q->heap[pos] = e;
-    q->slot[e.sphere] = (uint32_t)pos;
+    q->where[e.sphere] = IN_HEAP | (uint32_t)pos;
 }
 
 static void sift_down(event_queue *q, size_t pos, event_queue_entry e)
 {
     for (;;) {
         size_t first = ARITY * pos + 1;
-        if (first >= q->size)
+        if (first >= q->hsize)
             break;
-        size_t last = first + ARITY < q->size ? first + ARITY : q->size;
+        size_t last = first + ARITY < q->hsize ? first + ARITY : q->hsize;
         size_t best = first;
         for (size_t c = first + 1; c < last; c++)
             if (earlier(q->heap[c], q->heap[best]))
@@ -88,57 +111,215 @@ static void sift_down(event_queue *q, size_t pos, event_queue_entry e)
         if (!earlier(c, e))
             break;
         q->heap[pos] = c;
-        q->slot[c.sphere] = (uint32_t)pos;
+        q->where[c.sphere] = IN_HEAP | (uint32_t)pos;
         pos = best;
     }
     q->heap[pos] = e;
-    q->slot[e.sphere] = (uint32_t)pos;
+    q->where[e.sphere] = IN_HEAP | (uint32_t)pos;
 }
 
-void event_queue_update(event_queue *q, uint32_t s, double time)
+static void heap_remove(event_queue *q, size_t pos)
 {
-    event_queue_entry e = {time, s, 0};
-    uint32_t pos = q->slot[s];
-    if (pos == EVENT_QUEUE_ABSENT) {
-        sift_up(q, q->size++, e);
+    q->hsize--;
+    if (pos == q->hsize)
         return;
-    }
-    if (pos > 0 && earlier(e, q->heap[(pos - 1) / ARITY]))
-        sift_up(q, pos, e);
-    else
-        sift_down(q, pos, e);
-}
-
-void event_queue_remove(event_queue *q, uint32_t s)
-{
-    uint32_t pos = q->slot[s];
-    if (pos == EVENT_QUEUE_ABSENT)
-        return;
-    q->slot[s] = EVENT_QUEUE_ABSENT;
-    q->size--;
-    if (pos == q->size)
-        return;
-    event_queue_entry last = q->heap[q->size];
+    event_queue_entry last = q->heap[q->hsize];
     if (pos > 0 && earlier(last, q->heap[(pos - 1) / ARITY]))
         sift_up(q, pos, last);
     else
         sift_down(q, pos, last);
 }
 
+/* ---- lists ---- */
+
+static void list_push(event_queue *q, uint32_t list, uint32_t s)
+{
+    uint32_t h = q->head[list];
+    q->prev[s] = NONE;
+    q->next[s] = h;
+    if (h != NONE)
+        q->prev[h] = s;
+    q->head[list] = s;
+    q->where[s] = list;
+}
+
+static void list_unlink(event_queue *q, uint32_t s)
+{
+    uint32_t p = q->prev[s], n = q->next[s];
+    if (p != NONE)
+        q->next[p] = n;
+    else
+        q->head[q->where[s]] = n;
+    if (n != NONE)
+        q->prev[n] = p;
+}
+
+/* Files sphere s (key already in time[s]) where its time belongs. */
+static void place(event_queue *q, uint32_t s)
+{
+    double t = q->time[s];
+    if (t == INFINITY) {
+        list_push(q, never_list(q), s);
+        return;
+    }
+    double f = (t - q->origin) * q->inv_width; /* monotone in t */
+    if (q->nb == 0 || !(f < (double)q->nb)) {
+        list_push(q, overflow_list(q), s);
+        q->listed++;
+        return;
+    }
+    size_t b = f > 0.0 ? (size_t)f : 0;
+    if (b <= q->cur) {
+        sift_up(q, q->hsize++, (event_queue_entry){t, s, 0});
+        return;
+    }
+    list_push(q, (uint32_t)b, s);
+    q->listed++;
+}
+
+static void take_out(event_queue *q, uint32_t s)
+{
+    uint32_t w = q->where[s];
+    if (w & IN_HEAP) {
+        heap_remove(q, w & ~IN_HEAP);
+    } else {
+        list_unlink(q, s);
+        if (w != never_list(q))
+            q->listed--;
+    }
+}
+
+void event_queue_update(event_queue *q, uint32_t s, double time)
+{
+    uint32_t w = q->where[s];
+    if (w == EVENT_QUEUE_ABSENT)
+        q->size++;
+    else if ((w & IN_HEAP) && time != INFINITY &&
+             (time - q->origin) * q->inv_width < (double)q->cur + 1.0) {
+        /* Stays in the current bucket: re-sift in place. */
+        size_t pos = w & ~IN_HEAP;
+        event_queue_entry e = {time, s, 0};
+        q->time[s] = time;
+        if (pos > 0 && earlier(e, q->heap[(pos - 1) / ARITY]))
+            sift_up(q, pos, e);
+        else
+            sift_down(q, pos, e);
+        return;
+    } else
+        take_out(q, s);
+    q->time[s] = time;
+    place(q, s);
+}
+
+void event_queue_remove(event_queue *q, uint32_t s)
+{
+    if (q->where[s] == EVENT_QUEUE_ABSENT)
+        return;
+    take_out(q, s);
+    q->where[s] = EVENT_QUEUE_ABSENT;
+    q->size--;
+}
+
 void event_queue_clear(event_queue *q)
 {
-    for (size_t k = 0; k < q->size; k++)
-        q->slot[q->heap[k].sphere] = EVENT_QUEUE_ABSENT;
-    q->size = 0;
+    for (size_t k = 0; k < q->capacity; k++)
+        q->where[k] = EVENT_QUEUE_ABSENT;
+    for (size_t b = 0; b < q->nb + 2; b++)
+        q->head[b] = NONE;
+    q->hsize = q->size = q->listed = 0;
+}
+
+/* A new year starting at the overflow's earliest event, sized from the
+ * spread of the pending times; every bucket is empty when this runs. */
+static void new_year(event_queue *q)
+{
+    uint32_t list = q->head[overflow_list(q)];
+    uint32_t never = q->head[never_list(q)];
+    double lo = INFINITY, sum = 0.0;
+    size_t n = 0;
+    for (uint32_t s = list; s != NONE; s = q->next[s]) {
+        if (q->time[s] < lo)
+            lo = q->time[s];
+        n++;
+    }
+    for (uint32_t s = list; s != NONE; s = q->next[s])
+        sum += q->time[s] - lo;
+    double spread = n ? sum / (double)n : 0.0;
+    size_t nb = MIN_BUCKETS;
+    while ((double)nb < (double)q->size / PER_BUCKET * YEAR_SPREADS && nb < ((size_t)1 << 30))
+        nb *= 2;
+    if (nb != q->nb) {
+        uint32_t *head = realloc(q->head, (nb + 2) * sizeof *head);
+        if (head) {
+            q->head = head;
+            q->nb = nb;
+        }
+    }
+    for (size_t b = 0; b < q->nb + 2; b++)
+        q->head[b] = NONE;
+    q->head[never_list(q)] = never;
+    for (uint32_t s = never; s != NONE; s = q->next[s])
+        q->where[s] = never_list(q);
+    double width = YEAR_SPREADS * spread / (double)q->nb;
+    if (width > 0.0 && isfinite(width) && isfinite(1.0 / width)) {
+        q->width = width;
+        q->inv_width = 1.0 / width;
+    }
+    q->origin = lo;
+    q->cur = 0;
+    q->listed = 0;
+    for (uint32_t s = list, next; s != NONE; s = next) {
+        next = q->next[s];
+        place(q, s);
+    }
+}
+
+/* Moves to the next bucket (or year) and sorts its events into the heap. */
+static void advance(event_queue *q)
+{
+    q->cur++;
+    if (q->cur >= q->nb) {
+        new_year(q);
+        return;
+    }
+    uint32_t s = q->head[q->cur];
+    q->head[q->cur] = NONE;
+    for (uint32_t next; s != NONE; s = next) {
+        next = q->next[s];
+        q->listed--;
+        sift_up(q, q->hsize++, (event_queue_entry){q->time[s], s, 0});
+    }
+}
+
+uint32_t event_queue_top(event_queue *q)
+{
+    while (q->hsize == 0 && q->listed > 0)
+        advance(q);
+    if (q->hsize)
+        return q->heap[0].sphere;
+    return q->head[never_list(q)]; /* NONE == ABSENT when empty */
 }
 
 int event_queue_is_valid(const event_queue *q)
 {
-    for (size_t k = 1; k < q->size; k++)
+    for (size_t k = 1; k < q->hsize; k++)
         if (earlier(q->heap[k], q->heap[(k - 1) / ARITY]))
             return 0;
-    for (size_t k = 0; k < q->size; k++)
-        if (q->slot[q->heap[k].sphere] != k)
+    for (size_t k = 0; k < q->hsize; k++)
+        if (q->where[q->heap[k].sphere] != (IN_HEAP | (uint32_t)k) ||
+            q->time[q->heap[k].sphere] != q->heap[k].time)
             return 0;
-    return 1;
+    size_t listed = 0;
+    for (size_t b = 0; b < q->nb + 2; b++)
+        for (uint32_t s = q->head[b]; s != NONE; s = q->next[s]) {
+            if (q->where[s] != b)
+                return 0;
+            if (b < q->nb + 1)
+                listed++;
+            if (b < q->nb && b <= q->cur)
+                return 0; /* buckets up to the current one are in the heap */
+            if (b < q->nb && q->hsize && !(q->time[s] > q->heap[0].time))
+                return 0;
+        }
+    return listed == q->listed;
 }

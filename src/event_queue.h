@@ -1,14 +1,25 @@
-/* The event queue: an indexed 4-ary min-heap holding one entry per sphere,
- * keyed by that sphere's next event time (ties broken by sphere index, so
- * runs are deterministic). Each heap entry holds its key and its sphere,
- * so sifting compares entries without looking anything up elsewhere, and
- * the four children of a node share one 64-byte cache line. A sphere's key
- * can be changed in place, which is what lets each sphere keep exactly one
- * pending event and makes lazy invalidation cheap (see world_events.c).
- * All operations O(log N). */
+/* The event queue: one entry per sphere, keyed by that sphere's next event
+ * time, popped in order of (time, sphere index) exactly, so runs are
+ * deterministic. A sphere's key can be changed in place, which is what
+ * lets each sphere keep exactly one pending event and makes lazy
+ * invalidation cheap (see world_events.c).
+ *
+ * It is a calendar queue (after Paul, J. Comput. Phys. 221 (2007) 615):
+ * a "year" of nb buckets of equal width in time, each an unsorted doubly
+ * linked list; events past the year wait in an overflow list, and events
+ * that can never happen (infinite time) in a list of their own. Only the
+ * current bucket is kept sorted, in a small 4-ary heap of (time, sphere)
+ * entries. The bucket of a time is a monotone function of it, so buckets
+ * never reorder events, and ties within a bucket are ordered by the heap.
+ * When the year is used up, the overflow is spread over a new year that
+ * starts at its earliest event, with the bucket width and count re-tuned
+ * from the spread of the pending times (a few events per bucket). Insert,
+ * change and remove are O(1) but for the small heap; finding the next
+ * event is O(1) amortized. */
 #ifndef CAROM_EVENT_QUEUE_H
 #define CAROM_EVENT_QUEUE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,11 +32,21 @@ typedef struct event_queue_entry {
 } event_queue_entry;
 
 typedef struct event_queue {
-    event_queue_entry *heap; /* heap order; children of k: 4k+1 .. 4k+4 */
-    void *block;             /* the allocation heap points into */
-    uint32_t *slot;          /* slot[sphere] = position in heap, or ABSENT */
-    size_t size;
+    /* per sphere */
+    double *time;            /* its key */
+    uint32_t *where;         /* ABSENT, a list (bucket, OVERFLOW, NEVER) or IN_HEAP | pos */
+    uint32_t *next, *prev;   /* list links */
     size_t capacity;
+    /* the year */
+    uint32_t *head;          /* nb buckets, then the overflow and never lists */
+    size_t nb;               /* buckets per year (0 before the first year) */
+    size_t cur;              /* current bucket: everything up to it is in the heap */
+    double origin, width, inv_width;
+    size_t listed;           /* entries in buckets and overflow */
+    /* the current bucket, sorted */
+    event_queue_entry *heap; /* children of k: 4k+1 .. 4k+4 */
+    size_t hsize;
+    size_t size;             /* all entries */
 } event_queue;
 
 int event_queue_init(event_queue *q, size_t capacity);
@@ -37,16 +58,14 @@ void event_queue_update(event_queue *q, uint32_t s, double time);
 void event_queue_remove(event_queue *q, uint32_t s);
 /* Empties the queue. */
 void event_queue_clear(event_queue *q);
-static inline uint32_t event_queue_top(const event_queue *q)
-{
-    return q->size ? q->heap[0].sphere : EVENT_QUEUE_ABSENT;
-}
-/* Key of the top entry (only when not empty). */
+/* The sphere with the earliest key (not removed), or ABSENT. */
+uint32_t event_queue_top(event_queue *q);
+/* Key of the top entry (only after event_queue_top found one). */
 static inline double event_queue_top_time(const event_queue *q)
 {
-    return q->heap[0].time;
+    return q->hsize ? q->heap[0].time : (double)INFINITY;
 }
-/* Checks the heap property (validation builds and tests). */
+/* Checks the queue's structure (validation builds and tests). */
 int event_queue_is_valid(const event_queue *q);
 
 #endif

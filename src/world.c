@@ -213,8 +213,8 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     INFO(s)->alive = 1;
     w->cell_next[id] = INFO(s)->cell_prev = SPHERE_NONE;
     w->events[id].kind = EVENT_NONE;
+    w->events[id].counter = 0;
     w->events[id].time = INFINITY;
-    w->queue.slot[id] = EVENT_QUEUE_ABSENT;
     if (w->reported) {
         for (int k = 0; k < REPORTED_MAX; k++) {
             w->reported[id].e[k].partner = SPHERE_NONE;
@@ -259,7 +259,7 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
         event_queue_remove(&w->queue, id);
     }
     INFO(s)->alive = 0;
-    INFO(s)->counter++; /* events of others that name it become stale */
+    COUNTER(s)++; /* events of others that name it become stale */
     w->alive_count--;
     return CAROM_OK;
 }
@@ -276,7 +276,7 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
     world_advance_sphere(w, s, w->time);
     for (int k = 0; k < w->def.dim; k++)
         s->v[k] = velocity[k];
-    INFO(s)->counter++;
+    COUNTER(s)++;
     if (w->built)
         world_predict(w, id);
     return CAROM_OK;
@@ -291,7 +291,7 @@ carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
     world_sphere_at(w, s, w->time, out->position, out->velocity);
     out->radius = s->radius;
     out->mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : INFINITY;
-    out->collisions = INFO(s)->counter;
+    out->collisions = COUNTER(s);
     return CAROM_OK;
 }
 

@@ -37,8 +37,8 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
     if (slot < 0) {
         double first = INFINITY;
         for (int k = 0; k < REPORTED_MAX; k++) {
-            int live = e[k].until > w->time && e[k].counter == INFO(a)->counter &&
-                       e[k].partner_counter == w->info[e[k].partner].counter;
+            int live = e[k].until > w->time && e[k].counter == COUNTER(a) &&
+                       e[k].partner_counter == w->events[e[k].partner].counter;
             double u = live ? e[k].until : -INFINITY;
             if (slot < 0 || u < first) {
                 slot = k;
@@ -46,7 +46,7 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
             }
         }
     }
-    e[slot] = (reported_contact){j, INFO(a)->counter, w->info[j].counter, until};
+    e[slot] = (reported_contact){j, COUNTER(a), w->events[j].counter, until};
 }
 
 static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
@@ -84,7 +84,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
                 world_advance_sphere(w, sp, t);
                 for (int k = 0; k < w->def.dim; k++)
                     sp->v[k] = c.velocity_after[s][k];
-                INFO(sp)->counter++;
+                COUNTER(sp)++;
             }
         }
     }
@@ -108,8 +108,8 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     double shift[3];
     pair_shift(w, a, b, shift);
     response_collide(w, i, j, shift);
-    INFO(a)->counter++;
-    INFO(b)->counter++;
+    COUNTER(a)++;
+    COUNTER(b)++;
     w->stats.collisions++;
     world_predict(w, i);
     world_predict(w, j);
@@ -119,7 +119,7 @@ static void process_wall(carom_world *w, uint32_t i, int wall, double t)
 {
     world_advance_sphere(w, &w->spheres[i], t);
     response_wall(w, i, wall);
-    w->info[i].counter++;
+    w->events[i].counter++;
     w->stats.wall_hits++;
     world_predict(w, i);
 }
@@ -162,7 +162,8 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         switch (ev.kind) {
         case EVENT_COLLISION: {
             const sphere *partner = &w->spheres[ev.partner];
-            if (!INFO(partner)->alive || INFO(partner)->counter != ev.partner_counter) {
+            /* A removed sphere's counter moved when it was removed. */
+            if (COUNTER(partner) != ev.partner_counter || !INFO(partner)->alive) {
                 w->stats.invalid_events++;
                 world_predict(w, i);
             } else {

@@ -48,7 +48,6 @@ typedef struct sphere {
 
 typedef struct sphere_info {
     double inv_mass;   /* 0 for infinite mass */
-    uint32_t counter;  /* bumped at every velocity change */
     uint32_t cell;     /* linear index of its grid cell */
     int32_t cc[3];     /* cell coordinates */
     uint32_t cell_prev;
@@ -61,6 +60,10 @@ typedef struct sphere_event {
     uint32_t kind;
     uint32_t partner;
     uint32_t partner_counter;
+    /* Not part of the event: the sphere's own counter, bumped at every
+     * velocity change. It lives here because whoever reads a sphere's
+     * event time (validating an event, telling a partner) reads it too. */
+    uint32_t counter;
 } sphere_event;
 
 /* Report-only mode: the pairs a sphere was last reported with, each
@@ -112,6 +115,8 @@ static inline sphere_info *sphere_info_of(const carom_world *w, const sphere *s)
     return &w->info[s - w->spheres];
 }
 #define INFO(s) sphere_info_of(w, (s))
+/* The counter of the sphere whose hot record is s (see sphere_event). */
+#define COUNTER(s) (w->events[(s) - w->spheres].counter)
 
 static inline void cell_link(carom_world *w, uint32_t id)
 {

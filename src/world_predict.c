@@ -120,8 +120,8 @@ static int remembered(const carom_world *w, uint32_t i, uint32_t j, double t)
 {
     const reported_contact *e = w->reported[i].e;
     for (int k = 0; k < REPORTED_MAX; k++)
-        if (e[k].partner == j && t < e[k].until && e[k].counter == w->info[i].counter &&
-            e[k].partner_counter == w->info[j].counter)
+        if (e[k].partner == j && t < e[k].until && e[k].counter == w->events[i].counter &&
+            e[k].partner_counter == w->events[j].counter)
             return 1;
     return 0;
 }
@@ -172,6 +172,14 @@ static double face_time(const carom_world *w, const sphere *s, const double x[3]
                                                   sign * 0.5 * a);
 }
 
+/* An event of the given kind (time, partner counter and the sphere's own
+ * counter are filled in when it is stored). */
+static inline sphere_event event_of(uint32_t kind, uint32_t partner)
+{
+    sphere_event ev = {INFINITY, kind, partner, 0, 0};
+    return ev;
+}
+
 /* The earliest collision found so far by one prediction. */
 typedef struct pair_scan {
     uint32_t i;        /* the sphere predicted */
@@ -204,7 +212,7 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
         }
         if (t < p->best) {
             p->best = t;
-            p->ev = (sphere_event){INFINITY, EVENT_COLLISION, j, 0}; /* counter: at the end */
+            p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
         }
     }
 }
@@ -215,7 +223,7 @@ void world_predict(carom_world *w, uint32_t i)
     const grid *g = &w->grid;
     double now = w->time;
     double best = INFINITY;
-    sphere_event ev = {INFINITY, EVENT_NONE, 0, 0};
+    sphere_event ev = event_of(EVENT_NONE, 0);
     double x[3], v[3];
     state_at(w, s, now, x, v);
 
@@ -226,25 +234,25 @@ void world_predict(carom_world *w, uint32_t i)
             double t_hi = face_time(w, s, x, v, k, w->def.box[k] - s->radius, 1, now);
             if (t_lo < best) {
                 best = t_lo;
-                ev = (sphere_event){INFINITY, EVENT_WALL, (uint32_t)(2 * k), 0};
+                ev = event_of(EVENT_WALL, (uint32_t)(2 * k));
             }
             if (t_hi < best) {
                 best = t_hi;
-                ev = (sphere_event){INFINITY, EVENT_WALL, (uint32_t)(2 * k + 1), 0};
+                ev = event_of(EVENT_WALL, (uint32_t)(2 * k + 1));
             }
         }
         if (!walls || INFO(s)->cc[k] > 0) {
             double t = face_time(w, s, x, v, k, INFO(s)->cc[k] * g->width[k], 0, now);
             if (t < best) {
                 best = t;
-                ev = (sphere_event){INFINITY, EVENT_CELL, (uint32_t)(2 * k), 0};
+                ev = event_of(EVENT_CELL, (uint32_t)(2 * k));
             }
         }
         if (!walls || INFO(s)->cc[k] < g->n[k] - 1) {
             double t = face_time(w, s, x, v, k, (INFO(s)->cc[k] + 1) * g->width[k], 1, now);
             if (t < best) {
                 best = t;
-                ev = (sphere_event){INFINITY, EVENT_CELL, (uint32_t)(2 * k + 1), 0};
+                ev = event_of(EVENT_CELL, (uint32_t)(2 * k + 1));
             }
         }
     }
@@ -275,9 +283,10 @@ void world_predict(carom_world *w, uint32_t i)
     best = scan.best;
     ev = scan.ev;
     if (ev.kind == EVENT_COLLISION)
-        ev.partner_counter = w->info[ev.partner].counter; /* one cold read */
+        ev.partner_counter = w->events[ev.partner].counter; /* read once */
 
     ev.time = best;
+    ev.counter = w->events[i].counter;
     w->events[i] = ev;
     event_queue_update(&w->queue, i, best);
 
@@ -285,7 +294,7 @@ void world_predict(carom_world *w, uint32_t i)
      * partner a stale event later. */
     if (ev.kind == EVENT_COLLISION && best < w->events[ev.partner].time) {
         uint32_t j = ev.partner;
-        w->events[j] = (sphere_event){best, EVENT_COLLISION, i, INFO(s)->counter};
+        w->events[j] = (sphere_event){best, EVENT_COLLISION, i, COUNTER(s), w->events[j].counter};
         event_queue_update(&w->queue, j, best);
     }
 }
