@@ -6,7 +6,8 @@ usage: view_test.py MODE CAROM WORKDIR [X11_CLOSE]
          which pushes particles; none ends inside it; the picture shows it
          where the state says it is, and no longer where it started
   close  closing the window (WM_DELETE_WINDOW, as a window manager sends
-         it) ends the program with exit code 0 and the summary line
+         it) ends the program with exit code 0 and the summary line; with
+         no display at all it fails at once with one clear line
   keys   every key (pause, step, reset, slower, faster, gravity, colour)
          then Escape: exit code 0 and the summary line
 """
@@ -200,6 +201,13 @@ def drag():
 
 
 def close():
+    # With no display: one clear line and a nonzero exit, not an invisible window.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    p = subprocess.run([CAROM, "view", "max_frames=1000000"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode != 0 and "no display" in p.stderr and p.stderr.count("\n") == 1,
+          f"view with no display: exit {p.returncode}, stderr {p.stderr!r}")
     if not check(X11_CLOSE is not None, "close: no x11_close helper"):
         return
     proc, wid = start_view([])

@@ -118,9 +118,21 @@ static void app_close(view_app *a)
 
 static int open_window(view_app *a, const viewer_args *va, cli_error *error)
 {
+    /* With no display SDL would fall back to an invisible off-screen
+     * window that nobody can close: refuse, unless SDL_VIDEODRIVER asks
+     * for a driver explicitly. */
+    const char *chosen = getenv("SDL_VIDEODRIVER");
+    const char *no_display = "no display (DISPLAY is not set); `carom render` draws the same "
+                             "pictures without one";
+    if (!chosen && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+        return cli_fail(error, CLI_EXIT_RUNTIME, "cannot open a window: %s", no_display);
     if (SDL_Init(SDL_INIT_VIDEO) != 0)
         return cli_fail(error, CLI_EXIT_RUNTIME, "cannot open a window (is there a display?): %s",
                         SDL_GetError());
+    const char *driver_name = SDL_GetCurrentVideoDriver();
+    if (!chosen && driver_name &&
+        (!strcmp(driver_name, "offscreen") || !strcmp(driver_name, "dummy")))
+        return cli_fail(error, CLI_EXIT_RUNTIME, "cannot open a window: %s", no_display);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 2);
