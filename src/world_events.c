@@ -158,9 +158,15 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         w->time = t;
         count++;
         w->stats.events++;
+        /* Start the loads of what this event will read, so that they
+         * overlap instead of waiting one after the other. */
+        PREFETCH(&w->spheres[i]);
+        PREFETCH(&w->info[i]);
         sphere_event ev = w->events[i];
         switch (ev.kind) {
         case EVENT_COLLISION: {
+            PREFETCH(&w->spheres[ev.partner]);
+            PREFETCH(&w->info[ev.partner]);
             const sphere *partner = &w->spheres[ev.partner];
             /* A removed sphere's counter moved when it was removed. */
             if (COUNTER(partner) != ev.partner_counter || !INFO(partner)->alive) {

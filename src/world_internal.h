@@ -34,6 +34,13 @@ enum event_kind {
 
 #define SPHERE_NONE UINT32_MAX
 
+/* A hint to start loading what will be read soon (no effect on results). */
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
+
 /* A sphere's record is split by use. The hot part is exactly what the
  * pair loop of world_predict reads for every candidate, one 64-byte cache
  * line per sphere (the array is 64-byte aligned); the cold part is read

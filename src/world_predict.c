@@ -27,11 +27,6 @@
 #include "world_internal.h"
 
 #define CANDIDATE_BATCH 64
-#if defined(__GNUC__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)0)
-#endif
 
 /* Position and velocity of sphere s at time t, without the gravity terms
  * when it does not fall (the common case, kept cheap). */
@@ -213,6 +208,7 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
         if (t < p->best) {
             p->best = t;
             p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
+            PREFETCH(&w->events[j]); /* read then, if j stays the best */
         }
     }
 }
