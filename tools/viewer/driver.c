@@ -491,13 +491,18 @@ int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
 
 int driver_dump(driver *d, const char *path)
 {
+    /* Written beside the file and renamed over it, so that a reader never
+     * sees half a state. */
+    char part[1100];
+    if (snprintf(part, sizeof part, "%s.part", path) >= (int)sizeof part)
+        return fail(d, path, "file name too long");
     carom_scene now;
     carom_error e;
     int r = 0;
     if (copy_world(d, &now, &e) != CAROM_OK) {
         r = fail(d, "cannot copy the world", e.message);
     } else {
-        FILE *out = fopen(path, "w");
+        FILE *out = fopen(part, "w");
         if (!out) {
             r = fail(d, path, "cannot open for writing");
         } else {
@@ -505,6 +510,10 @@ int driver_dump(driver *d, const char *path)
                 r = fail(d, path, e.message);
             if (fclose(out) != 0 && !r)
                 r = fail(d, path, "error writing");
+            if (!r && rename(part, path) != 0)
+                r = fail(d, path, "cannot replace the file");
+            if (r)
+                remove(part);
         }
     }
     carom_scene_free(&now);

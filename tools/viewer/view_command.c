@@ -212,6 +212,9 @@ static int run_loop(view_app *a, const viewer_args *va, cli_error *error, long *
             quit |= view_input_handle(&e, &a->d, &cam, &vs);
         if (vs.error)
             return cli_fail(error, CLI_EXIT_RUNTIME, "%s", a->d.error);
+        if (vs.dump_request && va->dump && driver_dump(&a->d, va->dump))
+            return cli_fail(error, CLI_EXIT_RUNTIME, "dump: %s", a->d.error);
+        vs.dump_request = 0;
         double now = seconds();
         /* A long stall (window dragged, machine busy) is not made up for. */
         double real_dt = fmin(now - last, MAX_REAL_DT);

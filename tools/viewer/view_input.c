@@ -11,6 +11,7 @@ const char *const view_keys_help =
     "  g                      gravity on / off\n"
     "  c                      colour by speed on / off\n"
     "  o                      slow camera orbit on / off (3D)\n"
+    "  d                      write the state now to the dump= file\n"
     "  Escape, q              quit\n";
 
 static void drag_to_pointer(driver *d, const camera *cam, view_state *vs, int x, int y)
@@ -58,6 +59,9 @@ static void key_down(SDL_Keycode key, driver *d, camera *cam, view_state *vs, in
         break;
     case SDLK_o:
         vs->auto_orbit = !vs->auto_orbit;
+        break;
+    case SDLK_d:
+        vs->dump_request = 1;
         break;
     default:
         break;

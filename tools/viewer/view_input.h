@@ -4,7 +4,7 @@
  *
  * Keys: space pause/resume, n single step, r reset, - slower, + (or =)
  * faster, g gravity on/off, c colour by speed on/off, o slow orbit on/off
- * (3D), Escape or q quit.
+ * (3D), d write the state now (to the dump= file), Escape or q quit.
  *
  * Contract: view_input_handle applies one SDL event to the driver, the
  * camera and the view state; it returns 1 when the event asks to quit. */
@@ -20,6 +20,7 @@ typedef struct view_state {
     int colour_by_speed;
     int auto_orbit;
     int step_request;     /* single step asked for */
+    int dump_request;     /* d: write the state now */
     int dragging;         /* left button held */
     int orbiting;         /* right button held (3D) */
     double drag_anchor[3];/* 3D: the drag plane goes through this point */

@@ -36,7 +36,8 @@ static const struct {
     [VK_BIG_SPEED] = {"big_speed", 3, "its largest speed (default one box length per time unit)"},
     [VK_YAW] = {"yaw", 3, "3D camera: degrees around the vertical (default 26)"},
     [VK_PITCH] = {"pitch", 3, "3D camera: degrees above the horizon (default 20)"},
-    [VK_DUMP] = {"dump", 3, "write the final state to this extended XYZ file at the end"},
+    [VK_DUMP] = {"dump", 3, "write the final state to this extended XYZ file at the end "
+                            "(view: also on key d)"},
     [VK_SCREENSHOT] = {"screenshot", 1, "write the last picture to this PNG file on exit"},
     [VK_BUDGET] = {"budget_ms", 1, "most wall-clock milliseconds of physics a frame (default 100)"},
     [VK_TARGET_FPS] = {"target_fps", 1,
