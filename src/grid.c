@@ -25,7 +25,10 @@ int grid_init(grid *g, int dim, const double length[3], const int periodic[3],
             n = 1 << 20;
         if (n < 1)
             n = 1;
-        if (periodic[k] && n < 3)
+        /* A periodic axis with fewer than 3 cells is fine (a neighbour cell
+         * then appears once per image), but a sphere must not touch two
+         * images of another at once. */
+        if (periodic[k] && length[k] < 2.0 * min_width)
             return -1;
         g->n[k] = (int32_t)n;
         cells_total *= n;
@@ -114,7 +117,7 @@ void grid_neighbourhood_of(const grid *g, const int32_t c[3], grid_neighbourhood
                 for (int k = 0; k < 3; k++) {
                     nc[k] = c[k] + d[k];
                     if (nc[k] < 0 || nc[k] >= g->n[k]) {
-                        if (!g->periodic[k] || g->n[k] < 3) {
+                        if (!g->periodic[k]) {
                             inside = 0;
                             break;
                         }

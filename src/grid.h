@@ -4,9 +4,10 @@
  * cell (links stored in the sphere records by the world), so moving one
  * sphere to a neighbouring cell is O(1). A sphere's cell is tracked by
  * cell-crossing events, never recomputed from its position, so round-off
- * cannot make the grid and the events disagree. Periodic axes need at
- * least 3 cells so that every neighbour cell and its image shift is
- * unique. */
+ * cannot make the grid and the events disagree. A periodic axis must be
+ * at least two cell widths long (no sphere touches two images of another
+ * at once); with fewer than 3 cells on it, a neighbour cell appears once
+ * per image, with its own shift. */
 #ifndef CAROM_GRID_H
 #define CAROM_GRID_H
 
@@ -29,8 +30,8 @@ typedef struct grid {
 
 /* Chooses the cell counts for the box, the largest contact distance and
  * the number of spheres (no more cells than about 2 per sphere). Returns
- * 0 on success, -1 if a periodic axis is too short (need 3 cells), -2 if
- * out of memory. */
+ * 0 on success, -1 if a periodic axis is shorter than two contact
+ * distances, -2 if out of memory. */
 int grid_init(grid *g, int dim, const double length[3], const int periodic[3],
               double contact_distance, size_t nspheres);
 void grid_free(grid *g);

@@ -91,8 +91,8 @@ carom_status world_build(carom_world *w)
     int rc = grid_init(&w->grid, w->def.dim, w->def.box, periodic, 2.0 * rmax, w->alive_count);
     if (rc == -1)
         return world_fail(w, CAROM_ERR_BOX_TOO_SMALL,
-                          "the periodic box (%g x %g%s%g) must be at least 3 largest diameters "
-                          "(3 x %g) long on every periodic axis",
+                          "the periodic box (%g x %g%s%g) must be at least 2 largest diameters "
+                          "(2 x %g) long on every periodic axis",
                           w->def.box[0], w->def.box[1], w->def.dim == 3 ? " x " : "",
                           w->def.dim == 3 ? w->def.box[2] : 0.0, 2.0 * rmax);
     if (rc != 0)

@@ -8,18 +8,32 @@
 #include "vec.h"
 #include "world_internal.h"
 
-/* Shift to add to j's position to get its image next to i (periodic
- * axes have at least 3 cells, so neighbouring cells differ by at most 1
- * except across the boundary). */
-static void pair_shift(const carom_world *w, const sphere *a, const sphere *b, double shift[3])
+/* Shift to add to b's position to get its image in contact with a at
+ * time t. */
+static void pair_shift(const carom_world *w, const sphere *a, const sphere *b, double t,
+                       double shift[3])
 {
     for (int k = 0; k < 3; k++) {
-        int32_t d = INFO(b)->cc[k] - INFO(a)->cc[k];
         shift[k] = 0.0;
-        if (d > 1)
-            shift[k] = -w->grid.length[k];
-        else if (d < -1)
-            shift[k] = w->grid.length[k];
+        if (!w->grid.periodic[k])
+            continue;
+        double L = w->grid.length[k];
+        if (w->grid.n[k] >= 3) {
+            /* Neighbouring cells differ by at most 1 except across the
+             * boundary. */
+            int32_t d = INFO(b)->cc[k] - INFO(a)->cc[k];
+            if (d > 1)
+                shift[k] = -L;
+            else if (d < -1)
+                shift[k] = L;
+        } else {
+            /* Few cells: the image in contact is the nearest one (the axis
+             * is at least two contact distances long). */
+            double xa[3], va[3], xb[3], vb[3];
+            world_sphere_at(w, a, t, xa, va);
+            world_sphere_at(w, b, t, xb, vb);
+            shift[k] = -L * round((xb[k] - xa[k]) / L);
+        }
     }
 }
 
@@ -54,7 +68,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     w->stats.collisions++;
     double shift[3];
-    pair_shift(w, a, b, shift);
+    pair_shift(w, a, b, t, shift);
     if (w->def.on_contact) {
         double xa[3], xb[3], d[3];
         carom_contact c;
@@ -106,7 +120,7 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     world_advance_sphere(w, a, t);
     world_advance_sphere(w, b, t);
     double shift[3];
-    pair_shift(w, a, b, shift);
+    pair_shift(w, a, b, t, shift);
     response_collide(w, i, j, shift);
     COUNTER(a)++;
     COUNTER(b)++;

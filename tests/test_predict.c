@@ -1050,6 +1050,52 @@ static void test_resting(void)
     carom_world_free(w);
 }
 
+/* ---- small periodic boxes (fewer than 3 cells on an axis) ------------------ */
+
+static void test_small_periodic_box(void)
+{
+    /* Periodic x of length 2.2 (2 cells of contact distance 1). Sphere 0 at
+     * x = 0.5 moves left and meets sphere 1 (x = 1.6, at rest) through the
+     * boundary at t = 0.1; the two then take turns, a contact every 0.2. */
+    carom_world_def def = box_def(3, 2.2, 10, 10, CAROM_BOUNDARY_WALLS);
+    def.boundary[0] = CAROM_BOUNDARY_PERIODIC;
+    carom_world *w = make(def, &rec_a);
+    add(w, 0.5, 5, 5, -1, 0, 0, 0.5, 1.0);
+    add(w, 1.6, 5, 5, 0, 0, 0, 0.5, 1.0);
+    CHECK_OK(carom_world_advance_to(w, 1.0));
+    CHECK(rec_a.count == 5);
+    for (int k = 0; k < rec_a.count && k < 5; k++) {
+        CHECK_NEAR(rec_a.c[k].time, 0.1 + 0.2 * k, 1e-13);
+        CHECK_NEAR(fabs(rec_a.c[k].normal[0]), 1.0, 1e-12);
+    }
+    carom_world_free(w);
+
+    /* A periodic box shorter than two contact distances is refused. */
+    def = box_def(3, 1.9, 10, 10, CAROM_BOUNDARY_PERIODIC);
+    w = make(def, NULL);
+    add(w, 0.5, 5, 5, 0, 0, 0, 0.5, 1.0);
+    CHECK(carom_world_advance_to(w, 1.0) == CAROM_ERR_BOX_TOO_SMALL);
+    carom_world_free(w);
+
+    /* A gas of 8 spheres (a 2x2x2 lattice of spacing 1.25) in a periodic
+     * 2.5^3 box: energy kept, no overlap with any image, over many
+     * collisions. */
+    def = box_def(3, 2.5, 2.5, 2.5, CAROM_BOUNDARY_PERIODIC);
+    w = make(def, NULL);
+    for (int i = 0; i < 8; i++)
+        add(w, 0.3 + 1.25 * (i & 1), 0.4 + 1.25 * ((i >> 1) & 1), 0.5 + 1.25 * (i >> 2),
+            sin(1.0 + i), cos(2.0 * i), sin(3.0 * i + 0.5), 0.5, 1.0 + 0.1 * i);
+    double ke0 = carom_world_kinetic_energy(w);
+    CHECK_OK(carom_world_advance_to(w, 200.0));
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    CHECK(st.collisions > 1000);
+    CHECK_NEAR(carom_world_kinetic_energy(w) / ke0, 1.0, 1e-10);
+    CHECK(carom_world_max_overlap_now(w) < 1e-9);
+    CHECK(st.max_overlap < 1e-9);
+    carom_world_free(w);
+}
+
 /* ---- the contact callback -------------------------------------------------- */
 
 static void hook_stop_both(recorder *r, carom_contact *c)
@@ -1703,6 +1749,7 @@ int main(void)
     RUN(test_restitution);
     RUN(test_resting);
     RUN(test_callback);
+    RUN(test_small_periodic_box);
     RUN(test_set_velocity);
     RUN(test_add_remove);
     RUN(test_frames);
