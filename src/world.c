@@ -170,6 +170,7 @@ void carom_world_free(carom_world *w)
     event_queue_free(&w->queue);
     free(w->spheres);
     free(w->info);
+    free(w->big);
     free(w->cell_next);
     free(w->events);
     free(w->reported);
@@ -255,7 +256,10 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
         return st;
     sphere *s = &w->spheres[id];
     if (w->built) {
-        cell_unlink(w, id);
+        if (INFO(s)->big)
+            world_big_remove(w, id);
+        else
+            cell_unlink(w, id);
         event_queue_remove(&w->queue, id);
     }
     INFO(s)->alive = 0;

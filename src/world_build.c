@@ -73,8 +73,17 @@ void world_unbuild(carom_world *w)
     if (!w->built)
         return;
     grid_free(&w->grid);
+    world_big_clear(w);
     event_queue_clear(&w->queue);
     w->built = 0;
+}
+
+static int make_grid(carom_world *w, double radius)
+{
+    int periodic[3];
+    for (int k = 0; k < 3; k++)
+        periodic[k] = w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC;
+    return grid_init(&w->grid, w->def.dim, w->def.box, periodic, 2.0 * radius, w->alive_count);
 }
 
 carom_status world_build(carom_world *w)
@@ -85,10 +94,20 @@ carom_status world_build(carom_world *w)
             rmax = w->spheres[i].radius;
     if (rmax == 0.0)
         rmax = 0.5;
-    int periodic[3];
-    for (int k = 0; k < 3; k++)
-        periodic[k] = w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC;
-    int rc = grid_init(&w->grid, w->def.dim, w->def.box, periodic, 2.0 * rmax, w->alive_count);
+    /* The grid is sized for all but a few big spheres, if there are such
+     * and the box allows it (world_big.c). */
+    double rgrid = world_big_choose(w);
+    int rc = make_grid(w, rgrid);
+    if (rc == 0 && w->nbig > 0) {
+        w->grid_radius = rgrid;
+        if (!world_big_fits_grid(w)) {
+            world_big_clear(w);
+            grid_free(&w->grid);
+            rgrid = rmax;
+            rc = make_grid(w, rgrid);
+        }
+    }
+    rmax = rgrid;
     if (rc == -1)
         return world_fail(w, CAROM_ERR_BOX_TOO_SMALL,
                           "the periodic box (%g x %g%s%g) must be at least 2 largest diameters "
@@ -104,14 +123,17 @@ carom_status world_build(carom_world *w)
             continue;
         world_advance_sphere(w, &w->spheres[i], w->time);
         st = fit_into_box(w, i);
-        if (st == CAROM_OK)
+        if (st == CAROM_OK && !w->info[i].big)
             cell_link(w, i);
     }
     for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
-        if (w->info[i].alive)
+        if (w->info[i].alive && !w->info[i].big)
             st = check_overlaps(w, i, i);
+    for (size_t b = 0; b < w->nbig && st == CAROM_OK; b++)
+        st = world_big_check_overlaps(w, w->big[b]);
     if (st != CAROM_OK) {
         grid_free(&w->grid);
+        world_big_clear(w);
         return st;
     }
     w->built = 1;
@@ -133,6 +155,8 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
     carom_status st = fit_into_box(w, id);
     if (st == CAROM_OK)
         st = check_overlaps(w, id, UINT32_MAX);
+    if (st == CAROM_OK)
+        st = world_big_check_overlaps(w, id);
     if (st == CAROM_OK)
         cell_link(w, id);
     return st;

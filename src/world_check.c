@@ -47,6 +47,21 @@ double carom_world_max_overlap_now(const carom_world *w)
         const sphere *a = &w->spheres[i];
         if (!INFO(a)->alive)
             continue;
+        /* Big spheres (out of the grid) against everything else. */
+        for (size_t k = 0; k < w->nbig; k++) {
+            uint32_t j = w->big[k];
+            if (j == i || (INFO(a)->big && j < i))
+                continue;
+            double xa[3], va[3], xb[3], vb[3], shift[3];
+            world_sphere_at(w, a, w->time, xa, va);
+            world_sphere_at(w, &w->spheres[j], w->time, xb, vb);
+            world_min_image_shift(w, xa, xb, shift);
+            double o = pair_overlap(w, a, &w->spheres[j], shift);
+            if (o > worst)
+                worst = o;
+        }
+        if (INFO(a)->big)
+            continue;
         grid_neighbourhood nb;
         grid_neighbourhood_of(&w->grid, INFO(a)->cc, &nb);
         for (int c = 0; c < nb.count; c++)
@@ -73,6 +88,8 @@ void world_validate(carom_world *w)
             continue;
         if (w->events[i].time < w->time)
             abort();
+        if (INFO(s)->big)
+            continue; /* not in the grid */
         double x[3], v[3];
         world_sphere_at(w, s, w->time, x, v);
         for (int k = 0; k < w->def.dim; k++) {

@@ -13,6 +13,14 @@
 static void pair_shift(const carom_world *w, const sphere *a, const sphere *b, double t,
                        double shift[3])
 {
+    if (INFO(a)->big || INFO(b)->big) {
+        /* Not in the grid: the nearest image is the one in contact. */
+        double xa[3], va[3], xb[3], vb[3];
+        world_sphere_at(w, a, t, xa, va);
+        world_sphere_at(w, b, t, xb, vb);
+        world_min_image_shift(w, xa, xb, shift);
+        return;
+    }
     for (int k = 0; k < 3; k++) {
         shift[k] = 0.0;
         if (!w->grid.periodic[k])
@@ -158,6 +166,22 @@ static void process_cell_crossing(carom_world *w, uint32_t i, int face)
     world_predict(w, i);
 }
 
+/* A big sphere has moved big_margin since it last scanned: keep its
+ * stored position in the box on periodic axes (its clock is not
+ * advanced), and scan again. */
+static void process_rescan(carom_world *w, uint32_t i)
+{
+    sphere *s = &w->spheres[i];
+    for (int k = 0; k < w->def.dim; k++) {
+        if (w->grid.periodic[k]) {
+            double L = w->grid.length[k];
+            s->x[k] -= L * floor(s->x[k] / L);
+        }
+    }
+    w->stats.cell_crossings++;
+    world_predict(w, i);
+}
+
 carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
                                  uint64_t *processed)
 {
@@ -196,6 +220,9 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
             break;
         case EVENT_CELL:
             process_cell_crossing(w, i, (int)ev.partner);
+            break;
+        case EVENT_RESCAN:
+            process_rescan(w, i);
             break;
         default:
             world_predict(w, i);

@@ -29,7 +29,9 @@ enum event_kind {
     EVENT_NONE = 0,
     EVENT_COLLISION = 1, /* partner: sphere index */
     EVENT_WALL = 2,      /* partner: 2*axis + (0 low, 1 high) */
-    EVENT_CELL = 3       /* partner: 2*axis + (0 down, 1 up) */
+    EVENT_CELL = 3,      /* partner: 2*axis + (0 down, 1 up) */
+    EVENT_RESCAN = 4     /* a big sphere has moved a margin since it last
+                            scanned its surroundings (world_big.c) */
 };
 
 #define SPHERE_NONE UINT32_MAX
@@ -60,6 +62,7 @@ typedef struct sphere_info {
     uint32_t cell_prev;
     uint8_t alive;
     uint8_t falls;     /* gravity acts on it (finite mass) */
+    uint8_t big;       /* kept out of the grid (world_big.c) */
 } sphere_info;
 
 typedef struct sphere_event {
@@ -111,6 +114,9 @@ struct carom_world {
     event_queue queue;
     int built;            /* grid and predictions exist */
     double grid_radius;   /* largest radius the grid allows */
+    uint32_t *big;        /* spheres kept out of the grid (world_big.c) */
+    size_t nbig;
+    double big_margin;    /* how far a big sphere moves between scans */
 
     carom_stats stats;
 };
@@ -170,6 +176,22 @@ void world_unbuild(carom_world *w);
  * overlaps no other sphere; on failure it stays out and the message names
  * the problem. */
 carom_status world_place_sphere(carom_world *w, uint32_t s);
+
+/* world_big.c: a few spheres much larger than the rest are kept out of
+ * the grid, so that the grid's cells can stay as small as the others. */
+/* Chooses them at build time, before the grid: returns the largest radius
+ * of the spheres left in the grid. */
+double world_big_choose(carom_world *w);
+/* After the grid is built: 1 if the periodic axes are long enough for the
+ * big spheres (else the caller builds without them). */
+int world_big_fits_grid(const carom_world *w);
+void world_big_clear(carom_world *w);
+void world_big_remove(carom_world *w, uint32_t id);
+/* Fails if sphere id overlaps a big sphere (or, if big, any sphere). */
+carom_status world_big_check_overlaps(carom_world *w, uint32_t id);
+/* Shift to add to xb to get the image of b nearest to xa. */
+void world_min_image_shift(const carom_world *w, const double xa[3], const double xb[3],
+                           double shift[3]);
 
 /* world_predict.c: predict sphere s's next event at the current time,
  * store it and update the queue (and tell a partner with a later event). */

@@ -213,6 +213,54 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
     }
 }
 
+/* A big sphere's candidates: the spheres of every cell within reach of it
+ * while it stays within big_margin of x (world_big.c). */
+static void scan_big_region(const carom_world *w, pair_scan *scan, const double x[3])
+{
+    const grid *g = &w->grid;
+    double reach = scan->s->radius + w->grid_radius + w->big_margin;
+    int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int k = 0; k < w->def.dim; k++) {
+        lo[k] = (int32_t)floor((x[k] - reach) / g->width[k]);
+        hi[k] = (int32_t)floor((x[k] + reach) / g->width[k]);
+        if (!g->periodic[k]) {
+            if (lo[k] < 0)
+                lo[k] = 0;
+            if (hi[k] > g->n[k] - 1)
+                hi[k] = g->n[k] - 1;
+        }
+    }
+    uint32_t cand[CANDIDATE_BATCH];
+    const double *cand_shift[CANDIDATE_BATCH];
+    double shift[3] = {0.0, 0.0, 0.0};
+    int n = 0;
+    int32_t c[3];
+    for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++)
+        for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
+            for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++) {
+                /* One shift per cell: flush the batch before it changes. */
+                scan_candidates(w, scan, cand, cand_shift, n);
+                n = 0;
+                int32_t wrapped[3];
+                for (int k = 0; k < 3; k++) {
+                    int32_t images = (int32_t)floor((double)c[k] / g->n[k]);
+                    wrapped[k] = c[k] - images * g->n[k];
+                    shift[k] = images * g->length[k];
+                }
+                for (uint32_t j = g->head[grid_index(g, wrapped)]; j != SPHERE_NONE;
+                     j = w->cell_next[j]) {
+                    cand[n] = j;
+                    cand_shift[n] = shift;
+                    PREFETCH(&w->spheres[j]);
+                    if (++n == CANDIDATE_BATCH) {
+                        scan_candidates(w, scan, cand, cand_shift, n);
+                        n = 0;
+                    }
+                }
+            }
+    scan_candidates(w, scan, cand, cand_shift, n);
+}
+
 void world_predict(carom_world *w, uint32_t i)
 {
     const sphere *s = &w->spheres[i];
@@ -237,6 +285,18 @@ void world_predict(carom_world *w, uint32_t i)
                 ev = event_of(EVENT_WALL, (uint32_t)(2 * k + 1));
             }
         }
+        if (INFO(s)->big) {
+            /* Out of the grid: scan again after moving big_margin. */
+            for (int up = 0; up < 2; up++) {
+                double level = x[k] + (up ? w->big_margin : -w->big_margin);
+                double t = face_time(w, s, x, v, k, level, up, now);
+                if (t < best) {
+                    best = t;
+                    ev = event_of(EVENT_RESCAN, (uint32_t)(2 * k + up));
+                }
+            }
+            continue;
+        }
         if (!walls || INFO(s)->cc[k] > 0) {
             double t = face_time(w, s, x, v, k, INFO(s)->cc[k] * g->width[k], 0, now);
             if (t < best) {
@@ -257,25 +317,49 @@ void world_predict(carom_world *w, uint32_t i)
      * prefetched, so that the cache misses of a batch overlap; they are
      * then evaluated in the order found (ties go to the first). */
     pair_scan scan = {i, s, x, v, now, best, ev};
-    grid_neighbourhood nb;
-    grid_neighbourhood_of(g, INFO(s)->cc, &nb);
     uint32_t cand[CANDIDATE_BATCH];
     const double *cand_shift[CANDIDATE_BATCH];
     int n = 0;
-    for (int c = 0; c < nb.count; c++) {
-        for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
+    if (!INFO(s)->big) {
+        grid_neighbourhood nb;
+        grid_neighbourhood_of(g, INFO(s)->cc, &nb);
+        for (int c = 0; c < nb.count; c++) {
+            for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
+                if (j == i)
+                    continue;
+                cand[n] = j;
+                cand_shift[n] = nb.shift[c];
+                PREFETCH(&w->spheres[j]);
+                if (++n == CANDIDATE_BATCH) {
+                    scan_candidates(w, &scan, cand, cand_shift, n);
+                    n = 0;
+                }
+            }
+        }
+        scan_candidates(w, &scan, cand, cand_shift, n);
+    } else {
+        scan_big_region(w, &scan, x);
+    }
+    /* Every sphere meets the big ones through their nearest image. */
+    if (w->nbig > 0) {
+        double shifts[CANDIDATE_BATCH][3];
+        n = 0;
+        for (size_t k = 0; k < w->nbig; k++) {
+            uint32_t j = w->big[k];
             if (j == i)
                 continue;
+            double xb[3], vb[3];
+            world_sphere_at(w, &w->spheres[j], now, xb, vb);
+            world_min_image_shift(w, x, xb, shifts[n]);
             cand[n] = j;
-            cand_shift[n] = nb.shift[c];
-            PREFETCH(&w->spheres[j]);
+            cand_shift[n] = shifts[n];
             if (++n == CANDIDATE_BATCH) {
                 scan_candidates(w, &scan, cand, cand_shift, n);
                 n = 0;
             }
         }
+        scan_candidates(w, &scan, cand, cand_shift, n);
     }
-    scan_candidates(w, &scan, cand, cand_shift, n);
     best = scan.best;
     ev = scan.ev;
     if (ev.kind == EVENT_COLLISION)

@@ -1096,6 +1096,36 @@ static void test_small_periodic_box(void)
     carom_world_free(w);
 }
 
+/* ---- a big sphere among small ones (kept out of the grid) ----------------- */
+
+static void test_big_sphere_periodic(void)
+{
+    /* 2D periodic 60 x 60: 400 disks of radius 0.5 on a square lattice and
+     * a heavy disk of radius 6 crossing the box fast, through the
+     * boundary several times. Energy kept, no overlap with any image, and
+     * the big disk does meet the small ones. */
+    carom_world *w = make(box_def(2, 60, 60, 1, CAROM_BOUNDARY_PERIODIC), &rec_a);
+    for (int i = 0; i < 400; i++) {
+        double x = 1.5 + 3.0 * (i % 20), y = 1.5 + 3.0 * (i / 20);
+        if (fabs(x - 30.0) < 8.0 && fabs(y - 30.0) < 8.0)
+            continue; /* room for the big one */
+        add(w, x, y, 0, sin(0.7 * i), cos(1.3 * i), 0, 0.5, 1.0);
+    }
+    carom_sphere_id big = add(w, 30, 30, 0, 17.0, 9.0, 0, 6.0, 50.0);
+    double ke0 = carom_world_kinetic_energy(w);
+    CHECK_OK(carom_world_advance_to(w, 20.0));
+    int with_big = 0;
+    for (int k = 0; k < rec_a.count && k < MAX_RECORDED; k++)
+        with_big += rec_a.c[k].i == big || rec_a.c[k].j == big;
+    CHECK(with_big > 100);
+    CHECK_NEAR(carom_world_kinetic_energy(w) / ke0, 1.0, 1e-10);
+    CHECK(carom_world_max_overlap_now(w) < 1e-9);
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    CHECK(st.max_overlap < 1e-9);
+    carom_world_free(w);
+}
+
 /* ---- the contact callback -------------------------------------------------- */
 
 static void hook_stop_both(recorder *r, carom_contact *c)
@@ -1750,6 +1780,7 @@ int main(void)
     RUN(test_resting);
     RUN(test_callback);
     RUN(test_small_periodic_box);
+    RUN(test_big_sphere_periodic);
     RUN(test_set_velocity);
     RUN(test_add_remove);
     RUN(test_frames);

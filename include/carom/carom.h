@@ -125,7 +125,7 @@ typedef struct carom_stats {
     uint64_t events;          /* every event popped, valid or not */
     uint64_t collisions;      /* sphere-sphere contacts */
     uint64_t wall_hits;
-    uint64_t cell_crossings;
+    uint64_t cell_crossings;  /* and rescans of big spheres kept out of the grid */
     uint64_t invalid_events;  /* stale predictions discarded */
     double virial;            /* sum over collisions of impulse * contact distance */
     double wall_momentum;     /* sum of |impulse| given to walls */
