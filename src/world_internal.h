@@ -3,6 +3,9 @@
  *   world_build.c   the grid and the first predictions (on first advance)
  *   world_predict.c each sphere's next event (collision, wall, cell crossing)
  *   world_events.c  the event loop
+ *   world_limited.c advancing to a time under an event budget (frames)
+ *   world_big.c     the few spheres far larger than the rest, out of the grid
+ *   world_check.c   largest overlap now; invariants in validation builds
  *   response.c      what a contact does to velocities
  *
  * Invariants (checked in validation builds, see world_validate):

@@ -1,8 +1,10 @@
 /* Predicting one sphere's next event: the earliest of its collisions with
- * the spheres of its own and neighbouring cells, its wall hits and its
- * crossing into a neighbouring cell (the pseudo-event that makes sure a
- * fast sphere meets every sphere on its way: it re-predicts in each cell
- * it enters, so it can never tunnel).
+ * the spheres of its own and neighbouring cells (and with the big spheres
+ * kept out of the grid), its wall hits and its crossing into a
+ * neighbouring cell (the pseudo-event that makes sure a fast sphere meets
+ * every sphere on its way: it re-predicts in each cell it enters, so it
+ * can never tunnel). A big sphere instead scans the cells within its reach
+ * and re-predicts after moving a margin (world_big.c).
  *
  * Pair rule (elastic response): spheres meet when their distance comes
  * down to the contact distance while approaching. Touching or overlapping
