@@ -29,6 +29,15 @@ static double restitution_for(const carom_world *w, double e, double normal_spee
     return fabs(normal_speed) < w->def.restitution_min_speed ? 1.0 : e;
 }
 
+/* Impulse J along n (from a towards b): a loses J n, b gains it. */
+static void apply_impulse(sphere *a, sphere *b, double ia, double ib, const double n[3], double J)
+{
+    for (int k = 0; k < 3; k++) {
+        a->v[k] -= J * ia * n[k];
+        b->v[k] += J * ib * n[k];
+    }
+}
+
 void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3])
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
@@ -59,10 +68,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     if (separating < w->def.restitution_min_speed)
         impulse += (w->def.restitution_min_speed - separating) / (ia + ib);
     if (impulse > 0.0) {
-        for (int k = 0; k < 3; k++) {
-            a->v[k] -= impulse * ia * n[k];
-            b->v[k] += impulse * ib * n[k];
-        }
+        apply_impulse(a, b, ia, ib, n, impulse);
         w->stats.virial += impulse * dist;
     }
     if (w->def.on_contact) {
@@ -87,13 +93,8 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         for (int k = 0; k < 3; k++)
             pushed_in -= ((INFO(b)->falls ? w->gravity[k] : 0.0) - (INFO(a)->falls ? w->gravity[k] : 0.0)) * n[k];
         double short_by = w->def.restitution_min_speed - vn_after;
-        if (vn_after < 0.0 || (vn_after == 0.0 && pushed_in > 0.0)) {
-            double extra = short_by / (ia + ib);
-            for (int k = 0; k < 3; k++) {
-                a->v[k] -= extra * ia * n[k];
-                b->v[k] += extra * ib * n[k];
-            }
-        }
+        if (vn_after < 0.0 || (vn_after == 0.0 && pushed_in > 0.0))
+            apply_impulse(a, b, ia, ib, n, short_by / (ia + ib));
     }
 }
 
