@@ -72,7 +72,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         w->stats.virial += impulse * dist;
     }
     if (w->def.on_contact) {
-        carom_contact c;
+        carom_contact c = {0};
         c.kind = CAROM_CONTACT_SPHERE;
         c.time = a->t;
         c.i = i;
@@ -115,7 +115,7 @@ void response_wall(carom_world *w, uint32_t i, int wall)
         w->stats.wall_momentum += impulse;
     }
     if (w->def.on_contact) {
-        carom_contact c;
+        carom_contact c = {0};
         c.kind = CAROM_CONTACT_WALL;
         c.time = s->t;
         c.i = i;

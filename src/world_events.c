@@ -79,7 +79,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
     pair_shift(w, a, b, t, shift);
     if (w->def.on_contact) {
         double xa[3], xb[3], d[3];
-        carom_contact c;
+        carom_contact c = {0};
         c.kind = CAROM_CONTACT_SPHERE;
         c.time = t;
         c.i = i;

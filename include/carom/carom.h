@@ -69,9 +69,34 @@ typedef struct carom_contact {
     double normal[3]; /* unit vector from i towards j (or towards the wall) */
     double impulse;   /* magnitude of the impulse the built-in response applied */
     double velocity_after[2][3];
+    double depth;     /* 0 for a contact found at its time; > 0 when a driven
+                         sphere broke its acceleration bound and probing found
+                         the two already overlapping by this much (the contact
+                         is reported late, never skipped) */
 } carom_contact;
 
 typedef void (*carom_contact_fn)(void *user_data, carom_contact *contact);
+
+typedef uint32_t carom_sphere_id;
+
+/* Driven spheres (unknown trajectories). The application moves a driven
+ * sphere with its own integrator and promises a bound A on the norm of its
+ * acceleration; the world never assumes more. It follows the sphere with a
+ * time-varying bound (a sphere of radius r + A (t - t0)^2 / 2 around
+ * x0 + v0 (t - t0), Kim, Guibas and Shin 2005) and probes the true state
+ * through the driver only when a bound says a contact may be near. */
+typedef struct carom_driver {
+    /* Required. Position and velocity of driven sphere id at time t. For
+     * one sphere, t never decreases from one call to the next. */
+    void (*probe)(void *user_data, carom_sphere_id id, double t, double position[3],
+                  double velocity[3]);
+    /* Optional. The world's collision response changed the velocity of
+     * driven sphere id by delta_v at time t (its position is continuous);
+     * the application's integrator must take the change on. NULL: contacts
+     * do not move driven spheres (they act as infinite masses). */
+    void (*kick)(void *user_data, carom_sphere_id id, double t, const double delta_v[3]);
+    void *user_data;
+} carom_driver;
 
 /* Definition of a world, with defaults from carom_world_default_def(). */
 typedef struct carom_world_def {
@@ -91,24 +116,31 @@ typedef struct carom_world_def {
     carom_contact_fn on_contact;    /* optional, called for every contact */
     void *user_data;
     size_t capacity_hint;           /* expected number of spheres (optional) */
+    carom_driver driver;            /* needed when any sphere is driven */
 } carom_world_def;
 
 carom_world_def carom_world_default_def(void);
 
-typedef uint32_t carom_sphere_id;
-
 /* A sphere to add. mass may be INFINITY: an obstacle that no collision
- * moves and gravity does not pull (it keeps the velocity it is given). */
+ * moves and gravity does not pull (it keeps the velocity it is given).
+ * driven = 1 makes it a driven sphere (see carom_driver) whose
+ * acceleration never exceeds accel_bound (>= 0; gravity is the
+ * application's business for it); its position and velocity are then
+ * probed from the driver when the world needs them, and the ones given
+ * here are ignored. */
 typedef struct carom_sphere_def {
     double position[3];
     double velocity[3];
     double radius;
     double mass;
+    int driven;
+    double accel_bound;
 } carom_sphere_def;
 
 carom_sphere_def carom_sphere_default_def(void);
 
-/* State of one sphere at the world's current time. */
+/* State of one sphere at the world's current time (a driven sphere's is
+ * probed from the driver). */
 typedef struct carom_sphere_state {
     double position[3];
     double velocity[3];
@@ -132,6 +164,14 @@ typedef struct carom_stats {
     double max_overlap;       /* largest (contact distance - distance)/contact
                                  distance of a colliding pair at its event */
     double kinetic_energy_start;
+    /* Driven spheres only (seed 000's event types: cell crossings are its
+     * entering and leaving events). */
+    uint64_t bound_resets;     /* a bound grew to its limit and was renewed */
+    uint64_t bound_collisions; /* two bounds (or a bound and a wall) met:
+                                  the spheres were probed; counts contacts
+                                  found too */
+    uint64_t late_contacts;    /* probing found spheres already overlapping
+                                  (an acceleration bound was broken) */
 } carom_stats;
 
 typedef struct carom_world carom_world;
@@ -151,6 +191,12 @@ carom_status carom_world_add_sphere(carom_world *world, const carom_sphere_def *
 carom_status carom_world_remove_sphere(carom_world *world, carom_sphere_id id);
 carom_status carom_world_set_velocity(carom_world *world, carom_sphere_id id,
                                       const double velocity[3]);
+/* For a driven sphere: the application moved it in a way its bound did not
+ * allow (a jump, a new acceleration bound): the world probes it now and
+ * starts a new bound with accel_bound (>= 0). Contacts the jump skipped
+ * over are not found; overlaps it creates are reported with their depth. */
+carom_status carom_world_reprobe_sphere(carom_world *world, carom_sphere_id id,
+                                        double accel_bound);
 carom_status carom_world_get_sphere(const carom_world *world, carom_sphere_id id,
                                     carom_sphere_state *out);
 
