@@ -38,7 +38,8 @@ static void apply_impulse(sphere *a, sphere *b, double ia, double ib, const doub
     }
 }
 
-void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3])
+void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3],
+                      double depth)
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     double d[3], dv[3];
@@ -80,6 +81,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         c.wall = -1;
         vec_copy(c.normal, n);
         c.impulse = impulse;
+        c.depth = depth;
         vec_copy(c.velocity_after[0], a->v);
         vec_copy(c.velocity_after[1], b->v);
         w->def.on_contact(w->def.user_data, &c);
@@ -98,7 +100,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     }
 }
 
-void response_wall(carom_world *w, uint32_t i, int wall)
+void response_wall(carom_world *w, uint32_t i, int wall, double depth)
 {
     sphere *s = &w->spheres[i];
     int axis = wall / 2;
@@ -124,6 +126,7 @@ void response_wall(carom_world *w, uint32_t i, int wall)
         c.normal[0] = c.normal[1] = c.normal[2] = 0.0;
         c.normal[axis] = outward;
         c.impulse = impulse;
+        c.depth = depth;
         vec_copy(c.velocity_after[0], s->v);
         vec_copy(c.velocity_after[1], s->v);
         w->def.on_contact(w->def.user_data, &c);

@@ -80,7 +80,13 @@ static carom_status reserve(carom_world *w, size_t n)
     if (!ev)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     w->events = ev;
-    if (w->def.response == CAROM_RESPONSE_NONE) {
+    if (w->bounds) {
+        driven_bound *b = realloc(w->bounds, cap * sizeof *b);
+        if (!b)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+        w->bounds = b;
+    }
+    if (w->def.response == CAROM_RESPONSE_NONE || w->def.driver.probe) {
         reported_contacts *r = realloc(w->reported, cap * sizeof *r);
         if (!r)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
@@ -174,6 +180,7 @@ void carom_world_free(carom_world *w)
     free(w->cell_next);
     free(w->events);
     free(w->reported);
+    free(w->bounds);
     free(w);
 }
 
@@ -188,7 +195,15 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     if (!def)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
     size_t id = w->count;
-    if (!all_finite(def->position, w->def.dim) || !all_finite(def->velocity, w->def.dim))
+    if (def->driven) {
+        if (!w->def.driver.probe)
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "sphere %zu is driven but the world has no driver probe", id);
+        if (!(isfinite(def->accel_bound) && def->accel_bound >= 0.0))
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "sphere %zu: accel_bound must be finite and >= 0, not %g", id,
+                              def->accel_bound);
+    } else if (!all_finite(def->position, w->def.dim) || !all_finite(def->velocity, w->def.dim))
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "sphere %zu: position and velocity must be finite numbers", id);
     if (!(isfinite(def->radius) && def->radius > 0.0))
@@ -222,10 +237,17 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
             w->reported[id].e[k].until = -INFINITY;
         }
     }
+    if (def->driven) {
+        st = world_driven_add(w, (uint32_t)id, def->accel_bound);
+        if (st != CAROM_OK)
+            return st;
+    }
     w->count++;
     w->alive_count++;
+    if (w->built && INFO(s)->driven)
+        world_driven_restart(w, (uint32_t)id);
     if (w->built) {
-        if (def->radius > w->grid_radius) {
+        if (sphere_reach(w, (uint32_t)id) > w->grid_radius) {
             world_unbuild(w); /* rebuilt, and checked, at the next advance */
         } else {
             st = world_place_sphere(w, (uint32_t)id);
@@ -277,6 +299,9 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "sphere %u: velocity must be finite numbers", (unsigned)id);
     sphere *s = &w->spheres[id];
+    if (INFO(s)->driven)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %u is driven: its velocity is the application's", (unsigned)id);
     world_advance_sphere(w, s, w->time);
     for (int k = 0; k < w->def.dim; k++)
         s->v[k] = velocity[k];
@@ -286,13 +311,33 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
     return CAROM_OK;
 }
 
+carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, double accel_bound)
+{
+    carom_status st = check_id(w, id);
+    if (st != CAROM_OK)
+        return st;
+    if (!w->info[id].driven)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere %u is not driven",
+                          (unsigned)id);
+    if (!(isfinite(accel_bound) && accel_bound >= 0.0))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %u: accel_bound must be finite and >= 0, not %g", (unsigned)id,
+                          accel_bound);
+    w->bounds[id].accel = accel_bound;
+    if (w->built) {
+        world_driven_restart(w, id);
+        world_predict(w, id);
+    }
+    return CAROM_OK;
+}
+
 carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
                                     carom_sphere_state *out)
 {
     if (id >= w->count || !w->info[id].alive)
         return CAROM_ERR_NO_SUCH_SPHERE;
     const sphere *s = &w->spheres[id];
-    world_sphere_at(w, s, w->time, out->position, out->velocity);
+    world_true_state(w, id, w->time, out->position, out->velocity);
     out->radius = s->radius;
     out->mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : INFINITY;
     out->collisions = COUNTER(s);
@@ -366,7 +411,7 @@ double carom_world_kinetic_energy(const carom_world *w)
         if (!INFO(s)->alive || INFO(s)->inv_mass == 0.0)
             continue;
         double x[3], v[3];
-        world_sphere_at(w, s, w->time, x, v);
+        world_true_state(w, (uint32_t)i, w->time, x, v);
         ke += 0.5 * vec_dot(v, v) / INFO(s)->inv_mass;
     }
     return ke;
@@ -380,7 +425,7 @@ void carom_world_momentum(const carom_world *w, double out[3])
         if (!INFO(s)->alive || INFO(s)->inv_mass == 0.0)
             continue;
         double x[3], v[3];
-        world_sphere_at(w, s, w->time, x, v);
+        world_true_state(w, (uint32_t)i, w->time, x, v);
         for (int k = 0; k < 3; k++)
             out[k] += v[k] / INFO(s)->inv_mass;
     }

@@ -36,10 +36,11 @@ double world_big_choose(carom_world *w)
     for (size_t i = 0; i < w->count; i++) {
         if (!w->info[i].alive)
             continue;
-        sum += w->spheres[i].radius;
+        double r = sphere_reach(w, (uint32_t)i);
+        sum += r;
         n++;
-        if (w->spheres[i].radius > rmax)
-            rmax = w->spheres[i].radius;
+        if (r > rmax)
+            rmax = r;
     }
     if (n == 0)
         return 0.5;
@@ -49,10 +50,11 @@ double world_big_choose(carom_world *w)
     for (size_t i = 0; i < w->count; i++) {
         if (!w->info[i].alive)
             continue;
-        if (w->spheres[i].radius > threshold)
+        double r = sphere_reach(w, (uint32_t)i);
+        if (r > threshold)
             nbig++;
-        else if (w->spheres[i].radius > rsmall)
-            rsmall = w->spheres[i].radius;
+        else if (r > rsmall)
+            rsmall = r;
     }
     if (nbig == 0 || nbig > BIG_MAX || rsmall == 0.0)
         return rmax;
@@ -61,7 +63,7 @@ double world_big_choose(carom_world *w)
         return rmax; /* without big spheres: slower, still correct */
     w->big = list;
     for (size_t i = 0; i < w->count; i++) {
-        if (w->info[i].alive && w->spheres[i].radius > threshold) {
+        if (w->info[i].alive && sphere_reach(w, (uint32_t)i) > threshold) {
             w->info[i].big = 1;
             w->big[w->nbig++] = (uint32_t)i;
         }
@@ -73,7 +75,7 @@ double world_big_choose(carom_world *w)
 int world_big_fits_grid(const carom_world *w)
 {
     for (size_t b = 0; b < w->nbig; b++) {
-        double R = w->spheres[w->big[b]].radius;
+        double R = sphere_reach(w, w->big[b]);
         for (int k = 0; k < w->def.dim; k++) {
             if (!w->grid.periodic[k])
                 continue;

@@ -89,9 +89,14 @@ static int make_grid(carom_world *w, double radius)
 carom_status world_build(carom_world *w)
 {
     double rmax = 0.0;
-    for (size_t i = 0; i < w->count; i++)
-        if (w->info[i].alive && w->spheres[i].radius > rmax)
-            rmax = w->spheres[i].radius;
+    for (uint32_t i = 0; i < w->count; i++) {
+        if (!w->info[i].alive)
+            continue;
+        if (w->info[i].driven)
+            world_driven_restart(w, i); /* the first probe */
+        if (sphere_reach(w, i) > rmax)
+            rmax = sphere_reach(w, i);
+    }
     if (rmax == 0.0)
         rmax = 0.5;
     /* The grid is sized for all but a few big spheres, if there are such

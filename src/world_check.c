@@ -11,8 +11,8 @@ static double pair_overlap(const carom_world *w, const sphere *a, const sphere *
                            const double shift[3])
 {
     double xa[3], va[3], xb[3], vb[3], d[3];
-    world_sphere_at(w, a, w->time, xa, va);
-    world_sphere_at(w, b, w->time, xb, vb);
+    world_true_state(w, (uint32_t)(a - w->spheres), w->time, xa, va);
+    world_true_state(w, (uint32_t)(b - w->spheres), w->time, xb, vb);
     for (int k = 0; k < 3; k++)
         d[k] = xb[k] + shift[k] - xa[k];
     double sigma = a->radius + b->radius;

@@ -8,10 +8,8 @@
 #include "vec.h"
 #include "world_internal.h"
 
-/* Shift to add to b's position to get its image in contact with a at
- * time t. */
-static void pair_shift(const carom_world *w, const sphere *a, const sphere *b, double t,
-                       double shift[3])
+void world_pair_shift(const carom_world *w, const sphere *a, const sphere *b, double t,
+                      double shift[3])
 {
     if (INFO(a)->big || INFO(b)->big) {
         /* Not in the grid: the nearest image is the one in contact. */
@@ -59,8 +57,12 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
     if (slot < 0) {
         double first = INFINITY;
         for (int k = 0; k < REPORTED_MAX; k++) {
-            int live = e[k].until > w->time && e[k].counter == COUNTER(a) &&
-                       e[k].partner_counter == w->events[e[k].partner].counter;
+            /* A driven pair's entry (until = INFINITY) lives until the
+             * two are found apart (world_driven.c). */
+            int live = e[k].partner != SPHERE_NONE &&
+                       (e[k].until == INFINITY ||
+                        (e[k].until > w->time && e[k].counter == COUNTER(a) &&
+                         e[k].partner_counter == w->events[e[k].partner].counter));
             double u = live ? e[k].until : -INFINITY;
             if (slot < 0 || u < first) {
                 slot = k;
@@ -76,7 +78,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     w->stats.collisions++;
     double shift[3];
-    pair_shift(w, a, b, t, shift);
+    world_pair_shift(w, a, b, t, shift);
     if (w->def.on_contact) {
         double xa[3], xb[3], d[3];
         carom_contact c = {0};
@@ -128,8 +130,8 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     world_advance_sphere(w, a, t);
     world_advance_sphere(w, b, t);
     double shift[3];
-    pair_shift(w, a, b, t, shift);
-    response_collide(w, i, j, shift);
+    world_pair_shift(w, a, b, t, shift);
+    response_collide(w, i, j, shift, 0.0);
     COUNTER(a)++;
     COUNTER(b)++;
     w->stats.collisions++;
@@ -140,7 +142,7 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
 static void process_wall(carom_world *w, uint32_t i, int wall, double t)
 {
     world_advance_sphere(w, &w->spheres[i], t);
-    response_wall(w, i, wall);
+    response_wall(w, i, wall, 0.0);
     w->events[i].counter++;
     w->stats.wall_hits++;
     world_predict(w, i);
@@ -210,13 +212,21 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
             if (COUNTER(partner) != ev.partner_counter || !INFO(partner)->alive) {
                 w->stats.invalid_events++;
                 world_predict(w, i);
+            } else if (w->has_driven && (w->info[i].driven || INFO(partner)->driven)) {
+                world_driven_collision(w, i, ev.partner, t);
             } else {
                 process_collision(w, i, ev.partner, t);
             }
             break;
         }
         case EVENT_WALL:
-            process_wall(w, i, (int)ev.partner, t);
+            if (w->info[i].driven)
+                world_driven_wall(w, i, (int)ev.partner, t);
+            else
+                process_wall(w, i, (int)ev.partner, t);
+            break;
+        case EVENT_RESET:
+            world_driven_reset(w, i);
             break;
         case EVENT_CELL:
             process_cell_crossing(w, i, (int)ev.partner);

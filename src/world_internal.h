@@ -5,6 +5,7 @@
  *   world_events.c  the event loop
  *   world_limited.c advancing to a time under an event budget (frames)
  *   world_big.c     the few spheres far larger than the rest, out of the grid
+ *   world_driven.c  driven spheres: time-varying bounds, probing, resets
  *   world_check.c   largest overlap now; invariants in validation builds
  *   response.c      what a contact does to velocities
  *
@@ -33,8 +34,10 @@ enum event_kind {
     EVENT_COLLISION = 1, /* partner: sphere index */
     EVENT_WALL = 2,      /* partner: 2*axis + (0 low, 1 high) */
     EVENT_CELL = 3,      /* partner: 2*axis + (0 down, 1 up) */
-    EVENT_RESCAN = 4     /* a big sphere has moved a margin since it last
+    EVENT_RESCAN = 4,    /* a big sphere has moved a margin since it last
                             scanned its surroundings (world_big.c) */
+    EVENT_RESET = 5      /* a driven sphere's bound has grown to its limit
+                            (world_driven.c) */
 };
 
 #define SPHERE_NONE UINT32_MAX
@@ -66,7 +69,19 @@ typedef struct sphere_info {
     uint8_t alive;
     uint8_t falls;     /* gravity acts on it (finite mass) */
     uint8_t big;       /* kept out of the grid (world_big.c) */
+    uint8_t driven;    /* moved by the application (world_driven.c) */
 } sphere_info;
+
+/* A driven sphere's time-varying bound. Its hot record holds the bound's
+ * centre, which moves in a straight line (x, v at time t, like a ballistic
+ * sphere that does not fall); the bound's radius is
+ * radius + accel (t - t0)^2 / 2, from the last time t0 it was probed,
+ * until it has grown by `growth` (then it is reset). */
+typedef struct driven_bound {
+    double t0;
+    double accel;
+    double growth;
+} driven_bound;
 
 typedef struct sphere_event {
     double time;       /* also the sphere's key in the queue */
@@ -120,6 +135,8 @@ struct carom_world {
     uint32_t *big;        /* spheres kept out of the grid (world_big.c) */
     size_t nbig;
     double big_margin;    /* how far a big sphere moves between scans */
+    int has_driven;       /* some sphere is or was driven */
+    driven_bound *bounds; /* per sphere, allocated once one is driven */
 
     carom_stats stats;
 };
@@ -133,6 +150,14 @@ static inline sphere_info *sphere_info_of(const carom_world *w, const sphere *s)
 #define INFO(s) sphere_info_of(w, (s))
 /* The counter of the sphere whose hot record is s (see sphere_event). */
 #define COUNTER(s) (w->events[(s) - w->spheres].counter)
+
+/* How far sphere i's surface may reach from its centre: its radius, and
+ * for a driven sphere the room its bound may grow by. The grid is sized
+ * for reaches. */
+static inline double sphere_reach(const carom_world *w, uint32_t i)
+{
+    return w->spheres[i].radius + (w->info[i].driven ? w->bounds[i].growth : 0.0);
+}
 
 static inline void cell_link(carom_world *w, uint32_t id)
 {
@@ -204,13 +229,52 @@ void world_predict(carom_world *w, uint32_t s);
 double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
                                   const double shift[3]);
 
+/* world_driven.c */
+/* Makes sphere id driven with the given bound (world.c checked the
+ * arguments); allocates the bounds on first use. */
+carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound);
+/* Probes driven sphere id now and starts its bound there (its counter
+ * moves: events predicted with the old bound become stale). */
+void world_driven_restart(carom_world *w, uint32_t id);
+/* True position and velocity of sphere i at time t >= its last probe:
+ * probed for a driven sphere (in the periodic image of its bound), else
+ * extrapolated. */
+void world_true_state(const carom_world *w, uint32_t i, double t, double x[3], double v[3]);
+/* Prediction: the first time the bounds of a and b (b seen through shift)
+ * meet, or, for a pair in contact that the response cannot separate, the
+ * first time they may have come apart; xa, va: a's bound centre now. */
+double world_driven_pair_time(const carom_world *w, const sphere *a, const double xa[3],
+                              const double va[3], const sphere *b, const double shift[3],
+                              double now);
+/* Prediction of a driven sphere's own events: its bound touching a wall,
+ * and its reset. */
+double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
+                              const double v[3], int wall, double now);
+double world_driven_reset_time(const carom_world *w, const sphere *s);
+/* Events: two bounds met (one of the spheres is driven), a bound met a
+ * wall, a bound grew to its limit. */
+void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t);
+void world_driven_wall(carom_world *w, uint32_t i, int wall, double t);
+void world_driven_reset(carom_world *w, uint32_t i);
+/* A driven sphere the response can move (its driver has a kick). */
+static inline int driven_movable(const carom_world *w)
+{
+    return w->def.driver.kick != NULL;
+}
+
 /* world_events.c */
+/* Shift to add to b's position to get its image in contact with a at t. */
+void world_pair_shift(const carom_world *w, const sphere *a, const sphere *b, double t,
+                      double shift[3]);
 carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
                                  uint64_t *processed);
 
 /* response.c */
-void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3]);
-void response_wall(carom_world *w, uint32_t i, int wall);
+/* depth: how far the two (or the sphere and the wall) already overlap
+ * when a driven sphere broke its bound (0 otherwise), for the callback. */
+void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3],
+                      double depth);
+void response_wall(carom_world *w, uint32_t i, int wall, double depth);
 
 #ifdef CAROM_VALIDATE
 void world_validate(carom_world *w);

@@ -196,7 +196,9 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
         uint32_t j = cand[m];
         const sphere *o = &w->spheres[j];
         double t;
-        if (report_only) {
+        if (w->has_driven && (INFO(s)->driven || INFO(o)->driven)) {
+            t = world_driven_pair_time(w, s, p->x, p->v, o, cand_shift[m], p->now);
+        } else if (report_only) {
             double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
             state_at(w, s, tref, xa, va);
             t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now);
@@ -220,7 +222,7 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
 static void scan_big_region(const carom_world *w, pair_scan *scan, const double x[3])
 {
     const grid *g = &w->grid;
-    double reach = scan->s->radius + w->grid_radius + w->big_margin;
+    double reach = sphere_reach(w, scan->i) + w->grid_radius + w->big_margin;
     int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (int k = 0; k < w->def.dim; k++) {
         lo[k] = (int32_t)floor((x[k] - reach) / g->width[k]);
@@ -273,9 +275,22 @@ void world_predict(carom_world *w, uint32_t i)
     double x[3], v[3];
     state_at(w, s, now, x, v);
 
+    if (INFO(s)->driven) {
+        best = world_driven_reset_time(w, s);
+        ev = event_of(EVENT_RESET, 0);
+    }
     for (int k = 0; k < w->def.dim; k++) {
         int walls = w->def.boundary[k] == CAROM_BOUNDARY_WALLS;
-        if (walls) {
+        if (walls && INFO(s)->driven) {
+            /* Only a driven sphere the response can move bounces. */
+            for (int side = 0; side < 2 && driven_movable(w); side++) {
+                double t = world_driven_wall_time(w, s, x, v, 2 * k + side, now);
+                if (t < best) {
+                    best = t;
+                    ev = event_of(EVENT_WALL, (uint32_t)(2 * k + side));
+                }
+            }
+        } else if (walls) {
             double t_lo = face_time(w, s, x, v, k, s->radius, 0, now);
             double t_hi = face_time(w, s, x, v, k, w->def.box[k] - s->radius, 1, now);
             if (t_lo < best) {

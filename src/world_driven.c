@@ -1,0 +1,415 @@
+/* Driven spheres: spheres whose trajectory the application computes and
+ * the world does not know, only a bound A on their acceleration (Kim,
+ * Guibas and Shin 2005, "Collision detection among moving spheres with
+ * unknown trajectories"). Each is followed by a time-varying bound, a
+ * sphere of radius r + A (t - t0)^2 / 2 around x0 + v0 (t - t0), where x0
+ * and v0 were probed at t0: the true sphere never leaves it. The bound's
+ * centre is the sphere's hot record, so the grid, cell crossings and
+ * periodic wraps treat it like a ballistic sphere that does not fall.
+ *
+ * Events of a driven sphere (one pending at a time, like every sphere):
+ * - reset: its bound has grown by `growth` (its radius): probe, restart;
+ * - bound collision: two bounds (or a bound and a ballistic sphere) meet.
+ *   Both are probed. A contact is a distance within CONTACT_TOLERANCE of
+ *   touching while approaching; it gets the response, and kicks tell the
+ *   application of its spheres' velocity changes. Otherwise both bounds
+ *   restart from the probed states and the meeting is predicted again:
+ *   each restart shrinks the gap quadratically, so a contact is found at
+ *   its time to within the tolerance, however fast the spheres;
+ * - bound and wall: the same, for the faces of a walled box (only when the
+ *   application accepts kicks; otherwise it keeps its spheres inside).
+ * Probing that finds two spheres already overlapping (the application
+ * broke its bound) reports the contact at once with its depth
+ * (carom_contact.depth, stats.late_contacts), and responds if they are
+ * approaching; it is never skipped.
+ *
+ * Pairs whose contact the response cannot change (report-only worlds;
+ * two spheres neither of which the response can move) are remembered as
+ * in contact once reported (an entry with until = INFINITY in the
+ * world's reported list), and until probing finds them apart, their
+ * prediction is instead the first time the bounds allow them to have
+ * separated. So each contact is reported once, when it begins.
+ *
+ * Degenerate cases: spheres touching within the tolerance and not
+ * approaching (a graze, or a contact just resolved) would let two fresh
+ * bounds "meet" at once forever; their next meeting is put off until the
+ * bounds have grown by the tolerance. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "roots.h"
+#include "vec.h"
+#include "world_internal.h"
+
+/* Touching means a gap within this fraction of the contact distance (plus
+ * the round-off of the coordinates). */
+#define CONTACT_TOLERANCE 1e-10
+
+static double contact_tolerance(double sigma, const double xa[3], const double xb[3])
+{
+    double big = 0.0;
+    for (int k = 0; k < 3; k++) {
+        if (fabs(xa[k]) > big)
+            big = fabs(xa[k]);
+        if (fabs(xb[k]) > big)
+            big = fabs(xb[k]);
+    }
+    return CONTACT_TOLERANCE * sigma + 1e-14 * big;
+}
+
+carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
+{
+    if (!w->bounds) {
+        w->bounds = calloc(w->capacity, sizeof *w->bounds);
+        if (!w->bounds)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for driven spheres");
+    }
+    w->has_driven = 1;
+    sphere *s = &w->spheres[id];
+    INFO(s)->driven = 1;
+    INFO(s)->falls = 0; /* gravity, if any, is the application's business */
+    if (!driven_movable(w))
+        INFO(s)->inv_mass = 0.0; /* contacts cannot move it */
+    w->bounds[id] = (driven_bound){w->time, accel_bound, s->radius};
+    return CAROM_OK;
+}
+
+/* Driver probe, with the position brought into the periodic image of the
+ * bound's centre (the application does not wrap its coordinates). */
+static void probe(const carom_world *w, uint32_t i, double t, double x[3], double v[3])
+{
+    const sphere *s = &w->spheres[i];
+    double px[3] = {0.0, 0.0, 0.0}, pv[3] = {0.0, 0.0, 0.0};
+    w->def.driver.probe(w->def.driver.user_data, i, t, px, pv);
+    double centre[3], cv[3];
+    world_sphere_at(w, s, t, centre, cv);
+    for (int k = 0; k < 3; k++) {
+        x[k] = k < w->def.dim ? px[k] : 0.0;
+        v[k] = k < w->def.dim ? pv[k] : 0.0;
+        if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC) {
+            double L = w->def.box[k];
+            x[k] -= L * round((x[k] - centre[k]) / L);
+        }
+    }
+}
+
+void world_true_state(const carom_world *w, uint32_t i, double t, double x[3], double v[3])
+{
+    if (w->info[i].driven)
+        probe(w, i, t, x, v);
+    else
+        world_sphere_at(w, &w->spheres[i], t, x, v);
+}
+
+/* Starts sphere i's bound at the current time from a probed state. */
+static void restart_from(carom_world *w, uint32_t i, const double x[3], const double v[3])
+{
+    sphere *s = &w->spheres[i];
+    vec_copy(s->x, x);
+    vec_copy(s->v, v);
+    s->t = w->time;
+    w->bounds[i].t0 = w->time;
+    w->events[i].counter++;
+}
+
+void world_driven_restart(carom_world *w, uint32_t id)
+{
+    double x[3], v[3];
+    probe(w, id, w->time, x, v);
+    restart_from(w, id, x, v);
+}
+
+/* The bound's extra radius at now + tau, as c0 + c1 tau + c2 tau^2
+ * (zero for a ballistic sphere). */
+static void growth_poly(const carom_world *w, const sphere *s, double now, double g[3])
+{
+    g[0] = g[1] = g[2] = 0.0;
+    uint32_t i = (uint32_t)(s - w->spheres);
+    if (!w->info[i].driven)
+        return;
+    double A = w->bounds[i].accel, e = now - w->bounds[i].t0;
+    g[0] = 0.5 * A * e * e;
+    g[1] = A * e;
+    g[2] = 0.5 * A;
+}
+
+/* sign * (Q(tau)^2 - |P(tau)|^2), with P = p0 + p1 tau + p2 tau^2 (vectors)
+ * and Q = q0 + q1 tau + q2 tau^2, as quartic coefficients. */
+static void square_difference(const double p0[3], const double p1[3], const double p2[3],
+                              const double q[3], double sign, double c[5])
+{
+    c[0] = sign * (q[0] * q[0] - vec_dot(p0, p0));
+    c[1] = sign * (2.0 * q[0] * q[1] - 2.0 * vec_dot(p0, p1));
+    c[2] = sign * (q[1] * q[1] + 2.0 * q[0] * q[2] - vec_dot(p1, p1) - 2.0 * vec_dot(p0, p2));
+    c[3] = sign * (2.0 * q[1] * q[2] - 2.0 * vec_dot(p1, p2));
+    c[4] = sign * (q[2] * q[2] - vec_dot(p2, p2));
+}
+
+/* The pair is remembered as in contact (reported, not yet apart). */
+static int in_contact(const carom_world *w, uint32_t i, uint32_t j)
+{
+    if (!w->reported)
+        return 0;
+    for (int k = 0; k < REPORTED_MAX; k++)
+        if (w->reported[i].e[k].partner == j && w->reported[i].e[k].until == INFINITY)
+            return 1;
+    return 0;
+}
+
+static void forget_contact(carom_world *w, uint32_t i, uint32_t j)
+{
+    for (int side = 0; side < 2; side++) {
+        uint32_t a = side ? j : i, b = side ? i : j;
+        reported_contact *e = w->reported[a].e;
+        for (int k = 0; k < REPORTED_MAX; k++)
+            if (e[k].partner == b && e[k].until == INFINITY)
+                e[k] = (reported_contact){SPHERE_NONE, 0, 0, -INFINITY};
+    }
+}
+
+/* Remembers i as in contact with j: in an empty or expired slot, else in
+ * the one that expires first. */
+static void remember_contact(carom_world *w, uint32_t i, uint32_t j)
+{
+    reported_contact *e = w->reported[i].e;
+    int slot = 0;
+    double first = INFINITY;
+    for (int k = 0; k < REPORTED_MAX; k++) {
+        int empty = e[k].partner == SPHERE_NONE || e[k].until <= w->time;
+        double u = empty ? -INFINITY : e[k].until;
+        if (k == 0 || u < first) {
+            slot = k;
+            first = u;
+        }
+    }
+    e[slot] = (reported_contact){j, 0, 0, INFINITY};
+}
+
+/* Both spheres can be moved by the response. */
+static int pair_responds(const carom_world *w, uint32_t i, uint32_t j)
+{
+    if (w->def.response == CAROM_RESPONSE_NONE)
+        return 0;
+    /* Two infinite masses collide as equals (response.c), but a driven
+     * sphere without kicks cannot be moved at all. */
+    int fixed_i = w->info[i].driven && !driven_movable(w);
+    int fixed_j = w->info[j].driven && !driven_movable(w);
+    if (fixed_i && fixed_j)
+        return 0;
+    if ((fixed_i && w->info[j].inv_mass == 0.0) || (fixed_j && w->info[i].inv_mass == 0.0))
+        return 0;
+    return 1;
+}
+
+double world_driven_pair_time(const carom_world *w, const sphere *a, const double xa[3],
+                              const double va[3], const sphere *b, const double shift[3],
+                              double now)
+{
+    uint32_t i = (uint32_t)(a - w->spheres), j = (uint32_t)(b - w->spheres);
+    double xb[3], vb[3], p0[3], p1[3], p2[3];
+    world_sphere_at(w, b, now, xb, vb);
+    double fall = (double)w->info[j].falls - (double)w->info[i].falls;
+    for (int k = 0; k < 3; k++) {
+        p0[k] = xb[k] + shift[k] - xa[k];
+        p1[k] = vb[k] - va[k];
+        p2[k] = 0.5 * fall * w->gravity[k];
+    }
+    double ga[3], gb[3], grow[3];
+    growth_poly(w, a, now, ga);
+    growth_poly(w, b, now, gb);
+    for (int k = 0; k < 3; k++)
+        grow[k] = ga[k] + gb[k];
+    double sigma = a->radius + b->radius, c[5], q[3];
+    if (in_contact(w, i, j)) {
+        /* They may have come apart once |P| + growth >= sigma. */
+        q[0] = sigma - grow[0];
+        q[1] = -grow[1];
+        q[2] = -grow[2];
+        square_difference(p0, p1, p2, q, -1.0, c);
+        return now + roots_first_upcrossing_poly(c, 4);
+    }
+    q[0] = sigma + grow[0];
+    q[1] = grow[1];
+    q[2] = grow[2];
+    square_difference(p0, p1, p2, q, 1.0, c);
+    double t = now + roots_first_upcrossing_poly(c, 4);
+    /* Two fresh bounds touching without approaching: see the top. */
+    double accel = grow[2] * 2.0;
+    if (grow[1] == 0.0 && accel > 0.0 && vec_dot(p0, p1) >= 0.0) {
+        double tol = contact_tolerance(sigma, xa, xb);
+        if (sqrt(vec_dot(p0, p0)) - sigma <= tol) {
+            double later = now + sqrt(2.0 * tol / accel);
+            if (t < later)
+                t = later;
+        }
+    }
+    return t;
+}
+
+double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
+                              const double v[3], int wall, double now)
+{
+    int axis = wall / 2, high = wall % 2;
+    double g[3];
+    growth_poly(w, s, now, g);
+    /* Signed distance by which the bound passes the face: rises to 0. */
+    double sign = high ? 1.0 : -1.0;
+    double face = high ? w->def.box[axis] : 0.0;
+    double c0 = sign * (x[axis] - face) + s->radius + g[0];
+    double c1 = sign * v[axis] + g[1];
+    double c2 = g[2];
+    double t = now + roots_first_upcrossing_quadratic(c0, c1, c2);
+    if (g[1] == 0.0 && c2 > 0.0 && c1 <= 0.0) {
+        double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
+        if (c0 >= -tol) {
+            double later = now + sqrt(tol / c2);
+            if (t < later)
+                t = later;
+        }
+    }
+    return t;
+}
+
+double world_driven_reset_time(const carom_world *w, const sphere *s)
+{
+    const driven_bound *b = &w->bounds[s - w->spheres];
+    if (!(b->accel > 0.0))
+        return INFINITY;
+    return b->t0 + sqrt(2.0 * b->growth / b->accel);
+}
+
+void world_driven_reset(carom_world *w, uint32_t i)
+{
+    w->stats.bound_resets++;
+    world_driven_restart(w, i);
+    world_predict(w, i);
+}
+
+/* Puts sphere i's record at the current time with its true state: a
+ * driven sphere's bound restarts there. */
+static void settle(carom_world *w, uint32_t i, const double x[3], const double v[3])
+{
+    if (w->info[i].driven)
+        restart_from(w, i, x, v);
+    else
+        world_advance_sphere(w, &w->spheres[i], w->time);
+}
+
+/* After the response changed driven sphere i's velocity from v_before,
+ * tell the application. */
+static void kick(carom_world *w, uint32_t i, const double v_before[3])
+{
+    if (!w->info[i].driven || !driven_movable(w))
+        return;
+    const sphere *s = &w->spheres[i];
+    double dv[3];
+    for (int k = 0; k < 3; k++)
+        dv[k] = s->v[k] - v_before[k];
+    if (dv[0] != 0.0 || dv[1] != 0.0 || dv[2] != 0.0)
+        w->def.driver.kick(w->def.driver.user_data, i, w->time, dv);
+}
+
+/* Reports a contact the response does not act on; the callback may still
+ * change velocities (kicks for driven spheres). */
+static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3], double depth)
+{
+    if (!w->def.on_contact)
+        return;
+    sphere *s[2] = {&w->spheres[i], &w->spheres[j]};
+    carom_contact c = {0};
+    c.kind = CAROM_CONTACT_SPHERE;
+    c.time = w->time;
+    c.i = i;
+    c.j = j;
+    c.wall = -1;
+    c.depth = depth;
+    vec_copy(c.normal, n);
+    vec_copy(c.velocity_after[0], s[0]->v);
+    vec_copy(c.velocity_after[1], s[1]->v);
+    w->def.on_contact(w->def.user_data, &c);
+    for (int m = 0; m < 2; m++) {
+        uint32_t id = m ? j : i;
+        double before[3];
+        vec_copy(before, s[m]->v);
+        int movable = w->info[id].driven ? driven_movable(w) : 1;
+        if (!movable)
+            continue;
+        for (int k = 0; k < w->def.dim; k++)
+            s[m]->v[k] = c.velocity_after[m][k];
+        if (vec_dot(before, before) != vec_dot(s[m]->v, s[m]->v) || before[0] != s[m]->v[0] ||
+            before[1] != s[m]->v[1] || before[2] != s[m]->v[2]) {
+            w->events[id].counter++;
+            kick(w, id, before);
+        }
+    }
+}
+
+void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
+{
+    sphere *a = &w->spheres[i], *b = &w->spheres[j];
+    double shift[3], xa[3], va[3], xb[3], vb[3], dr[3], dv[3];
+    world_pair_shift(w, a, b, t, shift);
+    world_true_state(w, i, t, xa, va);
+    world_true_state(w, j, t, xb, vb);
+    for (int k = 0; k < 3; k++) {
+        dr[k] = xb[k] + shift[k] - xa[k];
+        dv[k] = vb[k] - va[k];
+    }
+    double sigma = a->radius + b->radius, dist = sqrt(vec_dot(dr, dr));
+    double gap = dist - sigma, tol = contact_tolerance(sigma, xa, xb);
+    int approaching = vec_dot(dr, dv) < 0.0;
+    w->stats.bound_collisions++;
+    settle(w, i, xa, va);
+    settle(w, j, xb, vb);
+
+    if (in_contact(w, i, j)) {
+        if (gap > tol || (gap > -tol && !approaching))
+            forget_contact(w, i, j);
+    } else if ((gap <= tol && approaching) || gap < -tol) {
+        double depth = gap < -tol ? -gap : 0.0;
+        if (depth > 0.0)
+            w->stats.late_contacts++;
+        w->stats.collisions++;
+        if (pair_responds(w, i, j)) {
+            response_collide(w, i, j, shift, depth);
+            w->events[i].counter++;
+            w->events[j].counter++;
+            kick(w, i, va);
+            kick(w, j, vb);
+        } else {
+            double n[3];
+            for (int k = 0; k < 3; k++)
+                n[k] = dist > 0.0 ? dr[k] / dist : (k == 0);
+            report_only(w, i, j, n, depth);
+            remember_contact(w, i, j);
+            remember_contact(w, j, i);
+        }
+    }
+    world_predict(w, i);
+    world_predict(w, j);
+}
+
+void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
+{
+    sphere *s = &w->spheres[i];
+    int axis = wall / 2, high = wall % 2;
+    double x[3], v[3];
+    world_true_state(w, i, t, x, v);
+    double sign = high ? 1.0 : -1.0;
+    double face = high ? w->def.box[axis] : 0.0;
+    double gap = sign * (face - x[axis]) - s->radius; /* >= 0: inside */
+    double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
+    int outward = sign * v[axis] > 0.0;
+    w->stats.bound_collisions++;
+    settle(w, i, x, v);
+    if ((gap <= tol && outward) || gap < -tol) {
+        double depth = gap < -tol ? -gap : 0.0;
+        if (depth > 0.0)
+            w->stats.late_contacts++;
+        response_wall(w, i, wall, depth);
+        w->events[i].counter++;
+        w->stats.wall_hits++;
+        kick(w, i, v);
+    }
+    world_predict(w, i);
+}
