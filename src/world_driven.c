@@ -44,6 +44,10 @@
 /* Touching means a gap within this fraction of the contact distance (plus
  * the round-off of the coordinates). */
 #define CONTACT_TOLERANCE 1e-10
+/* A contact's time is found to within this (relative to max(1, t)), or as
+ * well as round-off allows (ROUND_OFF_SHARE of CONTACT_TOLERANCE). */
+#define CONTACT_TIME_TOLERANCE 1e-11
+#define ROUND_OFF_SHARE 1e-3
 
 static double contact_tolerance(double sigma, const double xa[3], const double xb[3])
 {
@@ -55,6 +59,17 @@ static double contact_tolerance(double sigma, const double xa[3], const double x
             big = fabs(xb[k]);
     }
     return CONTACT_TOLERANCE * sigma + 1e-14 * big;
+}
+
+/* Two approaching surfaces a gap apart touch (for the contact's time)
+ * when the gap would close within CONTACT_TIME_TOLERANCE of the time, or
+ * is down to round-off; else the bounds are restarted and the gap shrinks
+ * again. */
+static double touching_gap(double tol, double closing_speed, double t)
+{
+    double by_time = closing_speed * CONTACT_TIME_TOLERANCE * (fabs(t) > 1.0 ? fabs(t) : 1.0);
+    double floor = tol * ROUND_OFF_SHARE;
+    return by_time > floor ? (by_time < tol ? by_time : tol) : floor;
 }
 
 carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
@@ -357,7 +372,8 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     }
     double sigma = a->radius + b->radius, dist = sqrt(vec_dot(dr, dr));
     double gap = dist - sigma, tol = contact_tolerance(sigma, xa, xb);
-    int approaching = vec_dot(dr, dv) < 0.0;
+    double closing = dist > 0.0 ? -vec_dot(dr, dv) / dist : 0.0;
+    int approaching = closing > 0.0;
     w->stats.bound_collisions++;
     settle(w, i, xa, va);
     settle(w, j, xb, vb);
@@ -365,7 +381,7 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     if (in_contact(w, i, j)) {
         if (gap > tol || (gap > -tol && !approaching))
             forget_contact(w, i, j);
-    } else if ((gap <= tol && approaching) || gap < -tol) {
+    } else if ((approaching && gap <= touching_gap(tol, closing, t)) || gap < -tol) {
         double depth = gap < -tol ? -gap : 0.0;
         if (depth > 0.0)
             w->stats.late_contacts++;
@@ -399,10 +415,10 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
     double face = high ? w->def.box[axis] : 0.0;
     double gap = sign * (face - x[axis]) - s->radius; /* >= 0: inside */
     double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
-    int outward = sign * v[axis] > 0.0;
+    double closing = sign * v[axis];
     w->stats.bound_collisions++;
     settle(w, i, x, v);
-    if ((gap <= tol && outward) || gap < -tol) {
+    if ((closing > 0.0 && gap <= touching_gap(tol, closing, t)) || gap < -tol) {
         double depth = gap < -tol ? -gap : 0.0;
         if (depth > 0.0)
             w->stats.late_contacts++;

@@ -1,0 +1,680 @@
+/* Driven spheres (unknown trajectories) against independent references.
+ *
+ * 1. Report-only worlds of spheres on analytic paths (circles, parabolas,
+ *    straight lines; some driven through the probe callback, some
+ *    ballistic), periodic boxes that the paths cross: every moment two
+ *    spheres come into contact while approaching must be reported, once,
+ *    at its true time to 1e-9, compared with a reference that samples
+ *    every pair on a fine time grid and refines each contact start by
+ *    bisection (and dips between samples by a minimum search).
+ * 2. Elastic worlds whose driven spheres actually fly straight (A > 0 is
+ *    only a promise) and take kicks: energy and momentum are conserved,
+ *    and the collision sequence matches an all-ballistic world up to the
+ *    chaos horizon.
+ * 3. Fast small driven spheres with random piecewise-constant
+ *    accelerations within their bound, among slow ballistic ones, in a
+ *    walled box: never an overlap, never outside the box, no late contact.
+ * 4. A driver that breaks its bound: overlaps are reported with a depth,
+ *    never skipped, and the run ends.
+ * 5. Bad arguments give errors. */
+#include <stdint.h>
+#include <string.h>
+
+#include "carom/carom.h"
+#include "check.h"
+
+static const double pi = 3.14159265358979323846;
+
+static uint64_t rng_state = 12345;
+static double urand(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int quick(void)
+{
+    const char *q = getenv("CAROM_TEST_QUICK");
+    return q && *q && *q != '0';
+}
+
+/* ---- analytic paths ------------------------------------------------------- */
+
+enum path_kind { PATH_CIRCLE, PATH_PARABOLA, PATH_LINE };
+
+typedef struct path {
+    int kind;
+    int driven;
+    double c[3], R, omega, phase; /* circle in the xy plane around c */
+    double x0[3], v0[3], a[3];    /* parabola / line from time 0 */
+    double radius;
+    double last_probe;
+} path;
+
+static void path_at(const path *p, double t, double x[3], double v[3])
+{
+    if (p->kind == PATH_CIRCLE) {
+        double th = p->omega * t + p->phase;
+        x[0] = p->c[0] + p->R * cos(th);
+        x[1] = p->c[1] + p->R * sin(th);
+        x[2] = p->c[2];
+        v[0] = -p->R * p->omega * sin(th);
+        v[1] = p->R * p->omega * cos(th);
+        v[2] = 0.0;
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        x[k] = p->x0[k] + p->v0[k] * t + 0.5 * p->a[k] * t * t;
+        v[k] = p->v0[k] + p->a[k] * t;
+    }
+}
+
+static double path_accel(const path *p)
+{
+    if (p->kind == PATH_CIRCLE)
+        return p->R * p->omega * p->omega;
+    return sqrt(p->a[0] * p->a[0] + p->a[1] * p->a[1] + p->a[2] * p->a[2]);
+}
+
+typedef struct paths {
+    int n;
+    path p[40];
+    int probes_backwards; /* a probe came with a time before the last */
+} paths;
+
+static void paths_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    paths *ps = user;
+    path *p = &ps->p[id];
+    if (t < p->last_probe)
+        ps->probes_backwards++;
+    p->last_probe = t;
+    path_at(p, t, x, v);
+}
+
+/* ---- the reference: fine sampling and bisection ---------------------------- */
+
+typedef struct contact {
+    double t;
+    int i, j;
+} contact;
+
+typedef struct contacts {
+    int n;
+    contact c[4000];
+} contacts;
+
+static double pair_gap(const paths *ps, const double L[3], int dim, int i, int j, double t)
+{
+    double xi[3], vi[3], xj[3], vj[3], d2 = 0.0;
+    path_at(&ps->p[i], t, xi, vi);
+    path_at(&ps->p[j], t, xj, vj);
+    for (int k = 0; k < dim; k++) {
+        double d = xj[k] - xi[k];
+        d -= L[k] * round(d / L[k]); /* minimum image */
+        d2 += d * d;
+    }
+    return sqrt(d2) - (ps->p[i].radius + ps->p[j].radius);
+}
+
+static double bisect_down(const paths *ps, const double L[3], int dim, int i, int j, double lo,
+                          double hi)
+{
+    /* gap(lo) > 0 >= gap(hi) */
+    for (int it = 0; it < 200 && hi - lo > 1e-15 * (1.0 + hi); it++) {
+        double mid = 0.5 * (lo + hi);
+        if (pair_gap(ps, L, dim, i, j, mid) > 0.0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+static void reference_contacts(const paths *ps, const double L[3], int dim, double T, double dt,
+                               contacts *out)
+{
+    out->n = 0;
+    int steps = (int)ceil(T / dt);
+    for (int i = 0; i < ps->n; i++) {
+        for (int j = i + 1; j < ps->n; j++) {
+            double g_prev = pair_gap(ps, L, dim, i, j, 0.0);
+            double g_prev2 = INFINITY;
+            for (int s = 1; s <= steps; s++) {
+                double t = s * dt < T ? s * dt : T;
+                double g = pair_gap(ps, L, dim, i, j, t);
+                if (g_prev > 0.0 && g <= 0.0) {
+                    out->c[out->n++] = (contact){bisect_down(ps, L, dim, i, j, t - dt, t), i, j};
+                } else if (g_prev > 0.0 && g > 0.0 && g_prev2 > g_prev && g > g_prev &&
+                           g_prev < 0.05) {
+                    /* A dip between samples: find the minimum (golden
+                     * section) and see whether it goes below zero. */
+                    double a = t - 2 * dt, b = t;
+                    for (int it = 0; it < 100; it++) {
+                        double m1 = a + 0.382 * (b - a), m2 = a + 0.618 * (b - a);
+                        if (pair_gap(ps, L, dim, i, j, m1) < pair_gap(ps, L, dim, i, j, m2))
+                            b = m2;
+                        else
+                            a = m1;
+                    }
+                    double tm = 0.5 * (a + b);
+                    if (pair_gap(ps, L, dim, i, j, tm) < 0.0) {
+                        double lo = t - 2 * dt;
+                        if (pair_gap(ps, L, dim, i, j, lo) > 0.0)
+                            out->c[out->n++] =
+                                (contact){bisect_down(ps, L, dim, i, j, lo, tm), i, j};
+                    }
+                }
+                g_prev2 = g_prev;
+                g_prev = g;
+            }
+        }
+    }
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const contact *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->i != y->i)
+        return x->i - y->i;
+    return x->j - y->j;
+}
+
+/* ---- the engine ------------------------------------------------------------- */
+
+typedef struct log_state {
+    contacts *out;
+    double max_depth;
+} log_state;
+
+static void log_contact(void *user, carom_contact *c)
+{
+    log_state *ls = user;
+    if (c->kind != CAROM_CONTACT_SPHERE || ls->out->n >= 4000)
+        return;
+    int i = (int)c->i, j = (int)c->j;
+    ls->out->c[ls->out->n++] = (contact){c->time, i < j ? i : j, i < j ? j : i};
+    if (c->depth > ls->max_depth)
+        ls->max_depth = c->depth;
+}
+
+/* Builds a random scene of analytic paths that keeps pairs apart at t = 0. */
+static void random_paths(paths *ps, int n, int dim, const double L[3])
+{
+    memset(ps, 0, sizeof *ps);
+    ps->n = n;
+    for (int i = 0; i < n; i++) {
+        path *p = &ps->p[i];
+        for (int tries = 0; tries < 1000; tries++) {
+            p->kind = (int)(urand() * 3.0);
+            p->radius = 0.2 + 0.6 * urand();
+            p->driven = p->kind != PATH_LINE || urand() < 0.5;
+            if (p->kind == PATH_PARABOLA && !p->driven)
+                p->kind = PATH_LINE; /* ballistic spheres fly straight */
+            for (int k = 0; k < 3; k++) {
+                p->c[k] = k < dim ? urand() * L[k] : 0.0;
+                p->x0[k] = p->c[k];
+                p->v0[k] = k < dim ? 6.0 * (urand() - 0.5) : 0.0;
+                p->a[k] = k < dim ? 4.0 * (urand() - 0.5) : 0.0;
+            }
+            if (urand() < 0.15) /* a few fast ones */
+                for (int k = 0; k < dim; k++)
+                    p->v0[k] *= 10.0;
+            p->R = 0.5 + 2.5 * urand();
+            p->omega = (urand() < 0.5 ? -1.0 : 1.0) * (0.5 + 3.0 * urand());
+            p->phase = 2.0 * pi * urand();
+            if (p->kind == PATH_LINE)
+                p->a[0] = p->a[1] = p->a[2] = 0.0;
+            int ok = 1;
+            for (int j = 0; j < i && ok; j++)
+                if (pair_gap(ps, L, dim, i, j, 0.0) < 0.05)
+                    ok = 0;
+            if (ok)
+                break;
+        }
+    }
+}
+
+static void match_contacts(const contacts *ref, const contacts *got, double *worst, int *bad)
+{
+    int m = ref->n < got->n ? ref->n : got->n;
+    for (int k = 0; k < m; k++) {
+        const contact *r = &ref->c[k], *g = &got->c[k];
+        double err = fabs(r->t - g->t) / (1.0 > fabs(r->t) ? 1.0 : fabs(r->t));
+        if (r->i != g->i || r->j != g->j || !(err <= 1e-9)) {
+            if (*bad < 5)
+                fprintf(stderr, "contact %d: reference t=%.15g (%d,%d), engine t=%.15g (%d,%d)\n",
+                        k, r->t, r->i, r->j, g->t, g->i, g->j);
+            (*bad)++;
+        }
+        if (err > *worst && r->i == g->i && r->j == g->j)
+            *worst = err;
+    }
+    if (ref->n != got->n) {
+        fprintf(stderr, "reference has %d contacts, engine %d\n", ref->n, got->n);
+        (*bad)++;
+    }
+}
+
+static void test_report_only_paths(void)
+{
+    int scenes = quick() ? 6 : 40, total = 0, bad_scenes = 0;
+    double worst = 0.0;
+    static contacts ref, got;
+    for (int sc = 0; sc < scenes; sc++) {
+        int dim = sc % 2 ? 2 : 3;
+        double L[3] = {12.0, 12.0, dim == 3 ? 12.0 : 1.0};
+        paths ps;
+        random_paths(&ps, dim == 3 ? 24 : 14, dim, L);
+        double T = 3.0;
+        reference_contacts(&ps, L, dim, T, 2e-3, &ref);
+        qsort(ref.c, (size_t)ref.n, sizeof ref.c[0], by_time);
+
+        carom_world_def def = carom_world_default_def();
+        def.dim = dim;
+        for (int k = 0; k < 3; k++)
+            def.box[k] = L[k];
+        def.response = CAROM_RESPONSE_NONE;
+        log_state ls = {&got, 0.0};
+        got.n = 0;
+        def.on_contact = log_contact;
+        def.user_data = &ls;
+        def.driver.probe = paths_probe;
+        def.driver.user_data = &ps;
+        carom_error e;
+        carom_world *w = carom_world_create(&def, &e);
+        CHECK(w != NULL);
+        if (!w)
+            return;
+        for (int i = 0; i < ps.n; i++) {
+            carom_sphere_def sd = carom_sphere_default_def();
+            path_at(&ps.p[i], 0.0, sd.position, sd.velocity);
+            sd.radius = ps.p[i].radius;
+            sd.driven = ps.p[i].driven;
+            /* A bound a little above the true acceleration (0 for a
+             * driven sphere that flies straight: its bound never grows). */
+            sd.accel_bound = ps.p[i].driven ? path_accel(&ps.p[i]) * 1.01 : 0.0;
+            CHECK(carom_world_add_sphere(w, &sd, NULL) == CAROM_OK);
+        }
+        CHECK(carom_world_advance_to(w, T) == CAROM_OK);
+        carom_stats st;
+        carom_world_get_stats(w, &st);
+        CHECK(st.late_contacts == 0);
+        CHECK(ps.probes_backwards == 0);
+        qsort(got.c, (size_t)got.n, sizeof got.c[0], by_time);
+        int bad = 0;
+        match_contacts(&ref, &got, &worst, &bad);
+        if (bad) {
+            fprintf(stderr, "scene %d (%dD): %d mismatches\n", sc, dim, bad);
+            bad_scenes++;
+        }
+        total += ref.n;
+        carom_world_free(w);
+    }
+    CHECK(bad_scenes == 0);
+    CHECK(total > scenes * 10); /* the scenes do have contacts */
+    printf("report-only paths: %d scenes, %d contacts, largest time error %.2g\n", scenes,
+           total, worst);
+}
+
+/* ---- elastic: driven spheres that fly straight and take kicks -------------- */
+
+typedef struct straight {
+    int n;
+    double t[64], x[64][3], v[64][3];
+} straight;
+
+static void straight_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    straight *s = user;
+    for (int k = 0; k < 3; k++) {
+        x[k] = s->x[id][k] + s->v[id][k] * (t - s->t[id]);
+        v[k] = s->v[id][k];
+    }
+}
+
+static void straight_kick(void *user, carom_sphere_id id, double t, const double dv[3])
+{
+    straight *s = user;
+    for (int k = 0; k < 3; k++) {
+        s->x[id][k] += s->v[id][k] * (t - s->t[id]);
+        s->v[id][k] += dv[k];
+    }
+    s->t[id] = t;
+}
+
+typedef struct pair_log {
+    int n;
+    contact c[2000];
+} pair_log;
+
+static void log_pair(void *user, carom_contact *c)
+{
+    pair_log *pl = user;
+    if (c->kind == CAROM_CONTACT_SPHERE && pl->n < 2000) {
+        int i = (int)c->i, j = (int)c->j;
+        pl->c[pl->n++] = (contact){c->time, i < j ? i : j, i < j ? j : i};
+    }
+}
+
+static void test_elastic_straight(void)
+{
+    int scenes = quick() ? 4 : 20, compared = 0;
+    for (int sc = 0; sc < scenes; sc++) {
+        int dim = sc % 2 ? 2 : 3, n = 40;
+        static straight st;
+        static pair_log driven_log, ballistic_log;
+        memset(&st, 0, sizeof st);
+        driven_log.n = ballistic_log.n = 0;
+        carom_world *w[2];
+        carom_world_def def = carom_world_default_def();
+        def.dim = dim;
+        for (int k = 0; k < 3; k++) {
+            def.box[k] = 10.0;
+            def.boundary[k] = k == 0 ? CAROM_BOUNDARY_WALLS : CAROM_BOUNDARY_PERIODIC;
+        }
+        carom_sphere_def sd[64];
+        for (int i = 0; i < n; i++) {
+            sd[i] = carom_sphere_default_def();
+            sd[i].radius = 0.3 + 0.2 * urand();
+            sd[i].mass = 0.5 + urand();
+            for (int tries = 0; tries < 1000; tries++) {
+                for (int k = 0; k < dim; k++) {
+                    sd[i].position[k] = 1.0 + 8.0 * urand();
+                    sd[i].velocity[k] = 2.0 * (urand() - 0.5);
+                }
+                int ok = 1;
+                for (int j = 0; j < i && ok; j++) {
+                    double d2 = 0.0;
+                    for (int k = 0; k < dim; k++) {
+                        double d = sd[i].position[k] - sd[j].position[k];
+                        d2 += d * d;
+                    }
+                    ok = sqrt(d2) > sd[i].radius + sd[j].radius + 0.01;
+                }
+                if (ok)
+                    break;
+            }
+            for (int k = 0; k < 3; k++) {
+                st.x[i][k] = sd[i].position[k];
+                st.v[i][k] = sd[i].velocity[k];
+            }
+        }
+        double ke0 = 0.0;
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++)
+                ke0 += 0.5 * sd[i].mass * sd[i].velocity[k] * sd[i].velocity[k];
+        for (int m = 0; m < 2; m++) {
+            def.driver.probe = m == 0 ? straight_probe : NULL;
+            def.driver.kick = m == 0 ? straight_kick : NULL;
+            def.driver.user_data = &st;
+            def.on_contact = log_pair;
+            def.user_data = m == 0 ? &driven_log : &ballistic_log;
+            carom_error e;
+            w[m] = carom_world_create(&def, &e);
+            for (int i = 0; i < n; i++) {
+                carom_sphere_def d = sd[i];
+                d.driven = m == 0 && i % 2 == 0;
+                d.accel_bound = 0.5 + 5.0 * urand();
+                CHECK(carom_world_add_sphere(w[m], &d, NULL) == CAROM_OK);
+            }
+            CHECK(carom_world_advance_to(w[m], 4.0) == CAROM_OK);
+        }
+        double ke = carom_world_kinetic_energy(w[0]);
+        CHECK_NEAR(ke, ke0, 1e-9 * ke0);
+        CHECK(carom_world_max_overlap_now(w[0]) < 1e-9);
+        /* Same collisions up to the horizon where the two runs drift apart
+         * (the driven run finds contacts to within a relative 1e-10). */
+        int m = driven_log.n < ballistic_log.n ? driven_log.n : ballistic_log.n, k = 0;
+        int collided[64] = {0};
+        for (; k < m; k++) {
+            const contact *a = &driven_log.c[k], *b = &ballistic_log.c[k];
+            if (a->i != b->i || a->j != b->j || fabs(a->t - b->t) > 1e-7)
+                break;
+            /* Each sphere's first collision must be exact; later ones
+             * carry the earlier ones' (tiny) differences, amplified. */
+            if (!collided[a->i] && !collided[a->j])
+                CHECK(fabs(a->t - b->t) <= 1e-9 * (1.0 + b->t));
+            collided[a->i] = collided[a->j] = 1;
+        }
+        CHECK(k >= (m < 20 ? m : 20)); /* at least the first 20 agree */
+        compared += k;
+        carom_world_free(w[0]);
+        carom_world_free(w[1]);
+    }
+    printf("elastic straight-flying driven spheres: %d collisions matched the ballistic run\n",
+           compared);
+}
+
+/* ---- fast driven spheres with random accelerations ------------------------- */
+
+typedef struct forced {
+    int n;
+    double A[64], t[64], x[64][3], v[64][3], a[64][3], next[64];
+    double interval;
+    int dim;
+    uint64_t rng;
+    int broken; /* multiply accelerations by this much beyond the bound */
+    double factor;
+} forced;
+
+static double frand(forced *f)
+{
+    f->rng = f->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(f->rng >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void forced_move(forced *f, int i, double t)
+{
+    while (t > f->t[i]) {
+        double until = t < f->next[i] ? t : f->next[i], dt = until - f->t[i];
+        for (int k = 0; k < 3; k++) {
+            f->x[i][k] += dt * (f->v[i][k] + 0.5 * f->a[i][k] * dt);
+            f->v[i][k] += f->a[i][k] * dt;
+        }
+        f->t[i] = until;
+        if (until == f->next[i]) {
+            double a[3] = {0, 0, 0}, n2 = 0.0;
+            for (int k = 0; k < f->dim; k++) {
+                a[k] = 2.0 * frand(f) - 1.0;
+                n2 += a[k] * a[k];
+            }
+            double scale = n2 > 0.0 ? f->A[i] * f->factor * frand(f) / sqrt(n2) : 0.0;
+            for (int k = 0; k < 3; k++)
+                f->a[i][k] = a[k] * scale;
+            f->next[i] += f->interval;
+        }
+    }
+}
+
+static void forced_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    forced *f = user;
+    forced_move(f, (int)id, t);
+    for (int k = 0; k < 3; k++) {
+        x[k] = f->x[id][k];
+        v[k] = f->v[id][k];
+    }
+}
+
+static void forced_kick(void *user, carom_sphere_id id, double t, const double dv[3])
+{
+    forced *f = user;
+    forced_move(f, (int)id, t);
+    for (int k = 0; k < 3; k++)
+        f->v[id][k] += dv[k];
+}
+
+typedef struct depth_log {
+    int contacts, late;
+    double max_depth;
+} depth_log;
+
+static void log_depth(void *user, carom_contact *c)
+{
+    depth_log *d = user;
+    d->contacts++;
+    if (c->depth > 0.0)
+        d->late++;
+    if (c->depth > d->max_depth)
+        d->max_depth = c->depth;
+}
+
+static void run_forced(int dim, double factor, double T, carom_stats *st, depth_log *dl,
+                       double *max_overlap, double *max_outside)
+{
+    static forced f;
+    memset(&f, 0, sizeof f);
+    f.n = 60;
+    f.dim = dim;
+    f.interval = 0.05;
+    f.rng = 99;
+    f.factor = factor;
+    carom_world_def def = carom_world_default_def();
+    def.dim = dim;
+    for (int k = 0; k < 3; k++) {
+        def.box[k] = 20.0;
+        def.boundary[k] = CAROM_BOUNDARY_WALLS;
+    }
+    def.driver = (carom_driver){forced_probe, forced_kick, &f};
+    def.on_contact = log_depth;
+    def.user_data = dl;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK(w != NULL);
+    int n = 0;
+    for (int i = 0; i < f.n; i++) {
+        carom_sphere_def sd = carom_sphere_default_def();
+        int fast = i % 3 == 0;
+        sd.radius = fast ? 0.1 : 0.6 + 0.4 * urand();
+        sd.driven = i % 2 == 0;
+        sd.accel_bound = fast ? 200.0 : 20.0;
+        f.A[i] = sd.accel_bound;
+        double speed = fast ? 60.0 : 2.0;
+        for (int tries = 0; tries < 1000; tries++) {
+            for (int k = 0; k < dim; k++) {
+                sd.position[k] = 1.5 + 17.0 * urand();
+                sd.velocity[k] = speed * (urand() - 0.5);
+            }
+            int ok = 1;
+            for (int j = 0; j < i && ok; j++) {
+                double d2 = 0.0;
+                for (int k = 0; k < dim; k++) {
+                    double d = sd.position[k] - f.x[j][k];
+                    d2 += d * d;
+                }
+                ok = sqrt(d2) > sd.radius + 1.0 + 0.01;
+            }
+            if (ok)
+                break;
+        }
+        for (int k = 0; k < 3; k++) {
+            f.x[i][k] = sd.position[k];
+            f.v[i][k] = sd.velocity[k];
+        }
+        f.next[i] = 0.0;
+        CHECK(carom_world_add_sphere(w, &sd, NULL) == CAROM_OK);
+        n++;
+    }
+    *max_overlap = 0.0;
+    *max_outside = 0.0;
+    int frames = quick() ? 40 : 200;
+    for (int fr = 1; fr <= frames; fr++) {
+        CHECK(carom_world_advance_to(w, T * fr / frames) == CAROM_OK);
+        double o = carom_world_max_overlap_now(w);
+        if (o > *max_overlap)
+            *max_overlap = o;
+        for (int i = 0; i < n; i++) {
+            carom_sphere_state s;
+            carom_world_get_sphere(w, (carom_sphere_id)i, &s);
+            for (int k = 0; k < dim; k++) {
+                double out = fmax(s.radius - s.position[k], s.position[k] + s.radius - 20.0);
+                if (out > *max_outside)
+                    *max_outside = out;
+            }
+        }
+    }
+    carom_world_get_stats(w, st);
+    carom_world_free(w);
+}
+
+static void test_forced(void)
+{
+    for (int dim = 2; dim <= 3; dim++) {
+        carom_stats st;
+        depth_log dl = {0, 0, 0.0};
+        double overlap, outside;
+        run_forced(dim, 1.0, quick() ? 1.0 : 4.0, &st, &dl, &overlap, &outside);
+        CHECK(st.late_contacts == 0);
+        CHECK(dl.late == 0);
+        CHECK(overlap < 1e-9);
+        CHECK(outside < 1e-9);
+        CHECK(st.collisions > 20);
+        CHECK(st.bound_resets > 0 && st.bound_collisions > 0);
+        printf("forced %dD: %llu collisions, %llu wall hits, %llu resets, %llu bound meetings, "
+               "overlap %.2g\n",
+               dim, (unsigned long long)st.collisions, (unsigned long long)st.wall_hits,
+               (unsigned long long)st.bound_resets, (unsigned long long)st.bound_collisions,
+               overlap);
+
+        /* The driver breaks its bounds tenfold: overlaps are found late and
+         * reported with their depth. */
+        depth_log broken = {0, 0, 0.0};
+        run_forced(dim, 10.0, quick() ? 1.0 : 4.0, &st, &broken, &overlap, &outside);
+        CHECK(st.late_contacts > 0);
+        CHECK(broken.late == (int)st.late_contacts);
+        CHECK(broken.max_depth > 0.0);
+        printf("forced %dD, bounds broken tenfold: %llu late contacts, deepest %.3g\n", dim,
+               (unsigned long long)st.late_contacts, broken.max_depth);
+    }
+}
+
+/* ---- bad arguments ---------------------------------------------------------- */
+
+static void test_errors(void)
+{
+    carom_world_def def = carom_world_default_def();
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    carom_sphere_def sd = carom_sphere_default_def();
+    sd.driven = 1;
+    sd.accel_bound = 1.0;
+    CHECK(carom_world_add_sphere(w, &sd, NULL) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(w), "probe") != NULL);
+    carom_world_free(w);
+
+    static paths ps;
+    memset(&ps, 0, sizeof ps);
+    ps.n = 1;
+    ps.p[0].kind = PATH_LINE;
+    ps.p[0].x0[0] = ps.p[0].x0[1] = ps.p[0].x0[2] = 5.0;
+    def.driver.probe = paths_probe;
+    def.driver.user_data = &ps;
+    w = carom_world_create(&def, &e);
+    sd.accel_bound = NAN;
+    CHECK(carom_world_add_sphere(w, &sd, NULL) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(w), "accel_bound") != NULL);
+    sd.accel_bound = 1.0;
+    carom_sphere_id id;
+    CHECK(carom_world_add_sphere(w, &sd, &id) == CAROM_OK);
+    double v[3] = {1, 0, 0};
+    CHECK(carom_world_set_velocity(w, id, v) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(carom_world_reprobe_sphere(w, id, -1.0) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(carom_world_advance_to(w, 1.0) == CAROM_OK);
+    CHECK(carom_world_reprobe_sphere(w, id, 2.0) == CAROM_OK);
+    carom_sphere_state s;
+    CHECK(carom_world_get_sphere(w, id, &s) == CAROM_OK);
+    CHECK_NEAR(s.position[0], 5.0, 1e-12);
+    carom_world_free(w);
+}
+
+int main(void)
+{
+    test_errors();
+    test_report_only_paths();
+    test_elastic_straight();
+    test_forced();
+    return CHECK_REPORT();
+}
