@@ -314,6 +314,7 @@ static int events_match(const event_log *got, const event_log *ref, double t_cut
 }
 
 static int total_contacts, total_sphere_contacts;
+static int use_eager; /* sweep each window whole (hubbard.h eager_sweep) */
 
 /* Runs the baseline on the scene to t_end, compares with the reference. */
 static void compare(const scene *s, double t_end, const event_log *ref, double horizon,
@@ -336,6 +337,7 @@ static void compare(const scene *s, double t_end, const event_log *ref, double h
     carom_hubbard_def def = carom_hubbard_default_def();
     def.box[0] = def.box[1] = def.box[2] = s->L;
     def.horizon = horizon;
+    def.eager_sweep = use_eager;
     def.driver.probe = drv_probe;
     def.driver.kick = drv_kick;
     def.driver.user_data = &drv;
@@ -415,11 +417,16 @@ int main(void)
     const char *quick = getenv("CAROM_TEST_QUICK");
     int q = quick && quick[0] == '1';
     int nsmall = q ? 8 : 30;
-    for (int k = 0; k < nsmall; k++)
+    for (int k = 0; k < nsmall; k++) {
+        use_eager = k % 4 == 3;
         small_scene(100 + (uint64_t)k, 3 + k % 3, 6, k % 2 ? 0.0 : 0.25);
+    }
     int nsparse = q ? 2 : 5;
-    for (int k = 0; k < nsparse; k++)
+    for (int k = 0; k < nsparse; k++) {
+        use_eager = k == 1;
         sparse_scene(200 + (uint64_t)k, 30, 1.5, k % 2 ? 0.0 : 0.5);
+    }
+    use_eager = 0;
     fast_scene();
     printf("hubbard: %d contacts compared (%d sphere-sphere)\n", total_contacts,
            total_sphere_contacts);

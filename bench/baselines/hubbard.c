@@ -885,7 +885,7 @@ carom_status carom_hubbard_advance_to(carom_hubbard *h, double t_end)
 {
     if (!(t_end >= h->now) || !isfinite(t_end))
         return fail(h, CAROM_ERR_INVALID_ARGUMENT, "hubbard: time must not go back");
-    carom_status st;
+    carom_status st = CAROM_OK;
     if (!h->started) {
         if ((st = rebuild(h, h->now)) != CAROM_OK)
             return st;
@@ -897,6 +897,14 @@ carom_status carom_hubbard_advance_to(carom_hubbard *h, double t_end)
         double ts = h->swaps.n ? h->T0 + h->swaps.e[0].key : HB_INF;
         double tc = h->checks.n ? h->checks.e[0].key : HB_INF;
         double th = h->T0 + h->H;
+        if (h->def.eager_sweep && h->swaps.n) {
+            /* the whole window's intersections now (candidates wait in time order) */
+            while (h->swaps.n && st == CAROM_OK)
+                st = process_swap(h, heap_pop(&h->swaps));
+            if (st != CAROM_OK)
+                return st;
+            continue;
+        }
         if (ts <= tc && ts <= th) {
             if (ts > t_end)
                 break;

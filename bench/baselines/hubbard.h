@@ -40,6 +40,11 @@ typedef struct carom_hubbard_def {
                                     within [horizon_min, horizon_max] */
     double horizon_min;          /* default 1e-3 */
     double horizon_max;          /* default 1 */
+    int eager_sweep;             /* 1: every rebuild sweeps its whole window at once (all
+                                    segment intersections, O((n + k) log n) per rebuild, as
+                                    seed 000 describes the broad phase); 0 (default): the
+                                    sweep advances in time only as far as the next contact
+                                    (same contacts, fewer intersections) */
     double restitution;          /* sphere-sphere, in [0, 1] (default 1) */
     double wall_restitution;     /* default 1 */
     carom_driver driver;         /* probe and kick are required */
