@@ -130,7 +130,7 @@ static carom_forces *make_forces(const scene_data *sd, unsigned long long seed)
 }
 
 typedef struct run_result {
-    double carom_seconds, carom_sim, carom_contacts;
+    double carom_seconds, carom_sim, carom_contacts, carom_events, carom_bound_collisions;
     double hub_seconds, hub_sim, hub_contacts;
     carom_hubbard_stats hs;
     int agree;
@@ -180,6 +180,8 @@ static int run_carom(const scene_data *sd, unsigned long long seed, double sim,
     out->carom_seconds = t1 - t0;
     out->carom_sim = sim;
     out->carom_contacts = (double)(st.collisions + st.wall_hits);
+    out->carom_events = (double)st.events;
+    out->carom_bound_collisions = (double)st.bound_collisions;
     carom_world_free(w);
     carom_forces_free(f);
     return rc;
@@ -332,7 +334,7 @@ int main(int argc, char **argv)
         if (ht > sim)
             ht = sim;
         double cs[MAXRUNS], hsps[MAXRUNS], ccs[MAXRUNS], hcs[MAXRUNS];
-        double reb = 0, swp = 0, cand = 0, chk = 0;
+        double reb = 0, swp = 0, cand = 0, chk = 0, cev = 0, cbc = 0;
         int agree_min = NCHECK;
         for (int r = 0; r < runs; r++) {
             unsigned long long rs = seed + 1000ULL * (unsigned long long)r;
@@ -364,6 +366,8 @@ int main(int argc, char **argv)
             hsps[r] = res.hub_seconds / res.hub_sim;
             ccs[r] = res.carom_contacts / res.carom_sim;
             hcs[r] = res.hub_contacts / res.hub_sim;
+            cev += res.carom_events / res.carom_sim / runs;
+            cbc += res.carom_bound_collisions / res.carom_sim / runs;
             reb += (double)res.hs.rebuilds / res.hub_sim / runs;
             swp += (double)res.hs.swaps / res.hub_sim / runs;
             cand += (double)res.hs.candidates / res.hub_sim / runs;
@@ -389,11 +393,12 @@ int main(int argc, char **argv)
                  "\"ratio_median\": %.6g, \"paper_kgs_s_per_s\": %.6g, "
                  "\"paper_hubbard_s_per_s\": %.6g, \"paper_ratio\": %.6g, "
                  "\"carom_contacts_per_s\": %.6g, \"hubbard_contacts_per_s\": %.6g, "
+                 "\"carom_events_per_s\": %.6g, \"carom_bound_collisions_per_s\": %.6g, "
                  "\"hubbard_rebuilds_per_s\": %.6g, \"hubbard_swaps_per_s\": %.6g, "
                  "\"hubbard_candidates_per_s\": %.6g, \"hubbard_narrow_checks_per_s\": %.6g, "
                  "\"first_contacts_agreeing_min\": %d}%s\n",
                  n, sim, ht, cmed, cmean, hmed, hmean, hmed / cmed, pk, ph, ph / pk, ccm, hcm,
-                 reb, swp, cand, chk, agree_min, q + 1 < nn ? "," : "");
+                 cev, cbc, reb, swp, cand, chk, agree_min, q + 1 < nn ? "," : "");
         fputs(line, stdout);
         fflush(stdout);
         if (jf)
