@@ -88,12 +88,17 @@ static int make_grid(carom_world *w, double radius)
 
 carom_status world_build(carom_world *w)
 {
-    double rmax = 0.0;
+    double rmax = 0.0, rsum = 0.0;
+    for (uint32_t i = 0; i < w->count; i++)
+        rsum += w->info[i].alive ? w->spheres[i].radius : 0.0;
+    w->mean_radius = w->alive_count ? rsum / (double)w->alive_count : 0.0;
     for (uint32_t i = 0; i < w->count; i++) {
         if (!w->info[i].alive)
             continue;
-        if (w->info[i].driven)
+        if (w->info[i].driven) {
+            world_driven_size_bound(w, i);
             world_driven_restart(w, i); /* the first probe */
+        }
         if (sphere_reach(w, i) > rmax)
             rmax = sphere_reach(w, i);
     }

@@ -8,7 +8,9 @@
  * periodic wraps treat it like a ballistic sphere that does not fall.
  *
  * Events of a driven sphere (one pending at a time, like every sphere):
- * - reset: its bound has grown by `growth` (its radius): probe, restart;
+ * - reset: its bound has grown by `growth` (see BOUND_GROWTH): probe,
+ *   restart. Following section 3.3 of the paper, no meeting later than
+ *   a bound's reset is predicted (the reset predicts again);
  * - bound collision: two bounds (or a bound and a ballistic sphere) meet.
  *   Both are probed. A contact is a distance within CONTACT_TOLERANCE of
  *   touching while approaching; it gets the response, and kicks tell the
@@ -44,6 +46,12 @@
 /* Touching means a gap within this fraction of the contact distance (plus
  * the round-off of the coordinates). */
 #define CONTACT_TOLERANCE 1e-10
+/* A bound is reset when it has grown by this share of its radius, or of
+ * the mean radius if that is smaller (a large sphere among small ones
+ * would otherwise have a bound that reaches, and meets, many of them):
+ * more means fewer resets but more bound meetings, wider grid cells and
+ * larger periodic boxes needed. */
+#define BOUND_GROWTH 0.5
 /* A contact's time is found to within this (relative to max(1, t)), or as
  * well as round-off allows (ROUND_OFF_SHARE of CONTACT_TOLERANCE). */
 #define CONTACT_TIME_TOLERANCE 1e-11
@@ -85,8 +93,15 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
     INFO(s)->falls = 0; /* gravity, if any, is the application's business */
     if (!driven_movable(w))
         INFO(s)->inv_mass = 0.0; /* contacts cannot move it */
-    w->bounds[id] = (driven_bound){w->time, accel_bound, s->radius};
+    w->bounds[id] = (driven_bound){w->time, accel_bound, 0.0};
+    world_driven_size_bound(w, id);
     return CAROM_OK;
+}
+
+void world_driven_size_bound(carom_world *w, uint32_t id)
+{
+    double r = w->spheres[id].radius, typical = w->mean_radius > 0.0 ? w->mean_radius : r;
+    w->bounds[id].growth = BOUND_GROWTH * (r < typical ? r : typical);
 }
 
 /* Driver probe, with the position brought into the periodic image of the
@@ -235,7 +250,23 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
     for (int k = 0; k < 3; k++)
         grow[k] = ga[k] + gb[k];
     double sigma = a->radius + b->radius, c[5], q[3];
-    if (in_contact(w, i, j)) {
+    int touching = in_contact(w, i, j);
+    if (!touching) {
+        /* Nothing later than a reset: a cheap test that the two stay
+         * apart until then spares most candidates the quartic. */
+        double horizon = INFINITY;
+        if (w->info[i].driven)
+            horizon = world_driven_reset_time(w, a);
+        if (w->info[j].driven) {
+            double h = world_driven_reset_time(w, b);
+            horizon = h < horizon ? h : horizon;
+        }
+        double H = horizon - now, reach = sigma + grow[0] + H * (grow[1] + H * grow[2]);
+        double closing = H * (sqrt(vec_dot(p1, p1)) + H * sqrt(vec_dot(p2, p2)));
+        if (H < INFINITY && vec_dot(p0, p0) > (reach + closing) * (reach + closing))
+            return INFINITY;
+    }
+    if (touching) {
         /* They may have come apart once |P| + growth >= sigma. */
         q[0] = sigma - grow[0];
         q[1] = -grow[1];

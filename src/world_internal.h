@@ -137,6 +137,7 @@ struct carom_world {
     double big_margin;    /* how far a big sphere moves between scans */
     int has_driven;       /* some sphere is or was driven */
     driven_bound *bounds; /* per sphere, allocated once one is driven */
+    double mean_radius;   /* of the spheres at the last build */
 
     carom_stats stats;
 };
@@ -233,6 +234,8 @@ double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
 /* Makes sphere id driven with the given bound (world.c checked the
  * arguments); allocates the bounds on first use. */
 carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound);
+/* Sets how far driven sphere id's bound grows before it is reset. */
+void world_driven_size_bound(carom_world *w, uint32_t id);
 /* Probes driven sphere id now and starts its bound there (its counter
  * moves: events predicted with the old bound become stale). */
 void world_driven_restart(carom_world *w, uint32_t id);

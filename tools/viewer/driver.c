@@ -1,5 +1,10 @@
 /* The viewer's simulation driver (see driver.h).
  *
+ * The large sphere is driven: its motion is integrated here (constant
+ * acceleration over each target interval, at most big_accel, steering
+ * towards the pointer) and the world only probes it, following it with a
+ * time-varying bound. Its kicks add the collisions' velocity changes.
+ *
  * Why the large sphere has a large *finite* mass. Picture a particle
  * squeezed between the large sphere and a wall while the large sphere
  * moves towards the wall at speed V. If the large sphere had infinite
@@ -27,6 +32,8 @@
 
 #define BIG_MASS_RATIO 1.0e4
 #define STEP_SECONDS (1.0 / 60.0)
+/* The large sphere reaches big_speed from rest in this time. */
+#define BIG_SPEED_UP_SECONDS 0.2
 
 static double wall_clock(void)
 {
@@ -70,6 +77,38 @@ static int copy_scene(const carom_scene *src, carom_scene *dst, size_t extra, ch
     return 0;
 }
 
+/* ---- the large sphere's motion (the world's driver callbacks) ---- */
+
+static void big_move(driver *d, double t)
+{
+    double dt = t - d->big_t;
+    if (!(dt > 0.0))
+        return;
+    for (int k = 0; k < 3; k++) {
+        d->big_x[k] += dt * (d->big_v[k] + 0.5 * d->big_a[k] * dt);
+        d->big_v[k] += d->big_a[k] * dt;
+    }
+    d->big_t = t;
+}
+
+static void big_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    (void)id;
+    driver *d = user;
+    big_move(d, t);
+    memcpy(x, d->big_x, sizeof d->big_x);
+    memcpy(v, d->big_v, sizeof d->big_v);
+}
+
+static void big_kick(void *user, carom_sphere_id id, double t, const double dv[3])
+{
+    (void)id;
+    driver *d = user;
+    big_move(d, t);
+    for (int k = 0; k < 3; k++)
+        d->big_v[k] += dv[k];
+}
+
 /* ---- worlds ---- */
 
 static void current_gravity(const driver *d, double g[3])
@@ -84,9 +123,32 @@ static int build_world(driver *d, const carom_scene *scene)
     current_gravity(d, def.gravity);
     def.capacity_hint = scene->n;
     carom_error e;
-    carom_world *w = carom_scene_create_world(scene, &def, &e);
+    /* The particles from the scene; the large sphere (last) is driven. */
+    carom_scene particles = *scene;
+    if (d->has_big) {
+        particles.n = scene->n - 1;
+        def.driver = (carom_driver){big_probe, big_kick, d};
+        d->big_t = 0.0;
+        memcpy(d->big_x, scene->position[d->big], sizeof d->big_x);
+        memcpy(d->big_v, scene->velocity[d->big], sizeof d->big_v);
+        memset(d->big_a, 0, sizeof d->big_a);
+    }
+    carom_world *w = carom_scene_create_world(&particles, &def, &e);
     if (!w)
         return fail(d, "cannot build the world", e.message);
+    if (d->has_big) {
+        carom_sphere_def big = carom_sphere_default_def();
+        big.radius = d->big_radius;
+        big.mass = d->big_mass;
+        big.driven = 1;
+        big.accel_bound = d->big_accel;
+        carom_sphere_id id;
+        if (carom_world_add_sphere(w, &big, &id) != CAROM_OK || id != d->big) {
+            int r = fail(d, "large sphere", carom_world_error_message(w));
+            carom_world_free(w);
+            return r;
+        }
+    }
     /* The first advance checks overlaps and the box. */
     if (carom_world_advance_to(w, 0.0) != CAROM_OK) {
         int r = fail(d, "bad starting state", carom_world_error_message(w));
@@ -147,6 +209,7 @@ int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
                                             : fmin(0.25 * L, fmax(0.08 * L, 3.0 * rmax));
         d->big_mass = s->big_mass > 0.0 ? s->big_mass : BIG_MASS_RATIO * mean_mass;
         d->big_speed = s->big_speed > 0.0 ? s->big_speed : L;
+        d->big_accel = d->big_speed / BIG_SPEED_UP_SECONDS;
         if (2.0 * d->big_radius >= L)
             return fail(d, "large sphere", "its diameter does not fit in the box");
         double p[3] = {0.0, 0.0, 0.0};
@@ -262,28 +325,38 @@ uint64_t driver_collisions(const driver *d)
     return d->collisions_base + st.collisions;
 }
 
-/* Velocity that takes the large sphere to its target in dt, falling
- * included, limited to big_speed. */
+/* The large sphere's acceleration for the next dt: towards the velocity
+ * that would take it to its target in dt (at most big_speed, and at most
+ * the speed it can brake from over the distance left), at most
+ * big_accel. */
 static int steer_big(driver *d, double dt)
 {
     if (!d->has_big)
         return 0;
-    carom_sphere_state st;
-    if (carom_world_get_sphere(d->world, d->big, &st) != CAROM_OK)
-        return fail(d, "large sphere", carom_world_error_message(d->world));
-    double g[3], v[3] = {0.0, 0.0, 0.0}, speed2 = 0.0;
-    current_gravity(d, g);
+    big_move(d, carom_world_time(d->world));
+    double want[3] = {0.0, 0.0, 0.0}, speed2 = 0.0, a2 = 0.0, dist2 = 0.0;
     for (int k = 0; k < d->initial.dim; k++) {
-        v[k] = (d->big_target[k] - st.position[k]) / dt - 0.5 * g[k] * dt;
-        speed2 += v[k] * v[k];
+        double gap = d->big_target[k] - d->big_x[k];
+        want[k] = gap / dt;
+        speed2 += want[k] * want[k];
+        dist2 += gap * gap;
     }
-    if (speed2 > d->big_speed * d->big_speed) {
-        double f = d->big_speed / sqrt(speed2);
+    /* No faster than it can brake from, so that it stops at the target. */
+    double limit = fmin(d->big_speed, sqrt(2.0 * d->big_accel * sqrt(dist2)));
+    if (speed2 > limit * limit) {
+        double f = limit / sqrt(speed2);
         for (int k = 0; k < 3; k++)
-            v[k] *= f;
+            want[k] *= f;
     }
-    if (carom_world_set_velocity(d->world, d->big, v) != CAROM_OK)
-        return fail(d, "large sphere", carom_world_error_message(d->world));
+    for (int k = 0; k < 3; k++) {
+        d->big_a[k] = (want[k] - d->big_v[k]) / dt;
+        a2 += d->big_a[k] * d->big_a[k];
+    }
+    if (a2 > d->big_accel * d->big_accel) {
+        double f = d->big_accel / sqrt(a2);
+        for (int k = 0; k < 3; k++)
+            d->big_a[k] *= f;
+    }
     return 0;
 }
 

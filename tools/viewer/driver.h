@@ -9,12 +9,13 @@
  *   and stops when the budget is spent; the next frame goes on towards the
  *   same target ("behind" is then set, and the simulation runs slower than
  *   real time). A new target is set only once the previous one is reached.
- * - The large sphere is an ordinary sphere of large finite mass in the
- *   world (see driver.c for why), so the event loop itself makes it push
- *   particles: it never passes through one and never leaves a walled box.
- *   At the start of every target interval its velocity is set so that it
- *   would reach the drag target at the end of the interval, limited to
- *   big_speed.
+ * - The large sphere is a driven sphere of the world (carom_driver): the
+ *   viewer integrates its motion itself, with an acceleration held
+ *   constant over each target interval and never above big_accel (the
+ *   bound the world is told), steering it towards the drag target at up
+ *   to big_speed. Collisions reach the viewer's integrator as kicks for a
+ *   large finite mass (see driver.c for why), so it pushes particles, never
+ *   passes through one and never leaves a walled box.
  * - Errors (from the library) come back as nonzero with a one-line message
  *   in d->error; nothing is printed.
  */
@@ -51,6 +52,10 @@ typedef struct driver {
     carom_sphere_id big;
     double big_radius, big_mass, big_speed;
     double big_target[3];     /* where the large sphere is asked to go */
+    double big_accel;         /* bound on its acceleration */
+    double big_t, big_x[3], big_v[3], big_a[3]; /* its motion: state at big_t,
+                                                   acceleration until the next
+                                                   steering */
     size_t relocated;         /* spheres moved to make room for it */
 
     double time_scale;
