@@ -1,6 +1,7 @@
 /* Robust root finding for event times; contract in roots.h. */
 #include "roots.h"
 
+#include <float.h>
 #include <math.h>
 
 static double poly_eval(const double *c, int degree, double x)
@@ -11,40 +12,76 @@ static double poly_eval(const double *c, int degree, double x)
     return v;
 }
 
-/* Bisection for a sign change of p on [a, b] with p(a) < 0 <= p(b). */
-static double bisect_up(const double *c, int degree, double a, double b)
+/* p(x), or 0 when its magnitude is within the round-off of evaluating it
+ * (so that a maximum touching zero, a tangency, reads as exactly zero). */
+static double poly_eval_clean(const double *c, int degree, double x)
 {
-    for (int it = 0; it < 200; it++) {
-        double m = 0.5 * (a + b);
-        if (m <= a || m >= b)
-            break;
-        if (poly_eval(c, degree, m) < 0.0)
-            a = m;
-        else
-            b = m;
+    double v = c[degree], bound = fabs(c[degree]), ax = fabs(x);
+    for (int k = degree - 1; k >= 0; k--) {
+        v = v * x + c[k];
+        bound = bound * ax + fabs(c[k]);
     }
-    return b;
+    return fabs(v) <= 8.0 * DBL_EPSILON * bound ? 0.0 : v;
 }
 
-/* Bisection for any sign change of p on [a, b]. */
-static double bisect_any(const double *c, int degree, double a, double b)
+/* The sign change of p on [a, b], where p(a) and p(b) have opposite
+ * signs (p(b) may be 0): the Illinois variant of regula falsi, which keeps
+ * the root bracketed and converges superlinearly, with a bisection step
+ * whenever an interpolation fails to shrink the bracket by half. Returns
+ * the end of the final bracket on b's side (so for p(a) < 0 <= p(b), a
+ * point where p >= 0), once the bracket is as narrow as doubles allow. */
+static double refine(const double *c, int degree, double a, double b)
 {
-    double fa = poly_eval(c, degree, a);
+    double fa = poly_eval(c, degree, a), fb = poly_eval(c, degree, b);
+    int side = 0; /* which end was kept last: halve its value (Illinois) */
     for (int it = 0; it < 200; it++) {
+        double width = b - a;
         double m = 0.5 * (a + b);
         if (m <= a || m >= b)
             break;
-        double fm = poly_eval(c, degree, m);
-        if (fm == 0.0)
-            return m;
-        if ((fm < 0.0) == (fa < 0.0)) {
-            a = m;
-            fa = fm;
+        double x = fb - fa != 0.0 ? b - fb * (b - a) / (fb - fa) : m;
+        if (!(x > a && x < b))
+            x = m;
+        double fx = poly_eval(c, degree, x);
+        if (fx == 0.0) {
+            /* On the root: the end on b's side becomes it. */
+            b = x;
+            break;
+        }
+        if ((fx < 0.0) == (fa < 0.0)) {
+            a = x;
+            fa = fx;
+            if (side == -1)
+                fb *= 0.5;
+            side = -1;
         } else {
-            b = m;
+            b = x;
+            fb = fx;
+            if (side == 1)
+                fa *= 0.5;
+            side = 1;
+        }
+        if (b - a > 0.5 * width) {
+            /* Slow: bisect once. */
+            m = 0.5 * (a + b);
+            if (m <= a || m >= b)
+                break;
+            double fm = poly_eval(c, degree, m);
+            if (fm == 0.0) {
+                b = m;
+                break;
+            }
+            if ((fm < 0.0) == (fa < 0.0)) {
+                a = m;
+                fa = fm;
+            } else {
+                b = m;
+                fb = fm;
+            }
+            side = 0;
         }
     }
-    return 0.5 * (a + b);
+    return b;
 }
 
 /* Cauchy bound on the magnitude of the real roots. */
@@ -90,7 +127,7 @@ static int poly_roots_in(const double *c, int degree, double limit, double *out)
             if (fb == 0.0 && b < limit)
                 found[n++] = b;
             else if ((fa < 0.0 && fb > 0.0) || (fa > 0.0 && fb < 0.0))
-                found[n++] = bisect_any(p, deg, a, b);
+                found[n++] = refine(p, deg, a, b);
         }
         for (int k = 0; k < n; k++)
             roots[k] = found[k];
@@ -101,16 +138,23 @@ static int poly_roots_in(const double *c, int degree, double limit, double *out)
     return nroots;
 }
 
-double roots_first_upcrossing_poly(const double *c_in, int degree)
+double roots_first_upcrossing_poly(const double *c, int degree)
+{
+    return roots_first_upcrossing_poly_before(c, degree, INFINITY);
+}
+
+double roots_first_upcrossing_poly_before(const double *c_in, int degree, double horizon)
 {
     double c[5];
     for (int k = 0; k <= degree; k++)
         c[k] = c_in[k];
     while (degree > 0 && c[degree] == 0.0)
         degree--;
-    if (degree <= 2)
-        return roots_first_upcrossing_quadratic(c[0], degree >= 1 ? c[1] : 0.0,
-                                                degree >= 2 ? c[2] : 0.0);
+    if (degree <= 2) {
+        double t = roots_first_upcrossing_quadratic(c[0], degree >= 1 ? c[1] : 0.0,
+                                                    degree >= 2 ? c[2] : 0.0);
+        return t <= horizon ? t : INFINITY;
+    }
     /* Behaviour at tau = 0: the sign of the first nonzero coefficient. */
     if (c[0] >= 0.0) {
         for (int k = 1; k <= degree; k++) {
@@ -121,6 +165,10 @@ double roots_first_upcrossing_poly(const double *c_in, int degree)
         }
     }
     double limit = root_bound(c, degree);
+    if (horizon < limit)
+        limit = horizon;
+    if (!(limit > 0.0))
+        return INFINITY;
     /* Monotone pieces of h on [0, limit]: knots at the real roots of h'. */
     double d[4];
     for (int k = 1; k <= degree; k++)
@@ -131,12 +179,12 @@ double roots_first_upcrossing_poly(const double *c_in, int degree)
     double fa = c[0];
     for (int k = 0; k <= ne; k++) {
         double b = k < ne ? ext[k] : limit;
-        double fb = poly_eval(c, degree, b);
+        double fb = k < ne ? poly_eval_clean(c, degree, b) : poly_eval(c, degree, b);
         if (fb > fa) { /* a rising piece */
             if (fa >= 0.0)
                 return a; /* at or above zero and rising */
             if (fb > 0.0 || (fb == 0.0 && k == ne))
-                return bisect_up(c, degree, a, b);
+                return refine(c, degree, a, b);
             /* fb == 0 at a maximum: a tangency from below, not a crossing */
         }
         a = b;

@@ -93,15 +93,24 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
     INFO(s)->falls = 0; /* gravity, if any, is the application's business */
     if (!driven_movable(w))
         INFO(s)->inv_mass = 0.0; /* contacts cannot move it */
-    w->bounds[id] = (driven_bound){w->time, accel_bound, 0.0};
+    w->bounds[id] = (driven_bound){w->time, accel_bound, 0.0, INFINITY};
     world_driven_size_bound(w, id);
+    if (w->def.response == CAROM_RESPONSE_NONE || !driven_movable(w))
+        w->contacts_linger = 1;
     return CAROM_OK;
+}
+
+static void set_reset_time(carom_world *w, uint32_t id)
+{
+    driven_bound *b = &w->bounds[id];
+    b->t_reset = b->accel > 0.0 ? b->t0 + sqrt(2.0 * b->growth / b->accel) : INFINITY;
 }
 
 void world_driven_size_bound(carom_world *w, uint32_t id)
 {
     double r = w->spheres[id].radius, typical = w->mean_radius > 0.0 ? w->mean_radius : r;
     w->bounds[id].growth = BOUND_GROWTH * (r < typical ? r : typical);
+    set_reset_time(w, id);
 }
 
 /* Driver probe, with the position brought into the periodic image of the
@@ -139,6 +148,7 @@ static void restart_from(carom_world *w, uint32_t i, const double x[3], const do
     vec_copy(s->v, v);
     s->t = w->time;
     w->bounds[i].t0 = w->time;
+    set_reset_time(w, i);
     w->events[i].counter++;
 }
 
@@ -178,7 +188,7 @@ static void square_difference(const double p0[3], const double p1[3], const doub
 /* The pair is remembered as in contact (reported, not yet apart). */
 static int in_contact(const carom_world *w, uint32_t i, uint32_t j)
 {
-    if (!w->reported)
+    if (!w->contacts_linger)
         return 0;
     for (int k = 0; k < REPORTED_MAX; k++)
         if (w->reported[i].e[k].partner == j && w->reported[i].e[k].until == INFINITY)
@@ -231,6 +241,25 @@ static int pair_responds(const carom_world *w, uint32_t i, uint32_t j)
     return 1;
 }
 
+/* A cheap test, before the quartic: can the bounds, at relative position
+ * p0 + p1 tau + p2 tau^2 and with summed radii sigma + g(tau), meet at
+ * some tau in [0, H]? No if the straight path's closest approach in
+ * [0, H], less what p2 can bend it by then, stays beyond sigma + g(H). */
+static int may_meet_before(const double p0[3], const double p1[3], const double p2[3],
+                           double sigma, const double g[3], double H)
+{
+    double reach = sigma + g[0] + H * (g[1] + H * g[2]) + H * H * sqrt(vec_dot(p2, p2));
+    double v2 = vec_dot(p1, p1), tau = 0.0;
+    if (v2 > 0.0) {
+        tau = -vec_dot(p0, p1) / v2;
+        tau = tau < 0.0 ? 0.0 : tau > H ? H : tau;
+    }
+    double d[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = p0[k] + p1[k] * tau;
+    return vec_dot(d, d) <= reach * reach;
+}
+
 double world_driven_pair_time(const carom_world *w, const sphere *a, const double xa[3],
                               const double va[3], const sphere *b, const double shift[3],
                               double now)
@@ -251,21 +280,6 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
         grow[k] = ga[k] + gb[k];
     double sigma = a->radius + b->radius, c[5], q[3];
     int touching = in_contact(w, i, j);
-    if (!touching) {
-        /* Nothing later than a reset: a cheap test that the two stay
-         * apart until then spares most candidates the quartic. */
-        double horizon = INFINITY;
-        if (w->info[i].driven)
-            horizon = world_driven_reset_time(w, a);
-        if (w->info[j].driven) {
-            double h = world_driven_reset_time(w, b);
-            horizon = h < horizon ? h : horizon;
-        }
-        double H = horizon - now, reach = sigma + grow[0] + H * (grow[1] + H * grow[2]);
-        double closing = H * (sqrt(vec_dot(p1, p1)) + H * sqrt(vec_dot(p2, p2)));
-        if (H < INFINITY && vec_dot(p0, p0) > (reach + closing) * (reach + closing))
-            return INFINITY;
-    }
     if (touching) {
         /* They may have come apart once |P| + growth >= sigma. */
         q[0] = sigma - grow[0];
@@ -274,11 +288,22 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
         square_difference(p0, p1, p2, q, -1.0, c);
         return now + roots_first_upcrossing_poly(c, 4);
     }
+    /* Nothing later than a reset (section 3.3 of the paper). */
+    double horizon = INFINITY;
+    if (w->info[i].driven)
+        horizon = world_driven_reset_time(w, a);
+    if (w->info[j].driven) {
+        double h = world_driven_reset_time(w, b);
+        horizon = h < horizon ? h : horizon;
+    }
+    double H = horizon - now;
+    if (H < INFINITY && !may_meet_before(p0, p1, p2, sigma, grow, H))
+        return INFINITY;
     q[0] = sigma + grow[0];
     q[1] = grow[1];
     q[2] = grow[2];
     square_difference(p0, p1, p2, q, 1.0, c);
-    double t = now + roots_first_upcrossing_poly(c, 4);
+    double t = now + roots_first_upcrossing_poly_before(c, 4, H);
     /* Two fresh bounds touching without approaching: see the top. */
     double accel = grow[2] * 2.0;
     if (grow[1] == 0.0 && accel > 0.0 && vec_dot(p0, p1) >= 0.0) {
@@ -318,10 +343,7 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
 
 double world_driven_reset_time(const carom_world *w, const sphere *s)
 {
-    const driven_bound *b = &w->bounds[s - w->spheres];
-    if (!(b->accel > 0.0))
-        return INFINITY;
-    return b->t0 + sqrt(2.0 * b->growth / b->accel);
+    return w->bounds[s - w->spheres].t_reset;
 }
 
 void world_driven_reset(carom_world *w, uint32_t i)

@@ -81,6 +81,7 @@ typedef struct driven_bound {
     double t0;
     double accel;
     double growth;
+    double t_reset;    /* when it will have grown by growth */
 } driven_bound;
 
 typedef struct sphere_event {
@@ -138,6 +139,8 @@ struct carom_world {
     int has_driven;       /* some sphere is or was driven */
     driven_bound *bounds; /* per sphere, allocated once one is driven */
     double mean_radius;   /* of the spheres at the last build */
+    int contacts_linger;  /* contacts that the response cannot resolve
+                             can happen (world_driven.c) */
 
     carom_stats stats;
 };
