@@ -51,7 +51,7 @@
  * would otherwise have a bound that reaches, and meets, many of them):
  * more means fewer resets but more bound meetings, wider grid cells and
  * larger periodic boxes needed. */
-#define BOUND_GROWTH 0.5
+#define BOUND_GROWTH 0.2
 /* A contact's time is found to within this (relative to max(1, t)), or as
  * well as round-off allows (ROUND_OFF_SHARE of CONTACT_TOLERANCE). */
 #define CONTACT_TIME_TOLERANCE 1e-11
