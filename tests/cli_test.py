@@ -88,6 +88,35 @@ BAD_INPUT = {
     "unwritable_output": (["n=20", "final=no_such_dir/out.xyz"] + FAST, RUNTIME,
                           ["cannot write", "no_such_dir/out.xyz"]),
     "unknown_option": (["--jsn"], USAGE, ["unknown option '--jsn'"]),
+    # Driven spheres (issue 4): orbits files and motion keys.
+    "orbits_nan": (["orbits=@orbits_nan.txt", "box=200"], USAGE,
+                   ["orbits_nan.txt:4", "field 5 (omega)", "NaN"]),
+    "orbits_negative_radius": (["motion=orbits", "orbits=@orbits_negative_radius.txt", "box=200"],
+                               USAGE, ["orbits_negative_radius.txt:2", "field 7 (radius)"]),
+    "orbits_missing_field": (["orbits=@orbits_missing.txt", "box=200"], USAGE,
+                             ["orbits_missing.txt:2", "field 6 (phase) is missing"]),
+    "orbits_trailing": (["orbits=@orbits_trailing.txt", "box=200"], USAGE,
+                        ["orbits_trailing.txt:2", "trailing text 'extra'"]),
+    "orbits_not_a_number": (["orbits=@orbits_word.txt", "box=200"], USAGE,
+                            ["orbits_word.txt:2", "field 6 (phase)", "'zero'"]),
+    "orbits_file_missing": (["orbits=no_such.orbits", "box=200"], USAGE,
+                            ["no_such.orbits", "cannot open"]),
+    "orbits_without_file": (["motion=orbits", "box=200"], USAGE, ["motion=orbits needs orbits"]),
+    "orbits_without_box": (["orbits=@orbits_good.txt"], USAGE, ["needs box="]),
+    "orbits_leave_box": (["orbits=@orbits_good.txt", "box=200", "boundary=walls"], USAGE,
+                         ["orbits_good.txt", "orbit 3", "leaves the box"]),
+    "orbits_wrong_count": (["orbits=@orbits_good.txt", "box=200", "n=5"], USAGE,
+                           ["n=5", "3 orbits"]),
+    "orbits_with_motion_forces": (["orbits=@orbits_good.txt", "motion=forces"], USAGE,
+                                  ["needs motion=orbits"]),
+    "bad_motion": (["motion=teleport"], USAGE, ["motion=teleport", "ballistic orbits forces field"]),
+    "accel_bound_ballistic": (["accel_bound=10"], USAGE, ["accel_bound", "motion=forces"]),
+    "force_interval_zero": (["scenario=kgs-forces", "force_interval=0"], USAGE,
+                            ["force_interval=0", "> 0"]),
+    "field_key_with_forces": (["scenario=kgs-forces", "field_speed=3"], USAGE,
+                              ["field_speed", "motion=field"]),
+    "accel_bound_reversed": (["scenario=kgs-forces", "accel_bound=20,10"], USAGE,
+                             ["accel_bound=20,10", "Amin <= Amax"]),
 }
 
 
@@ -325,6 +354,186 @@ def case_equilibrate_excluded(r):
         expect(all(float(line.split()[0]) >= 1.0 for line in f), "equilibration logged")
 
 
+# ---- driven spheres (issue 4) ----
+
+EVENT_TYPES = ("collisions", "wall_hits", "cell_crossings", "bound_resets", "bound_collisions",
+               "late_contacts", "invalid_events")
+
+
+def check_event_breakdown(d):
+    e = d["events_by_type"]
+    for k in EVENT_TYPES:
+        expect(isinstance(e.get(k), int) and e[k] >= 0, "events_by_type lacks %s: %r" % (k, e))
+    expect(e["collisions"] == d["collisions"], "collisions")
+    expect(d["events"] >= e["collisions"] + e["wall_hits"] + e["cell_crossings"] +
+           e["bound_resets"], "events %d below the sum of its types %r" % (d["events"], e))
+    c = d.get("computing_seconds_per_simulated_second")
+    expect(isinstance(c, (int, float)) and c >= 0 and
+           abs(c - d["wall_seconds"] / d["sim_time"]) <= 1e-9 * max(1.0, c),
+           "computing_seconds_per_simulated_second %r" % c)
+
+
+def case_kgs_forces(r):
+    d = r.json(["scenario=kgs-forces", "n=100", "time=1"])
+    expect(d["n"] == 100 and d["box"] == [200, 200, 200] and d["motion"] == "forces",
+           "kgs-forces settings: %r" % {k: d.get(k) for k in ("n", "box", "motion")})
+    expect(d["accel_bound"] == [10, 20] and d["force_interval"] == 0.1, "accel_bound")
+    expect(d["radius"] >= 0.1 and d["radius_max"] <= 10, "radii")
+    check_event_breakdown(d)
+    e = d["events_by_type"]
+    expect(e["bound_collisions"] > 0 and e["bound_resets"] > 0 and e["wall_hits"] > 0,
+           "a driven run has bound events and wall hits: %r" % e)
+    expect(e["late_contacts"] == 0, "late contacts %d" % e["late_contacts"])
+    expect(d["max_overlap"] < 1e-9, "max_overlap %r" % d["max_overlap"])
+    # Random forces change the kinetic energy; the same seed gives the same run.
+    d2 = r.json(["scenario=kgs-forces", "n=100", "time=1"])
+    expect(d2["kinetic_energy_final"] == d["kinetic_energy_final"] and
+           d2["events"] == d["events"], "same seed, different run")
+    d3 = r.json(["scenario=kgs-forces", "n=100", "time=1", "seed=2"])
+    expect(d3["kinetic_energy_final"] != d["kinetic_energy_final"], "seed ignored")
+    # Beyond n = 3500 the box grows with n (checked without running).
+    d4 = r.json(["scenario=kgs-forces", "n=7000", "time=0"])
+    expect(abs(d4["box"][0] - 200 * 2 ** (1 / 3)) < 1e-9, "box for n=7000: %r" % d4["box"])
+
+
+def case_kgs_field(r):
+    traj = r.path("field.xyz")
+    d = r.json(["scenario=kgs-field", "n=100", "time=1", "trajectory=" + traj,
+                "frame_interval=0.5"])
+    expect(d["n"] == 100 and d["motion"] == "field" and d["accel_bound"] == [30, 30], "settings")
+    check_event_breakdown(d)
+    expect(d["kinetic_energy_initial"] == 0 and d["kinetic_energy_final"] > 0,
+           "particles at rest start moving")
+    expect(d["events_by_type"]["late_contacts"] == 0, "late contacts")
+    frames = read_xyz(traj)
+    expect(len(frames) == 3, "3 frames")
+    # Speeds grow at most by A t.
+    for row in frames[-1][1]:
+        expect(math.sqrt(row[3] ** 2 + row[4] ** 2 + row[5] ** 2) <= 30 * 1.0 + 1e-6,
+               "speed above A t: %r" % row)
+        expect(all(0 < row[k] < 200 for k in range(3)), "particle outside the box: %r" % row)
+
+
+def orbit_state(o, t):
+    cx, cy, cz, R, w, ph, rad = o
+    return (cx + R * math.cos(w * t + ph), cy + R * math.sin(w * t + ph), cz)
+
+
+def orbit_reference(orbits, t_end):
+    """Contact starts by fine sampling: |f'| <= L = |R_i w_i| + |R_j w_j| for
+    f = distance - sigma, so an interval can hide a crossing only if
+    |f(a)| + |f(b)| <= L (b - a); those are split down to 1e-9 t_end, and
+    every + to - change of sign is bisected to the last bit."""
+    out = []
+    samples = 4000
+    ts = [t_end * k / samples for k in range(samples + 1)]
+    for i in range(len(orbits)):
+        for j in range(i + 1, len(orbits)):
+            a, b = orbits[i], orbits[j]
+            sigma = a[6] + b[6]
+            lip = abs(a[3] * a[4]) + abs(b[3] * b[4])
+
+            def gap(t):
+                p, q = orbit_state(a, t), orbit_state(b, t)
+                return math.sqrt(sum((p[k] - q[k]) ** 2 for k in range(3))) - sigma
+
+            f = [gap(t) for t in ts]
+
+            def scan(t0, f0, t1, f1):
+                if abs(f0) + abs(f1) <= lip * (t1 - t0) and t1 - t0 > 1e-9 * t_end:
+                    m = 0.5 * (t0 + t1)
+                    fm = gap(m)
+                    scan(t0, f0, m, fm)
+                    scan(m, fm, t1, f1)
+                    return
+                if f0 > 0 and f1 <= 0:
+                    lo, hi = t0, t1
+                    for _ in range(200):
+                        m = 0.5 * (lo + hi)
+                        if m <= lo or m >= hi:
+                            break
+                        if gap(m) > 0:
+                            lo = m
+                        else:
+                            hi = m
+                    out.append((hi, i, j))
+
+            for k in range(samples):
+                scan(ts[k], f[k], ts[k + 1], f[k + 1])
+    return sorted(out, key=lambda c: (c[1], c[2], c[0]))
+
+
+def compare_contacts(got, want):
+    """Mismatches between two lists of (t, i, j) sorted by pair and time."""
+    bad = []
+    g = w = 0
+    while g < len(got) or w < len(want):
+        cg = got[g] if g < len(got) else None
+        cw = want[w] if w < len(want) else None
+        if cg and cw and cg[1:] == cw[1:] and abs(cg[0] - cw[0]) <= 1e-9 * max(1.0, abs(cw[0])):
+            g, w = g + 1, w + 1
+        elif cg and (not cw or (cg[1], cg[2], cg[0]) < (cw[1], cw[2], cw[0])):
+            bad.append("extra %r" % (cg,))
+            g += 1
+        else:
+            bad.append("missing %r" % (cw,))
+            w += 1
+    return bad
+
+
+def orbit_scenes():
+    import random
+    rnd = random.Random(7)
+    scenes = {
+        # a sphere orbiting past spheres at rest, one grazing 1e-6 inside contact
+        "past": [(100, 100, 100, 20, 1.3, 0.2, 1), (121, 100, 100, 0, 0, 0, 2),
+                 (100, 120, 102.5, 0, 0, 0, 1), (100, 80, 100 + 2 * (1 - 1e-6), 0, 0, 0, 1)],
+        # crossing circles, both senses, and a fast pair (speed 600)
+        "crossing": [(90, 100, 100, 30, 2, 0, 2), (120, 100, 100, 30, 2, 2.5, 1.5),
+                     (105, 100, 100.5, 25, -2.7, 1, 1), (100, 100, 99.8, 40, 15, 0.5, 0.3),
+                     (110, 95, 100, 40, -13, 2, 0.25)],
+    }
+    rand = []
+    while len(rand) < 12:
+        o = (rnd.uniform(60, 140), rnd.uniform(60, 140), rnd.uniform(98, 102), rnd.uniform(5, 40),
+             rnd.choice((-1, 1)) * rnd.uniform(0.5, 3), rnd.uniform(0, 2 * math.pi),
+             rnd.uniform(0.5, 4))
+        p = orbit_state(o, 0)
+        if all(math.dist(p, orbit_state(q, 0)) > 1.01 * (o[6] + q[6]) for q in rand):
+            rand.append(o)
+    scenes["random12"] = rand
+    return scenes
+
+
+def case_orbits_collision_log(r):
+    """`motion=orbits response=none` logs every contact start: compared with
+    the fine-sampling reference; the comparison must catch a perturbation."""
+    t_end = 10.0
+    for name, orbits in orbit_scenes().items():
+        path, log = r.path(name + ".orbits"), r.path(name + ".log")
+        with open(path, "w") as f:
+            f.write("# cx cy cz R omega phase radius\n")
+            for o in orbits:
+                f.write(" ".join("%.17g" % x for x in o) + "\n")
+        d = r.json(["orbits=" + path, "box=200", "boundary=walls", "response=none",
+                    "time=%g" % t_end, "collision_log=" + log])
+        expect(d["motion"] == "orbits" and d["n"] == len(orbits), "%s: settings" % name)
+        check_event_breakdown(d)
+        with open(log) as f:
+            got = sorted(((float(t), int(i), int(j)) for t, i, j in
+                          (line.split() for line in f)), key=lambda c: (c[1], c[2], c[0]))
+        want = orbit_reference(orbits, t_end)
+        expect(len(want) >= 3, "%s: the scene has too few contacts (%d)" % (name, len(want)))
+        bad = compare_contacts(got, want)
+        expect(not bad, "%s: %d mismatches: %s" % (name, len(bad), "; ".join(bad[:5])))
+        expect(d["collisions"] == len(got), "%s: collisions %d, log %d" %
+               (name, d["collisions"], len(got)))
+        # The check can fail: shifted by 2e-9 relative, or one contact dropped.
+        shifted = [(t * (1 + 2e-9), i, j) for t, i, j in got]
+        expect(compare_contacts(shifted, want), "%s: a shifted log passes" % name)
+        expect(compare_contacts(got[1:], want), "%s: a log missing a contact passes" % name)
+
+
 CASES = {
     "json_fields": case_json_fields,
     "summary": case_summary,
@@ -336,6 +545,9 @@ CASES = {
     "trajectory": case_trajectory,
     "scenarios": case_scenarios,
     "equilibrate_excluded": case_equilibrate_excluded,
+    "kgs_forces": case_kgs_forces,
+    "kgs_field": case_kgs_field,
+    "orbits_collision_log": case_orbits_collision_log,
 }
 
 

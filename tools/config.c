@@ -52,7 +52,21 @@ static const struct {
     [KEY_FRAME_INTERVAL] = {"frame_interval", "simulated time between frames (default time/100)"},
     [KEY_COLLISION_LOG] = {"collision_log",
                            "write 'time i j' (i<j) for each collision of the measured run"},
-    [KEY_SCENARIO] = {"scenario", "preset scene: seed004, seed003 or seed000"},
+    [KEY_MOTION] = {"motion", "ballistic (default), orbits, forces or field: how spheres are "
+                              "driven (see below)"},
+    [KEY_ORBITS] = {"orbits", "orbits file for motion=orbits: 'cx cy cz R omega phase radius' "
+                              "per line"},
+    [KEY_ACCEL_BOUND] = {"accel_bound", "A or Amin,Amax: acceleration bound of driven spheres "
+                                        "(forces, field; default 10,20)"},
+    [KEY_FORCE_INTERVAL] = {"force_interval", "motion=forces: time between random force "
+                                              "draws (default 0.1)"},
+    [KEY_FIELD_SPEED] = {"field_speed", "motion=field: speed U of the circulating field "
+                                        "(default 40)"},
+    [KEY_FIELD_GAIN] = {"field_gain", "motion=field: a = gain (u - v), clamped to A "
+                                      "(default 2)"},
+    [KEY_FIELD_STEP] = {"field_step", "motion=field: a is recomputed every step (default 0.05)"},
+    [KEY_SCENARIO] = {"scenario", "preset scene: seed004, seed003, seed000, kgs-forces or "
+                                  "kgs-field"},
 };
 
 const char *config_key_name(config_key key)

@@ -36,6 +36,13 @@ typedef enum config_key {
     KEY_TRAJECTORY,
     KEY_FRAME_INTERVAL,
     KEY_COLLISION_LOG,
+    KEY_MOTION,
+    KEY_ORBITS,
+    KEY_ACCEL_BOUND,
+    KEY_FORCE_INTERVAL,
+    KEY_FIELD_SPEED,
+    KEY_FIELD_GAIN,
+    KEY_FIELD_STEP,
     KEY_SCENARIO,
     KEY_COUNT
 } config_key;

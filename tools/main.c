@@ -8,6 +8,7 @@
 #include "carom/scene.h"
 #include "cli.h"
 #include "config.h"
+#include "motion.h"
 #include "options.h"
 #include "report.h"
 #include "setup.h"
@@ -68,6 +69,27 @@ static void print_help(FILE *out)
             "  seed000  3D box 200^3 with walls, 1000 spheres of radii uniform in 0.1-10 at\n"
             "           random places, random directions, speeds uniform in\n"
             "           2.5*sqrt(3)-25*sqrt(3), ballistic (time 15)\n"
+            "  kgs-forces  seed000's scene driven by random forces (Kim, Guibas, Shin\n"
+            "           2005, 4.2): motion=forces, accel_bound 10,20, force_interval 0.1,\n"
+            "           elastic (time 15); for n > 3500 the box grows to keep the\n"
+            "           density of 3500 spheres in 200^3\n"
+            "  kgs-field  1000 particles of radii 1-10 at rest in a 200^3 box with walls,\n"
+            "           driven by a circulating velocity field (4.3): motion=field,\n"
+            "           accel_bound 30 (time 7)\n"
+            "\n"
+            "motion (driven spheres; the world only knows each sphere's acceleration\n"
+            "bound and probes its state through the driver):\n"
+            "  ballistic  free flight between events (default)\n"
+            "  orbits     sphere k moves on the circle of line k of orbits=FILE:\n"
+            "             `cx cy cz R omega phase radius`, position (cx + R cos(omega t +\n"
+            "             phase), cy + R sin(omega t + phase), cz), bound R omega^2;\n"
+            "             contacts do not move it; needs box=. With response=none the\n"
+            "             collision_log lists every contact start\n"
+            "  forces     random acceleration of norm <= A (A uniform in accel_bound),\n"
+            "             redrawn every force_interval; collisions kick the velocity\n"
+            "  field      acceleration gain*(u(x) - v) clamped to A, recomputed every\n"
+            "             field_step, towards a field u of speed field_speed rising along\n"
+            "             the box's vertical centre line and sinking along its sides\n"
             "\n"
             "The start is a lattice when packing > 0.1 (or lattice= is given), random\n"
             "placement otherwise. Files (init, final, trajectory) are extended XYZ as\n"
@@ -120,6 +142,8 @@ static int run_command(int argc, char **argv, cli_error *error)
     carom_scene scene;
     carom_scene_init(&scene);
     run_options o;
+    motion m;
+    motion_init(&m);
     if (!status)
         status = setup_read_init(&c, &scene, error);
     if (!status)
@@ -128,11 +152,19 @@ static int run_command(int argc, char **argv, cli_error *error)
         status = options_from_config(&c, &o, error);
     if (!status) {
         o.json = json;
-        status = setup_scene(&o, &scene, error);
+        if (o.motion == MOTION_ORBITS) {
+            status = motion_read_orbits(&o, &m, &scene, error);
+            if (!status)
+                o.packing = setup_packing_fraction(&scene);
+        } else {
+            status = setup_scene(&o, &scene, error);
+            if (!status)
+                status = motion_create(&o, &scene, &m, error);
+        }
     }
     run_result result;
     if (!status)
-        status = simulate(&o, &scene, &result, error);
+        status = simulate(&o, &scene, &m, &result, error);
     if (!status) {
         if (o.json)
             report_json(stdout, &o, &result);
@@ -141,6 +173,7 @@ static int run_command(int argc, char **argv, cli_error *error)
         if (fflush(stdout) != 0)
             status = cli_fail(error, CLI_EXIT_RUNTIME, "error writing to stdout");
     }
+    motion_free(&m);
     carom_scene_free(&scene);
     config_free(&c);
     return status;

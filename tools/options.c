@@ -36,7 +36,14 @@ typedef struct preset {
  * about 1), kT = 1, 10 time units (600 frames of 1/60).
  * seed000: Kim, Guibas and Shin's box of 200^3 with 1000 spheres of radii
  * uniform in 0.1-10, random positions, random directions and speeds
- * uniform in 2.5 sqrt(3) - 25 sqrt(3), 15 time units, ballistic. */
+ * uniform in 2.5 sqrt(3) - 25 sqrt(3), 15 time units, ballistic.
+ * kgs-forces: the same scene driven by random forces (seed 000 §4.2):
+ * acceleration bounds uniform in [10, 20], forces redrawn every 0.1,
+ * elastic response; beyond n = 3500 (the paper's largest) the box grows
+ * to keep the density of 3500 spheres in 200^3 (options_from_config).
+ * kgs-field: §4.3's 1000 particles of radii 1-10 at rest in the 200^3
+ * box, driven towards the circulating velocity field with A = 30, 7 time
+ * units (the paper's Fig. 8). */
 static const preset presets[] = {
     {"seed004",
      {{KEY_DIM, "2"}, {KEY_N, "8123"}, {KEY_RADIUS, "0.5"}, {KEY_BOX, "150"},
@@ -52,7 +59,22 @@ static const preset presets[] = {
       {KEY_BOX, "200"}, {KEY_BOUNDARY, "walls"},
       {KEY_SPEED, "4.3301270189221932,43.301270189221932"}, {KEY_EQUILIBRATE, "0"},
       {KEY_TIME, "15"}, {KEY_COUNT, NULL}}},
+    {"kgs-forces",
+     {{KEY_DIM, "3"}, {KEY_N, "1000"}, {KEY_RADIUS, "0.1"}, {KEY_RADIUS_MAX, "10"},
+      {KEY_BOX, "200"}, {KEY_BOUNDARY, "walls"},
+      {KEY_SPEED, "4.3301270189221932,43.301270189221932"}, {KEY_MOTION, "forces"},
+      {KEY_ACCEL_BOUND, "10,20"}, {KEY_FORCE_INTERVAL, "0.1"}, {KEY_EQUILIBRATE, "0"},
+      {KEY_TIME, "15"}, {KEY_COUNT, NULL}}},
+    {"kgs-field",
+     {{KEY_DIM, "3"}, {KEY_N, "1000"}, {KEY_RADIUS, "1"}, {KEY_RADIUS_MAX, "10"},
+      {KEY_BOX, "200"}, {KEY_BOUNDARY, "walls"}, {KEY_SPEED, "0"}, {KEY_MOTION, "field"},
+      {KEY_ACCEL_BOUND, "30"}, {KEY_EQUILIBRATE, "0"}, {KEY_TIME, "7"}, {KEY_COUNT, NULL}}},
 };
+
+/* kgs-forces beyond the paper's largest N: the density of 3500 spheres
+ * in 200^3. */
+#define KGS_FORCES_BOX 200.0
+#define KGS_FORCES_MAX_N 3500.0
 
 /* Keys that exclude each other: a user setting of one drops the preset's
  * other. */
@@ -80,8 +102,8 @@ int options_apply_scenario(config *c, cli_error *error)
             p = &presets[i];
     if (!p)
         return cli_fail(error, CLI_EXIT_USAGE,
-                        "%s: scenario=%s: unknown scenario (expected seed004, seed003 or "
-                        "seed000)", c->origin[KEY_SCENARIO], name);
+                        "%s: scenario=%s: unknown scenario (expected seed004, seed003, "
+                        "seed000, kgs-forces or kgs-field)", c->origin[KEY_SCENARIO], name);
     char origin[64];
     snprintf(origin, sizeof origin, "scenario %s", p->name);
     for (const preset_value *v = p->values; v->key != KEY_COUNT; v++) {
@@ -281,6 +303,97 @@ static double close_packing(int dim)
     return dim == 2 ? 0.90689968211710892 : 0.74048048969306104;
 }
 
+/* motion= and its keys: orbits, accel_bound, force_interval, field_*. */
+static int get_motion(const config *c, run_options *o, cli_error *error)
+{
+    static const char *const motions[] = {"ballistic", "orbits", "forces", "field"};
+    int word = 0;
+    o->orbits = c->value[KEY_ORBITS];
+    if (get_word(c, KEY_MOTION, motions, 4, o->orbits ? MOTION_ORBITS : MOTION_BALLISTIC, &word,
+                 error))
+        return error->exit_code;
+    o->motion = (run_motion)word;
+    if (o->motion == MOTION_ORBITS && !o->orbits)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: motion=orbits needs orbits=FILE",
+                        c->origin[KEY_MOTION]);
+    if (o->orbits && o->motion != MOTION_ORBITS)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: orbits=%s needs motion=orbits (not %s)",
+                        c->origin[KEY_ORBITS], o->orbits, motions[o->motion]);
+    /* Keys of one motion given with another are mistakes. */
+    static const struct {
+        config_key key;
+        run_motion motion;
+    } owner[] = {{KEY_FORCE_INTERVAL, MOTION_FORCES}, {KEY_FIELD_SPEED, MOTION_FIELD},
+                 {KEY_FIELD_GAIN, MOTION_FIELD}, {KEY_FIELD_STEP, MOTION_FIELD}};
+    for (size_t k = 0; k < sizeof owner / sizeof owner[0]; k++)
+        if (config_from_user(c, owner[k].key) && o->motion != owner[k].motion)
+            return cli_fail(error, CLI_EXIT_USAGE, "%s: %s applies to motion=%s only",
+                            c->origin[owner[k].key], config_key_name(owner[k].key),
+                            motions[owner[k].motion]);
+    if (config_from_user(c, KEY_ACCEL_BOUND) &&
+        (o->motion == MOTION_BALLISTIC || o->motion == MOTION_ORBITS))
+        return cli_fail(error, CLI_EXIT_USAGE,
+                        "%s: accel_bound applies to motion=forces or field (orbits have R omega^2)",
+                        c->origin[KEY_ACCEL_BOUND]);
+    o->accel_min = 10.0;
+    o->accel_max = 20.0;
+    if (config_is_set(c, KEY_ACCEL_BOUND)) {
+        double a[2];
+        int count;
+        if (parse_list(c, KEY_ACCEL_BOUND, a, 2, &count, error))
+            return error->exit_code;
+        o->accel_min = a[0];
+        o->accel_max = count == 2 ? a[1] : a[0];
+        if (o->accel_min < 0.0 || o->accel_max < o->accel_min)
+            return bad_value(c, KEY_ACCEL_BOUND, error, "expected 0 <= Amin <= Amax");
+    }
+    if (get_range(c, KEY_FORCE_INTERVAL, 0.1, 0.0, INFINITY, 1, &o->force_interval, error) ||
+        get_double(c, KEY_FIELD_SPEED, 40.0, &o->field_speed, error) ||
+        get_range(c, KEY_FIELD_GAIN, 2.0, 0.0, INFINITY, 0, &o->field_gain, error) ||
+        get_range(c, KEY_FIELD_STEP, 0.05, 0.0, INFINITY, 1, &o->field_step, error))
+        return error->exit_code;
+    if (o->motion == MOTION_BALLISTIC)
+        return 0;
+    /* Driven scenes are run from their start (orbit times are absolute). */
+    if (!config_is_set(c, KEY_EQUILIBRATE))
+        o->equilibrate = 0.0;
+    for (int d = 0; d < 3; d++)
+        if (o->gravity[d] != 0.0)
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s: gravity does not act on driven spheres (motion=%s): their "
+                            "driver moves them", c->origin[KEY_GRAVITY], motions[o->motion]);
+    if (o->init)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: init cannot be combined with motion=%s",
+                        c->origin[KEY_INIT], motions[o->motion]);
+    if (o->motion == MOTION_ORBITS) {
+        if (!o->box_given)
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s: motion=orbits needs box= (the orbits file gives no box)",
+                            c->origin[KEY_MOTION][0] ? c->origin[KEY_MOTION]
+                                                     : c->origin[KEY_ORBITS]);
+        static const config_key clash[] = {KEY_PACKING, KEY_RADIUS, KEY_RADIUS_MAX,
+                                           KEY_LATTICE, KEY_SPEED, KEY_TEMPERATURE};
+        for (size_t k = 0; k < sizeof clash / sizeof clash[0]; k++)
+            if (config_from_user(c, clash[k]))
+                return cli_fail(error, CLI_EXIT_USAGE,
+                                "%s: %s cannot be combined with motion=orbits (the orbits file "
+                                "%s sets it)", c->origin[clash[k]], config_key_name(clash[k]),
+                                o->orbits);
+    }
+    if (o->motion == MOTION_FIELD && o->dim != 3)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: motion=field is 3D only (dim=%d)",
+                        c->origin[KEY_MOTION], o->dim);
+    /* kgs-forces beyond n = 3500: the box grows with n at the density of
+     * 3500 spheres in 200^3, unless a box was given. */
+    if (o->scenario && !strcmp(o->scenario, "kgs-forces") && !config_from_user(c, KEY_BOX) &&
+        (double)o->n > KGS_FORCES_MAX_N) {
+        double l = KGS_FORCES_BOX * cbrt((double)o->n / KGS_FORCES_MAX_N);
+        for (int d = 0; d < 3; d++)
+            o->box[d] = l;
+    }
+    return 0;
+}
+
 int options_from_config(const config *c, run_options *o, cli_error *error)
 {
     memset(o, 0, sizeof *o);
@@ -411,6 +524,8 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     }
     if (o->trajectory && o->time / o->frame_interval > 1e7)
         return bad_value(c, KEY_FRAME_INTERVAL, error, "more than 10^7 frames");
+
+    TRY(get_motion(c, o, error));
 
     if (o->init) {
         /* The file gives the geometry: keys that would contradict it. */

@@ -17,6 +17,14 @@
 #include "cli.h"
 #include "config.h"
 
+/* How the spheres move (motion=). */
+typedef enum run_motion {
+    MOTION_BALLISTIC = 0, /* free flight between events (and gravity) */
+    MOTION_ORBITS,        /* driven on circles from an orbits file */
+    MOTION_FORCES,        /* driven by random forces (seed 000 §4.2) */
+    MOTION_FIELD          /* driven towards a circulating velocity field (§4.3) */
+} run_motion;
+
 typedef struct run_options {
     int dim;
     size_t n;
@@ -42,6 +50,11 @@ typedef struct run_options {
     int lattice_given;
     const char *init, *final, *trajectory, *collision_log;
     double frame_interval;
+    run_motion motion;
+    const char *orbits;      /* orbits file (motion=orbits) */
+    double accel_min, accel_max; /* acceleration bounds, uniform in [min, max] */
+    double force_interval;
+    double field_speed, field_gain, field_step;
     const char *scenario;    /* NULL if none */
     int json;
 } run_options;

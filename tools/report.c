@@ -29,7 +29,8 @@ static int reference_applies(const run_options *o)
     for (int d = 0; d < o->dim; d++)
         if (o->boundary[d] != CAROM_BOUNDARY_PERIODIC || o->gravity[d] != 0.0)
             return 0;
-    return o->response == CAROM_RESPONSE_ELASTIC && o->restitution == 1.0 &&
+    return o->motion == MOTION_BALLISTIC && o->response == CAROM_RESPONSE_ELASTIC &&
+           o->restitution == 1.0 &&
            o->radius == o->radius_max && !o->use_speed;
 }
 
@@ -43,6 +44,18 @@ static double relative_drift(const run_result *r)
     if (!(r->kinetic_energy_initial > 0.0))
         return r->kinetic_energy_final == r->kinetic_energy_initial ? 0.0 : NAN;
     return (r->kinetic_energy_final - r->kinetic_energy_initial) / r->kinetic_energy_initial;
+}
+
+static const char *motion_word(const run_options *o)
+{
+    static const char *const words[] = {"ballistic", "orbits", "forces", "field"};
+    return words[o->motion];
+}
+
+/* Computing (wall-clock) seconds per simulated second of the measured run. */
+static double computing_per_simulated(const run_options *o, const run_result *r)
+{
+    return o->time > 0.0 ? r->wall_seconds / o->time : NAN;
 }
 
 static const char *boundary_word(const run_options *o)
@@ -81,8 +94,13 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
             (unsigned long long)s->events, (unsigned long long)s->collisions,
             (unsigned long long)s->wall_hits, (unsigned long long)s->cell_crossings,
             (unsigned long long)s->invalid_events);
-    fprintf(out, "  wall time          %.3f s  (%.4g collisions/s)\n", r->wall_seconds,
-            collision_rate(r));
+    if (o->motion != MOTION_BALLISTIC)
+        fprintf(out, "  driven (%s)%*s %llu bound collisions, %llu bound resets, %llu late "
+                     "contacts\n", motion_word(o), (int)(9 - strlen(motion_word(o))), "",
+                (unsigned long long)s->bound_collisions, (unsigned long long)s->bound_resets,
+                (unsigned long long)s->late_contacts);
+    fprintf(out, "  wall time          %.3f s  (%.4g collisions/s, %.4g s per simulated s)\n",
+            r->wall_seconds, collision_rate(r), computing_per_simulated(o, r));
     if (reference_applies(o)) {
         double z_ref = report_reference_z(o->dim, o->packing);
         fprintf(out, "  Z = PV/NkT         %.5g  (%s: %.5g, %+.2f%%)\n", r->compressibility,
@@ -186,12 +204,19 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_int(out, "collisions", s->collisions, &first);
     json_int(out, "events", s->events, &first);
     json_key(out, "events_by_type", &first);
+    /* Seed 000's event types (cell crossings are its entering and leaving
+     * events); "invalid" is the older name of invalid_events. */
     fprintf(out, "{\"collisions\": %llu, \"wall_hits\": %llu, \"cell_crossings\": %llu, "
-                 "\"invalid\": %llu}",
+                 "\"bound_resets\": %llu, \"bound_collisions\": %llu, "
+                 "\"late_contacts\": %llu, \"invalid_events\": %llu, \"invalid\": %llu}",
             (unsigned long long)s->collisions, (unsigned long long)s->wall_hits,
-            (unsigned long long)s->cell_crossings, (unsigned long long)s->invalid_events);
+            (unsigned long long)s->cell_crossings, (unsigned long long)s->bound_resets,
+            (unsigned long long)s->bound_collisions, (unsigned long long)s->late_contacts,
+            (unsigned long long)s->invalid_events, (unsigned long long)s->invalid_events);
     json_num(out, "wall_seconds", r->wall_seconds, &first);
     json_num(out, "collisions_per_second", collision_rate(r), &first);
+    json_num(out, "computing_seconds_per_simulated_second", computing_per_simulated(o, r),
+             &first);
     json_num(out, "events_per_second",
              r->wall_seconds > 0.0 ? (double)s->events / r->wall_seconds : 0.0, &first);
     json_num(out, "equilibrate_wall_seconds", r->equilibrate_wall_seconds, &first);
@@ -222,6 +247,20 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "restitution", o->restitution, &first);
     json_num(out, "wall_restitution", o->wall_restitution, &first);
     json_str(out, "response", o->response == CAROM_RESPONSE_NONE ? "none" : "elastic", &first);
+    json_str(out, "motion", motion_word(o), &first);
+    if (o->motion == MOTION_ORBITS)
+        json_str(out, "orbits", o->orbits, &first);
+    if (o->motion == MOTION_FORCES || o->motion == MOTION_FIELD) {
+        double bounds[2] = {o->accel_min, o->accel_max};
+        json_vector(out, "accel_bound", bounds, 2, &first);
+    }
+    if (o->motion == MOTION_FORCES)
+        json_num(out, "force_interval", o->force_interval, &first);
+    if (o->motion == MOTION_FIELD) {
+        json_num(out, "field_speed", o->field_speed, &first);
+        json_num(out, "field_gain", o->field_gain, &first);
+        json_num(out, "field_step", o->field_step, &first);
+    }
     json_str(out, "scenario", o->scenario, &first);
     json_str(out, "init", o->init, &first);
     json_int(out, "frames", (unsigned long long)r->frames, &first);

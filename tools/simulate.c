@@ -189,7 +189,8 @@ static int measured_run(const run_options *o, const carom_scene *scene, carom_wo
     return 0;
 }
 
-int simulate(const run_options *o, const carom_scene *scene, run_result *r, cli_error *error)
+int simulate(const run_options *o, const carom_scene *scene, motion *m, run_result *r,
+             cli_error *error)
 {
     memset(r, 0, sizeof *r);
     contact_log log = {NULL, 0, 0};
@@ -210,7 +211,16 @@ int simulate(const run_options *o, const carom_scene *scene, run_result *r, cli_
         def.user_data = &log;
     }
     carom_error e;
-    carom_world *w = carom_scene_create_world(scene, &def, &e);
+    carom_world *w;
+    if (m && m->kind != MOTION_BALLISTIC) {
+        w = motion_world(m, scene, def, error);
+        if (!w) {
+            status = error->exit_code;
+            goto done;
+        }
+    } else {
+        w = carom_scene_create_world(scene, &def, &e);
+    }
     if (!w) {
         status = cli_fail(error, CLI_EXIT_RUNTIME, "%s%s%s", o->init ? o->init : "",
                           o->init ? ": " : "", e.message);

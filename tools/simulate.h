@@ -14,6 +14,7 @@
 #include "carom/carom.h"
 #include "carom/scene.h"
 #include "cli.h"
+#include "motion.h"
 #include "options.h"
 
 typedef struct run_result {
@@ -29,7 +30,9 @@ typedef struct run_result {
     long frames;
 } run_result;
 
-int simulate(const run_options *o, const carom_scene *scene, run_result *result,
+/* m: the driver of driven spheres (motion=orbits, forces, field), or NULL
+ * for ballistic spheres. */
+int simulate(const run_options *o, const carom_scene *scene, motion *m, run_result *result,
              cli_error *error);
 
 #endif
