@@ -284,6 +284,11 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = options_apply_scenario(&c, error);
     if (!status)
         status = options_from_config(&c, &o, error);
+    /* Driven spheres (motion=, scenarios kgs-*) run in `carom run` only. */
+    if (!status && o.motion != MOTION_BALLISTIC)
+        status = cli_fail(error, CLI_EXIT_USAGE,
+                          "motion=orbits/forces/field (and the kgs-* scenarios) are not "
+                          "supported by the viewer yet: use carom run");
     if (!status)
         status = setup_scene(&o, scene, error);
     if (!status) {
