@@ -237,6 +237,8 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
             w->reported[id].e[k].until = -INFINITY;
         }
     }
+    if (w->bounds) /* a ballistic sphere's bound is itself */
+        w->bounds[id] = (driven_bound){0.0, 0.0, 0.0, INFINITY};
     if (def->driven) {
         st = world_driven_add(w, (uint32_t)id, def->accel_bound);
         if (st != CAROM_OK)

@@ -83,9 +83,11 @@ static double touching_gap(double tol, double closing_speed, double t)
 carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
 {
     if (!w->bounds) {
-        w->bounds = calloc(w->capacity, sizeof *w->bounds);
+        w->bounds = malloc(w->capacity * sizeof *w->bounds);
         if (!w->bounds)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for driven spheres");
+        for (size_t k = 0; k < w->capacity; k++)
+            w->bounds[k] = (driven_bound){0.0, 0.0, 0.0, INFINITY}; /* ballistic */
     }
     w->has_driven = 1;
     sphere *s = &w->spheres[id];
@@ -159,20 +161,6 @@ void world_driven_restart(carom_world *w, uint32_t id)
     restart_from(w, id, x, v);
 }
 
-/* The bound's extra radius at now + tau, as c0 + c1 tau + c2 tau^2
- * (zero for a ballistic sphere). */
-static void growth_poly(const carom_world *w, const sphere *s, double now, double g[3])
-{
-    g[0] = g[1] = g[2] = 0.0;
-    uint32_t i = (uint32_t)(s - w->spheres);
-    if (!w->info[i].driven)
-        return;
-    double A = w->bounds[i].accel, e = now - w->bounds[i].t0;
-    g[0] = 0.5 * A * e * e;
-    g[1] = A * e;
-    g[2] = 0.5 * A;
-}
-
 /* sign * (Q(tau)^2 - |P(tau)|^2), with P = p0 + p1 tau + p2 tau^2 (vectors)
  * and Q = q0 + q1 tau + q2 tau^2, as quartic coefficients. */
 static void square_difference(const double p0[3], const double p1[3], const double p2[3],
@@ -241,23 +229,14 @@ static int pair_responds(const carom_world *w, uint32_t i, uint32_t j)
     return 1;
 }
 
-/* A cheap test, before the quartic: can the bounds, at relative position
- * p0 + p1 tau + p2 tau^2 and with summed radii sigma + g(tau), meet at
- * some tau in [0, H]? No if the straight path's closest approach in
- * [0, H], less what p2 can bend it by then, stays beyond sigma + g(H). */
-static int may_meet_before(const double p0[3], const double p1[3], const double p2[3],
-                           double sigma, const double g[3], double H)
+/* The bound's extra radius at now + tau as c0 + c1 tau + c2 tau^2, for
+ * any sphere (a ballistic one has accel 0). */
+static inline void bound_growth(const driven_bound *b, double now, double g[3])
 {
-    double reach = sigma + g[0] + H * (g[1] + H * g[2]) + H * H * sqrt(vec_dot(p2, p2));
-    double v2 = vec_dot(p1, p1), tau = 0.0;
-    if (v2 > 0.0) {
-        tau = -vec_dot(p0, p1) / v2;
-        tau = tau < 0.0 ? 0.0 : tau > H ? H : tau;
-    }
-    double d[3];
-    for (int k = 0; k < 3; k++)
-        d[k] = p0[k] + p1[k] * tau;
-    return vec_dot(d, d) <= reach * reach;
+    double A = b->accel, e = now - b->t0;
+    g[0] = 0.5 * A * e * e;
+    g[1] = A * e;
+    g[2] = 0.5 * A;
 }
 
 double world_driven_pair_time(const carom_world *w, const sphere *a, const double xa[3],
@@ -265,22 +244,31 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
                               double now)
 {
     uint32_t i = (uint32_t)(a - w->spheres), j = (uint32_t)(b - w->spheres);
-    double xb[3], vb[3], p0[3], p1[3], p2[3];
-    world_sphere_at(w, b, now, xb, vb);
-    double fall = (double)w->info[j].falls - (double)w->info[i].falls;
-    for (int k = 0; k < 3; k++) {
-        p0[k] = xb[k] + shift[k] - xa[k];
-        p1[k] = vb[k] - va[k];
-        p2[k] = 0.5 * fall * w->gravity[k];
+    double p0[3], p1[3], p2[3] = {0.0, 0.0, 0.0};
+    if (!w->has_gravity) {
+        double dt = now - b->t;
+        for (int k = 0; k < 3; k++) {
+            p0[k] = b->x[k] + b->v[k] * dt + shift[k] - xa[k];
+            p1[k] = b->v[k] - va[k];
+        }
+    } else {
+        double xb[3], vb[3];
+        world_sphere_at(w, b, now, xb, vb);
+        double fall = (double)w->info[j].falls - (double)w->info[i].falls;
+        for (int k = 0; k < 3; k++) {
+            p0[k] = xb[k] + shift[k] - xa[k];
+            p1[k] = vb[k] - va[k];
+            p2[k] = 0.5 * fall * w->gravity[k];
+        }
     }
+    const driven_bound *ba = &w->bounds[i], *bb = &w->bounds[j];
     double ga[3], gb[3], grow[3];
-    growth_poly(w, a, now, ga);
-    growth_poly(w, b, now, gb);
+    bound_growth(ba, now, ga);
+    bound_growth(bb, now, gb);
     for (int k = 0; k < 3; k++)
         grow[k] = ga[k] + gb[k];
     double sigma = a->radius + b->radius, c[5], q[3];
-    int touching = in_contact(w, i, j);
-    if (touching) {
+    if (w->contacts_linger && in_contact(w, i, j)) {
         /* They may have come apart once |P| + growth >= sigma. */
         q[0] = sigma - grow[0];
         q[1] = -grow[1];
@@ -288,17 +276,27 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
         square_difference(p0, p1, p2, q, -1.0, c);
         return now + roots_first_upcrossing_poly(c, 4);
     }
-    /* Nothing later than a reset (section 3.3 of the paper). */
-    double horizon = INFINITY;
-    if (w->info[i].driven)
-        horizon = world_driven_reset_time(w, a);
-    if (w->info[j].driven) {
-        double h = world_driven_reset_time(w, b);
-        horizon = h < horizon ? h : horizon;
+    /* Nothing later than a reset (section 3.3 of the paper). A cheap test
+     * first: the straight path's closest approach before then, less what
+     * p2 can bend it by, beyond the largest the bounds get: no meeting. */
+    double H = (ba->t_reset < bb->t_reset ? ba->t_reset : bb->t_reset) - now;
+    if (H < INFINITY) {
+        double reach = sigma + grow[0] + H * (grow[1] + H * grow[2]);
+        if (w->has_gravity)
+            reach += H * H * sqrt(vec_dot(p2, p2));
+        double v2 = vec_dot(p1, p1), tau = 0.0;
+        if (v2 > 0.0) {
+            tau = -vec_dot(p0, p1) / v2;
+            tau = tau < 0.0 ? 0.0 : tau > H ? H : tau;
+        }
+        double d2 = 0.0;
+        for (int k = 0; k < 3; k++) {
+            double d = p0[k] + p1[k] * tau;
+            d2 += d * d;
+        }
+        if (d2 > reach * reach)
+            return INFINITY;
     }
-    double H = horizon - now;
-    if (H < INFINITY && !may_meet_before(p0, p1, p2, sigma, grow, H))
-        return INFINITY;
     q[0] = sigma + grow[0];
     q[1] = grow[1];
     q[2] = grow[2];
@@ -307,6 +305,9 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
     /* Two fresh bounds touching without approaching: see the top. */
     double accel = grow[2] * 2.0;
     if (grow[1] == 0.0 && accel > 0.0 && vec_dot(p0, p1) >= 0.0) {
+        double xb[3];
+        for (int k = 0; k < 3; k++)
+            xb[k] = xa[k] + p0[k];
         double tol = contact_tolerance(sigma, xa, xb);
         if (sqrt(vec_dot(p0, p0)) - sigma <= tol) {
             double later = now + sqrt(2.0 * tol / accel);
@@ -322,7 +323,7 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
 {
     int axis = wall / 2, high = wall % 2;
     double g[3];
-    growth_poly(w, s, now, g);
+    bound_growth(&w->bounds[s - w->spheres], now, g);
     /* Signed distance by which the bound passes the face: rises to 0. */
     double sign = high ? 1.0 : -1.0;
     double face = high ? w->def.box[axis] : 0.0;

@@ -72,7 +72,8 @@ typedef struct sphere_info {
     uint8_t driven;    /* moved by the application (world_driven.c) */
 } sphere_info;
 
-/* A driven sphere's time-varying bound. Its hot record holds the bound's
+/* A driven sphere's time-varying bound (once any sphere is driven, every
+ * sphere has one: a ballistic sphere's has accel 0 and t_reset INFINITY). Its hot record holds the bound's
  * centre, which moves in a straight line (x, v at time t, like a ballistic
  * sphere that does not fall); the bound's radius is
  * radius + accel (t - t0)^2 / 2, from the last time t0 it was probed,
