@@ -238,7 +238,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         }
     }
     if (w->bounds) /* a ballistic sphere's bound is itself */
-        w->bounds[id] = (driven_bound){0.0, 0.0, 0.0, INFINITY};
+        w->bounds[id] = (driven_bound){0.0, 0.0, 0.0, INFINITY, INFINITY};
     if (def->driven) {
         st = world_driven_add(w, (uint32_t)id, def->accel_bound);
         if (st != CAROM_OK)
@@ -247,7 +247,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     w->count++;
     w->alive_count++;
     if (w->built && INFO(s)->driven)
-        world_driven_restart(w, (uint32_t)id);
+        world_driven_restart(w, (uint32_t)id, 0); /* placed below */
     if (w->built) {
         if (sphere_reach(w, (uint32_t)id) > w->grid_radius) {
             world_unbuild(w); /* rebuilt, and checked, at the next advance */
@@ -327,7 +327,7 @@ carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, doub
                           accel_bound);
     w->bounds[id].accel = accel_bound;
     if (w->built) {
-        world_driven_restart(w, id);
+        world_driven_restart(w, id, 1);
         world_predict(w, id);
     }
     return CAROM_OK;

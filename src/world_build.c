@@ -97,7 +97,7 @@ carom_status world_build(carom_world *w)
             continue;
         if (w->info[i].driven) {
             world_driven_size_bound(w, i);
-            world_driven_restart(w, i); /* the first probe */
+            world_driven_restart(w, i, 0); /* the first probe */
         }
         if (sphere_reach(w, i) > rmax)
             rmax = sphere_reach(w, i);

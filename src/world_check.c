@@ -95,6 +95,12 @@ void world_validate(carom_world *w)
         for (int k = 0; k < w->def.dim; k++) {
             double lo = INFO(s)->cc[k] * w->grid.width[k], hi = lo + w->grid.width[k];
             double slack = 1e-9 * (w->grid.width[k] + fabs(x[k]));
+            /* Along walls the edge cells reach on outwards (a driven
+             * sphere that broke its bound may be past a wall). */
+            if (!w->grid.periodic[k] && INFO(s)->cc[k] == 0)
+                lo = -INFINITY;
+            if (!w->grid.periodic[k] && INFO(s)->cc[k] == w->grid.n[k] - 1)
+                hi = INFINITY;
             if (x[k] < lo - slack || x[k] > hi + slack)
                 abort();
         }

@@ -87,7 +87,7 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
         if (!w->bounds)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for driven spheres");
         for (size_t k = 0; k < w->capacity; k++)
-            w->bounds[k] = (driven_bound){0.0, 0.0, 0.0, INFINITY}; /* ballistic */
+            w->bounds[k] = (driven_bound){0.0, 0.0, 0.0, INFINITY, INFINITY}; /* ballistic */
     }
     w->has_driven = 1;
     sphere *s = &w->spheres[id];
@@ -95,7 +95,7 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
     INFO(s)->falls = 0; /* gravity, if any, is the application's business */
     if (!driven_movable(w))
         INFO(s)->inv_mass = 0.0; /* contacts cannot move it */
-    w->bounds[id] = (driven_bound){w->time, accel_bound, 0.0, INFINITY};
+    w->bounds[id] = (driven_bound){w->time, accel_bound, 0.0, INFINITY, INFINITY};
     world_driven_size_bound(w, id);
     if (w->def.response == CAROM_RESPONSE_NONE || !driven_movable(w))
         w->contacts_linger = 1;
@@ -154,11 +154,15 @@ static void restart_from(carom_world *w, uint32_t i, const double x[3], const do
     w->events[i].counter++;
 }
 
-void world_driven_restart(carom_world *w, uint32_t id)
+static int rehome(carom_world *w, uint32_t i);
+
+void world_driven_restart(carom_world *w, uint32_t id, int placed)
 {
     double x[3], v[3];
     probe(w, id, w->time, x, v);
     restart_from(w, id, x, v);
+    if (placed)
+        rehome(w, id);
 }
 
 /* sign * (Q(tau)^2 - |P(tau)|^2), with P = p0 + p1 tau + p2 tau^2 (vectors)
@@ -350,18 +354,50 @@ double world_driven_reset_time(const carom_world *w, const sphere *s)
 void world_driven_reset(carom_world *w, uint32_t i)
 {
     w->stats.bound_resets++;
-    world_driven_restart(w, i);
+    world_driven_restart(w, i, 1);
     world_predict(w, i);
 }
 
-/* Puts sphere i's record at the current time with its true state: a
- * driven sphere's bound restarts there. */
-static void settle(carom_world *w, uint32_t i, const double x[3], const double v[3])
+/* After a restart moved a bound's centre to the probed position (up to
+ * its growth away, possibly across a cell face): wraps it into the box on
+ * periodic axes and moves the sphere to the cell of its new centre.
+ * Returns 1 if its cell changed. */
+static int rehome(carom_world *w, uint32_t i)
 {
-    if (w->info[i].driven)
-        restart_from(w, i, x, v);
-    else
+    sphere *s = &w->spheres[i];
+    if (!w->built || w->info[i].big)
+        return 0;
+    int32_t cc[3];
+    int moved = 0;
+    for (int k = 0; k < 3; k++) {
+        if (w->grid.periodic[k]) {
+            double L = w->grid.length[k];
+            s->x[k] -= L * floor(s->x[k] / L);
+            if (s->x[k] >= L)
+                s->x[k] = 0.0;
+        }
+        cc[k] = grid_coordinate(&w->grid, k, s->x[k]);
+        moved |= cc[k] != w->info[i].cc[k];
+    }
+    if (moved) {
+        cell_unlink(w, i);
+        for (int k = 0; k < 3; k++)
+            w->info[i].cc[k] = cc[k];
+        cell_link(w, i);
+    }
+    return moved;
+}
+
+/* Puts sphere i's record at the current time with its true state: a
+ * driven sphere's bound restarts there. Returns 1 if it changed cell. */
+static int settle(carom_world *w, uint32_t i, const double x[3], const double v[3])
+{
+    if (!w->info[i].driven) {
         world_advance_sphere(w, &w->spheres[i], w->time);
+        return 0;
+    }
+    restart_from(w, i, x, v);
+    return rehome(w, i);
 }
 
 /* After the response changed driven sphere i's velocity from v_before,
@@ -413,6 +449,19 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
     }
 }
 
+/* After a meeting without contact: a driven sphere predicts lazily, a
+ * ballistic one (whose trajectory did not change, but whose event was
+ * used) in full. */
+static void repredict_after_restart(carom_world *w, uint32_t i, uint32_t partner, int moved)
+{
+    /* A big sphere's scan is tied to where it was: it predicts in full,
+     * as does one that changed cell. */
+    if (w->info[i].driven && !moved && !w->info[i].big)
+        world_predict_lazily(w, i, partner);
+    else
+        world_predict(w, i);
+}
+
 void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
@@ -429,13 +478,20 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     double closing = dist > 0.0 ? -vec_dot(dr, dv) / dist : 0.0;
     int approaching = closing > 0.0;
     w->stats.bound_collisions++;
-    settle(w, i, xa, va);
-    settle(w, j, xb, vb);
+    int moved_i = settle(w, i, xa, va);
+    int moved_j = settle(w, j, xb, vb);
 
     if (in_contact(w, i, j)) {
         if (gap > tol || (gap > -tol && !approaching))
             forget_contact(w, i, j);
-    } else if ((approaching && gap <= touching_gap(tol, closing, t)) || gap < -tol) {
+    } else if (!((approaching && gap <= touching_gap(tol, closing, t)) || gap < -tol)) {
+        /* No contact: only the restarted bounds' own events and this
+         * pair's next meeting are new (the restarted bounds lie inside
+         * the old ones, so the meetings with others are no earlier). */
+        repredict_after_restart(w, i, j, moved_i);
+        repredict_after_restart(w, j, i, moved_j);
+        return;
+    } else {
         double depth = gap < -tol ? -gap : 0.0;
         if (depth > 0.0)
             w->stats.late_contacts++;
@@ -471,7 +527,7 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
     double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
     double closing = sign * v[axis];
     w->stats.bound_collisions++;
-    settle(w, i, x, v);
+    int moved = settle(w, i, x, v);
     if ((closing > 0.0 && gap <= touching_gap(tol, closing, t)) || gap < -tol) {
         double depth = gap < -tol ? -gap : 0.0;
         if (depth > 0.0)
@@ -480,6 +536,8 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
         w->events[i].counter++;
         w->stats.wall_hits++;
         kick(w, i, v);
+        world_predict(w, i);
+    } else {
+        repredict_after_restart(w, i, SPHERE_NONE, moved);
     }
-    world_predict(w, i);
 }

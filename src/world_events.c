@@ -228,6 +228,9 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         case EVENT_RESET:
             world_driven_reset(w, i);
             break;
+        case EVENT_FLOOR:
+            world_predict(w, i);
+            break;
         case EVENT_CELL:
             process_cell_crossing(w, i, (int)ev.partner);
             break;

@@ -36,8 +36,11 @@ enum event_kind {
     EVENT_CELL = 3,      /* partner: 2*axis + (0 down, 1 up) */
     EVENT_RESCAN = 4,    /* a big sphere has moved a margin since it last
                             scanned its surroundings (world_big.c) */
-    EVENT_RESET = 5      /* a driven sphere's bound has grown to its limit
+    EVENT_RESET = 5,     /* a driven sphere's bound has grown to its limit
                             (world_driven.c) */
+    EVENT_FLOOR = 6      /* a driven sphere predicted lazily has reached the
+                            lower bound of the meetings it did not compute:
+                            it predicts in full (world_driven.c) */
 };
 
 #define SPHERE_NONE UINT32_MAX
@@ -83,6 +86,8 @@ typedef struct driven_bound {
     double accel;
     double growth;
     double t_reset;    /* when it will have grown by growth */
+    double pair_floor; /* no meeting with a sphere other than its event's
+                          partner comes before this (world_driven.c) */
 } driven_bound;
 
 typedef struct sphere_event {
@@ -229,6 +234,10 @@ void world_min_image_shift(const carom_world *w, const double xa[3], const doubl
 /* world_predict.c: predict sphere s's next event at the current time,
  * store it and update the queue (and tell a partner with a later event). */
 void world_predict(carom_world *w, uint32_t s);
+/* For a driven sphere whose bound has just restarted without a contact:
+ * its own events, its meeting with partner (SPHERE_NONE: none), and its
+ * pair floor, instead of every neighbour (world_driven.c). */
+void world_predict_lazily(carom_world *w, uint32_t s, uint32_t partner);
 /* Report-only mode: when spheres i and j (j seen through shift), in
  * contact now, will have separated again. */
 double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
@@ -241,8 +250,9 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound);
 /* Sets how far driven sphere id's bound grows before it is reset. */
 void world_driven_size_bound(carom_world *w, uint32_t id);
 /* Probes driven sphere id now and starts its bound there (its counter
- * moves: events predicted with the old bound become stale). */
-void world_driven_restart(carom_world *w, uint32_t id);
+ * moves: events predicted with the old bound become stale); placed: it is
+ * in the grid already, and moves to the cell of its new centre. */
+void world_driven_restart(carom_world *w, uint32_t id, int placed);
 /* True position and velocity of sphere i at time t >= its last probe:
  * probed for a driven sphere (in the periodic image of its bound), else
  * extrapolated. */

@@ -185,6 +185,7 @@ typedef struct pair_scan {
     double now;
     double best;
     sphere_event ev;
+    double pair1, pair2; /* driven sphere: its two earliest pair times */
 } pair_scan;
 
 static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *cand,
@@ -198,6 +199,10 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
         double t;
         if (w->has_driven && (INFO(s)->driven || INFO(o)->driven)) {
             t = world_driven_pair_time(w, s, p->x, p->v, o, cand_shift[m], p->now);
+            if (t < p->pair2) {
+                p->pair2 = t < p->pair1 ? p->pair1 : t;
+                p->pair1 = t < p->pair1 ? t : p->pair1;
+            }
         } else if (report_only) {
             double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
             state_at(w, s, tref, xa, va);
@@ -265,16 +270,14 @@ static void scan_big_region(const carom_world *w, pair_scan *scan, const double 
     scan_candidates(w, scan, cand, cand_shift, n);
 }
 
-void world_predict(carom_world *w, uint32_t i)
+/* The sphere's own events (no partner): a driven sphere's reset, walls,
+ * cell crossings (or a big sphere's rescan). x, v: its state now. */
+static void own_events(const carom_world *w, const sphere *s, const double x[3],
+                       const double v[3], double now, double *best_out, sphere_event *ev_out)
 {
-    const sphere *s = &w->spheres[i];
     const grid *g = &w->grid;
-    double now = w->time;
     double best = INFINITY;
     sphere_event ev = event_of(EVENT_NONE, 0);
-    double x[3], v[3];
-    state_at(w, s, now, x, v);
-
     if (INFO(s)->driven) {
         best = world_driven_reset_time(w, s);
         ev = event_of(EVENT_RESET, 0);
@@ -329,11 +332,46 @@ void world_predict(carom_world *w, uint32_t i)
             }
         }
     }
+    *best_out = best;
+    *ev_out = ev;
+}
+
+/* Stores sphere i's event and tells its partner (if any) when that is
+ * earlier than what the partner has: it saves the partner a stale event
+ * later. A driven partner's replaced event goes into its pair floor. */
+static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best)
+{
+    if (ev.kind == EVENT_COLLISION)
+        ev.partner_counter = w->events[ev.partner].counter; /* read once */
+    ev.time = best;
+    ev.counter = w->events[i].counter;
+    w->events[i] = ev;
+    event_queue_update(&w->queue, i, best);
+    if (ev.kind == EVENT_COLLISION && best < w->events[ev.partner].time) {
+        uint32_t j = ev.partner;
+        if (w->has_driven && w->info[j].driven && w->events[j].time < w->bounds[j].pair_floor)
+            w->bounds[j].pair_floor = w->events[j].time;
+        w->events[j] = (sphere_event){best, EVENT_COLLISION, i, w->events[i].counter,
+                                      w->events[j].counter};
+        event_queue_update(&w->queue, j, best);
+    }
+}
+
+void world_predict(carom_world *w, uint32_t i)
+{
+    const sphere *s = &w->spheres[i];
+    const grid *g = &w->grid;
+    double now = w->time;
+    double best;
+    sphere_event ev;
+    double x[3], v[3];
+    state_at(w, s, now, x, v);
+    own_events(w, s, x, v, now, &best, &ev);
 
     /* Candidates are gathered a batch at a time and their hot records
      * prefetched, so that the cache misses of a batch overlap; they are
      * then evaluated in the order found (ties go to the first). */
-    pair_scan scan = {i, s, x, v, now, best, ev};
+    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY};
     uint32_t cand[CANDIDATE_BATCH];
     const double *cand_shift[CANDIDATE_BATCH];
     int n = 0;
@@ -377,21 +415,40 @@ void world_predict(carom_world *w, uint32_t i)
         }
         scan_candidates(w, &scan, cand, cand_shift, n);
     }
-    best = scan.best;
-    ev = scan.ev;
-    if (ev.kind == EVENT_COLLISION)
-        ev.partner_counter = w->events[ev.partner].counter; /* read once */
-
-    ev.time = best;
-    ev.counter = w->events[i].counter;
-    w->events[i] = ev;
-    event_queue_update(&w->queue, i, best);
-
-    /* Tell the partner, if this is earlier than what it has: it saves the
-     * partner a stale event later. */
-    if (ev.kind == EVENT_COLLISION && best < w->events[ev.partner].time) {
-        uint32_t j = ev.partner;
-        w->events[j] = (sphere_event){best, EVENT_COLLISION, i, COUNTER(s), w->events[j].counter};
-        event_queue_update(&w->queue, j, best);
+    if (INFO(s)->driven) {
+        /* Lower bound on its meetings with all but the chosen partner. */
+        double other = scan.ev.kind == EVENT_COLLISION ? scan.pair2 : scan.pair1;
+        double reset = w->bounds[i].t_reset;
+        w->bounds[i].pair_floor = other < reset ? other : reset;
     }
+    store_event(w, i, scan.ev, scan.best);
+}
+
+void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner)
+{
+    const sphere *s = &w->spheres[i];
+    double now = w->time;
+    double best;
+    sphere_event ev;
+    double x[3], v[3];
+    state_at(w, s, now, x, v);
+    driven_bound *b = &w->bounds[i];
+    const sphere_event *old = &w->events[i];
+    if (!(old->kind == EVENT_COLLISION && old->partner == partner) && old->time < b->pair_floor)
+        b->pair_floor = old->time; /* no longer its event: its meeting's bound */
+    own_events(w, s, x, v, now, &best, &ev);
+    if (partner != SPHERE_NONE) {
+        double shift[3];
+        world_pair_shift(w, s, &w->spheres[partner], now, shift);
+        double t = world_driven_pair_time(w, s, x, v, &w->spheres[partner], shift, now);
+        if (t < best) {
+            best = t;
+            ev = event_of(EVENT_COLLISION, partner);
+        }
+    }
+    if (b->pair_floor < best) {
+        best = b->pair_floor;
+        ev = event_of(EVENT_FLOOR, 0);
+    }
+    store_event(w, i, ev, best);
 }
