@@ -391,9 +391,10 @@ def case_kgs_forces(r):
            d2["events"] == d["events"], "same seed, different run")
     d3 = r.json(["scenario=kgs-forces", "n=100", "time=1", "seed=2"])
     expect(d3["kinetic_energy_final"] != d["kinetic_energy_final"], "seed ignored")
-    # Beyond n = 3500 the box grows with n (checked without running).
-    d4 = r.json(["scenario=kgs-forces", "n=7000", "time=0"])
-    expect(abs(d4["box"][0] - 200 * 2 ** (1 / 3)) < 1e-9, "box for n=7000: %r" % d4["box"])
+    # Beyond n = 3500 the box grows with n, at the density of 1000 in 200^3
+    # (checked without running).
+    d4 = r.json(["scenario=kgs-forces", "n=8000", "time=0"])
+    expect(abs(d4["box"][0] - 400) < 1e-9, "box for n=8000: %r" % d4["box"])
 
 
 def case_kgs_field(r):

@@ -72,7 +72,7 @@ static void print_help(FILE *out)
             "  kgs-forces  seed000's scene driven by random forces (Kim, Guibas, Shin\n"
             "           2005, 4.2): motion=forces, accel_bound 10,20, force_interval 0.1,\n"
             "           elastic (time 15); for n > 3500 the box grows to keep the\n"
-            "           density of 3500 spheres in 200^3\n"
+            "           density of 1000 spheres in 200^3\n"
             "  kgs-field  1000 particles of radii 1-10 at rest in a 200^3 box with walls,\n"
             "           driven by a circulating velocity field (4.3): motion=field,\n"
             "           accel_bound 30 (time 7)\n"
