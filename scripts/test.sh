@@ -2,7 +2,8 @@
 # Sets up a fresh Debian machine and runs carom's whole test suite twice:
 # a Release build with warnings as errors, then a build with
 # AddressSanitizer + UBSan (CAROM_TEST_QUICK=1 shortens the longest
-# physics runs there; every test still runs).
+# physics runs there; every test still runs). Last, the engine's reference
+# tests run in a build that checks its invariants after every event.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -13,3 +14,8 @@ cmake --build build -j"$jobs"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAROM_WERROR=ON -DCAROM_SANITIZE=ON
 cmake --build build-asan -j"$jobs"
 (cd build-asan && CAROM_TEST_QUICK=1 ctest --output-on-failure -j"$jobs")
+cmake -S . -B build-validate -DCMAKE_BUILD_TYPE=Release -DCAROM_WERROR=ON -DCAROM_VALIDATE=ON
+validated='test_reference test_driven test_drive_orbits'
+cmake --build build-validate -j"$jobs" --target $validated
+(cd build-validate && CAROM_TEST_QUICK=1 ctest --output-on-failure -j"$jobs" \
+   -R "^(${validated// /|})\$")
