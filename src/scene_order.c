@@ -1,0 +1,89 @@
+/* Ordering a scene's spheres along a space-filling curve (Morton order of
+ * their positions quantised to 2^21 steps per axis), so that spheres near
+ * each other in space are near each other in the world's arrays: the
+ * engine's prediction then reads neighbours that share cache lines and
+ * pages, which matters once the arrays outgrow the caches (N >~ 10^5).
+ * Only the order changes (positions, velocities, radii and masses move
+ * together); ids are the new indices. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carom/scene.h"
+
+#define MORTON_BITS 21
+
+typedef struct keyed {
+    uint64_t key;
+    size_t index;
+} keyed;
+
+/* The bits of v spread to every third bit. */
+static uint64_t spread3(uint64_t v)
+{
+    v &= 0x1fffff;
+    v = (v | v << 32) & 0x1f00000000ffffULL;
+    v = (v | v << 16) & 0x1f0000ff0000ffULL;
+    v = (v | v << 8) & 0x100f00f00f00f00fULL;
+    v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+    v = (v | v << 2) & 0x1249249249249249ULL;
+    return v;
+}
+
+static uint64_t quantise(double x, double length)
+{
+    double f = length > 0.0 ? x / length : 0.0;
+    f = f < 0.0 ? 0.0 : f >= 1.0 ? 1.0 - 1e-12 : f;
+    return (uint64_t)(f * (double)(1u << MORTON_BITS));
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+carom_status carom_scene_sort_spatially(carom_scene *scene, carom_error *error)
+{
+    size_t n = scene->n;
+    if (n < 2)
+        return CAROM_OK;
+    keyed *k = malloc(n * sizeof *k);
+    double(*tmp3)[3] = malloc(n * sizeof *tmp3);
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!k || !tmp3 || !tmp) {
+        free(k);
+        free(tmp3);
+        free(tmp);
+        if (error) {
+            error->status = CAROM_ERR_OUT_OF_MEMORY;
+            strcpy(error->message, "out of memory sorting the scene");
+        }
+        return CAROM_ERR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t key = 0;
+        for (int d = 0; d < scene->dim; d++)
+            key |= spread3(quantise(scene->position[i][d], scene->box[d])) << d;
+        k[i] = (keyed){key, i};
+    }
+    qsort(k, n, sizeof *k, by_key);
+    for (size_t i = 0; i < n; i++)
+        memcpy(tmp3[i], scene->position[k[i].index], sizeof tmp3[i]);
+    memcpy(scene->position, tmp3, n * sizeof *tmp3);
+    for (size_t i = 0; i < n; i++)
+        memcpy(tmp3[i], scene->velocity[k[i].index], sizeof tmp3[i]);
+    memcpy(scene->velocity, tmp3, n * sizeof *tmp3);
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = scene->radius[k[i].index];
+    memcpy(scene->radius, tmp, n * sizeof *tmp);
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = scene->mass[k[i].index];
+    memcpy(scene->mass, tmp, n * sizeof *tmp);
+    free(k);
+    free(tmp3);
+    free(tmp);
+    return CAROM_OK;
+}
