@@ -36,8 +36,18 @@ static int levels_above(int dim, const double w0[3], double reach_max)
     return top;
 }
 
+/* The width below which level 0's cells are not made: about 2 cells per
+ * sphere where the spheres are (volume: the volume they occupy), as a
+ * single level is coarsened to (grid.c). Finer cells would hold hardly
+ * any sphere and only add cell crossings. */
+static double finest_width(int dim, double volume, double reach_min, size_t nspheres)
+{
+    double per_two_spheres = pow(volume / (2.0 * (double)nspheres + 64.0), 1.0 / dim);
+    return fmax(2.0 * reach_min * (1.0 + WIDTH_MARGIN), per_two_spheres);
+}
+
 static int init_hierarchy(grid_levels *gl, int dim, const double length[3],
-                          const int periodic[3], double reach_min, double reach_max,
+                          const int periodic[3], double finest, double reach_max,
                           size_t nspheres)
 {
     double min_width = 2.0 * reach_max * (1.0 + WIDTH_MARGIN);
@@ -46,7 +56,7 @@ static int init_hierarchy(grid_levels *gl, int dim, const double length[3],
     for (int k = 0; k < dim; k++) {
         if (periodic[k] && length[k] < 2.0 * min_width)
             return -1;
-        double n = floor(length[k] / (2.0 * reach_min * (1.0 + WIDTH_MARGIN)));
+        double n = floor(length[k] / finest);
         n = fmin(fmax(n, 1.0), (double)(1 << GRID_COORD_BITS));
         n0[k] = (int32_t)n;
         w0[k] = length[k] / n0[k];
@@ -90,13 +100,15 @@ static int init_hierarchy(grid_levels *gl, int dim, const double length[3],
 
 int grid_levels_init(grid_levels *gl, int dim, const double length[3], const int periodic[3],
                      double reach_min, double reach_max, size_t nspheres,
-                     size_t sphere_capacity)
+                     double volume, size_t sphere_capacity)
 {
     memset(gl, 0, sizeof *gl);
     cell_table_init(&gl->table);
     int rc;
-    if (reach_max < 2.0 * reach_min) {
-        /* Near-equal sizes: one level, the plain uniform grid. */
+    double finest = finest_width(dim, volume, reach_min, nspheres);
+    if (2.0 * reach_max * (1.0 + WIDTH_MARGIN) < 2.0 * finest) {
+        /* Sizes within a factor 2 of the finest useful cells: one
+         * level, the plain uniform grid. */
         int32_t n[3];
         int too_many;
         if (grid_choose_counts(dim, length, periodic, 2.0 * reach_max, nspheres,
@@ -105,7 +117,7 @@ int grid_levels_init(grid_levels *gl, int dim, const double length[3], const int
         gl->count = 1;
         rc = grid_layout(&gl->level[0], dim, length, periodic, n, !too_many);
     } else {
-        rc = init_hierarchy(gl, dim, length, periodic, reach_min, reach_max, nspheres);
+        rc = init_hierarchy(gl, dim, length, periodic, finest, reach_max, nspheres);
     }
     if (rc == 0)
         rc = grid_levels_reserve_links(gl, sphere_capacity);
@@ -212,4 +224,28 @@ void grid_levels_release(grid_levels *gl, int L, const int32_t c[3])
     cell_slot *s = cell_table_find(&gl->table, cell_key(L, c));
     if (s)
         cell_table_release(&gl->table, s);
+}
+
+double grid_levels_occupied_volume(int dim, const double length[3], double width,
+                                   const double *x, size_t stride, size_t n)
+{
+    double box = 1.0, cell = 1.0;
+    for (int k = 0; k < dim; k++) {
+        box *= length[k];
+        cell *= width;
+    }
+    cell_table seen;
+    cell_table_init(&seen);
+    if (cell_table_reserve(&seen, n) != 0)
+        return 0.0;
+    const int32_t mask = (1 << GRID_COORD_BITS) - 1;
+    for (size_t i = 0; i < n; i++) {
+        int32_t c[3] = {0, 0, 0};
+        for (int k = 0; k < dim; k++)
+            c[k] = (int32_t)((int64_t)floor(x[i * stride + k] / width) & mask);
+        cell_table_insert(&seen, cell_key(0, c));
+    }
+    double occupied = (double)seen.used * cell;
+    cell_table_free(&seen);
+    return occupied < box ? occupied : box;
 }

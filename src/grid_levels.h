@@ -45,12 +45,19 @@ typedef struct grid_levels {
 } grid_levels;
 
 /* Chooses the levels for the box and the range of reaches [reach_min,
- * reach_max] of nspheres spheres; links for sphere_capacity spheres.
- * Returns 0, -1 if a periodic axis is shorter than two largest
- * reach-diameters, -2 if out of memory. */
+ * reach_max] of nspheres spheres occupying about `volume` (at most the
+ * box's): a hierarchy only when cells for the largest would hold many
+ * spheres, level 0 no finer than about 2 cells a sphere there. Links for
+ * sphere_capacity spheres. Returns 0, -1 if a periodic axis is shorter
+ * than two largest reach-diameters, -2 if out of memory. */
 int grid_levels_init(grid_levels *gl, int dim, const double length[3], const int periodic[3],
-                     double reach_min, double reach_max, size_t nspheres,
+                     double reach_min, double reach_max, size_t nspheres, double volume,
                      size_t sphere_capacity);
+/* The volume of the cells of width `width` that hold at least one of the
+ * n points x (stride doubles apart), at most the box's: where the spheres
+ * are, for grid_levels_init. 0 if out of memory. */
+double grid_levels_occupied_volume(int dim, const double length[3], double width,
+                                   const double *x, size_t stride, size_t n);
 void grid_levels_free(grid_levels *gl);
 /* Room for the finer links of `capacity` spheres (0, or -2). */
 int grid_levels_reserve_links(grid_levels *gl, size_t capacity);

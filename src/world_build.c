@@ -89,8 +89,20 @@ static int make_grid(carom_world *w, double radius)
     for (uint32_t i = 0; i < w->count; i++)
         if (w->info[i].alive && !w->info[i].big && sphere_reach(w, i) < reach_min)
             reach_min = sphere_reach(w, i);
+    /* Where the spheres are, in cells for the largest: how dense the
+     * hierarchy's finest cells should be (removed spheres count too, as
+     * they keep their last position: a rough estimate is enough). */
+    double volume = 1.0;
+    for (int k = 0; k < w->def.dim; k++)
+        volume *= w->def.box[k];
+    if (reach_min < 0.5 * radius && w->count > 0)
+        volume = grid_levels_occupied_volume(w->def.dim, w->def.box, 2.0 * radius,
+                                             w->spheres[0].x, sizeof(sphere) / sizeof(double),
+                                             w->count);
+    if (volume == 0.0)
+        return -2;
     int rc = grid_levels_init(&w->levels, w->def.dim, w->def.box, periodic, reach_min, radius,
-                              w->alive_count, w->capacity);
+                              w->alive_count, volume, w->capacity);
     for (uint32_t i = 0; i < w->count && rc == 0; i++) {
         if (w->info[i].alive && !w->info[i].big &&
             grid_levels_reserve_sphere(
