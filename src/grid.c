@@ -4,20 +4,18 @@
 #include <math.h>
 #include <stdlib.h>
 
-int grid_init(grid *g, int dim, const double length[3], const int periodic[3],
-              double contact_distance, size_t nspheres)
+int grid_choose_counts(int dim, const double length[3], const int periodic[3],
+                       double contact_distance, size_t nspheres, double max_coarsening,
+                       int32_t n_out[3], int *too_many)
 {
-    g->dim = dim;
-    g->head = NULL;
     /* A relative margin keeps cells wider than the contact distance even
      * after the round-off of L / n. */
     double min_width = contact_distance * (1.0 + 1e-9);
     double cells_total = 1.0;
+    int32_t natural[3];
     for (int k = 0; k < 3; k++) {
-        g->length[k] = length[k];
-        g->periodic[k] = periodic[k];
         if (k >= dim) {
-            g->n[k] = 1;
+            n_out[k] = natural[k] = 1;
             continue;
         }
         double n = floor(length[k] / min_width);
@@ -30,43 +28,66 @@ int grid_init(grid *g, int dim, const double length[3], const int periodic[3],
          * images of another at once. */
         if (periodic[k] && length[k] < 2.0 * min_width)
             return -1;
-        g->n[k] = (int32_t)n;
+        n_out[k] = natural[k] = (int32_t)n;
         cells_total *= n;
     }
     /* Dilute systems: no more than about two cells per sphere. */
     double cap = 2.0 * (double)nspheres + 64.0;
+    *too_many = 0;
     while (cells_total > cap) {
         double f = pow(cap / cells_total, 1.0 / dim);
         int changed = 0;
         cells_total = 1.0;
         for (int k = 0; k < dim; k++) {
             int32_t floor_n = periodic[k] ? 3 : 1;
-            int32_t n = (int32_t)floor(g->n[k] * f);
+            int32_t n = (int32_t)floor(n_out[k] * f);
             if (n < floor_n)
                 n = floor_n;
-            if (n < g->n[k]) {
-                g->n[k] = n;
+            if (n < n_out[k]) {
+                n_out[k] = n;
                 changed = 1;
             }
-            cells_total *= g->n[k];
+            cells_total *= n_out[k];
         }
         if (!changed)
             break;
     }
-    for (int k = 0; k < 3; k++)
-        g->width[k] = length[k] / g->n[k];
+    for (int k = 0; k < dim; k++) {
+        if ((double)natural[k] > max_coarsening * (double)n_out[k]) {
+            for (int a = 0; a < 3; a++)
+                n_out[a] = natural[a];
+            *too_many = 1;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+int grid_layout(grid *g, int dim, const double length[3], const int periodic[3],
+                const int32_t n[3], int dense)
+{
+    g->dim = dim;
+    g->head = NULL;
+    for (int k = 0; k < 3; k++) {
+        g->length[k] = length[k];
+        g->periodic[k] = periodic[k];
+        g->n[k] = n[k];
+        g->width[k] = length[k] / n[k];
+    }
     g->ncells = (size_t)g->n[0] * (size_t)g->n[1] * (size_t)g->n[2];
-    g->head = malloc(g->ncells * sizeof *g->head);
-    if (!g->head)
-        return -2;
-    for (size_t c = 0; c < g->ncells; c++)
-        g->head[c] = UINT32_MAX;
     g->ninterior = 0;
     for (int dz = dim > 2 ? -1 : 0; dz <= (dim > 2 ? 1 : 0); dz++)
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++)
                 g->interior_offset[g->ninterior++] =
                     ((int64_t)dz * g->n[1] + dy) * g->n[0] + dx;
+    if (!dense)
+        return 0;
+    g->head = malloc(g->ncells * sizeof *g->head);
+    if (!g->head)
+        return -2;
+    for (size_t c = 0; c < g->ncells; c++)
+        g->head[c] = UINT32_MAX;
     return 0;
 }
 

@@ -20,7 +20,8 @@ typedef struct grid {
     double width[3];
     double length[3];    /* box lengths */
     int periodic[3];
-    uint32_t *head;      /* first sphere in each cell, or UINT32_MAX */
+    uint32_t *head;      /* first sphere in each cell, or UINT32_MAX; NULL
+                            when the cells are in a hash table */
     size_t ncells;
     /* Neighbourhood of a cell away from every boundary: index offsets, in
      * the order grid_neighbourhood_of lists them. */
@@ -29,11 +30,20 @@ typedef struct grid {
 } grid;
 
 /* Chooses the cell counts for the box, the largest contact distance and
- * the number of spheres (no more cells than about 2 per sphere). Returns
- * 0 on success, -1 if a periodic axis is shorter than two contact
- * distances, -2 if out of memory. */
-int grid_init(grid *g, int dim, const double length[3], const int periodic[3],
-              double contact_distance, size_t nspheres);
+ * the number of spheres: cells at least one contact distance wide, and
+ * for dilute systems no more than about 2 per sphere, unless that would
+ * make them more than max_coarsening times wider than needed along an
+ * axis (then *too_many is set and the counts are the natural ones).
+ * Returns 0, or -1 if a periodic axis is shorter than two contact
+ * distances. */
+int grid_choose_counts(int dim, const double length[3], const int periodic[3],
+                       double contact_distance, size_t nspheres, double max_coarsening,
+                       int32_t n[3], int *too_many);
+/* Sets up a grid of n cells per axis (widths length / n); with dense, an
+ * array of every cell's list head (-2 if out of memory), else head is
+ * NULL and the cells live elsewhere (cell_table.h). Returns 0 or -2. */
+int grid_layout(grid *g, int dim, const double length[3], const int periodic[3],
+                const int32_t n[3], int dense);
 void grid_free(grid *g);
 
 static inline uint32_t grid_index(const grid *g, const int32_t c[3])

@@ -74,15 +74,16 @@ double world_big_choose(carom_world *w)
 
 int world_big_fits_grid(const carom_world *w)
 {
+    const grid *coarsest = &w->levels.level[w->levels.count - 1];
     for (size_t b = 0; b < w->nbig; b++) {
         double R = sphere_reach(w, w->big[b]);
         for (int k = 0; k < w->def.dim; k++) {
-            if (!w->grid.periodic[k])
+            if (!coarsest->periodic[k])
                 continue;
             /* The region a big sphere scans, and the distance two spheres
              * can close between their predictions, stay under L / 2. */
-            double reach = R + w->grid_radius + w->big_margin + w->grid.width[k];
-            if (w->grid.length[k] < 4.0 * reach)
+            double reach = R + w->grid_radius + w->big_margin + coarsest->width[k];
+            if (coarsest->length[k] < 4.0 * reach)
                 return 0;
         }
     }
@@ -105,8 +106,8 @@ void world_min_image_shift(const carom_world *w, const double xa[3], const doubl
 {
     for (int k = 0; k < 3; k++) {
         shift[k] = 0.0;
-        if (w->grid.periodic[k] && k < w->def.dim) {
-            double L = w->grid.length[k];
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC && k < w->def.dim) {
+            double L = w->def.box[k];
             shift[k] = -L * round((xb[k] - xa[k]) / L);
         }
     }

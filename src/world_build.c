@@ -33,8 +33,9 @@ static carom_status fit_into_box(carom_world *w, uint32_t id)
                                   axis_name[k]);
         }
     }
+    INFO(s)->level = INFO(s)->big ? 0 : (uint8_t)grid_levels_level_of(&w->levels, sphere_reach(w, id));
     for (int k = 0; k < 3; k++)
-        INFO(s)->cc[k] = grid_coordinate(&w->grid, k, s->x[k]);
+        INFO(s)->cc[k] = grid_coordinate(sphere_grid(w, id), k, s->x[k]);
     return CAROM_OK;
 }
 
@@ -43,18 +44,17 @@ static carom_status fit_into_box(carom_world *w, uint32_t id)
 static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
 {
     const sphere *s = &w->spheres[id];
-    grid_neighbourhood nb;
-    grid_neighbourhood_of(&w->grid, INFO(s)->cc, &nb);
-    for (int c = 0; c < nb.count; c++) {
-        for (uint32_t j = w->grid.head[nb.cell[c]]; j != SPHERE_NONE;
-             j = w->cell_next[j]) {
+    neighbour_lists nl;
+    world_neighbour_lists(w, id, &nl);
+    for (int c = 0; c < nl.count; c++) {
+        for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = nl.list[c].next[j]) {
             if (j == id || j >= below)
                 continue;
             const sphere *o = &w->spheres[j];
             double xo[3], vo[3], d[3];
             world_sphere_at(w, o, s->t, xo, vo);
             for (int k = 0; k < 3; k++)
-                d[k] = xo[k] + nb.shift[c][k] - s->x[k];
+                d[k] = xo[k] + nl.list[c].shift[k] - s->x[k];
             double sigma = s->radius + o->radius;
             double dist = sqrt(vec_dot(d, d));
             if (dist < sigma * (1.0 - OVERLAP_TOLERANCE)) {
@@ -72,18 +72,46 @@ void world_unbuild(carom_world *w)
 {
     if (!w->built)
         return;
-    grid_free(&w->grid);
+    grid_levels_free(&w->levels);
     world_big_clear(w);
     event_queue_clear(&w->queue);
     w->built = 0;
 }
 
+/* The grid levels for the spheres not kept out of the grid (reaches up
+ * to `radius`); the levels' link arrays and cell table sized for them. */
 static int make_grid(carom_world *w, double radius)
 {
     int periodic[3];
     for (int k = 0; k < 3; k++)
         periodic[k] = w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC;
-    return grid_init(&w->grid, w->def.dim, w->def.box, periodic, 2.0 * radius, w->alive_count);
+    double reach_min = radius;
+    for (uint32_t i = 0; i < w->count; i++)
+        if (w->info[i].alive && !w->info[i].big && sphere_reach(w, i) < reach_min)
+            reach_min = sphere_reach(w, i);
+    /* Where the spheres are, in cells for the largest: how dense the
+     * hierarchy's finest cells should be (removed spheres count too, as
+     * they keep their last position: a rough estimate is enough). */
+    double volume = 1.0;
+    for (int k = 0; k < w->def.dim; k++)
+        volume *= w->def.box[k];
+    if (reach_min < 0.5 * radius && w->count > 0)
+        volume = grid_levels_occupied_volume(w->def.dim, w->def.box, 2.0 * radius,
+                                             w->spheres[0].x, sizeof(sphere) / sizeof(double),
+                                             w->count);
+    if (volume == 0.0)
+        return -2;
+    int rc = grid_levels_init(&w->levels, w->def.dim, w->def.box, periodic, reach_min, radius,
+                              w->alive_count, volume, w->capacity);
+    for (uint32_t i = 0; i < w->count && rc == 0; i++) {
+        if (w->info[i].alive && !w->info[i].big &&
+            grid_levels_reserve_sphere(
+                &w->levels, grid_levels_level_of(&w->levels, sphere_reach(w, i))) != 0) {
+            grid_levels_free(&w->levels);
+            rc = -2;
+        }
+    }
+    return rc;
 }
 
 carom_status world_build(carom_world *w)
@@ -112,7 +140,7 @@ carom_status world_build(carom_world *w)
         w->grid_radius = rgrid;
         if (!world_big_fits_grid(w)) {
             world_big_clear(w);
-            grid_free(&w->grid);
+            grid_levels_free(&w->levels);
             rgrid = rmax;
             rc = make_grid(w, rgrid);
         }
@@ -142,7 +170,7 @@ carom_status world_build(carom_world *w)
     for (size_t b = 0; b < w->nbig && st == CAROM_OK; b++)
         st = world_big_check_overlaps(w, w->big[b]);
     if (st != CAROM_OK) {
-        grid_free(&w->grid);
+        grid_levels_free(&w->levels);
         world_big_clear(w);
         return st;
     }
@@ -163,6 +191,9 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
 {
     world_advance_sphere(w, &w->spheres[id], w->time);
     carom_status st = fit_into_box(w, id);
+    if (st == CAROM_OK && (grid_levels_reserve_links(&w->levels, (size_t)id + 1) != 0 ||
+                           grid_levels_reserve_sphere(&w->levels, w->info[id].level) != 0))
+        st = world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the cell grid");
     if (st == CAROM_OK)
         st = check_overlaps(w, id, UINT32_MAX);
     if (st == CAROM_OK)

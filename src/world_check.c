@@ -1,5 +1,5 @@
-/* Checks of the world's state: the largest overlap now (through the grid,
- * O(N)), and in validation builds the invariants of world_internal.h
+/* Checks of the world's state: the largest overlap now (through the grid
+ * levels, O(N)), and in validation builds the invariants of world_internal.h
  * after every event. */
 #include <math.h>
 #include <stdlib.h>
@@ -62,14 +62,13 @@ double carom_world_max_overlap_now(const carom_world *w)
         }
         if (INFO(a)->big)
             continue;
-        grid_neighbourhood nb;
-        grid_neighbourhood_of(&w->grid, INFO(a)->cc, &nb);
-        for (int c = 0; c < nb.count; c++)
-            for (uint32_t j = w->grid.head[nb.cell[c]]; j != SPHERE_NONE;
-                 j = w->cell_next[j]) {
+        neighbour_lists nl;
+        world_neighbour_lists(w, i, &nl);
+        for (int c = 0; c < nl.count; c++)
+            for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = nl.list[c].next[j]) {
                 if (j <= i)
                     continue;
-                double o = pair_overlap(w, a, &w->spheres[j], nb.shift[c]);
+                double o = pair_overlap(w, a, &w->spheres[j], nl.list[c].shift);
                 if (o > worst)
                     worst = o;
             }
@@ -92,14 +91,15 @@ void world_validate(carom_world *w)
             continue; /* not in the grid */
         double x[3], v[3];
         world_sphere_at(w, s, w->time, x, v);
+        const grid *g = sphere_grid(w, i);
         for (int k = 0; k < w->def.dim; k++) {
-            double lo = INFO(s)->cc[k] * w->grid.width[k], hi = lo + w->grid.width[k];
-            double slack = 1e-9 * (w->grid.width[k] + fabs(x[k]));
+            double lo = INFO(s)->cc[k] * g->width[k], hi = lo + g->width[k];
+            double slack = 1e-9 * (g->width[k] + fabs(x[k]));
             /* Along walls the edge cells reach on outwards (a driven
              * sphere that broke its bound may be past a wall). */
-            if (!w->grid.periodic[k] && INFO(s)->cc[k] == 0)
+            if (!g->periodic[k] && INFO(s)->cc[k] == 0)
                 lo = -INFINITY;
-            if (!w->grid.periodic[k] && INFO(s)->cc[k] == w->grid.n[k] - 1)
+            if (!g->periodic[k] && INFO(s)->cc[k] == g->n[k] - 1)
                 hi = INFINITY;
             if (x[k] < lo - slack || x[k] > hi + slack)
                 abort();

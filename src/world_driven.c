@@ -367,16 +367,17 @@ static int rehome(carom_world *w, uint32_t i)
     sphere *s = &w->spheres[i];
     if (!w->built || w->info[i].big)
         return 0;
+    const grid *g = sphere_grid(w, i);
     int32_t cc[3];
     int moved = 0;
     for (int k = 0; k < 3; k++) {
-        if (w->grid.periodic[k]) {
-            double L = w->grid.length[k];
+        if (g->periodic[k]) {
+            double L = g->length[k];
             s->x[k] -= L * floor(s->x[k] / L);
             if (s->x[k] >= L)
                 s->x[k] = 0.0;
         }
-        cc[k] = grid_coordinate(&w->grid, k, s->x[k]);
+        cc[k] = grid_coordinate(g, k, s->x[k]);
         moved |= cc[k] != w->info[i].cc[k];
     }
     if (moved) {

@@ -11,20 +11,22 @@
 void world_pair_shift(const carom_world *w, const sphere *a, const sphere *b, double t,
                       double shift[3])
 {
-    if (INFO(a)->big || INFO(b)->big) {
-        /* Not in the grid: the nearest image is the one in contact. */
+    if (INFO(a)->big || INFO(b)->big || INFO(a)->level != INFO(b)->level) {
+        /* Not in the grid, or not at the same level: the nearest image is
+         * the one in contact. */
         double xa[3], va[3], xb[3], vb[3];
         world_sphere_at(w, a, t, xa, va);
         world_sphere_at(w, b, t, xb, vb);
         world_min_image_shift(w, xa, xb, shift);
         return;
     }
+    const grid *g = sphere_grid(w, (uint32_t)(a - w->spheres));
     for (int k = 0; k < 3; k++) {
         shift[k] = 0.0;
-        if (!w->grid.periodic[k])
+        if (!g->periodic[k])
             continue;
-        double L = w->grid.length[k];
-        if (w->grid.n[k] >= 3) {
+        double L = g->length[k];
+        if (g->n[k] >= 3) {
             /* Neighbouring cells differ by at most 1 except across the
              * boundary. */
             int32_t d = INFO(b)->cc[k] - INFO(a)->cc[k];
@@ -150,20 +152,9 @@ static void process_wall(carom_world *w, uint32_t i, int wall, double t)
 
 static void process_cell_crossing(carom_world *w, uint32_t i, int face)
 {
-    sphere *s = &w->spheres[i];
-    int axis = face / 2, up = face % 2;
-    cell_unlink(w, i);
-    INFO(s)->cc[axis] += up ? 1 : -1;
-    /* Only a periodic axis lets a sphere leave the grid: wrap it. The
-     * clock is not advanced, only the stored position is moved by L. */
-    if (INFO(s)->cc[axis] == w->grid.n[axis]) {
-        INFO(s)->cc[axis] = 0;
-        s->x[axis] -= w->grid.length[axis];
-    } else if (INFO(s)->cc[axis] < 0) {
-        INFO(s)->cc[axis] = w->grid.n[axis] - 1;
-        s->x[axis] += w->grid.length[axis];
-    }
-    cell_link(w, i);
+    /* A periodic axis wraps: the clock is not advanced, only the stored
+     * position is moved by L. */
+    cell_cross(w, i, face / 2, face % 2);
     w->stats.cell_crossings++;
     world_predict(w, i);
 }
@@ -175,8 +166,8 @@ static void process_rescan(carom_world *w, uint32_t i)
 {
     sphere *s = &w->spheres[i];
     for (int k = 0; k < w->def.dim; k++) {
-        if (w->grid.periodic[k]) {
-            double L = w->grid.length[k];
+        if (w->levels.level[0].periodic[k]) {
+            double L = w->levels.level[0].length[k];
             s->x[k] -= L * floor(s->x[k] / L);
         }
     }

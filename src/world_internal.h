@@ -6,6 +6,8 @@
  *   world_limited.c advancing to a time under an event budget (frames)
  *   world_big.c     the few spheres far larger than the rest, out of the grid
  *   world_driven.c  driven spheres: time-varying bounds, probing, resets
+ *   world_cells.c   the spheres in the grid levels: links, cell crossings,
+ *                   the lists of the cells around a sphere
  *   world_check.c   largest overlap now; invariants in validation builds
  *   response.c      what a contact does to velocities
  *
@@ -28,6 +30,7 @@
 #include "carom/carom.h"
 #include "event_queue.h"
 #include "grid.h"
+#include "grid_levels.h"
 
 enum event_kind {
     EVENT_NONE = 0,
@@ -66,18 +69,20 @@ typedef struct sphere {
 
 typedef struct sphere_info {
     double inv_mass;   /* 0 for infinite mass */
-    uint32_t cell;     /* linear index of its grid cell */
-    int32_t cc[3];     /* cell coordinates */
+    uint32_t cell;     /* linear index of its grid cell (dense levels) */
+    int32_t cc[3];     /* cell coordinates at its own level */
     uint32_t cell_prev;
-    uint8_t alive;
-    uint8_t falls;     /* gravity acts on it (finite mass) */
-    uint8_t big;       /* kept out of the grid (world_big.c) */
-    uint8_t driven;    /* moved by the application (world_driven.c) */
+    uint8_t alive : 1;
+    uint8_t falls : 1;  /* gravity acts on it (finite mass) */
+    uint8_t big : 1;    /* kept out of the grid (world_big.c) */
+    uint8_t driven : 1; /* moved by the application (world_driven.c) */
+    uint8_t level;      /* its grid level (grid_levels.h) */
 } sphere_info;
+_Static_assert(sizeof(sphere_info) == 32, "a cold record is half a cache line");
 
 /* A driven sphere's time-varying bound (once any sphere is driven, every
- * sphere has one: a ballistic sphere's has accel 0 and t_reset INFINITY). Its hot record holds the bound's
- * centre, which moves in a straight line (x, v at time t, like a ballistic
+ * sphere has one: a ballistic sphere's has accel 0 and t_reset INFINITY).
+ * Its hot record holds the bound's centre, which moves in a straight line (x, v at time t, like a ballistic
  * sphere that does not fall); the bound's radius is
  * radius + accel (t - t0)^2 / 2, from the last time t0 it was probed,
  * until it has grown by `growth` (then it is reset). */
@@ -135,7 +140,7 @@ struct carom_world {
     sphere_event *events;
     reported_contacts *reported; /* report-only mode only */
 
-    grid grid;
+    grid_levels levels;   /* the grid: one level, or a hierarchy */
     event_queue queue;
     int built;            /* grid and predictions exist */
     double grid_radius;   /* largest radius the grid allows */
@@ -162,37 +167,109 @@ static inline sphere_info *sphere_info_of(const carom_world *w, const sphere *s)
 #define COUNTER(s) (w->events[(s) - w->spheres].counter)
 
 /* How far sphere i's surface may reach from its centre: its radius, and
- * for a driven sphere the room its bound may grow by. The grid is sized
- * for reaches. */
+ * for a driven sphere the room its bound may grow by. It chooses the
+ * sphere's grid level. */
 static inline double sphere_reach(const carom_world *w, uint32_t i)
 {
     return w->spheres[i].radius + (w->info[i].driven ? w->bounds[i].growth : 0.0);
 }
 
+/* The grid level sphere i lives in (its cells, widths, counts). */
+static inline const grid *sphere_grid(const carom_world *w, uint32_t i)
+{
+    return &w->levels.level[w->info[i].level];
+}
+
+/* world_cells.c: the general case of the three functions below (a
+ * hierarchy of levels, or sparse cells). */
+void world_cells_link(carom_world *w, uint32_t id);
+void world_cells_unlink(carom_world *w, uint32_t id);
+void world_cells_cross(carom_world *w, uint32_t id, int axis, int up);
+
+/* Puts sphere id into the lists of its cell (info cc and level set). */
 static inline void cell_link(carom_world *w, uint32_t id)
 {
+    if (!w->levels.simple) {
+        world_cells_link(w, id);
+        return;
+    }
+    grid *g = &w->levels.level[0];
     sphere_info *s = &w->info[id];
-    s->cell = grid_index(&w->grid, s->cc);
+    s->cell = grid_index(g, s->cc);
     s->cell_prev = SPHERE_NONE;
-    uint32_t next = w->grid.head[s->cell];
+    uint32_t next = g->head[s->cell];
     w->cell_next[id] = next;
     if (next != SPHERE_NONE)
         w->info[next].cell_prev = id;
-    w->grid.head[s->cell] = id;
+    g->head[s->cell] = id;
 }
 
 static inline void cell_unlink(carom_world *w, uint32_t id)
 {
+    if (!w->levels.simple) {
+        world_cells_unlink(w, id);
+        return;
+    }
     sphere_info *s = &w->info[id];
     uint32_t next = w->cell_next[id];
     if (s->cell_prev != SPHERE_NONE)
         w->cell_next[s->cell_prev] = next;
     else
-        w->grid.head[s->cell] = next;
+        w->levels.level[0].head[s->cell] = next;
     if (next != SPHERE_NONE)
         w->info[next].cell_prev = s->cell_prev;
     w->cell_next[id] = s->cell_prev = SPHERE_NONE;
 }
+
+/* Sphere id crosses its cell's face along axis (up or down) at its own
+ * level: moves it to the next cell, wrapping a periodic axis (the stored
+ * position moves by the box length, the clock does not change). */
+static inline void cell_cross(carom_world *w, uint32_t id, int axis, int up)
+{
+    if (!w->levels.simple) {
+        world_cells_cross(w, id, axis, up);
+        return;
+    }
+    const grid *g = &w->levels.level[0];
+    sphere_info *s = &w->info[id];
+    cell_unlink(w, id);
+    s->cc[axis] += up ? 1 : -1;
+    /* Only a periodic axis lets a sphere leave the grid: wrap it. */
+    if (s->cc[axis] == g->n[axis]) {
+        s->cc[axis] = 0;
+        w->spheres[id].x[axis] -= g->length[axis];
+    } else if (s->cc[axis] < 0) {
+        s->cc[axis] = g->n[axis] - 1;
+        w->spheres[id].x[axis] += g->length[axis];
+    }
+    cell_link(w, id);
+}
+
+/* The lists of candidate spheres around sphere id (general case): at its
+ * level the own lists of the 3^d cells around it, and their finer lists
+ * when finer levels hold spheres; at every coarser level holding spheres
+ * the own lists of the 3^d cells around its cell there. Each list with
+ * the shift to add to its spheres' positions (periodic images). Only
+ * non-empty lists are given, always in the same order. */
+typedef struct cell_list {
+    uint32_t head;
+    const uint32_t *next; /* the links of this list */
+    double shift[3];
+} cell_list;
+#define NEIGHBOUR_LISTS_MAX (27 * (GRID_LEVELS_MAX + 1))
+typedef struct neighbour_lists {
+    int count;
+    cell_list list[NEIGHBOUR_LISTS_MAX];
+} neighbour_lists;
+void world_neighbour_lists(const carom_world *w, uint32_t id, neighbour_lists *out);
+/* The spheres of every level within `reach` of x along every axis (their
+ * centres; periodic images included), a batch of at most `max` at a time:
+ * visit is called with the batch; shifts point into storage valid for the
+ * call. For the few big spheres (world_big.c). */
+typedef void (*sphere_batch_fn)(const carom_world *w, void *ctx, const uint32_t *ids,
+                                const double *const *shifts, int n);
+void world_cells_in_region(const carom_world *w, const double x[3], double reach,
+                           sphere_batch_fn visit, void *ctx);
 
 /* Sets the world's error message (printf-style) and returns status. */
 carom_status world_fail(carom_world *w, carom_status status, const char *fmt, ...)

@@ -12,7 +12,9 @@
  * collided cannot collide again at the same instant); overlapping spheres
  * that approach (round-off) collide at once. A grazing contact (distance
  * exactly reaching contact with zero normal speed) is not a collision.
- * Ties between equal times go to the first candidate found.
+ * Ties between collisions at equal times go to the partner of lowest
+ * index (whatever order the grid levels list the candidates in); a wall
+ * or cell crossing at the same time as a collision comes first.
  *
  * Report-only response: a pair is reported when it comes into contact
  * while approaching; pairs already overlapping are not reported again.
@@ -188,6 +190,14 @@ typedef struct pair_scan {
     double pair1, pair2; /* driven sphere: its two earliest pair times */
 } pair_scan;
 
+/* A collision with j at t comes before the best event found so far: it
+ * is earlier, or at the same time with a partner of lower index (so ties
+ * do not depend on the order the grid lists the candidates in). */
+static inline int earlier(const pair_scan *p, double t, uint32_t j)
+{
+    return t < p->best || (t == p->best && p->ev.kind == EVENT_COLLISION && j < p->ev.partner);
+}
+
 static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *cand,
                             const double *const *cand_shift, int n)
 {
@@ -207,14 +217,14 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
             double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
             state_at(w, s, tref, xa, va);
             t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now);
-            if (t < p->best && already_reported(w, p->i, j, t))
+            if (earlier(p, t, j) && already_reported(w, p->i, j, t))
                 continue;
         } else if (!w->has_gravity) {
             t = pair_time_straight(s, p->x, p->v, o, cand_shift[m], p->now);
         } else {
             t = pair_time(w, s, p->x, p->v, p->now, o, cand_shift[m], p->now);
         }
-        if (t < p->best) {
+        if (earlier(p, t, j)) {
             p->best = t;
             p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
             PREFETCH(&w->events[j]); /* read then, if j stays the best */
@@ -222,52 +232,18 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
     }
 }
 
+static void scan_batch(const carom_world *w, void *scan, const uint32_t *ids,
+                       const double *const *shifts, int n)
+{
+    scan_candidates(w, scan, ids, shifts, n);
+}
+
 /* A big sphere's candidates: the spheres of every cell within reach of it
  * while it stays within big_margin of x (world_big.c). */
 static void scan_big_region(const carom_world *w, pair_scan *scan, const double x[3])
 {
-    const grid *g = &w->grid;
     double reach = sphere_reach(w, scan->i) + w->grid_radius + w->big_margin;
-    int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (int k = 0; k < w->def.dim; k++) {
-        lo[k] = (int32_t)floor((x[k] - reach) / g->width[k]);
-        hi[k] = (int32_t)floor((x[k] + reach) / g->width[k]);
-        if (!g->periodic[k]) {
-            if (lo[k] < 0)
-                lo[k] = 0;
-            if (hi[k] > g->n[k] - 1)
-                hi[k] = g->n[k] - 1;
-        }
-    }
-    uint32_t cand[CANDIDATE_BATCH];
-    const double *cand_shift[CANDIDATE_BATCH];
-    double shift[3] = {0.0, 0.0, 0.0};
-    int n = 0;
-    int32_t c[3];
-    for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++)
-        for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
-            for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++) {
-                /* One shift per cell: flush the batch before it changes. */
-                scan_candidates(w, scan, cand, cand_shift, n);
-                n = 0;
-                int32_t wrapped[3];
-                for (int k = 0; k < 3; k++) {
-                    int32_t images = (int32_t)floor((double)c[k] / g->n[k]);
-                    wrapped[k] = c[k] - images * g->n[k];
-                    shift[k] = images * g->length[k];
-                }
-                for (uint32_t j = g->head[grid_index(g, wrapped)]; j != SPHERE_NONE;
-                     j = w->cell_next[j]) {
-                    cand[n] = j;
-                    cand_shift[n] = shift;
-                    PREFETCH(&w->spheres[j]);
-                    if (++n == CANDIDATE_BATCH) {
-                        scan_candidates(w, scan, cand, cand_shift, n);
-                        n = 0;
-                    }
-                }
-            }
-    scan_candidates(w, scan, cand, cand_shift, n);
+    world_cells_in_region(w, x, reach, scan_batch, scan);
 }
 
 /* The sphere's own events (no partner): a driven sphere's reset, walls,
@@ -275,7 +251,7 @@ static void scan_big_region(const carom_world *w, pair_scan *scan, const double 
 static void own_events(const carom_world *w, const sphere *s, const double x[3],
                        const double v[3], double now, double *best_out, sphere_event *ev_out)
 {
-    const grid *g = &w->grid;
+    const grid *g = sphere_grid(w, (uint32_t)(s - w->spheres));
     double best = INFINITY;
     sphere_event ev = event_of(EVENT_NONE, 0);
     if (INFO(s)->driven) {
@@ -360,7 +336,7 @@ static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best
 void world_predict(carom_world *w, uint32_t i)
 {
     const sphere *s = &w->spheres[i];
-    const grid *g = &w->grid;
+    const grid *g = sphere_grid(w, i);
     double now = w->time;
     double best;
     sphere_event ev;
@@ -370,12 +346,31 @@ void world_predict(carom_world *w, uint32_t i)
 
     /* Candidates are gathered a batch at a time and their hot records
      * prefetched, so that the cache misses of a batch overlap; they are
-     * then evaluated in the order found (ties go to the first). */
+     * then evaluated in the order found. */
     pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY};
     uint32_t cand[CANDIDATE_BATCH];
     const double *cand_shift[CANDIDATE_BATCH];
     int n = 0;
-    if (!INFO(s)->big) {
+    if (!INFO(s)->big && !w->levels.simple) {
+        /* Several levels, or sparse cells (world_cells.c). */
+        neighbour_lists nl;
+        world_neighbour_lists(w, i, &nl);
+        for (int c = 0; c < nl.count; c++) {
+            const uint32_t *next = nl.list[c].next;
+            for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = next[j]) {
+                if (j == i)
+                    continue;
+                cand[n] = j;
+                cand_shift[n] = nl.list[c].shift;
+                PREFETCH(&w->spheres[j]);
+                if (++n == CANDIDATE_BATCH) {
+                    scan_candidates(w, &scan, cand, cand_shift, n);
+                    n = 0;
+                }
+            }
+        }
+        scan_candidates(w, &scan, cand, cand_shift, n);
+    } else if (!INFO(s)->big) {
         grid_neighbourhood nb;
         grid_neighbourhood_of(g, INFO(s)->cc, &nb);
         for (int c = 0; c < nb.count; c++) {

@@ -7,8 +7,9 @@
  * at every step, elastic response with masses. On hundreds of randomized
  * scenes (2D and 3D, walls, periodic and mixed boundaries, gravity with
  * walls, mixed radii and masses, immovable spheres, a few small spheres
- * 30x faster than the rest) the engine must produce the same sequence of
- * sphere-sphere collisions (time, i, j).
+ * 30x faster than the rest; radii spread over a factor 100 with more
+ * than 64 large spheres; a cluster in a box of side 1e6) the engine must
+ * produce the same sequence of sphere-sphere collisions (time, i, j).
  *
  * Hard-sphere gases are chaotic, so each scene is compared only up to its
  * own horizon: the reference is run twice, the second time with every
@@ -23,9 +24,11 @@
 #include "carom/carom.h"
 #include "check.h"
 
-#define MAX_N 64
+#define MAX_N 320
 #define MAX_COLLISIONS 300   /* per scene: the longest comparison */
 #define SCENES 320
+#define WIDE_SCENES 16   /* radii spread over a factor 100, many large ones */
+#define HUGE_SCENES 16   /* a cluster in a box of side 1e6 (sparse cells) */
 
 typedef struct ref_sphere {
     double x[3], v[3];
@@ -369,6 +372,101 @@ static int make_scene(ref_scene *sc, int index, scene_info *info)
     return 0;
 }
 
+/* Radii spread over a factor 100: WIDE_LARGE spheres of radius 1 (more
+ * than the 64 the engine keeps out of its grid) among smaller ones of
+ * radii 0.01 to 0.1, three times faster, these starting in a cluster in
+ * the middle of the box: many small ones a large one's cell, so the
+ * engine's grid becomes a hierarchy of levels. */
+#define WIDE_LARGE 70
+static int make_wide_scene(ref_scene *sc, int index, scene_info *info)
+{
+    memset(sc, 0, sizeof *sc);
+    memset(info, 0, sizeof *info);
+    rng_state = 0x9E3779B97F4A7C15ULL * (uint64_t)(index + 7);
+    sc->dim = 2 + (index & 1);
+    sc->n = (sc->dim == 2 ? 200 : 290) + (int)(urand() * 20.0);
+    info->kind = (index / 2) % 2; /* periodic or walls */
+    for (int k = 0; k < 3; k++)
+        sc->periodic[k] = info->kind == 0;
+    double vol = 0.0;
+    for (int i = 0; i < sc->n; i++) {
+        ref_sphere *p = &sc->s[i];
+        int large = i < WIDE_LARGE;
+        p->r = large ? 1.0 : 0.01 + 0.09 * urand();
+        p->inv_m = 1.0 / (large ? 1.0 + urand() : 0.1 + 0.2 * urand());
+        for (int k = 0; k < sc->dim; k++)
+            p->v[k] = nrand() * (large ? 1.0 : 3.0);
+        vol += sc->dim == 3 ? 4.18879020478639 * p->r * p->r * p->r : 3.14159265358979 * p->r * p->r;
+    }
+    double side = pow(vol / (sc->dim == 3 ? 0.15 : 0.35), 1.0 / sc->dim);
+    for (int k = 0; k < sc->dim; k++)
+        sc->L[k] = side;
+    for (int i = 0; i < sc->n; i++) {
+        ref_sphere *p = &sc->s[i];
+        int tries = 0, ok = 0;
+        while (!ok && tries++ < 5000) {
+            for (int k = 0; k < sc->dim; k++) {
+                double lo = sc->periodic[k] ? 0.0 : p->r;
+                double hi = sc->periodic[k] ? sc->L[k] : sc->L[k] - p->r;
+                if (i >= WIDE_LARGE) { /* the small ones in a cluster */
+                    lo = 0.5 * sc->L[k] - (sc->dim == 2 ? 3.0 : 2.0);
+                    hi = 0.5 * sc->L[k] + (sc->dim == 2 ? 3.0 : 2.0);
+                }
+                p->x[k] = lo + (hi - lo) * urand();
+            }
+            ok = 1;
+            for (int j = 0; j < i && ok; j++) {
+                double s = p->r + sc->s[j].r + 1e-3;
+                ok = min_image_dist2(sc, p->x, sc->s[j].x) > s * s;
+            }
+        }
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+/* A huge box (side 1e6, walls or periodic) with a cluster of spheres in
+ * a region of side about 12 (across the periodic boundary, or against a
+ * wall's corner): the engine cannot have an array of every cell. */
+static int make_huge_scene(ref_scene *sc, int index, scene_info *info)
+{
+    memset(sc, 0, sizeof *sc);
+    memset(info, 0, sizeof *info);
+    rng_state = 0xD1B54A32D192ED03ULL * (uint64_t)(index + 3);
+    sc->dim = 2 + (index & 1);
+    sc->n = 20 + (int)(urand() * 40.0);
+    info->kind = (index / 2) % 2;
+    double region = sc->dim == 3 ? 9.0 : 12.0;
+    for (int k = 0; k < 3; k++) {
+        sc->periodic[k] = info->kind == 0;
+        sc->L[k] = 1e6;
+    }
+    for (int i = 0; i < sc->n; i++) {
+        ref_sphere *p = &sc->s[i];
+        p->r = 0.3 + 0.4 * urand();
+        p->inv_m = 1.0 / (0.5 + urand());
+        for (int k = 0; k < sc->dim; k++)
+            p->v[k] = nrand();
+        int tries = 0, ok = 0;
+        while (!ok && tries++ < 5000) {
+            for (int k = 0; k < sc->dim; k++) {
+                double u = region * urand();
+                p->x[k] = sc->periodic[k] ? fmod(u - 0.5 * region + sc->L[k], sc->L[k])
+                                          : p->r + u;
+            }
+            ok = 1;
+            for (int j = 0; j < i && ok; j++) {
+                double s = p->r + sc->s[j].r + 1e-3;
+                ok = min_image_dist2(sc, p->x, sc->s[j].x) > s * s;
+            }
+        }
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 /* ---- the engine --------------------------------------------------------------- */
 
 typedef struct engine_log {
@@ -471,10 +569,15 @@ int main(void)
     int by_kind[4] = {0, 0, 0, 0}, with_fast = 0, with_immovable = 0, with_big = 0;
     long compared_big = 0;
     double worst_overlap = 0.0, worst_time_error = 0.0;
-    for (int index = 0; index < SCENES; index++) {
-        ref_scene sc;
+    int wide_compared = 0, huge_compared = 0;
+    for (int index = 0; index < SCENES + WIDE_SCENES + HUGE_SCENES; index++) {
+        static ref_scene sc;
         scene_info info;
-        if (!make_scene(&sc, index, &info)) {
+        int wide = index >= SCENES && index < SCENES + WIDE_SCENES;
+        int huge = index >= SCENES + WIDE_SCENES;
+        int made = wide ? make_wide_scene(&sc, index, &info)
+                        : huge ? make_huge_scene(&sc, index, &info) : make_scene(&sc, index, &info);
+        if (!made) {
             fprintf(stderr, "scene %d: could not place the spheres\n", index);
             check_failures++;
             continue;
@@ -485,7 +588,10 @@ int main(void)
         run_b = run_a;
         for (int i = 0; i < sc.n; i++)
             for (int k = 0; k < sc.dim; k++) {
-                double x = run_b.sc.s[i].x[k] + 1e-13 * (2.0 * urand() - 1.0);
+                /* Coordinates near 1e6 are known to about 1e-10: the
+                 * perturbation must be larger than their round-off. */
+                double size = 1e-13 * (1.0 + 4e-3 * fabs(run_b.sc.s[i].x[k]));
+                double x = run_b.sc.s[i].x[k] + size * (2.0 * urand() - 1.0);
                 if (!sc.periodic[k])
                     x = fmin(fmax(x, run_b.sc.s[i].r), sc.L[k] - run_b.sc.s[i].r);
                 run_b.sc.s[i].x[k] = x;
@@ -493,8 +599,8 @@ int main(void)
         int horizon = 0;
         while (horizon < MAX_COLLISIONS) {
             collision ca, cb;
-            if (!ref_next(&run_a, &ca))
-                break;
+            if (!ref_next(&run_a, &ca) || (huge && ca.t > 1e3))
+                break; /* (in a huge periodic box, pairs meet again much later) */
             int got_b = ref_next(&run_b, &cb);
             seq[horizon] = ca;
             if (!got_b || !same_collision(&ca, &cb, HORIZON_TOL))
@@ -528,6 +634,14 @@ int main(void)
                     seq[agree].t);
         }
         compared += agree;
+        if (wide || huge) {
+            /* Counted apart from the random scenes above. */
+            if (wide)
+                wide_compared += agree;
+            else
+                huge_compared += agree;
+            continue;
+        }
         scenes++;
         by_kind[info.kind]++;
         with_fast += info.fast > 0;
@@ -547,7 +661,12 @@ int main(void)
            "(relative), worst overlap %.3g\n",
            scenes, by_kind[0], by_kind[1], by_kind[2], by_kind[3], with_fast, with_immovable,
            with_big, compared, compared_big, horizon_min, short_horizon, failed_scenes, worst_time_error, worst_overlap);
+    printf("%d scenes with radii 0.01 to 1 (%d of radius 1): %d collisions compared; "
+           "%d scenes in a box of side 1e6: %d collisions compared\n",
+           WIDE_SCENES, WIDE_LARGE, wide_compared, HUGE_SCENES, huge_compared);
     CHECK(scenes == SCENES);
+    CHECK(wide_compared > 20 * WIDE_SCENES);
+    CHECK(huge_compared > 20 * HUGE_SCENES);
     CHECK(compared > 5000);
     CHECK(with_big >= 20 && compared_big > 500);
     CHECK(short_horizon <= scenes * 15 / 100); /* most scenes give at least 20 */

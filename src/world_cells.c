@@ -1,0 +1,262 @@
+/* The spheres in the grid levels (grid_levels.h), general case: more than
+ * one level, or sparse cells. (One dense level, the common case, is
+ * handled inline in world_internal.h.)
+ *
+ * A sphere of level l is in the own list of its cell at level l and in the
+ * finer list of the cell containing its centre at every coarser level.
+ * Its cell at a coarser level is its own cell coordinates shifted, so a
+ * cell crossing at its own level (its only kind of crossing event: the
+ * faces of coarser cells are faces of its own) relinks it at the coarser
+ * levels whose coordinate changed.
+ *
+ * Pairs across levels: two spheres of levels a < b that touch are in
+ * neighbouring cells at level b (cells there are at least as wide as the
+ * sum of their reaches). The finer one finds the coarser one in the own
+ * lists of the 3^d cells around it at level b; the coarser one finds the
+ * finer one in the finer lists of the 3^d cells around it at level b. Each
+ * side's view changes only at its own events (a crossing re-predicts), so
+ * the engine's invariant holds: whichever of the two predicted last saw
+ * the other. */
+#include <math.h>
+
+#include "world_internal.h"
+
+static void coarse_cell(const sphere_info *s, int L, int32_t c[3])
+{
+    for (int k = 0; k < 3; k++)
+        c[k] = grid_levels_coarsen(s->cc[k], s->level, L);
+}
+
+static void own_link(carom_world *w, uint32_t id)
+{
+    grid_levels *gl = &w->levels;
+    sphere_info *s = &w->info[id];
+    int L = s->level;
+    uint32_t *head = grid_levels_head(gl, L, s->cc, 0, 1);
+    s->cell = gl->level[L].head ? grid_index(&gl->level[L], s->cc) : 0;
+    s->cell_prev = SPHERE_NONE;
+    uint32_t next = *head;
+    w->cell_next[id] = next;
+    if (next != SPHERE_NONE)
+        w->info[next].cell_prev = id;
+    *head = id;
+    gl->own_count[L]++;
+}
+
+static void own_unlink(carom_world *w, uint32_t id)
+{
+    grid_levels *gl = &w->levels;
+    sphere_info *s = &w->info[id];
+    int L = s->level;
+    uint32_t next = w->cell_next[id], prev = s->cell_prev;
+    if (prev != SPHERE_NONE)
+        w->cell_next[prev] = next;
+    else
+        *grid_levels_head(gl, L, s->cc, 0, 0) = next;
+    if (next != SPHERE_NONE)
+        w->info[next].cell_prev = prev;
+    w->cell_next[id] = s->cell_prev = SPHERE_NONE;
+    gl->own_count[L]--;
+    if (prev == SPHERE_NONE && next == SPHERE_NONE)
+        grid_levels_release(gl, L, s->cc);
+}
+
+static void finer_link(carom_world *w, uint32_t id, int L, const int32_t c[3])
+{
+    grid_levels *gl = &w->levels;
+    uint32_t *head = grid_levels_head(gl, L, c, 1, 1);
+    uint32_t next = *head;
+    gl->finer_next[L][id] = next;
+    gl->finer_prev[L][id] = SPHERE_NONE;
+    if (next != SPHERE_NONE)
+        gl->finer_prev[L][next] = id;
+    *head = id;
+    gl->finer_count[L]++;
+}
+
+static void finer_unlink(carom_world *w, uint32_t id, int L, const int32_t c[3])
+{
+    grid_levels *gl = &w->levels;
+    uint32_t next = gl->finer_next[L][id], prev = gl->finer_prev[L][id];
+    if (prev != SPHERE_NONE)
+        gl->finer_next[L][prev] = next;
+    else
+        *grid_levels_head(gl, L, c, 1, 0) = next;
+    if (next != SPHERE_NONE)
+        gl->finer_prev[L][next] = prev;
+    gl->finer_count[L]--;
+    if (prev == SPHERE_NONE && next == SPHERE_NONE)
+        grid_levels_release(gl, L, c);
+}
+
+void world_cells_link(carom_world *w, uint32_t id)
+{
+    own_link(w, id);
+    const sphere_info *s = &w->info[id];
+    for (int L = s->level + 1; L < w->levels.count; L++) {
+        int32_t c[3];
+        coarse_cell(s, L, c);
+        finer_link(w, id, L, c);
+    }
+}
+
+void world_cells_unlink(carom_world *w, uint32_t id)
+{
+    own_unlink(w, id);
+    const sphere_info *s = &w->info[id];
+    for (int L = s->level + 1; L < w->levels.count; L++) {
+        int32_t c[3];
+        coarse_cell(s, L, c);
+        finer_unlink(w, id, L, c);
+    }
+}
+
+void world_cells_cross(carom_world *w, uint32_t id, int axis, int up)
+{
+    sphere_info *s = &w->info[id];
+    const grid *g = &w->levels.level[s->level];
+    int32_t before[3] = {s->cc[0], s->cc[1], s->cc[2]};
+    own_unlink(w, id);
+    s->cc[axis] += up ? 1 : -1;
+    /* Only a periodic axis lets a sphere leave the grid: wrap it. */
+    if (s->cc[axis] == g->n[axis]) {
+        s->cc[axis] = 0;
+        w->spheres[id].x[axis] -= g->length[axis];
+    } else if (s->cc[axis] < 0) {
+        s->cc[axis] = g->n[axis] - 1;
+        w->spheres[id].x[axis] += g->length[axis];
+    }
+    own_link(w, id);
+    /* Coarser levels, up to the first whose cell did not change (nested
+     * cells: none above it changes either). */
+    for (int L = s->level + 1; L < w->levels.count; L++) {
+        int32_t from[3], to[3];
+        for (int k = 0; k < 3; k++) {
+            from[k] = grid_levels_coarsen(before[k], s->level, L);
+            to[k] = grid_levels_coarsen(s->cc[k], s->level, L);
+        }
+        if (from[axis] == to[axis])
+            break;
+        finer_unlink(w, id, L, from);
+        finer_link(w, id, L, to);
+    }
+}
+
+/* Adds the non-empty lists of the 3^d cells around cell c of level L:
+ * own lists if `own`, finer lists if `finer`. */
+static void add_level_lists(const carom_world *w, int L, const int32_t c[3], int own,
+                            int finer, neighbour_lists *out)
+{
+    const grid_levels *gl = &w->levels;
+    const grid *g = &gl->level[L];
+    int lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        lo[k] = k < g->dim ? -1 : 0;
+        hi[k] = k < g->dim ? 1 : 0;
+    }
+    for (int dz = lo[2]; dz <= hi[2]; dz++)
+        for (int dy = lo[1]; dy <= hi[1]; dy++)
+            for (int dx = lo[0]; dx <= hi[0]; dx++) {
+                int d[3] = {dx, dy, dz};
+                int32_t nc[3];
+                double shift[3] = {0.0, 0.0, 0.0};
+                int inside = 1;
+                for (int k = 0; k < 3 && inside; k++) {
+                    nc[k] = c[k] + d[k];
+                    if (nc[k] >= 0 && nc[k] < g->n[k])
+                        continue;
+                    if (!g->periodic[k])
+                        inside = 0;
+                    else if (nc[k] < 0) {
+                        nc[k] += g->n[k];
+                        shift[k] = -g->length[k];
+                    } else {
+                        nc[k] -= g->n[k];
+                        shift[k] = g->length[k];
+                    }
+                }
+                if (!inside)
+                    continue;
+                for (int kind = 0; kind < 2; kind++) {
+                    if (!(kind ? finer : own))
+                        continue;
+                    uint32_t head = grid_levels_first(gl, L, nc, kind);
+                    if (head == SPHERE_NONE)
+                        continue;
+                    cell_list *e = &out->list[out->count++];
+                    e->head = head;
+                    e->next = kind ? gl->finer_next[L] : w->cell_next;
+                    for (int k = 0; k < 3; k++)
+                        e->shift[k] = shift[k];
+                }
+            }
+}
+
+void world_neighbour_lists(const carom_world *w, uint32_t id, neighbour_lists *out)
+{
+    const grid_levels *gl = &w->levels;
+    const sphere_info *s = &w->info[id];
+    int l = s->level;
+    out->count = 0;
+    add_level_lists(w, l, s->cc, 1, l > 0 && gl->finer_count[l] > 0, out);
+    for (int L = l + 1; L < gl->count; L++) {
+        if (gl->own_count[L] == 0)
+            continue;
+        int32_t c[3];
+        coarse_cell(s, L, c);
+        add_level_lists(w, L, c, 1, 0, out);
+    }
+}
+
+#define REGION_BATCH 64
+
+void world_cells_in_region(const carom_world *w, const double x[3], double reach,
+                           sphere_batch_fn visit, void *ctx)
+{
+    const grid_levels *gl = &w->levels;
+    uint32_t ids[REGION_BATCH];
+    const double *shifts[REGION_BATCH];
+    double shift[3] = {0.0, 0.0, 0.0};
+    for (int L = 0; L < gl->count; L++) {
+        if (!gl->simple && gl->own_count[L] == 0)
+            continue; /* (one dense level does not count its spheres) */
+        const grid *g = &gl->level[L];
+        int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+        for (int k = 0; k < g->dim; k++) {
+            lo[k] = (int32_t)floor((x[k] - reach) / g->width[k]);
+            hi[k] = (int32_t)floor((x[k] + reach) / g->width[k]);
+            if (!g->periodic[k]) {
+                if (lo[k] < 0)
+                    lo[k] = 0;
+                if (hi[k] > g->n[k] - 1)
+                    hi[k] = g->n[k] - 1;
+            }
+        }
+        int n = 0;
+        int32_t c[3];
+        for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++)
+            for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
+                for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++) {
+                    /* One shift per cell: flush the batch before it changes. */
+                    visit(w, ctx, ids, shifts, n);
+                    n = 0;
+                    int32_t wrapped[3];
+                    for (int k = 0; k < 3; k++) {
+                        int32_t images = (int32_t)floor((double)c[k] / g->n[k]);
+                        wrapped[k] = c[k] - images * g->n[k];
+                        shift[k] = images * g->length[k];
+                    }
+                    for (uint32_t j = grid_levels_first(gl, L, wrapped, 0); j != SPHERE_NONE;
+                         j = w->cell_next[j]) {
+                        ids[n] = j;
+                        shifts[n] = shift;
+                        PREFETCH(&w->spheres[j]);
+                        if (++n == REGION_BATCH) {
+                            visit(w, ctx, ids, shifts, n);
+                            n = 0;
+                        }
+                    }
+                }
+        visit(w, ctx, ids, shifts, n);
+    }
+}
