@@ -358,11 +358,17 @@ int carom_world_dim(const carom_world *w) { return w->def.dim; }
 
 void world_sphere_at(const carom_world *w, const sphere *s, double t, double x[3], double v[3])
 {
-    double dt = t - s->t;
+    /* Read everything first: x and v may be s's own arrays. */
+    double dt = t - s->t, g[3], x0[3], v0[3];
+    int falls = INFO(s)->falls;
     for (int k = 0; k < 3; k++) {
-        double a = INFO(s)->falls ? w->gravity[k] : 0.0;
-        x[k] = s->x[k] + dt * (s->v[k] + 0.5 * a * dt);
-        v[k] = s->v[k] + a * dt;
+        g[k] = falls ? w->gravity[k] : 0.0;
+        x0[k] = s->x[k];
+        v0[k] = s->v[k];
+    }
+    for (int k = 0; k < 3; k++) {
+        x[k] = x0[k] + dt * (v0[k] + 0.5 * g[k] * dt);
+        v[k] = v0[k] + g[k] * dt;
     }
 }
 
