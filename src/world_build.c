@@ -34,6 +34,8 @@ static carom_status fit_into_box(carom_world *w, uint32_t id)
         }
     }
     INFO(s)->level = INFO(s)->big ? 0 : (uint8_t)grid_levels_level_of(&w->levels, sphere_reach(w, id));
+    if (!INFO(s)->big && sphere_reach(w, id) > w->level_reach[INFO(s)->level])
+        w->level_reach[INFO(s)->level] = sphere_reach(w, id);
     for (int k = 0; k < 3; k++)
         INFO(s)->cc[k] = grid_coordinate(sphere_grid(w, id), k, s->x[k]);
     return CAROM_OK;
@@ -45,7 +47,7 @@ static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
 {
     const sphere *s = &w->spheres[id];
     neighbour_lists nl;
-    world_neighbour_lists(w, id, &nl);
+    world_neighbour_lists(w, id, 0, &nl);
     for (int c = 0; c < nl.count; c++) {
         for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = nl.list[c].next[j]) {
             if (j == id || j >= below)
@@ -155,6 +157,8 @@ carom_status world_build(carom_world *w)
     if (rc != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the cell grid");
     w->grid_radius = rmax;
+    for (int L = 0; L < GRID_LEVELS_MAX; L++)
+        w->level_reach[L] = 0.0;
     carom_status st = CAROM_OK;
     for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++) {
         if (!w->info[i].alive)

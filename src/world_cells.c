@@ -16,10 +16,26 @@
  * finer one in the finer lists of the 3^d cells around it at level b. Each
  * side's view changes only at its own events (a crossing re-predicts), so
  * the engine's invariant holds: whichever of the two predicted last saw
- * the other. */
+ * the other.
+ *
+ * A sphere at least REGION_LEVELS above level 0 with finer spheres around
+ * (a large sphere among many small ones) would scan thousands of them in
+ * the finer lists of its 3^d cells. It scans instead the cells of level
+ * l - REGION_LEVELS (and its own cells at the levels between) within its
+ * reach plus a margin of half such a cell, the finer spheres' reach
+ * included, and scans again after moving that margin (EVENT_RESCAN, as a
+ * big sphere does). A finer sphere outside those cells must cross into
+ * one of them (a crossing at its own level too, the grids being nested)
+ * before it can touch the large one, and its prediction then finds the
+ * large one in the coarse own lists. */
 #include <math.h>
 
 #include "world_internal.h"
+
+/* A sphere this many levels above the finest scans the finer spheres
+ * around it in a region (world_cells_finer_in_region) instead of the
+ * finer lists of its 3^d cells. */
+#define REGION_LEVELS 2
 
 static void coarse_cell(const sphere_info *s, int L, int32_t c[3])
 {
@@ -192,13 +208,110 @@ static void add_level_lists(const carom_world *w, int L, const int32_t c[3], int
             }
 }
 
-void world_neighbour_lists(const carom_world *w, uint32_t id, neighbour_lists *out)
+int world_cells_scans_region(const carom_world *w, uint32_t id)
+{
+    const grid_levels *gl = &w->levels;
+    const sphere_info *s = &w->info[id];
+    return !gl->simple && !s->big && s->level >= REGION_LEVELS && gl->finer_count[s->level] > 0;
+}
+
+/* The finer level whose cells a region scan walks. */
+static int region_level(const sphere_info *s)
+{
+    return s->level - REGION_LEVELS;
+}
+
+double world_cells_region_margin(const carom_world *w, uint32_t id)
+{
+    const grid *g = &w->levels.level[region_level(&w->info[id])];
+    double width = g->width[0];
+    for (int k = 1; k < g->dim; k++)
+        width = width < g->width[k] ? width : g->width[k];
+    return 0.5 * width;
+}
+
+/* Visits the spheres of the own (finer = 0) or finer (finer = 1) lists of
+ * the cells of level L within reach of x along every axis. */
+static void visit_cells(const carom_world *w, int L, int finer, const double x[3],
+                        double reach, sphere_batch_fn visit, void *ctx)
+{
+    const grid_levels *gl = &w->levels;
+    const grid *g = &gl->level[L];
+    const uint32_t *next = finer ? gl->finer_next[L] : w->cell_next;
+    uint32_t ids[64];
+    const double *shifts[64];
+    double shift[3] = {0.0, 0.0, 0.0};
+    int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int k = 0; k < g->dim; k++) {
+        lo[k] = (int32_t)floor((x[k] - reach) / g->width[k]);
+        hi[k] = (int32_t)floor((x[k] + reach) / g->width[k]);
+        if (!g->periodic[k]) {
+            lo[k] = lo[k] < 0 ? 0 : lo[k];
+            hi[k] = hi[k] > g->n[k] - 1 ? g->n[k] - 1 : hi[k];
+        } /* periodic: a cell may come twice, once per image */
+    }
+    int n = 0;
+    int32_t c[3];
+    for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++)
+        for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
+            for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++) {
+                int32_t wrapped[3];
+                for (int k = 0; k < 3; k++) {
+                    int32_t images = (int32_t)floor((double)c[k] / g->n[k]);
+                    wrapped[k] = c[k] - images * g->n[k];
+                }
+                uint32_t head = grid_levels_first(gl, L, wrapped, finer);
+                if (head == SPHERE_NONE)
+                    continue;
+                /* One shift per cell: flush the batch before it changes. */
+                visit(w, ctx, ids, shifts, n);
+                n = 0;
+                for (int k = 0; k < 3; k++)
+                    shift[k] = floor((double)c[k] / g->n[k]) * g->length[k];
+                for (uint32_t j = head; j != SPHERE_NONE; j = next[j]) {
+                    ids[n] = j;
+                    shifts[n] = shift;
+                    PREFETCH(&w->spheres[j]);
+                    if (++n == 64) {
+                        visit(w, ctx, ids, shifts, n);
+                        n = 0;
+                    }
+                }
+            }
+    visit(w, ctx, ids, shifts, n);
+}
+
+void world_cells_finer_in_region(const carom_world *w, uint32_t id, const double x[3],
+                                 sphere_batch_fn visit, void *ctx)
+{
+    const grid_levels *gl = &w->levels;
+    const sphere_info *s = &w->info[id];
+    int m = region_level(s);
+    double base = sphere_reach(w, id) + world_cells_region_margin(w, id);
+    /* Levels m .. l-1 through their own cells; the levels below m through
+     * the finer lists of level m. */
+    for (int b = m; b < s->level; b++)
+        if (gl->own_count[b] > 0)
+            visit_cells(w, b, 0, x, base + w->level_reach[b], visit, ctx);
+    if (m > 0 && gl->finer_count[m] > 0) {
+        double reach = 0.0;
+        for (int b = 0; b < m; b++)
+            reach = reach > w->level_reach[b] ? reach : w->level_reach[b];
+        visit_cells(w, m, 1, x, base + reach, visit, ctx);
+    }
+}
+
+void world_neighbour_lists(const carom_world *w, uint32_t id, int predicting,
+                           neighbour_lists *out)
 {
     const grid_levels *gl = &w->levels;
     const sphere_info *s = &w->info[id];
     int l = s->level;
     out->count = 0;
-    add_level_lists(w, l, s->cc, 1, l > 0 && gl->finer_count[l] > 0, out);
+    /* Finer spheres: the finer lists of the cells around, unless they are
+     * scanned in a region (world_cells_finer_in_region). */
+    int finer = l > 0 && gl->finer_count[l] > 0 && !(predicting && world_cells_scans_region(w, id));
+    add_level_lists(w, l, s->cc, 1, finer, out);
     for (int L = l + 1; L < gl->count; L++) {
         if (gl->own_count[L] == 0)
             continue;

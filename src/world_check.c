@@ -63,7 +63,7 @@ double carom_world_max_overlap_now(const carom_world *w)
         if (INFO(a)->big)
             continue;
         neighbour_lists nl;
-        world_neighbour_lists(w, i, &nl);
+        world_neighbour_lists(w, i, 0, &nl);
         for (int c = 0; c < nl.count; c++)
             for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = nl.list[c].next[j]) {
                 if (j <= i)

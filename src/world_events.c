@@ -159,13 +159,14 @@ static void process_cell_crossing(carom_world *w, uint32_t i, int face)
     world_predict(w, i);
 }
 
-/* A big sphere has moved big_margin since it last scanned: keep its
- * stored position in the box on periodic axes (its clock is not
- * advanced), and scan again. */
+/* A sphere that scans a region (a big sphere, or a coarse one among
+ * finer spheres, world_cells.c) has moved the region's margin: scan
+ * again. A big sphere, out of the grid, also has its stored position kept
+ * in the box on periodic axes (its clock is not advanced). */
 static void process_rescan(carom_world *w, uint32_t i)
 {
     sphere *s = &w->spheres[i];
-    for (int k = 0; k < w->def.dim; k++) {
+    for (int k = 0; k < w->def.dim && INFO(s)->big; k++) {
         if (w->levels.level[0].periodic[k]) {
             double L = w->levels.level[0].length[k];
             s->x[k] -= L * floor(s->x[k] / L);

@@ -150,6 +150,7 @@ struct carom_world {
     int has_driven;       /* some sphere is or was driven */
     driven_bound *bounds; /* per sphere, allocated once one is driven */
     double mean_radius;   /* of the spheres at the last build */
+    double level_reach[GRID_LEVELS_MAX]; /* largest reach at each level */
     int contacts_linger;  /* contacts that the response cannot resolve
                              can happen (world_driven.c) */
 
@@ -261,7 +262,10 @@ typedef struct neighbour_lists {
     int count;
     cell_list list[NEIGHBOUR_LISTS_MAX];
 } neighbour_lists;
-void world_neighbour_lists(const carom_world *w, uint32_t id, neighbour_lists *out);
+/* predicting: leave out the finer spheres of a sphere that scans them in
+ * a region (world_cells_scans_region); checks of overlaps want them all. */
+void world_neighbour_lists(const carom_world *w, uint32_t id, int predicting,
+                           neighbour_lists *out);
 /* The spheres of every level within `reach` of x along every axis (their
  * centres; periodic images included), a batch of at most `max` at a time:
  * visit is called with the batch; shifts point into storage valid for the
@@ -270,6 +274,15 @@ typedef void (*sphere_batch_fn)(const carom_world *w, void *ctx, const uint32_t 
                                 const double *const *shifts, int n);
 void world_cells_in_region(const carom_world *w, const double x[3], double reach,
                            sphere_batch_fn visit, void *ctx);
+/* A sphere far above the finest level, with finer spheres around, scans
+ * those in a region around it (world_cells.c), and again after moving
+ * world_cells_region_margin (EVENT_RESCAN). */
+int world_cells_scans_region(const carom_world *w, uint32_t id);
+double world_cells_region_margin(const carom_world *w, uint32_t id);
+/* The finer spheres within reach of x (its position now) of sphere id
+ * while it stays within the margin of x. */
+void world_cells_finer_in_region(const carom_world *w, uint32_t id, const double x[3],
+                                 sphere_batch_fn visit, void *ctx);
 
 /* Sets the world's error message (printf-style) and returns status. */
 carom_status world_fail(carom_world *w, carom_status status, const char *fmt, ...)

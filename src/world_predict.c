@@ -251,9 +251,12 @@ static void scan_big_region(const carom_world *w, pair_scan *scan, const double 
 static void own_events(const carom_world *w, const sphere *s, const double x[3],
                        const double v[3], double now, double *best_out, sphere_event *ev_out)
 {
-    const grid *g = sphere_grid(w, (uint32_t)(s - w->spheres));
+    uint32_t i = (uint32_t)(s - w->spheres);
+    const grid *g = sphere_grid(w, i);
     double best = INFINITY;
     sphere_event ev = event_of(EVENT_NONE, 0);
+    int region = !INFO(s)->big && world_cells_scans_region(w, i);
+    double margin = INFO(s)->big ? w->big_margin : region ? world_cells_region_margin(w, i) : 0.0;
     if (INFO(s)->driven) {
         best = world_driven_reset_time(w, s);
         ev = event_of(EVENT_RESET, 0);
@@ -281,17 +284,19 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
                 ev = event_of(EVENT_WALL, (uint32_t)(2 * k + 1));
             }
         }
-        if (INFO(s)->big) {
-            /* Out of the grid: scan again after moving big_margin. */
+        if (INFO(s)->big || region) {
+            /* Scan again after moving the margin of the region scanned:
+             * out of the grid, or finer spheres (world_cells.c). */
             for (int up = 0; up < 2; up++) {
-                double level = x[k] + (up ? w->big_margin : -w->big_margin);
+                double level = x[k] + (up ? margin : -margin);
                 double t = face_time(w, s, x, v, k, level, up, now);
                 if (t < best) {
                     best = t;
                     ev = event_of(EVENT_RESCAN, (uint32_t)(2 * k + up));
                 }
             }
-            continue;
+            if (INFO(s)->big)
+                continue; /* no cells */
         }
         if (!walls || INFO(s)->cc[k] > 0) {
             double t = face_time(w, s, x, v, k, INFO(s)->cc[k] * g->width[k], 0, now);
@@ -354,7 +359,7 @@ void world_predict(carom_world *w, uint32_t i)
     if (!INFO(s)->big && !w->levels.simple) {
         /* Several levels, or sparse cells (world_cells.c). */
         neighbour_lists nl;
-        world_neighbour_lists(w, i, &nl);
+        world_neighbour_lists(w, i, 1, &nl);
         for (int c = 0; c < nl.count; c++) {
             const uint32_t *next = nl.list[c].next;
             for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = next[j]) {
@@ -370,6 +375,8 @@ void world_predict(carom_world *w, uint32_t i)
             }
         }
         scan_candidates(w, &scan, cand, cand_shift, n);
+        if (world_cells_scans_region(w, i))
+            world_cells_finer_in_region(w, i, x, scan_batch, &scan);
     } else if (!INFO(s)->big) {
         grid_neighbourhood nb;
         grid_neighbourhood_of(g, INFO(s)->cc, &nb);
