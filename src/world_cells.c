@@ -165,45 +165,56 @@ static void add_level_lists(const carom_world *w, int L, const int32_t c[3], int
 {
     const grid_levels *gl = &w->levels;
     const grid *g = &gl->level[L];
-    int lo[3], hi[3];
+    /* Per axis, the three neighbouring coordinates and shifts (absent
+     * past a wall, and beyond the first axes in 2D). */
+    int32_t nc[3][3];
+    double sh[3][3];
+    int valid[3][3];
     for (int k = 0; k < 3; k++) {
-        lo[k] = k < g->dim ? -1 : 0;
-        hi[k] = k < g->dim ? 1 : 0;
+        for (int i = 0; i < 3; i++) {
+            int32_t v = c[k] + i - 1;
+            double shift = 0.0;
+            int ok = k < g->dim || i == 1;
+            if (ok && (v < 0 || v >= g->n[k])) {
+                ok = g->periodic[k];
+                shift = v < 0 ? -g->length[k] : g->length[k];
+                v += v < 0 ? g->n[k] : -g->n[k];
+            }
+            nc[k][i] = v;
+            sh[k][i] = shift;
+            valid[k][i] = ok;
+        }
     }
-    for (int dz = lo[2]; dz <= hi[2]; dz++)
-        for (int dy = lo[1]; dy <= hi[1]; dy++)
-            for (int dx = lo[0]; dx <= hi[0]; dx++) {
-                int d[3] = {dx, dy, dz};
-                int32_t nc[3];
-                double shift[3] = {0.0, 0.0, 0.0};
-                int inside = 1;
-                for (int k = 0; k < 3 && inside; k++) {
-                    nc[k] = c[k] + d[k];
-                    if (nc[k] >= 0 && nc[k] < g->n[k])
-                        continue;
-                    if (!g->periodic[k])
-                        inside = 0;
-                    else if (nc[k] < 0) {
-                        nc[k] += g->n[k];
-                        shift[k] = -g->length[k];
-                    } else {
-                        nc[k] -= g->n[k];
-                        shift[k] = g->length[k];
-                    }
-                }
-                if (!inside)
+    const uint32_t *own_head = own ? g->head : NULL;
+    const uint32_t *finer_head = finer && g->head ? gl->finer_head[L] : NULL;
+    for (int iz = 0; iz < 3; iz++)
+        for (int iy = 0; iy < 3; iy++)
+            for (int ix = 0; ix < 3; ix++) {
+                if (!valid[2][iz] || !valid[1][iy] || !valid[0][ix])
                     continue;
+                int32_t cell[3] = {nc[0][ix], nc[1][iy], nc[2][iz]};
+                uint32_t heads[2] = {SPHERE_NONE, SPHERE_NONE};
+                if (g->head) {
+                    uint32_t index = grid_index(g, cell);
+                    if (own_head)
+                        heads[0] = own_head[index];
+                    if (finer_head)
+                        heads[1] = finer_head[index];
+                } else {
+                    if (own)
+                        heads[0] = grid_levels_first(gl, L, cell, 0);
+                    if (finer)
+                        heads[1] = grid_levels_first(gl, L, cell, 1);
+                }
                 for (int kind = 0; kind < 2; kind++) {
-                    if (!(kind ? finer : own))
-                        continue;
-                    uint32_t head = grid_levels_first(gl, L, nc, kind);
-                    if (head == SPHERE_NONE)
+                    if (heads[kind] == SPHERE_NONE)
                         continue;
                     cell_list *e = &out->list[out->count++];
-                    e->head = head;
+                    e->head = heads[kind];
                     e->next = kind ? gl->finer_next[L] : w->cell_next;
-                    for (int k = 0; k < 3; k++)
-                        e->shift[k] = shift[k];
+                    e->shift[0] = sh[0][ix];
+                    e->shift[1] = sh[1][iy];
+                    e->shift[2] = sh[2][iz];
                 }
             }
 }
