@@ -106,34 +106,9 @@ void carom_field_free(carom_field *f)
     free(f);
 }
 
-static void field_probe(void *user_data, carom_sphere_id id, double t, double position[3],
-                        double velocity[3])
-{
-    carom_field *f = user_data;
-    size_t k = drive_pw_index(&f->pw, id);
-    if (k == SIZE_MAX) {
-        for (int d = 0; d < 3; d++)
-            position[d] = velocity[d] = 0.0;
-        return;
-    }
-    drive_pw_state(&f->pw, k, t, position, velocity, NULL);
-}
-
-static void field_kick(void *user_data, carom_sphere_id id, double t, const double dv[3])
-{
-    carom_field *f = user_data;
-    size_t k = drive_pw_index(&f->pw, id);
-    if (k != SIZE_MAX)
-        drive_pw_kick(&f->pw, k, t, dv);
-}
-
 carom_driver carom_field_driver(carom_field *f)
 {
-    carom_driver d;
-    d.probe = field_probe;
-    d.kick = field_kick;
-    d.user_data = f;
-    return d;
+    return drive_pw_driver(&f->pw);
 }
 
 carom_sphere_def carom_field_sphere_def(const carom_field *f, size_t k)
@@ -144,12 +119,8 @@ carom_sphere_def carom_field_sphere_def(const carom_field *f, size_t k)
 carom_status carom_field_state(carom_field *f, size_t k, double t, double position[3],
                                double velocity[3], double acceleration[3])
 {
-    if (!f || k >= f->pw.n)
-        return CAROM_ERR_NO_SUCH_SPHERE;
-    if (!isfinite(t))
-        return CAROM_ERR_INVALID_ARGUMENT;
-    drive_pw_state(&f->pw, k, t, position, velocity, acceleration);
-    return CAROM_OK;
+    return f ? drive_pw_checked_state(&f->pw, k, t, position, velocity, acceleration)
+             : CAROM_ERR_NO_SUCH_SPHERE;
 }
 
 uint64_t carom_field_misuse(const carom_field *f)

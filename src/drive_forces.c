@@ -105,34 +105,9 @@ void carom_forces_free(carom_forces *f)
     free(f);
 }
 
-static void forces_probe(void *user_data, carom_sphere_id id, double t, double position[3],
-                         double velocity[3])
-{
-    carom_forces *f = user_data;
-    size_t k = drive_pw_index(&f->pw, id);
-    if (k == SIZE_MAX) {
-        for (int d = 0; d < 3; d++)
-            position[d] = velocity[d] = 0.0;
-        return;
-    }
-    drive_pw_state(&f->pw, k, t, position, velocity, NULL);
-}
-
-static void forces_kick(void *user_data, carom_sphere_id id, double t, const double dv[3])
-{
-    carom_forces *f = user_data;
-    size_t k = drive_pw_index(&f->pw, id);
-    if (k != SIZE_MAX)
-        drive_pw_kick(&f->pw, k, t, dv);
-}
-
 carom_driver carom_forces_driver(carom_forces *f)
 {
-    carom_driver d;
-    d.probe = forces_probe;
-    d.kick = forces_kick;
-    d.user_data = f;
-    return d;
+    return drive_pw_driver(&f->pw);
 }
 
 carom_sphere_def carom_forces_sphere_def(const carom_forces *f, size_t k)
@@ -143,12 +118,8 @@ carom_sphere_def carom_forces_sphere_def(const carom_forces *f, size_t k)
 carom_status carom_forces_state(carom_forces *f, size_t k, double t, double position[3],
                                 double velocity[3], double acceleration[3])
 {
-    if (!f || k >= f->pw.n)
-        return CAROM_ERR_NO_SUCH_SPHERE;
-    if (!isfinite(t))
-        return CAROM_ERR_INVALID_ARGUMENT;
-    drive_pw_state(&f->pw, k, t, position, velocity, acceleration);
-    return CAROM_OK;
+    return f ? drive_pw_checked_state(&f->pw, k, t, position, velocity, acceleration)
+             : CAROM_ERR_NO_SUCH_SPHERE;
 }
 
 uint64_t carom_forces_misuse(const carom_forces *f)

@@ -62,6 +62,12 @@ void drive_pw_kick(drive_pw *pw, size_t k, double t, const double dv[3]);
 /* Index of world id, or SIZE_MAX (counted as misuse). */
 size_t drive_pw_index(drive_pw *pw, carom_sphere_id id);
 carom_sphere_def drive_pw_sphere_def(const drive_pw *pw, size_t k);
+/* probe and kick for a driver whose user_data starts with its drive_pw
+ * (user_data = pw, the address of that first member). */
+carom_driver drive_pw_driver(drive_pw *pw);
+/* drive_pw_state after checking k and t (for carom_*_state). */
+carom_status drive_pw_checked_state(drive_pw *pw, size_t k, double t, double position[3],
+                                    double velocity[3], double acceleration[3]);
 /* Scales a down so that its computed norm is <= bound. */
 void drive_clamp_norm(double a[3], double bound);
 

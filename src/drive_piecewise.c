@@ -191,3 +191,46 @@ carom_sphere_def drive_pw_sphere_def(const drive_pw *pw, size_t k)
     s.accel_bound = pw->bound[k];
     return s;
 }
+
+/* The driver callbacks: user_data is a struct whose first member is its
+ * drive_pw (carom_forces, carom_field). */
+static void pw_probe(void *user_data, carom_sphere_id id, double t, double position[3],
+                     double velocity[3])
+{
+    drive_pw *pw = user_data;
+    size_t k = drive_pw_index(pw, id);
+    if (k == SIZE_MAX) {
+        for (int d = 0; d < 3; d++)
+            position[d] = velocity[d] = 0.0;
+        return;
+    }
+    drive_pw_state(pw, k, t, position, velocity, NULL);
+}
+
+static void pw_kick(void *user_data, carom_sphere_id id, double t, const double dv[3])
+{
+    drive_pw *pw = user_data;
+    size_t k = drive_pw_index(pw, id);
+    if (k != SIZE_MAX)
+        drive_pw_kick(pw, k, t, dv);
+}
+
+carom_driver drive_pw_driver(drive_pw *pw)
+{
+    carom_driver d;
+    d.probe = pw_probe;
+    d.kick = pw_kick;
+    d.user_data = pw;
+    return d;
+}
+
+carom_status drive_pw_checked_state(drive_pw *pw, size_t k, double t, double position[3],
+                                    double velocity[3], double acceleration[3])
+{
+    if (!pw || k >= pw->n)
+        return CAROM_ERR_NO_SUCH_SPHERE;
+    if (!isfinite(t))
+        return CAROM_ERR_INVALID_ARGUMENT;
+    drive_pw_state(pw, k, t, position, velocity, acceleration);
+    return CAROM_OK;
+}
