@@ -288,17 +288,24 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
         double reach = sigma + grow[0] + H * (grow[1] + H * grow[2]);
         if (w->has_gravity)
             reach += H * H * sqrt(vec_dot(p2, p2));
-        double v2 = vec_dot(p1, p1), tau = 0.0;
-        if (v2 > 0.0) {
-            tau = -vec_dot(p0, p1) / v2;
-            tau = tau < 0.0 ? 0.0 : tau > H ? H : tau;
+        /* Closest approach of p0 + p1 tau over [0, H], without dividing:
+         * at 0 if they separate, at H if still closing then, else
+         * |p0|^2 - (p0.p1)^2 / |p1|^2. */
+        double v2 = vec_dot(p1, p1), b = vec_dot(p0, p1), r2 = reach * reach;
+        double far;
+        if (b >= 0.0) {
+            far = vec_dot(p0, p0) > r2;
+        } else if (-b >= H * v2) {
+            double d2 = 0.0;
+            for (int k = 0; k < 3; k++) {
+                double d = p0[k] + p1[k] * H;
+                d2 += d * d;
+            }
+            far = d2 > r2;
+        } else {
+            far = vec_dot(p0, p0) * v2 - b * b > r2 * v2;
         }
-        double d2 = 0.0;
-        for (int k = 0; k < 3; k++) {
-            double d = p0[k] + p1[k] * tau;
-            d2 += d * d;
-        }
-        if (d2 > reach * reach)
+        if (far)
             return INFINITY;
     }
     q[0] = sigma + grow[0];
@@ -326,14 +333,19 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
                               const double v[3], int wall, double now)
 {
     int axis = wall / 2, high = wall % 2;
+    const driven_bound *b = &w->bounds[s - w->spheres];
     double g[3];
-    bound_growth(&w->bounds[s - w->spheres], now, g);
+    bound_growth(b, now, g);
     /* Signed distance by which the bound passes the face: rises to 0. */
     double sign = high ? 1.0 : -1.0;
     double face = high ? w->def.box[axis] : 0.0;
     double c0 = sign * (x[axis] - face) + s->radius + g[0];
     double c1 = sign * v[axis] + g[1];
     double c2 = g[2];
+    /* Nothing later than the reset: cheaply, can it get there by then? */
+    double H = b->t_reset - now;
+    if (H < INFINITY && c0 + H * (fabs(c1) + H * c2) < 0.0)
+        return INFINITY;
     double t = now + roots_first_upcrossing_quadratic(c0, c1, c2);
     if (g[1] == 0.0 && c2 > 0.0 && c1 <= 0.0) {
         double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
