@@ -400,6 +400,9 @@ static int lattice_scene(const bench_config *c, unsigned long long seed, carom_s
     }
     if (carom_scene_lattice(scene, c->n, 0.5, CAROM_LATTICE_AUTO, &err) != CAROM_OK)
         return fail("lattice", err.message);
+    /* Ids along a space-filling curve, as `carom run` numbers its scenes. */
+    if (carom_scene_sort_spatially(scene, &err) != CAROM_OK)
+        return fail("lattice", err.message);
     return 0;
 }
 
