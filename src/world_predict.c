@@ -346,6 +346,15 @@ void world_predict(carom_world *w, uint32_t i)
     double best;
     sphere_event ev;
     double x[3], v[3];
+    /* One dense level: start loading the heads of the neighbouring cells'
+     * lists now; the own events are computed while they arrive. */
+    int dense = w->levels.simple && !INFO(s)->big;
+    grid_neighbourhood nb;
+    if (dense) {
+        grid_neighbourhood_of(g, INFO(s)->cc, &nb);
+        for (int c = 0; c < nb.count; c++)
+            PREFETCH(&g->head[nb.cell[c]]);
+    }
     state_at(w, s, now, x, v);
     own_events(w, s, x, v, now, &best, &ev);
 
@@ -377,9 +386,7 @@ void world_predict(carom_world *w, uint32_t i)
         scan_candidates(w, &scan, cand, cand_shift, n);
         if (world_cells_scans_region(w, i))
             world_cells_finer_in_region(w, i, x, scan_batch, &scan);
-    } else if (!INFO(s)->big) {
-        grid_neighbourhood nb;
-        grid_neighbourhood_of(g, INFO(s)->cc, &nb);
+    } else if (dense) {
         for (int c = 0; c < nb.count; c++) {
             for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
                 if (j == i)
