@@ -377,6 +377,8 @@ void world_predict(carom_world *w, uint32_t i)
                 cand[n] = j;
                 cand_shift[n] = nl.list[c].shift;
                 PREFETCH(&w->spheres[j]);
+                if (w->bounds)
+                    PREFETCH(&w->bounds[j]);
                 if (++n == CANDIDATE_BATCH) {
                     scan_candidates(w, &scan, cand, cand_shift, n);
                     n = 0;
@@ -394,6 +396,8 @@ void world_predict(carom_world *w, uint32_t i)
                 cand[n] = j;
                 cand_shift[n] = nb.shift[c];
                 PREFETCH(&w->spheres[j]);
+                if (w->bounds)
+                    PREFETCH(&w->bounds[j]);
                 if (++n == CANDIDATE_BATCH) {
                     scan_candidates(w, &scan, cand, cand_shift, n);
                     n = 0;
