@@ -12,12 +12,17 @@
  *   restart. Following section 3.3 of the paper, no meeting later than
  *   a bound's reset is predicted (the reset predicts again);
  * - bound collision: two bounds (or a bound and a ballistic sphere) meet.
- *   Both are probed. A contact is a distance within CONTACT_TOLERANCE of
- *   touching while approaching; it gets the response, and kicks tell the
- *   application of its spheres' velocity changes. Otherwise both bounds
- *   restart from the probed states and the meeting is predicted again:
- *   each restart shrinks the gap quadratically, so a contact is found at
- *   its time to within the tolerance, however fast the spheres;
+ *   Both are probed. A contact is an approaching pair whose gap would
+ *   close within CONTACT_TIME_TOLERANCE of the time (or is down to
+ *   round-off); it gets the response, and kicks tell the application of
+ *   its spheres' velocity changes. Otherwise both bounds restart from the
+ *   probed states (a restarted centre may move to another cell: rehome)
+ *   and the meeting is predicted again: each restart shrinks the gap
+ *   quadratically, so a contact is found at its time however fast the
+ *   spheres. After such a meeting a sphere predicts lazily (its own
+ *   events, that pair, and its pair floor: world_predict_lazily), since a
+ *   restarted bound lies inside the old one and no other meeting can come
+ *   earlier than predicted before;
  * - bound and wall: the same, for the faces of a walled box (only when the
  *   application accepts kicks; otherwise it keeps its spheres inside).
  * Probing that finds two spheres already overlapping (the application
