@@ -246,8 +246,12 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     }
     w->count++;
     w->alive_count++;
-    if (w->built && INFO(s)->driven)
-        world_driven_restart(w, (uint32_t)id, 0); /* placed below */
+    if (w->built && INFO(s)->driven &&
+        world_driven_restart(w, (uint32_t)id, 0) != CAROM_OK) { /* placed below */
+        w->count--;
+        w->alive_count--;
+        return CAROM_ERR_INVALID_ARGUMENT;
+    }
     if (w->built) {
         if (sphere_reach(w, (uint32_t)id) > w->grid_radius) {
             world_unbuild(w); /* rebuilt, and checked, at the next advance */
@@ -327,7 +331,9 @@ carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, doub
                           accel_bound);
     w->bounds[id].accel = accel_bound;
     if (w->built) {
-        world_driven_restart(w, id, 1);
+        st = world_driven_restart(w, id, 1);
+        if (st != CAROM_OK)
+            return st;
         world_predict(w, id);
     }
     return CAROM_OK;

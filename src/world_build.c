@@ -127,7 +127,8 @@ carom_status world_build(carom_world *w)
             continue;
         if (w->info[i].driven) {
             world_driven_size_bound(w, i);
-            world_driven_restart(w, i, 0); /* the first probe */
+            if (world_driven_restart(w, i, 0) != CAROM_OK) /* the first probe */
+                return CAROM_ERR_INVALID_ARGUMENT;
         }
         if (sphere_reach(w, i) > rmax)
             rmax = sphere_reach(w, i);

@@ -147,6 +147,25 @@ void world_true_state(const carom_world *w, uint32_t i, double t, double x[3], d
         world_sphere_at(w, &w->spheres[i], t, x, v);
 }
 
+/* The true state of sphere i at t, for the event loop: a driven sphere's
+ * probe must give finite numbers, else the world records the error (the
+ * loop then stops and returns it) and 0 is returned. */
+static int true_state_checked(carom_world *w, uint32_t i, double t, double x[3], double v[3])
+{
+    world_true_state(w, i, t, x, v);
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(x[k]) || !isfinite(v[k])) {
+            world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                       "driven sphere %u: the driver's probe gave a position or velocity that "
+                       "is not a finite number at t = %.17g",
+                       (unsigned)i, t);
+            w->driver_failed = 1;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Starts sphere i's bound at the current time from a probed state. */
 static void restart_from(carom_world *w, uint32_t i, const double x[3], const double v[3])
 {
@@ -161,13 +180,15 @@ static void restart_from(carom_world *w, uint32_t i, const double x[3], const do
 
 static int rehome(carom_world *w, uint32_t i);
 
-void world_driven_restart(carom_world *w, uint32_t id, int placed)
+carom_status world_driven_restart(carom_world *w, uint32_t id, int placed)
 {
     double x[3], v[3];
-    probe(w, id, w->time, x, v);
+    if (!true_state_checked(w, id, w->time, x, v))
+        return CAROM_ERR_INVALID_ARGUMENT;
     restart_from(w, id, x, v);
     if (placed)
         rehome(w, id);
+    return CAROM_OK;
 }
 
 /* sign * (Q(tau)^2 - |P(tau)|^2), with P = p0 + p1 tau + p2 tau^2 (vectors)
@@ -370,8 +391,9 @@ double world_driven_reset_time(const carom_world *w, const sphere *s)
 
 void world_driven_reset(carom_world *w, uint32_t i)
 {
+    if (world_driven_restart(w, i, 1) != CAROM_OK)
+        return; /* the loop stops with the driver's error */
     w->stats.bound_resets++;
-    world_driven_restart(w, i, 1);
     world_predict(w, i);
 }
 
@@ -485,8 +507,8 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     double shift[3], xa[3], va[3], xb[3], vb[3], dr[3], dv[3];
     world_pair_shift(w, a, b, t, shift);
-    world_true_state(w, i, t, xa, va);
-    world_true_state(w, j, t, xb, vb);
+    if (!true_state_checked(w, i, t, xa, va) || !true_state_checked(w, j, t, xb, vb))
+        return; /* the loop stops with the driver's error */
     for (int k = 0; k < 3; k++) {
         dr[k] = xb[k] + shift[k] - xa[k];
         dv[k] = vb[k] - va[k];
@@ -538,7 +560,8 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
     sphere *s = &w->spheres[i];
     int axis = wall / 2, high = wall % 2;
     double x[3], v[3];
-    world_true_state(w, i, t, x, v);
+    if (!true_state_checked(w, i, t, x, v))
+        return; /* the loop stops with the driver's error */
     double sign = high ? 1.0 : -1.0;
     double face = high ? w->def.box[axis] : 0.0;
     double gap = sign * (face - x[axis]) - s->radius; /* >= 0: inside */

@@ -180,6 +180,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
                                  uint64_t *processed)
 {
     uint64_t count = 0;
+    w->driver_failed = 0;
     while (count < max_events) {
         uint32_t i = event_queue_top(&w->queue);
         if (i == EVENT_QUEUE_ABSENT)
@@ -232,6 +233,14 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         default:
             world_predict(w, i);
             break;
+        }
+        if (w->driver_failed) {
+            /* A driver gave non-finite numbers: nothing was changed for
+             * this event; stop here with its message. */
+            w->driver_failed = 0;
+            if (processed)
+                *processed = count;
+            return CAROM_ERR_INVALID_ARGUMENT;
         }
 #ifdef CAROM_VALIDATE
         world_validate(w);

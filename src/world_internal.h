@@ -151,6 +151,8 @@ struct carom_world {
     driven_bound *bounds; /* per sphere, allocated once one is driven */
     double mean_radius;   /* of the spheres at the last build */
     double level_reach[GRID_LEVELS_MAX]; /* largest reach at each level */
+    int driver_failed;    /* a probe gave non-finite numbers: the event
+                             loop stops and returns the error */
     int contacts_linger;  /* contacts that the response cannot resolve
                              can happen (world_driven.c) */
 
@@ -341,8 +343,9 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound);
 void world_driven_size_bound(carom_world *w, uint32_t id);
 /* Probes driven sphere id now and starts its bound there (its counter
  * moves: events predicted with the old bound become stale); placed: it is
- * in the grid already, and moves to the cell of its new centre. */
-void world_driven_restart(carom_world *w, uint32_t id, int placed);
+ * in the grid already, and moves to the cell of its new centre. Fails
+ * (message set) if the probe gives non-finite numbers. */
+carom_status world_driven_restart(carom_world *w, uint32_t id, int placed);
 /* True position and velocity of sphere i at time t >= its last probe:
  * probed for a driven sphere (in the periodic image of its bound), else
  * extrapolated. */

@@ -16,7 +16,8 @@
  *    walled box: never an overlap, never outside the box, no late contact.
  * 4. A driver that breaks its bound: overlaps are reported with a depth,
  *    never skipped, and the run ends.
- * 5. Bad arguments give errors. */
+ * 5. Bad arguments give errors; a driver that gives NaN stops the advance
+ *    with an error naming the sphere. */
 #include <stdint.h>
 #include <string.h>
 
@@ -670,9 +671,50 @@ static void test_errors(void)
     carom_world_free(w);
 }
 
+/* A driver that gives NaN from t = 0.5 on (from the start with bad = 2). */
+typedef struct nan_driver {
+    int bad;
+} nan_driver;
+
+static void nan_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    const nan_driver *d = user;
+    x[0] = 2.0 + 3.0 * t + (double)id * 4.0;
+    x[1] = x[2] = 5.0;
+    v[0] = 3.0;
+    v[1] = v[2] = 0.0;
+    if (d->bad == 2 || (d->bad == 1 && t >= 0.5))
+        x[1] = NAN;
+}
+
+static void test_driver_gives_nan(void)
+{
+    for (int bad = 1; bad <= 2; bad++) {
+        nan_driver d = {bad};
+        carom_world_def def = carom_world_default_def();
+        def.box[0] = def.box[1] = def.box[2] = 40.0;
+        def.driver.probe = nan_probe;
+        def.driver.user_data = &d;
+        carom_error e;
+        carom_world *w = carom_world_create(&def, &e);
+        carom_sphere_def sd = carom_sphere_default_def();
+        sd.driven = 1;
+        sd.accel_bound = 50.0; /* resets every few hundredths */
+        CHECK(carom_world_add_sphere(w, &sd, NULL) == CAROM_OK);
+        CHECK(carom_world_add_sphere(w, &sd, NULL) == CAROM_OK);
+        carom_status st = carom_world_advance_to(w, 1.0);
+        CHECK(st == CAROM_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(carom_world_error_message(w), "not a finite number") != NULL);
+        if (bad == 1)
+            CHECK(carom_world_time(w) >= 0.5 && carom_world_time(w) < 1.0);
+        carom_world_free(w);
+    }
+}
+
 int main(void)
 {
     test_errors();
+    test_driver_gives_nan();
     test_report_only_paths();
     test_elastic_straight();
     test_forced();
