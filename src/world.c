@@ -81,7 +81,12 @@ static carom_status reserve(carom_world *w, size_t n)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     w->events = ev;
     if (w->bounds) {
-        driven_bound *b = realloc(w->bounds, cap * sizeof *b);
+        /* 64-byte aligned too: grow by copying. */
+        driven_bound *b = aligned_alloc(64, cap * sizeof *b);
+        if (b) {
+            memcpy(b, w->bounds, w->count * sizeof *b);
+            free(w->bounds);
+        }
         if (!b)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
         w->bounds = b;
@@ -238,7 +243,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         }
     }
     if (w->bounds) /* a ballistic sphere's bound is itself */
-        w->bounds[id] = (driven_bound){0.0, 0.0, 0.0, INFINITY, INFINITY};
+        w->bounds[id] = (driven_bound){0.0, 0.0, INFINITY, INFINITY};
     if (def->driven) {
         st = world_driven_add(w, (uint32_t)id, def->accel_bound);
         if (st != CAROM_OK)

@@ -8,7 +8,7 @@
  * periodic wraps treat it like a ballistic sphere that does not fall.
  *
  * Events of a driven sphere (one pending at a time, like every sphere):
- * - reset: its bound has grown by `growth` (see BOUND_GROWTH): probe,
+ * - reset: its bound has grown by driven_growth (BOUND_GROWTH): probe,
  *   restart. Following section 3.3 of the paper, no meeting later than
  *   a bound's reset is predicted (the reset predicts again);
  * - bound collision: two bounds (or a bound and a ballistic sphere) meet.
@@ -51,12 +51,6 @@
 /* Touching means a gap within this fraction of the contact distance (plus
  * the round-off of the coordinates). */
 #define CONTACT_TOLERANCE 1e-10
-/* A bound is reset when it has grown by this share of its radius, or of
- * the mean radius if that is smaller (a large sphere among small ones
- * would otherwise have a bound that reaches, and meets, many of them):
- * more means fewer resets but more bound meetings, wider grid cells and
- * larger periodic boxes needed. */
-#define BOUND_GROWTH 0.2
 /* A contact's time is found to within this (relative to max(1, t)), or as
  * well as round-off allows (ROUND_OFF_SHARE of CONTACT_TOLERANCE). */
 #define CONTACT_TIME_TOLERANCE 1e-11
@@ -88,11 +82,11 @@ static double touching_gap(double tol, double closing_speed, double t)
 carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
 {
     if (!w->bounds) {
-        w->bounds = malloc(w->capacity * sizeof *w->bounds);
+        w->bounds = aligned_alloc(64, w->capacity * sizeof *w->bounds);
         if (!w->bounds)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for driven spheres");
         for (size_t k = 0; k < w->capacity; k++)
-            w->bounds[k] = (driven_bound){0.0, 0.0, 0.0, INFINITY, INFINITY}; /* ballistic */
+            w->bounds[k] = (driven_bound){0.0, 0.0, INFINITY, INFINITY}; /* ballistic */
     }
     w->has_driven = 1;
     sphere *s = &w->spheres[id];
@@ -100,7 +94,7 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
     INFO(s)->falls = 0; /* gravity, if any, is the application's business */
     if (!driven_movable(w))
         INFO(s)->inv_mass = 0.0; /* contacts cannot move it */
-    w->bounds[id] = (driven_bound){w->time, accel_bound, 0.0, INFINITY, INFINITY};
+    w->bounds[id] = (driven_bound){w->time, accel_bound, INFINITY, INFINITY};
     world_driven_size_bound(w, id);
     if (w->def.response == CAROM_RESPONSE_NONE || !driven_movable(w))
         w->contacts_linger = 1;
@@ -110,13 +104,11 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
 static void set_reset_time(carom_world *w, uint32_t id)
 {
     driven_bound *b = &w->bounds[id];
-    b->t_reset = b->accel > 0.0 ? b->t0 + sqrt(2.0 * b->growth / b->accel) : INFINITY;
+    b->t_reset = b->accel > 0.0 ? b->t0 + sqrt(2.0 * driven_growth(w, id) / b->accel) : INFINITY;
 }
 
 void world_driven_size_bound(carom_world *w, uint32_t id)
 {
-    double r = w->spheres[id].radius, typical = w->mean_radius > 0.0 ? w->mean_radius : r;
-    w->bounds[id].growth = BOUND_GROWTH * (r < typical ? r : typical);
     set_reset_time(w, id);
 }
 

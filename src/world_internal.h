@@ -85,15 +85,23 @@ _Static_assert(sizeof(sphere_info) == 32, "a cold record is half a cache line");
  * Its hot record holds the bound's centre, which moves in a straight line (x, v at time t, like a ballistic
  * sphere that does not fall); the bound's radius is
  * radius + accel (t - t0)^2 / 2, from the last time t0 it was probed,
- * until it has grown by `growth` (then it is reset). */
+ * until it has grown by driven_growth (then it is reset). The array is
+ * 64-byte aligned. */
 typedef struct driven_bound {
     double t0;
     double accel;
-    double growth;
-    double t_reset;    /* when it will have grown by growth */
+    double t_reset;    /* when it will have grown by driven_growth */
     double pair_floor; /* no meeting with a sphere other than its event's
                           partner comes before this (world_driven.c) */
 } driven_bound;
+_Static_assert(sizeof(driven_bound) == 32, "two bound records a cache line");
+
+/* A bound is reset when it has grown by this share of its radius, or of
+ * the mean radius if that is smaller (a large sphere among small ones
+ * would otherwise have a bound that reaches, and meets, many of them):
+ * more means fewer resets but more bound meetings, wider grid cells and
+ * larger periodic boxes needed. */
+#define BOUND_GROWTH 0.2
 
 typedef struct sphere_event {
     double time;       /* also the sphere's key in the queue */
@@ -172,9 +180,16 @@ static inline sphere_info *sphere_info_of(const carom_world *w, const sphere *s)
 /* How far sphere i's surface may reach from its centre: its radius, and
  * for a driven sphere the room its bound may grow by. It chooses the
  * sphere's grid level. */
+static inline double driven_growth(const carom_world *w, uint32_t i)
+{
+    double r = w->spheres[i].radius;
+    double typical = w->mean_radius > 0.0 ? w->mean_radius : r;
+    return BOUND_GROWTH * (r < typical ? r : typical);
+}
+
 static inline double sphere_reach(const carom_world *w, uint32_t i)
 {
-    return w->spheres[i].radius + (w->info[i].driven ? w->bounds[i].growth : 0.0);
+    return w->spheres[i].radius + (w->info[i].driven ? driven_growth(w, i) : 0.0);
 }
 
 /* The grid level sphere i lives in (its cells, widths, counts). */
