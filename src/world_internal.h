@@ -6,6 +6,8 @@
  *   world_limited.c advancing to a time under an event budget (frames)
  *   world_big.c     the few spheres far larger than the rest, out of the grid
  *   world_driven.c  driven spheres: time-varying bounds, probing, resets
+ *   world_driven_predict.c  when driven spheres' bounds meet
+ *   world_driven_meet.c     what such a meeting does
  *   world_cells.c   the spheres in the grid levels: links, cell crossings,
  *                   the lists of the cells around a sphere
  *   world_check.c   largest overlap now; invariants in validation builds

@@ -1,0 +1,218 @@
+/* What a meeting of driven spheres' bounds (or of a bound and a wall) is
+ * and does: probe, decide contact or not, respond and kick, or remember a
+ * contact the response cannot resolve; then predict again (lazily after a
+ * meeting without contact). Rules at the top of world_driven.c. */
+#include <math.h>
+
+#include "vec.h"
+#include "world_driven.h"
+
+/* Two approaching surfaces a gap apart touch (for the contact's time)
+ * when the gap would close within CONTACT_TIME_TOLERANCE of the time, or
+ * is down to round-off; else the bounds are restarted and the gap shrinks
+ * again. */
+static double touching_gap(double tol, double closing_speed, double t)
+{
+    double by_time = closing_speed * CONTACT_TIME_TOLERANCE * (fabs(t) > 1.0 ? fabs(t) : 1.0);
+    double floor = tol * ROUND_OFF_SHARE;
+    return by_time > floor ? (by_time < tol ? by_time : tol) : floor;
+}
+
+/* The pair is remembered as in contact (reported, not yet apart). */
+int world_driven_in_contact(const carom_world *w, uint32_t i, uint32_t j)
+{
+    if (!w->contacts_linger)
+        return 0;
+    for (int k = 0; k < REPORTED_MAX; k++)
+        if (w->reported[i].e[k].partner == j && w->reported[i].e[k].until == INFINITY)
+            return 1;
+    return 0;
+}
+
+static void forget_contact(carom_world *w, uint32_t i, uint32_t j)
+{
+    for (int side = 0; side < 2; side++) {
+        uint32_t a = side ? j : i, b = side ? i : j;
+        reported_contact *e = w->reported[a].e;
+        for (int k = 0; k < REPORTED_MAX; k++)
+            if (e[k].partner == b && e[k].until == INFINITY)
+                e[k] = (reported_contact){SPHERE_NONE, 0, 0, -INFINITY};
+    }
+}
+
+/* Remembers i as in contact with j: in an empty or expired slot, else in
+ * the one that expires first. */
+static void remember_contact(carom_world *w, uint32_t i, uint32_t j)
+{
+    reported_contact *e = w->reported[i].e;
+    int slot = 0;
+    double first = INFINITY;
+    for (int k = 0; k < REPORTED_MAX; k++) {
+        int empty = e[k].partner == SPHERE_NONE || e[k].until <= w->time;
+        double u = empty ? -INFINITY : e[k].until;
+        if (k == 0 || u < first) {
+            slot = k;
+            first = u;
+        }
+    }
+    e[slot] = (reported_contact){j, 0, 0, INFINITY};
+}
+
+/* Both spheres can be moved by the response. */
+static int pair_responds(const carom_world *w, uint32_t i, uint32_t j)
+{
+    if (w->def.response == CAROM_RESPONSE_NONE)
+        return 0;
+    /* Two infinite masses collide as equals (response.c), but a driven
+     * sphere without kicks cannot be moved at all. */
+    int fixed_i = w->info[i].driven && !driven_movable(w);
+    int fixed_j = w->info[j].driven && !driven_movable(w);
+    if (fixed_i && fixed_j)
+        return 0;
+    if ((fixed_i && w->info[j].inv_mass == 0.0) || (fixed_j && w->info[i].inv_mass == 0.0))
+        return 0;
+    return 1;
+}
+
+/* After the response changed driven sphere i's velocity from v_before,
+ * tell the application. */
+static void kick(carom_world *w, uint32_t i, const double v_before[3])
+{
+    if (!w->info[i].driven || !driven_movable(w))
+        return;
+    const sphere *s = &w->spheres[i];
+    double dv[3];
+    for (int k = 0; k < 3; k++)
+        dv[k] = s->v[k] - v_before[k];
+    if (dv[0] != 0.0 || dv[1] != 0.0 || dv[2] != 0.0)
+        w->def.driver.kick(w->def.driver.user_data, i, w->time, dv);
+}
+
+/* Reports a contact the response does not act on; the callback may still
+ * change velocities (kicks for driven spheres). */
+static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3], double depth)
+{
+    if (!w->def.on_contact)
+        return;
+    sphere *s[2] = {&w->spheres[i], &w->spheres[j]};
+    carom_contact c = {0};
+    c.kind = CAROM_CONTACT_SPHERE;
+    c.time = w->time;
+    c.i = i;
+    c.j = j;
+    c.wall = -1;
+    c.depth = depth;
+    vec_copy(c.normal, n);
+    vec_copy(c.velocity_after[0], s[0]->v);
+    vec_copy(c.velocity_after[1], s[1]->v);
+    w->def.on_contact(w->def.user_data, &c);
+    for (int m = 0; m < 2; m++) {
+        uint32_t id = m ? j : i;
+        double before[3];
+        vec_copy(before, s[m]->v);
+        int movable = w->info[id].driven ? driven_movable(w) : 1;
+        if (!movable)
+            continue;
+        for (int k = 0; k < w->def.dim; k++)
+            s[m]->v[k] = c.velocity_after[m][k];
+        if (vec_dot(before, before) != vec_dot(s[m]->v, s[m]->v) || before[0] != s[m]->v[0] ||
+            before[1] != s[m]->v[1] || before[2] != s[m]->v[2]) {
+            w->events[id].counter++;
+            kick(w, id, before);
+        }
+    }
+}
+
+/* After a meeting without contact: a driven sphere predicts lazily, a
+ * ballistic one (whose trajectory did not change, but whose event was
+ * used) in full. */
+static void repredict_after_restart(carom_world *w, uint32_t i, uint32_t partner, int moved)
+{
+    /* A big sphere's scan is tied to where it was: it predicts in full,
+     * as does one that changed cell. */
+    if (w->info[i].driven && !moved && !w->info[i].big && !world_cells_scans_region(w, i))
+        world_predict_lazily(w, i, partner);
+    else
+        world_predict(w, i);
+}
+
+void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
+{
+    sphere *a = &w->spheres[i], *b = &w->spheres[j];
+    double shift[3], xa[3], va[3], xb[3], vb[3], dr[3], dv[3];
+    world_pair_shift(w, a, b, t, shift);
+    if (!world_driven_true_state_checked(w, i, t, xa, va) || !world_driven_true_state_checked(w, j, t, xb, vb))
+        return; /* the loop stops with the driver's error */
+    for (int k = 0; k < 3; k++) {
+        dr[k] = xb[k] + shift[k] - xa[k];
+        dv[k] = vb[k] - va[k];
+    }
+    double sigma = a->radius + b->radius, dist = sqrt(vec_dot(dr, dr));
+    double gap = dist - sigma, tol = contact_tolerance(sigma, xa, xb);
+    double closing = dist > 0.0 ? -vec_dot(dr, dv) / dist : 0.0;
+    int approaching = closing > 0.0;
+    w->stats.bound_collisions++;
+    int moved_i = world_driven_settle(w, i, xa, va);
+    int moved_j = world_driven_settle(w, j, xb, vb);
+
+    if (world_driven_in_contact(w, i, j)) {
+        if (gap > tol || (gap > -tol && !approaching))
+            forget_contact(w, i, j);
+    } else if (!((approaching && gap <= touching_gap(tol, closing, t)) || gap < -tol)) {
+        /* No contact: only the restarted bounds' own events and this
+         * pair's next meeting are new (the restarted bounds lie inside
+         * the old ones, so the meetings with others are no earlier). */
+        repredict_after_restart(w, i, j, moved_i);
+        repredict_after_restart(w, j, i, moved_j);
+        return;
+    } else {
+        double depth = gap < -tol ? -gap : 0.0;
+        if (depth > 0.0)
+            w->stats.late_contacts++;
+        w->stats.collisions++;
+        if (pair_responds(w, i, j)) {
+            response_collide(w, i, j, shift, depth);
+            w->events[i].counter++;
+            w->events[j].counter++;
+            kick(w, i, va);
+            kick(w, j, vb);
+        } else {
+            double n[3];
+            for (int k = 0; k < 3; k++)
+                n[k] = dist > 0.0 ? dr[k] / dist : (k == 0);
+            report_only(w, i, j, n, depth);
+            remember_contact(w, i, j);
+            remember_contact(w, j, i);
+        }
+    }
+    world_predict(w, i);
+    world_predict(w, j);
+}
+
+void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
+{
+    sphere *s = &w->spheres[i];
+    int axis = wall / 2, high = wall % 2;
+    double x[3], v[3];
+    if (!world_driven_true_state_checked(w, i, t, x, v))
+        return; /* the loop stops with the driver's error */
+    double sign = high ? 1.0 : -1.0;
+    double face = high ? w->def.box[axis] : 0.0;
+    double gap = sign * (face - x[axis]) - s->radius; /* >= 0: inside */
+    double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
+    double closing = sign * v[axis];
+    w->stats.bound_collisions++;
+    int moved = world_driven_settle(w, i, x, v);
+    if ((closing > 0.0 && gap <= touching_gap(tol, closing, t)) || gap < -tol) {
+        double depth = gap < -tol ? -gap : 0.0;
+        if (depth > 0.0)
+            w->stats.late_contacts++;
+        response_wall(w, i, wall, depth);
+        w->events[i].counter++;
+        w->stats.wall_hits++;
+        kick(w, i, v);
+        world_predict(w, i);
+    } else {
+        repredict_after_restart(w, i, SPHERE_NONE, moved);
+    }
+}

@@ -1,0 +1,147 @@
+/* When a driven sphere's bound meets another sphere's (bound) or a wall,
+ * and when it resets: the quartic of seed 000's equation (10) and the
+ * quadratics of (7), with the cheap tests that spare most candidates the
+ * quartic. Contract in world_internal.h; rules at the top of
+ * world_driven.c. */
+#include <math.h>
+
+#include "roots.h"
+#include "vec.h"
+#include "world_driven.h"
+
+/* sign * (Q(tau)^2 - |P(tau)|^2), with P = p0 + p1 tau + p2 tau^2 (vectors)
+ * and Q = q0 + q1 tau + q2 tau^2, as quartic coefficients. */
+static void square_difference(const double p0[3], const double p1[3], const double p2[3],
+                              const double q[3], double sign, double c[5])
+{
+    c[0] = sign * (q[0] * q[0] - vec_dot(p0, p0));
+    c[1] = sign * (2.0 * q[0] * q[1] - 2.0 * vec_dot(p0, p1));
+    c[2] = sign * (q[1] * q[1] + 2.0 * q[0] * q[2] - vec_dot(p1, p1) - 2.0 * vec_dot(p0, p2));
+    c[3] = sign * (2.0 * q[1] * q[2] - 2.0 * vec_dot(p1, p2));
+    c[4] = sign * (q[2] * q[2] - vec_dot(p2, p2));
+}
+
+/* The bound's extra radius at now + tau as c0 + c1 tau + c2 tau^2, for
+ * any sphere (a ballistic one has accel 0). */
+static inline void bound_growth(const driven_bound *b, double now, double g[3])
+{
+    double A = b->accel, e = now - b->t0;
+    g[0] = 0.5 * A * e * e;
+    g[1] = A * e;
+    g[2] = 0.5 * A;
+}
+
+double world_driven_pair_time(const carom_world *w, const sphere *a, const double xa[3],
+                              const double va[3], const sphere *b, const double shift[3],
+                              double now)
+{
+    uint32_t i = (uint32_t)(a - w->spheres), j = (uint32_t)(b - w->spheres);
+    double p0[3], p1[3], p2[3] = {0.0, 0.0, 0.0};
+    if (!w->has_gravity) {
+        double dt = now - b->t;
+        for (int k = 0; k < 3; k++) {
+            p0[k] = b->x[k] + b->v[k] * dt + shift[k] - xa[k];
+            p1[k] = b->v[k] - va[k];
+        }
+    } else {
+        double xb[3], vb[3];
+        world_sphere_at(w, b, now, xb, vb);
+        double fall = (double)w->info[j].falls - (double)w->info[i].falls;
+        for (int k = 0; k < 3; k++) {
+            p0[k] = xb[k] + shift[k] - xa[k];
+            p1[k] = vb[k] - va[k];
+            p2[k] = 0.5 * fall * w->gravity[k];
+        }
+    }
+    const driven_bound *ba = &w->bounds[i], *bb = &w->bounds[j];
+    double ga[3], gb[3], grow[3];
+    bound_growth(ba, now, ga);
+    bound_growth(bb, now, gb);
+    for (int k = 0; k < 3; k++)
+        grow[k] = ga[k] + gb[k];
+    double sigma = a->radius + b->radius, c[5], q[3];
+    if (w->contacts_linger && world_driven_in_contact(w, i, j)) {
+        /* They may have come apart once |P| + growth >= sigma. */
+        q[0] = sigma - grow[0];
+        q[1] = -grow[1];
+        q[2] = -grow[2];
+        square_difference(p0, p1, p2, q, -1.0, c);
+        return now + roots_first_upcrossing_poly(c, 4);
+    }
+    /* Nothing later than a reset (section 3.3 of the paper). A cheap test
+     * first: the straight path's closest approach before then, less what
+     * p2 can bend it by, beyond the largest the bounds get: no meeting. */
+    double H = (ba->t_reset < bb->t_reset ? ba->t_reset : bb->t_reset) - now;
+    if (H < INFINITY) {
+        double reach = sigma + grow[0] + H * (grow[1] + H * grow[2]);
+        if (w->has_gravity)
+            reach += H * H * sqrt(vec_dot(p2, p2));
+        /* Closest approach of p0 + p1 tau over [0, H], without dividing:
+         * at 0 if they separate, at H if still closing then, else
+         * |p0|^2 - (p0.p1)^2 / |p1|^2. */
+        double v2 = vec_dot(p1, p1), b = vec_dot(p0, p1), r2 = reach * reach;
+        double far;
+        if (b >= 0.0) {
+            far = vec_dot(p0, p0) > r2;
+        } else if (-b >= H * v2) {
+            double d2 = 0.0;
+            for (int k = 0; k < 3; k++) {
+                double d = p0[k] + p1[k] * H;
+                d2 += d * d;
+            }
+            far = d2 > r2;
+        } else {
+            far = vec_dot(p0, p0) * v2 - b * b > r2 * v2;
+        }
+        if (far)
+            return INFINITY;
+    }
+    q[0] = sigma + grow[0];
+    q[1] = grow[1];
+    q[2] = grow[2];
+    square_difference(p0, p1, p2, q, 1.0, c);
+    double t = now + roots_first_upcrossing_poly_before(c, 4, H);
+    /* Two fresh bounds touching without approaching: see the top. */
+    double accel = grow[2] * 2.0;
+    if (grow[1] == 0.0 && accel > 0.0 && vec_dot(p0, p1) >= 0.0) {
+        double xb[3];
+        for (int k = 0; k < 3; k++)
+            xb[k] = xa[k] + p0[k];
+        double tol = contact_tolerance(sigma, xa, xb);
+        if (sqrt(vec_dot(p0, p0)) - sigma <= tol) {
+            double later = now + sqrt(2.0 * tol / accel);
+            if (t < later)
+                t = later;
+        }
+    }
+    return t;
+}
+
+double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
+                              const double v[3], int wall, double now)
+{
+    int axis = wall / 2, high = wall % 2;
+    const driven_bound *b = &w->bounds[s - w->spheres];
+    double g[3];
+    bound_growth(b, now, g);
+    /* Signed distance by which the bound passes the face: rises to 0. */
+    double sign = high ? 1.0 : -1.0;
+    double face = high ? w->def.box[axis] : 0.0;
+    double c0 = sign * (x[axis] - face) + s->radius + g[0];
+    double c1 = sign * v[axis] + g[1];
+    double c2 = g[2];
+    /* Nothing later than the reset: cheaply, can it get there by then? */
+    double H = b->t_reset - now;
+    if (H < INFINITY && c0 + H * (fabs(c1) + H * c2) < 0.0)
+        return INFINITY;
+    double t = now + roots_first_upcrossing_quadratic(c0, c1, c2);
+    if (g[1] == 0.0 && c2 > 0.0 && c1 <= 0.0) {
+        double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
+        if (c0 >= -tol) {
+            double later = now + sqrt(tol / c2);
+            if (t < later)
+                t = later;
+        }
+    }
+    return t;
+}
