@@ -43,16 +43,17 @@ carom_status world_fail(carom_world *w, carom_status status, const char *fmt, ..
     return status;
 }
 
-/* The hot records live in a 64-byte aligned array (one cache line each),
- * which realloc cannot keep aligned: grow by copying. */
-static sphere *grow_hot(sphere *old, size_t count, size_t cap)
+/* The hot records and the bound records live in 64-byte aligned arrays
+ * (whole cache lines), which realloc cannot keep aligned: grow by copying
+ * the `used` records of `size` bytes. NULL (old kept) if out of memory. */
+static void *grow_aligned(void *old, size_t used, size_t cap, size_t size)
 {
-    sphere *s = aligned_alloc(64, cap * sizeof *s);
-    if (s && old)
-        memcpy(s, old, count * sizeof *s);
-    if (s)
+    void *p = aligned_alloc(64, cap * size);
+    if (p && old)
+        memcpy(p, old, used * size);
+    if (p)
         free(old);
-    return s;
+    return p;
 }
 
 static carom_status reserve(carom_world *w, size_t n)
@@ -64,7 +65,7 @@ static carom_status reserve(carom_world *w, size_t n)
         cap *= 2;
     if (cap > (size_t)UINT32_MAX - 1)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "too many spheres");
-    sphere *s = grow_hot(w->spheres, w->count, cap);
+    sphere *s = grow_aligned(w->spheres, w->count, cap, sizeof *s);
     if (!s)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     w->spheres = s;
@@ -81,12 +82,7 @@ static carom_status reserve(carom_world *w, size_t n)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     w->events = ev;
     if (w->bounds) {
-        /* 64-byte aligned too: grow by copying. */
-        driven_bound *b = aligned_alloc(64, cap * sizeof *b);
-        if (b) {
-            memcpy(b, w->bounds, w->count * sizeof *b);
-            free(w->bounds);
-        }
+        driven_bound *b = grow_aligned(w->bounds, w->count, cap, sizeof *b);
         if (!b)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
         w->bounds = b;

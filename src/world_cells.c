@@ -133,15 +133,7 @@ void world_cells_cross(carom_world *w, uint32_t id, int axis, int up)
     const grid *g = &w->levels.level[s->level];
     int32_t before[3] = {s->cc[0], s->cc[1], s->cc[2]};
     own_unlink(w, id);
-    s->cc[axis] += up ? 1 : -1;
-    /* Only a periodic axis lets a sphere leave the grid: wrap it. */
-    if (s->cc[axis] == g->n[axis]) {
-        s->cc[axis] = 0;
-        w->spheres[id].x[axis] -= g->length[axis];
-    } else if (s->cc[axis] < 0) {
-        s->cc[axis] = g->n[axis] - 1;
-        w->spheres[id].x[axis] += g->length[axis];
-    }
+    cell_step(w, id, g, axis, up);
     own_link(w, id);
     /* Coarser levels, up to the first whose cell did not change (nested
      * cells: none above it changes either). */

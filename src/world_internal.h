@@ -241,6 +241,23 @@ static inline void cell_unlink(carom_world *w, uint32_t id)
     w->cell_next[id] = s->cell_prev = SPHERE_NONE;
 }
 
+/* Moves sphere id's cell coordinate one step along an axis of grid g.
+ * Only a periodic axis lets a sphere leave the grid: the coordinate wraps
+ * and the stored position moves by the axis length (the clock is not
+ * advanced). */
+static inline void cell_step(carom_world *w, uint32_t id, const grid *g, int axis, int up)
+{
+    sphere_info *s = &w->info[id];
+    s->cc[axis] += up ? 1 : -1;
+    if (s->cc[axis] == g->n[axis]) {
+        s->cc[axis] = 0;
+        w->spheres[id].x[axis] -= g->length[axis];
+    } else if (s->cc[axis] < 0) {
+        s->cc[axis] = g->n[axis] - 1;
+        w->spheres[id].x[axis] += g->length[axis];
+    }
+}
+
 /* Sphere id crosses its cell's face along axis (up or down) at its own
  * level: moves it to the next cell, wrapping a periodic axis (the stored
  * position moves by the box length, the clock does not change). */
@@ -250,18 +267,8 @@ static inline void cell_cross(carom_world *w, uint32_t id, int axis, int up)
         world_cells_cross(w, id, axis, up);
         return;
     }
-    const grid *g = &w->levels.level[0];
-    sphere_info *s = &w->info[id];
     cell_unlink(w, id);
-    s->cc[axis] += up ? 1 : -1;
-    /* Only a periodic axis lets a sphere leave the grid: wrap it. */
-    if (s->cc[axis] == g->n[axis]) {
-        s->cc[axis] = 0;
-        w->spheres[id].x[axis] -= g->length[axis];
-    } else if (s->cc[axis] < 0) {
-        s->cc[axis] = g->n[axis] - 1;
-        w->spheres[id].x[axis] += g->length[axis];
-    }
+    cell_step(w, id, &w->levels.level[0], axis, up);
     cell_link(w, id);
 }
 
