@@ -93,6 +93,8 @@ static carom_status reserve(carom_world *w, size_t n)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
         w->reported = r;
     }
+    if (w->list_entry && world_lists_reserve(w, cap) != 0)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     if (event_queue_reserve(&w->queue, cap) != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     w->capacity = cap;
@@ -289,6 +291,8 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
             world_big_remove(w, id);
         else
             cell_unlink(w, id);
+        if (w->list_skin > 0.0)
+            world_lists_remove(w, id);
         event_queue_remove(&w->queue, id);
     }
     INFO(s)->alive = 0;
@@ -347,6 +351,16 @@ carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
         return CAROM_ERR_NO_SUCH_SPHERE;
     const sphere *s = &w->spheres[id];
     world_true_state(w, id, w->time, out->position, out->velocity);
+    for (int k = 0; k < w->def.dim; k++) {
+        /* Stored positions may lie a little outside on periodic axes (a
+         * sphere wraps at its next cell crossing or list rebuild). */
+        double L = w->def.box[k];
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC &&
+            (out->position[k] < 0.0 || out->position[k] >= L)) {
+            double x = out->position[k] - L * floor(out->position[k] / L);
+            out->position[k] = x < L ? x : 0.0;
+        }
+    }
     out->radius = s->radius;
     out->mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : INFINITY;
     out->collisions = COUNTER(s);

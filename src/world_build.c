@@ -36,6 +36,10 @@ static carom_status fit_into_box(carom_world *w, uint32_t id)
     INFO(s)->level = INFO(s)->big ? 0 : (uint8_t)grid_levels_level_of(&w->levels, sphere_reach(w, id));
     if (!INFO(s)->big && sphere_reach(w, id) > w->level_reach[INFO(s)->level])
         w->level_reach[INFO(s)->level] = sphere_reach(w, id);
+    if (w->list_skin > 0.0) {
+        world_lists_set_centre(w, id); /* its cell is its centre's */
+        return CAROM_OK;
+    }
     for (int k = 0; k < 3; k++)
         INFO(s)->cc[k] = grid_coordinate(sphere_grid(w, id), k, s->x[k]);
     return CAROM_OK;
@@ -74,6 +78,7 @@ void world_unbuild(carom_world *w)
 {
     if (!w->built)
         return;
+    world_lists_free(w);
     grid_levels_free(&w->levels);
     world_big_clear(w);
     event_queue_clear(&w->queue);
@@ -138,7 +143,24 @@ carom_status world_build(carom_world *w)
     /* The grid is sized for all but a few big spheres, if there are such
      * and the box allows it (world_big.c). */
     double rgrid = world_big_choose(w);
+    /* Neighbour lists where the scene allows them (world_lists.c): every
+     * reach grows by the skin, and the grid must come out as one dense
+     * level; otherwise cells. */
+    double rspheres = rgrid;
+    w->list_skin = 0.0;
+    if (world_lists_wanted(w) && !w->lists_refused) {
+        w->list_skin = world_lists_skin(w);
+        rgrid = rspheres + w->list_skin;
+    }
     int rc = make_grid(w, rgrid);
+    if (w->list_skin > 0.0 &&
+        (rc != 0 || !world_lists_fit_grid(w) || world_lists_reserve(w, w->capacity) != 0)) {
+        if (rc == 0)
+            grid_levels_free(&w->levels);
+        rgrid = rspheres;
+        world_lists_free(w); /* list_skin 0: cells */
+        rc = make_grid(w, rgrid);
+    }
     if (rc == 0 && w->nbig > 0) {
         w->grid_radius = rgrid;
         if (!world_big_fits_grid(w)) {
@@ -177,8 +199,11 @@ carom_status world_build(carom_world *w)
     if (st != CAROM_OK) {
         grid_levels_free(&w->levels);
         world_big_clear(w);
+        world_lists_free(w);
         return st;
     }
+    if (w->list_skin > 0.0)
+        world_lists_build(w);
     w->built = 1;
     for (uint32_t i = 0; i < w->count; i++) {
         if (w->info[i].alive) {
@@ -205,5 +230,7 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
         st = world_big_check_overlaps(w, id);
     if (st == CAROM_OK)
         cell_link(w, id);
+    if (st == CAROM_OK && w->list_skin > 0.0)
+        world_lists_insert(w, id);
     return st;
 }

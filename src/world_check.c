@@ -81,14 +81,16 @@ void world_validate(carom_world *w)
 {
     if (!event_queue_is_valid(&w->queue))
         abort();
+    if (w->list_skin > 0.0 && !world_lists_valid(w))
+        abort();
     for (uint32_t i = 0; i < w->count; i++) {
         const sphere *s = &w->spheres[i];
         if (!INFO(s)->alive)
             continue;
         if (w->events[i].time < w->time)
             abort();
-        if (INFO(s)->big)
-            continue; /* not in the grid */
+        if (INFO(s)->big || w->list_skin > 0.0)
+            continue; /* not in the grid, or by its list centre (below) */
         double x[3], v[3];
         world_sphere_at(w, s, w->time, x, v);
         const grid *g = sphere_grid(w, i);

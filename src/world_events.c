@@ -128,6 +128,8 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
         report_contact(w, i, j, t);
         return;
     }
+    world_prefetch_candidates(w, i);
+    world_prefetch_candidates(w, j);
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     world_advance_sphere(w, a, t);
     world_advance_sphere(w, b, t);
@@ -195,11 +197,15 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
          * overlap instead of waiting one after the other. */
         PREFETCH(&w->spheres[i]);
         PREFETCH(&w->info[i]);
+        if (w->list_skin > 0.0)
+            PREFETCH(world_list_of(w, i));
         sphere_event ev = w->events[i];
         switch (ev.kind) {
         case EVENT_COLLISION: {
             PREFETCH(&w->spheres[ev.partner]);
             PREFETCH(&w->info[ev.partner]);
+            if (w->list_skin > 0.0)
+                PREFETCH(world_list_of(w, ev.partner));
             const sphere *partner = &w->spheres[ev.partner];
             /* A removed sphere's counter moved when it was removed. */
             if (COUNTER(partner) != ev.partner_counter || !INFO(partner)->alive) {
@@ -230,6 +236,11 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         case EVENT_RESCAN:
             process_rescan(w, i);
             break;
+        case EVENT_RELIST:
+            world_lists_remake(w, i);
+            w->stats.list_rebuilds++;
+            world_predict(w, i);
+            break;
         default:
             world_predict(w, i);
             break;
@@ -241,6 +252,18 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
             if (processed)
                 *processed = count;
             return CAROM_ERR_INVALID_ARGUMENT;
+        }
+        if (w->list_failed) {
+            /* Out of memory for a longer neighbour list: that list is
+             * incomplete, so the world is rebuilt, with cells, at the next
+             * advance (the spheres' states are all valid). */
+            w->list_failed = 0;
+            w->lists_refused = 1;
+            world_unbuild(w);
+            if (processed)
+                *processed = count;
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY,
+                              "out of memory for neighbour lists (cells are used from now on)");
         }
 #ifdef CAROM_VALIDATE
         world_validate(w);

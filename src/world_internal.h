@@ -8,6 +8,7 @@
  *   world_driven.c  driven spheres: time-varying bounds, probing, resets
  *   world_driven_predict.c  when driven spheres' bounds meet
  *   world_driven_meet.c     what such a meeting does
+ *   world_lists.c   neighbour lists with a skin (dense uniform scenes)
  *   world_cells.c   the spheres in the grid levels: links, cell crossings,
  *                   the lists of the cells around a sphere
  *   world_check.c   largest overlap now; invariants in validation builds
@@ -43,9 +44,11 @@ enum event_kind {
                             scanned its surroundings (world_big.c) */
     EVENT_RESET = 5,     /* a driven sphere's bound has grown to its limit
                             (world_driven.c) */
-    EVENT_FLOOR = 6      /* a driven sphere predicted lazily has reached the
+    EVENT_FLOOR = 6,     /* a driven sphere predicted lazily has reached the
                             lower bound of the meetings it did not compute:
                             it predicts in full (world_driven.c) */
+    EVENT_RELIST = 7     /* a sphere has moved the skin away from its list
+                            centre: it makes its list again (world_lists.c) */
 };
 
 #define SPHERE_NONE UINT32_MAX
@@ -166,6 +169,17 @@ struct carom_world {
     int contacts_linger;  /* contacts that the response cannot resolve
                              can happen (world_driven.c) */
 
+    /* Neighbour-list mode (world_lists.c); list_skin 0: cells. */
+    double list_skin;     /* how far a sphere may move from its centre */
+    float (*list_centre)[4]; /* centre, and the radius (as a float) */
+    uint32_t *list_entry; /* list_cap per sphere: partner << 5 | image */
+    uint8_t *list_count;
+    uint32_t list_cap;
+    double list_image[27][3]; /* the shifts the image codes name */
+    int list_failed;      /* out of memory growing a list: the event loop
+                             stops, and the next advance rebuilds */
+    int lists_refused;    /* memory ran out once: cells from then on */
+
     carom_stats stats;
 };
 
@@ -191,7 +205,8 @@ static inline double driven_growth(const carom_world *w, uint32_t i)
 
 static inline double sphere_reach(const carom_world *w, uint32_t i)
 {
-    return w->spheres[i].radius + (w->info[i].driven ? driven_growth(w, i) : 0.0);
+    return w->spheres[i].radius + (w->info[i].driven ? driven_growth(w, i) : 0.0) +
+           w->list_skin;
 }
 
 /* The grid level sphere i lives in (its cells, widths, counts). */
@@ -358,6 +373,44 @@ void world_predict_lazily(carom_world *w, uint32_t s, uint32_t partner);
  * contact now, will have separated again. */
 double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
                                   const double shift[3]);
+
+/* world_lists.c: neighbour lists with a skin. */
+int world_lists_wanted(const carom_world *w);    /* the scene's spheres allow it */
+double world_lists_skin(const carom_world *w);
+int world_lists_fit_grid(const carom_world *w);  /* the grid made allows it */
+int world_lists_reserve(carom_world *w, size_t capacity);
+void world_lists_free(carom_world *w);
+/* Sets sphere i's list centre at its stored position, and its cell. */
+void world_lists_set_centre(carom_world *w, uint32_t i);
+void world_lists_build(carom_world *w);          /* every list, after linking */
+void world_lists_insert(carom_world *w, uint32_t i); /* a sphere placed later */
+void world_lists_remove(carom_world *w, uint32_t i);
+/* EVENT_RELIST: a new centre where sphere i is now, and a new list. */
+void world_lists_remake(carom_world *w, uint32_t i);
+/* When sphere s (state x, v now) will be list_skin away from its centre. */
+double world_lists_relist_time(const carom_world *w, const sphere *s, const double x[3],
+                               const double v[3], double now);
+static inline const uint32_t *world_list_of(const carom_world *w, uint32_t i)
+{
+    return &w->list_entry[(size_t)i * w->list_cap];
+}
+/* Starts loading what predicting sphere i will read (its list's spheres),
+ * so that the loads overlap the work done before (a collision's response). */
+static inline void world_prefetch_candidates(const carom_world *w, uint32_t i)
+{
+    if (!(w->list_skin > 0.0))
+        return;
+    const uint32_t *list = world_list_of(w, i);
+    for (int m = 0; m < w->list_count[i]; m++)
+        PREFETCH(&w->spheres[list[m] >> 5]);
+    PREFETCH(&w->list_centre[i]);
+}
+#define LIST_IMAGE_BITS 5
+#define LIST_PARTNER(e) ((e) >> LIST_IMAGE_BITS)
+#define LIST_IMAGE(e) ((e) & 31u)
+#ifdef CAROM_VALIDATE
+int world_lists_valid(const carom_world *w);
+#endif
 
 /* world_driven.c */
 /* Makes sphere id driven with the given bound (world.c checked the

@@ -49,8 +49,11 @@ static inline void state_at(const carom_world *w, const sphere *s, double t, dou
 }
 
 /* Next meeting time of spheres a and b (b seen through shift), >= now.
- * xa, va: a's state at tref, the time both trajectories are compared at:
- * now with elastic response, max(t_a, t_b) in report-only mode. */
+ * xa, va: a's state at tref = max(t_a, t_b), the time both trajectories
+ * are compared at: so predicting the pair again, at any later time,
+ * without a velocity change gives the same time, bit for bit (lists are
+ * remade and cells crossed between a prediction and its event; a
+ * meeting found before now can only be round-off, and happens now). */
 static double pair_time(const carom_world *w, const sphere *a, const double xa[3],
                         const double va[3], double tref, const sphere *b,
                         const double shift[3], double now)
@@ -92,24 +95,23 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
 }
 
 /* pair_time for the common case, elastic response and no gravity: the
- * same arithmetic, reading nothing but a's state now (xa, va) and b's hot
- * record. */
-static inline double pair_time_straight(const sphere *a, const double xa[3],
-                                        const double va[3], const sphere *b,
+ * same arithmetic, reading nothing but the two hot records. */
+static inline double pair_time_straight(const sphere *a, const sphere *b,
                                         const double shift[3], double now)
 {
-    double dt = now - b->t, dr[3], dv[3];
+    double tref = a->t > b->t ? a->t : b->t;
+    double da = tref - a->t, db = tref - b->t, dr[3], dv[3];
     for (int k = 0; k < 3; k++) {
-        double xb = b->x[k] + b->v[k] * dt;
-        dr[k] = xb + shift[k] - xa[k];
-        dv[k] = b->v[k] - va[k];
+        double xa = a->x[k] + a->v[k] * da, xb = b->x[k] + b->v[k] * db;
+        dr[k] = xb + shift[k] - xa;
+        dv[k] = b->v[k] - a->v[k];
     }
     double b_dot = vec_dot(dr, dv);
     if (b_dot >= 0.0)
         return INFINITY; /* not approaching: the common rejection */
     double sigma = a->radius + b->radius;
     double c0 = sigma * sigma - vec_dot(dr, dr); /* > 0: overlapping */
-    double t = now + roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, -vec_dot(dv, dv));
+    double t = tref + roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, -vec_dot(dv, dv));
     return t > now ? t : now;
 }
 
@@ -220,9 +222,11 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
             if (earlier(p, t, j) && already_reported(w, p->i, j, t))
                 continue;
         } else if (!w->has_gravity) {
-            t = pair_time_straight(s, p->x, p->v, o, cand_shift[m], p->now);
+            t = pair_time_straight(s, o, cand_shift[m], p->now);
         } else {
-            t = pair_time(w, s, p->x, p->v, p->now, o, cand_shift[m], p->now);
+            double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
+            state_at(w, s, tref, xa, va);
+            t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now);
         }
         if (earlier(p, t, j)) {
             p->best = t;
@@ -273,8 +277,11 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
                 }
             }
         } else if (walls) {
-            double t_lo = face_time(w, s, x, v, k, s->radius, 0, now);
-            double t_hi = face_time(w, s, x, v, k, w->def.box[k] - s->radius, 1, now);
+            /* From its state at its own time, like pairs: predicting again
+             * without a velocity change gives the same time. */
+            double t_lo = fmax(face_time(w, s, s->x, s->v, k, s->radius, 0, s->t), now);
+            double t_hi =
+                fmax(face_time(w, s, s->x, s->v, k, w->def.box[k] - s->radius, 1, s->t), now);
             if (t_lo < best) {
                 best = t_lo;
                 ev = event_of(EVENT_WALL, (uint32_t)(2 * k));
@@ -298,6 +305,8 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
             if (INFO(s)->big)
                 continue; /* no cells */
         }
+        if (w->list_skin > 0.0)
+            continue; /* no cell crossings: the relist event, below */
         if (!walls || INFO(s)->cc[k] > 0) {
             double t = face_time(w, s, x, v, k, INFO(s)->cc[k] * g->width[k], 0, now);
             if (t < best) {
@@ -311,6 +320,13 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
                 best = t;
                 ev = event_of(EVENT_CELL, (uint32_t)(2 * k + 1));
             }
+        }
+    }
+    if (w->list_skin > 0.0) {
+        double t = world_lists_relist_time(w, s, x, v, now);
+        if (t < best) {
+            best = t;
+            ev = event_of(EVENT_RELIST, 0);
         }
     }
     *best_out = best;
@@ -348,9 +364,25 @@ void world_predict(carom_world *w, uint32_t i)
     double x[3], v[3];
     /* One dense level: start loading the heads of the neighbouring cells'
      * lists now; the own events are computed while they arrive. */
-    int dense = w->levels.simple && !INFO(s)->big;
+    int lists = w->list_skin > 0.0;
+    int dense = w->levels.simple && !INFO(s)->big && !lists;
     grid_neighbourhood nb;
-    if (dense) {
+    uint32_t cand[CANDIDATE_BATCH];
+    const double *cand_shift[CANDIDATE_BATCH];
+    int n = 0, listed = 0;
+    if (lists) {
+        /* Its neighbour list (world_lists.c): the candidates' records
+         * start loading now, while the own events are computed. */
+        const uint32_t *list = world_list_of(w, i);
+        PREFETCH(&w->list_centre[i]);
+        listed = w->list_count[i];
+        for (int m = 0; m < listed && m < CANDIDATE_BATCH; m++) {
+            uint32_t e = list[m];
+            cand[m] = LIST_PARTNER(e);
+            cand_shift[m] = w->list_image[LIST_IMAGE(e)];
+            PREFETCH(&w->spheres[cand[m]]);
+        }
+    } else if (dense) {
         grid_neighbourhood_of(g, INFO(s)->cc, &nb);
         for (int c = 0; c < nb.count; c++)
             PREFETCH(&g->head[nb.cell[c]]);
@@ -362,10 +394,17 @@ void world_predict(carom_world *w, uint32_t i)
      * prefetched, so that the cache misses of a batch overlap; they are
      * then evaluated in the order found. */
     pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY};
-    uint32_t cand[CANDIDATE_BATCH];
-    const double *cand_shift[CANDIDATE_BATCH];
-    int n = 0;
-    if (!INFO(s)->big && !w->levels.simple) {
+    if (lists) {
+        const uint32_t *list = world_list_of(w, i);
+        for (int m = 0; m < listed; m += CANDIDATE_BATCH) {
+            n = listed - m < CANDIDATE_BATCH ? listed - m : CANDIDATE_BATCH;
+            for (int k = 0; k < n && m > 0; k++) { /* longer lists: the next batch */
+                cand[k] = LIST_PARTNER(list[m + k]);
+                cand_shift[k] = w->list_image[LIST_IMAGE(list[m + k])];
+            }
+            scan_candidates(w, &scan, cand, cand_shift, n);
+        }
+    } else if (!INFO(s)->big && !w->levels.simple) {
         /* Several levels, or sparse cells (world_cells.c). */
         neighbour_lists nl;
         world_neighbour_lists(w, i, 1, &nl);

@@ -384,7 +384,8 @@ static void test_no_tunnelling(void)
             CHECK_REL(c->time, 88.45 / 1e3, 1e-13);
         carom_stats st;
         carom_world_get_stats(w, &st);
-        CHECK(st.cell_crossings >= 30); /* the grid is fine: many cells on the way */
+        /* the grid is fine (or the lists short): many predictions on the way */
+        CHECK(st.cell_crossings + st.list_rebuilds >= 30);
         /* equal masses: the target took the fast one's velocity */
         CHECK_REL(fabs(get(w, target).velocity[0]), 1e3, 1e-13);
         CHECK_VEC(get(w, fast).velocity, 0, 0, 0, 1e-12);

@@ -90,10 +90,10 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
             o->equilibrate);
     fprintf(out, "  collisions         %llu\n", (unsigned long long)s->collisions);
     fprintf(out, "  events             %llu (%llu collisions, %llu wall hits, %llu cell "
-                 "crossings, %llu invalid)\n",
+                 "crossings, %llu list rebuilds, %llu invalid)\n",
             (unsigned long long)s->events, (unsigned long long)s->collisions,
             (unsigned long long)s->wall_hits, (unsigned long long)s->cell_crossings,
-            (unsigned long long)s->invalid_events);
+            (unsigned long long)s->list_rebuilds, (unsigned long long)s->invalid_events);
     if (o->motion != MOTION_BALLISTIC)
         fprintf(out, "  driven (%s)%*s %llu bound collisions, %llu bound resets, %llu late "
                      "contacts\n", motion_word(o), (int)(9 - strlen(motion_word(o))), "",
@@ -207,10 +207,12 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     /* Seed 000's event types (cell crossings are its entering and leaving
      * events); "invalid" is the older name of invalid_events. */
     fprintf(out, "{\"collisions\": %llu, \"wall_hits\": %llu, \"cell_crossings\": %llu, "
+                 "\"list_rebuilds\": %llu, "
                  "\"bound_resets\": %llu, \"bound_collisions\": %llu, "
                  "\"late_contacts\": %llu, \"invalid_events\": %llu, \"invalid\": %llu}",
             (unsigned long long)s->collisions, (unsigned long long)s->wall_hits,
-            (unsigned long long)s->cell_crossings, (unsigned long long)s->bound_resets,
+            (unsigned long long)s->cell_crossings, (unsigned long long)s->list_rebuilds,
+            (unsigned long long)s->bound_resets,
             (unsigned long long)s->bound_collisions, (unsigned long long)s->late_contacts,
             (unsigned long long)s->invalid_events, (unsigned long long)s->invalid_events);
     json_num(out, "wall_seconds", r->wall_seconds, &first);

@@ -201,6 +201,7 @@ int simulate(const run_options *o, const carom_scene *scene, motion *m, run_resu
     def.wall_restitution = o->wall_restitution;
     def.restitution_min_speed = o->restitution_min_speed;
     def.response = o->response;
+    def.neighbours = o->neighbours;
     FILE *trajectory = NULL;
     int status = 0;
     if (o->collision_log) {

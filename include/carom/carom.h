@@ -52,6 +52,16 @@ typedef enum carom_response {
     CAROM_RESPONSE_NONE = 1     /* report only: spheres pass through */
 } carom_response;
 
+/* How a world finds the spheres a sphere may meet. AUTO: per-sphere
+ * neighbour lists with a skin where the scene allows (one size class of
+ * spheres, none driven, none far larger than the rest), else cells; the
+ * choice changes speed, never results. CELLS: always cells (for
+ * comparisons). */
+typedef enum carom_neighbours {
+    CAROM_NEIGHBOURS_AUTO = 0,
+    CAROM_NEIGHBOURS_CELLS = 1
+} carom_neighbours;
+
 typedef enum carom_contact_kind {
     CAROM_CONTACT_SPHERE = 0, /* sphere i meets sphere j */
     CAROM_CONTACT_WALL = 1    /* sphere i meets a wall of the box */
@@ -117,6 +127,7 @@ typedef struct carom_world_def {
     void *user_data;
     size_t capacity_hint;           /* expected number of spheres (optional) */
     carom_driver driver;            /* needed when any sphere is driven */
+    carom_neighbours neighbours;    /* default CAROM_NEIGHBOURS_AUTO */
 } carom_world_def;
 
 carom_world_def carom_world_default_def(void);
@@ -158,6 +169,8 @@ typedef struct carom_stats {
     uint64_t collisions;      /* sphere-sphere contacts */
     uint64_t wall_hits;
     uint64_t cell_crossings;  /* and rescans of big spheres kept out of the grid */
+    uint64_t list_rebuilds;   /* a sphere moved its skin from its neighbour
+                                 list's centre and made its list again */
     uint64_t invalid_events;  /* stale predictions discarded */
     double virial;            /* sum over collisions of impulse * contact distance */
     double wall_momentum;     /* sum of |impulse| given to walls */

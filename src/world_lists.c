@@ -1,0 +1,356 @@
+/* Neighbour lists with a skin: the candidates of dense, uniform scenes.
+ *
+ * Contract. In this mode (w->list_skin > 0) every sphere i has a list
+ * centre c_i, where it was when its list was last made, and stays within
+ * list_skin of it: leaving that ball is its EVENT_RELIST, predicted like
+ * any other event (world_predict.c). Two spheres are in each other's lists
+ * exactly when their centres are closer than r_i + r_j + 2 list_skin
+ * (nearest periodic image, plus a relative 1e-9 for round-off); spheres
+ * not in each other's lists cannot touch before one of them makes its
+ * list again, so a prediction only needs the sphere's own list. Lists are
+ * symmetric: when sphere i makes its list, it leaves the lists of its old
+ * neighbours and joins those of its new ones (each entry carries the
+ * periodic image it sees its partner through), so no other sphere needs
+ * predicting again. The grid holds the spheres by their list centres
+ * (its cells at least 2 (largest radius + list_skin) wide), and changes
+ * only when a list is made: there are no cell-crossing events.
+ *
+ * Centres are stored as floats (12 bytes a sphere); whatever value is
+ * stored is the centre used by both the event and the neighbour test, so
+ * the rounding is harmless as long as it is far below the skin: the mode
+ * is used only in boxes shorter than 65536 skins. Compared with cells of
+ * one contact distance, a prediction reads about a third of the spheres
+ * (a ball of radius 1.4 diameters instead of 27 cells) from one
+ * contiguous array; lists are made about every fourth collision of a
+ * sphere at packing 0.45 (docs/performance-notes.md).
+ *
+ * Used when the scene allows it (world_build.c): one dense grid level, no
+ * driven spheres, none kept out of the grid, at least 3 cells on every
+ * periodic axis, and the world's definition does not ask for cells. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "roots.h"
+#include "vec.h"
+#include "world_internal.h"
+
+/* The skin, as a share of the mean diameter: more means fewer list
+ * rebuilds but longer lists (measured in docs/performance-notes.md). */
+#define LIST_SKIN_SHARE 0.2
+#define LIST_CAP_INITIAL 16
+#define LIST_CAP_MAX 255 /* counts are bytes */
+#define FLOAT_CENTRE_RANGE 65536.0
+
+int world_lists_wanted(const carom_world *w)
+{
+    return w->def.neighbours != CAROM_NEIGHBOURS_CELLS && !w->has_driven && w->nbig == 0 &&
+           w->mean_radius > 0.0;
+}
+
+double world_lists_skin(const carom_world *w)
+{
+    return LIST_SKIN_SHARE * 2.0 * w->mean_radius;
+}
+
+int world_lists_fit_grid(const carom_world *w)
+{
+    if (!w->levels.simple)
+        return 0;
+    const grid *g = &w->levels.level[0];
+    for (int k = 0; k < w->def.dim; k++) {
+        if (g->periodic[k] && g->n[k] < 3)
+            return 0;
+        if (g->length[k] > FLOAT_CENTRE_RANGE * w->list_skin)
+            return 0;
+    }
+    return 1;
+}
+
+void world_lists_free(carom_world *w)
+{
+    free(w->list_entry);
+    free(w->list_count);
+    free(w->list_centre);
+    w->list_entry = NULL;
+    w->list_count = NULL;
+    w->list_centre = NULL;
+    w->list_cap = 0;
+    w->list_skin = 0.0;
+}
+
+int world_lists_reserve(carom_world *w, size_t capacity)
+{
+    if (w->list_cap == 0)
+        w->list_cap = LIST_CAP_INITIAL;
+    uint32_t *e = realloc(w->list_entry, capacity * w->list_cap * sizeof *e);
+    if (!e)
+        return -1;
+    w->list_entry = e;
+    uint8_t *c = realloc(w->list_count, capacity * sizeof *c);
+    if (!c)
+        return -1;
+    w->list_count = c;
+    float(*x0)[4] = realloc(w->list_centre, capacity * sizeof *x0);
+    if (!x0)
+        return -1;
+    w->list_centre = x0;
+    /* The images an entry can name: -1, 0, +1 box lengths per axis. */
+    for (int code = 0; code < 27; code++) {
+        int s[3] = {code % 3 - 1, code / 3 % 3 - 1, code / 9 - 1};
+        for (int k = 0; k < 3; k++)
+            w->list_image[code][k] = s[k] * w->def.box[k];
+    }
+    return 0;
+}
+
+/* Doubles every sphere's room for entries (a list is full). */
+static int grow_lists(carom_world *w)
+{
+    uint32_t old = w->list_cap, cap = 2 * old;
+    if (cap > LIST_CAP_MAX)
+        return -1;
+    uint32_t *e = realloc(w->list_entry, w->capacity * cap * sizeof *e);
+    if (!e)
+        return -1;
+    for (size_t i = w->capacity; i-- > 0;)
+        memmove(&e[i * cap], &e[i * old], old * sizeof *e);
+    w->list_entry = e;
+    w->list_cap = cap;
+    return 0;
+}
+
+static inline uint32_t *entries_of(carom_world *w, uint32_t i)
+{
+    return &w->list_entry[(size_t)i * w->list_cap];
+}
+
+static void add_entry(carom_world *w, uint32_t i, uint32_t j, int image)
+{
+    if (w->list_count[i] == w->list_cap && grow_lists(w) != 0) {
+        w->list_failed = 1;
+        return;
+    }
+    entries_of(w, i)[w->list_count[i]++] = j << LIST_IMAGE_BITS | (uint32_t)image;
+}
+
+/* Takes j out of i's list. */
+static void remove_entry(carom_world *w, uint32_t i, uint32_t j)
+{
+    uint32_t *e = entries_of(w, i);
+    int n = w->list_count[i];
+    for (int m = 0; m < n; m++) {
+        if (LIST_PARTNER(e[m]) == j) {
+            e[m] = e[n - 1];
+            w->list_count[i] = (uint8_t)(n - 1);
+            return;
+        }
+    }
+}
+
+/* Sphere i leaves the lists of its neighbours, and its own list empties. */
+void world_lists_remove(carom_world *w, uint32_t i)
+{
+    const uint32_t *e = entries_of(w, i);
+    for (int m = 0; m < w->list_count[i]; m++)
+        PREFETCH(entries_of(w, LIST_PARTNER(e[m])));
+    for (int m = 0; m < w->list_count[i]; m++)
+        remove_entry(w, LIST_PARTNER(e[m]), i);
+    w->list_count[i] = 0;
+}
+
+/* The image code of a shift of -1, 0 or +1 box lengths per axis. */
+static int image_code(const double shift[3])
+{
+    int code = 0, scale = 1;
+    for (int k = 0; k < 3; k++, scale *= 3) {
+        int s = shift[k] > 0.0 ? 1 : shift[k] < 0.0 ? -1 : 0;
+        code += (s + 1) * scale;
+    }
+    return code;
+}
+
+/* The spheres of a gathered batch within reach of i's centre join i's
+ * list, and i theirs (with the image each sees the other through). */
+static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
+                         const uint8_t *cell_of, const grid_neighbourhood *nb, int n)
+{
+    const float *ci = w->list_centre[i];
+    double reach_i = w->spheres[i].radius + 2.0 * w->list_skin;
+    for (int m = 0; m < n; m++) {
+        uint32_t j = ids[m];
+        const double *shift = nb->shift[cell_of[m]];
+        const float *cj = w->list_centre[j];
+        double d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = (double)cj[k] + shift[k] - (double)ci[k];
+        /* float radius: a relative 1e-6 more covers its rounding */
+        double reach = (reach_i + (double)cj[3]) * (1.0 + 1e-6);
+        if (vec_dot(d, d) >= reach * reach)
+            continue;
+        int image = image_code(shift);
+        add_entry(w, i, j, image);
+        add_entry(w, j, i, 26 - image); /* j sees i through the opposite image */
+    }
+}
+
+/* Sphere i joins the lists of the spheres whose centres are within reach
+ * of its own, and they its list (only those with index below `below`: a
+ * build adds each pair once). The cells' spheres are gathered first and
+ * their centres prefetched, so that the loads overlap. */
+#define GATHER_BATCH 256
+static void gather(carom_world *w, uint32_t i, uint32_t below)
+{
+    const grid *g = &w->levels.level[0];
+    grid_neighbourhood nb;
+    grid_neighbourhood_of(g, w->info[i].cc, &nb);
+    for (int c = 0; c < nb.count; c++)
+        PREFETCH(&g->head[nb.cell[c]]);
+    uint32_t ids[GATHER_BATCH];
+    uint8_t cell_of[GATHER_BATCH];
+    int n = 0;
+    for (int c = 0; c < nb.count; c++) {
+        for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
+            if (j == i || j >= below)
+                continue;
+            PREFETCH(&w->list_centre[j]);
+            ids[n] = j;
+            cell_of[n] = (uint8_t)c;
+            if (++n == GATHER_BATCH) {
+                gather_batch(w, i, ids, cell_of, &nb, n);
+                n = 0;
+            }
+        }
+    }
+    gather_batch(w, i, ids, cell_of, &nb, n);
+}
+
+void world_lists_set_centre(carom_world *w, uint32_t i)
+{
+    const sphere *s = &w->spheres[i];
+    const grid *g = &w->levels.level[0];
+    for (int k = 0; k < 3; k++) {
+        w->list_centre[i][k] = (float)s->x[k];
+        w->info[i].cc[k] = grid_coordinate(g, k, (double)w->list_centre[i][k]);
+    }
+    w->list_centre[i][3] = (float)s->radius; /* rounded the same way every time */
+}
+
+void world_lists_build(carom_world *w)
+{
+    for (uint32_t i = 0; i < w->count; i++)
+        if (w->info[i].alive)
+            w->list_count[i] = 0;
+    for (uint32_t i = 0; i < w->count; i++)
+        if (w->info[i].alive)
+            gather(w, i, i);
+}
+
+void world_lists_insert(carom_world *w, uint32_t i)
+{
+    w->list_count[i] = 0;
+    gather(w, i, UINT32_MAX);
+}
+
+void world_lists_remake(carom_world *w, uint32_t i)
+{
+    sphere *s = &w->spheres[i];
+    /* Its position now (the stored state is not advanced, as at a cell
+     * crossing), kept in the box on periodic axes. */
+    double x[3], v[3];
+    world_sphere_at(w, s, w->time, x, v);
+    const grid *g = &w->levels.level[0];
+    for (int k = 0; k < w->def.dim; k++) {
+        if (!g->periodic[k])
+            continue;
+        double L = g->length[k];
+        double wrap = x[k] < 0.0 ? L : x[k] >= L ? -L : 0.0;
+        s->x[k] += wrap;
+        x[k] += wrap;
+    }
+    world_lists_remove(w, i);
+    cell_unlink(w, i);
+    for (int k = 0; k < 3; k++) {
+        w->list_centre[i][k] = (float)x[k];
+        w->info[i].cc[k] = grid_coordinate(g, k, (double)w->list_centre[i][k]);
+    }
+    cell_link(w, i);
+    gather(w, i, UINT32_MAX);
+}
+
+double world_lists_relist_time(const carom_world *w, const sphere *s, const double x[3],
+                               const double v[3], double now)
+{
+    uint32_t i = (uint32_t)(s - w->spheres);
+    const float *c = w->list_centre[i];
+    double d[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = x[k] - (double)c[k];
+    double skin = w->list_skin;
+    double c0 = vec_dot(d, d) - skin * skin;
+    if (w->has_gravity && INFO(s)->falls) {
+        /* |d + v tau + g tau^2 / 2|^2 - skin^2 */
+        double h[3];
+        for (int k = 0; k < 3; k++)
+            h[k] = 0.5 * w->gravity[k];
+        double p[5] = {c0, 2.0 * vec_dot(d, v), vec_dot(v, v) + 2.0 * vec_dot(d, h),
+                       2.0 * vec_dot(v, h), vec_dot(h, h)};
+        return now + roots_first_upcrossing_poly(p, 4);
+    }
+    return now + roots_first_upcrossing_quadratic(c0, 2.0 * vec_dot(d, v), vec_dot(v, v));
+}
+
+#ifdef CAROM_VALIDATE
+static int listed(const carom_world *w, uint32_t i, uint32_t j, int image)
+{
+    const uint32_t *e = world_list_of(w, i);
+    for (int m = 0; m < w->list_count[i]; m++)
+        if (e[m] == (j << LIST_IMAGE_BITS | (uint32_t)image))
+            return 1;
+    return 0;
+}
+
+int world_lists_valid(const carom_world *w)
+{
+    const grid *g = &w->levels.level[0];
+    for (uint32_t i = 0; i < w->count; i++) {
+        if (!w->info[i].alive)
+            continue;
+        double x[3], v[3], d[3];
+        world_sphere_at(w, &w->spheres[i], w->time, x, v);
+        for (int k = 0; k < 3; k++) {
+            d[k] = x[k] - (double)w->list_centre[i][k];
+            if (w->info[i].cc[k] != grid_coordinate(g, k, (double)w->list_centre[i][k]))
+                return 0;
+        }
+        double slack = 1e-9 * (w->list_skin + sqrt(vec_dot(x, x)));
+        if (sqrt(vec_dot(d, d)) > w->list_skin + slack)
+            return 0;
+        /* Every pair within reach is listed, both ways, with its image;
+         * none is listed twice. */
+        int found = 0;
+        grid_neighbourhood nb;
+        grid_neighbourhood_of(g, w->info[i].cc, &nb);
+        for (int c = 0; c < nb.count; c++) {
+            for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
+                if (j == i)
+                    continue;
+                double e[3];
+                for (int k = 0; k < 3; k++)
+                    e[k] = (double)w->list_centre[j][k] + nb.shift[c][k] -
+                           (double)w->list_centre[i][k];
+                double reach = w->spheres[i].radius + w->spheres[j].radius + 2.0 * w->list_skin;
+                if (sqrt(vec_dot(e, e)) > reach * (1.0 - 1e-9))
+                    continue;
+                int image = image_code(nb.shift[c]);
+                if (!listed(w, i, j, image) || !listed(w, j, i, 26 - image))
+                    return 0;
+                found++;
+            }
+        }
+        if (found > w->list_count[i])
+            return 0;
+    }
+    return 1;
+}
+#endif
