@@ -189,7 +189,7 @@ static int measured_run(const run_options *o, const carom_scene *scene, carom_wo
     return 0;
 }
 
-int simulate(const run_options *o, const carom_scene *scene, motion *m, run_result *r,
+int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
              cli_error *error)
 {
     memset(r, 0, sizeof *r);
@@ -227,6 +227,7 @@ int simulate(const run_options *o, const carom_scene *scene, motion *m, run_resu
                           o->init ? ": " : "", e.message);
         goto done;
     }
+    carom_scene_free(scene); /* the world has its own copy */
     progress p = {isatty(fileno(stderr)), 0.0, "equilibrate", 0.0, o->equilibrate};
     /* The first advance checks the initial state (overlaps, box). */
     if (carom_world_advance_to(w, carom_world_time(w)) != CAROM_OK) {
