@@ -65,6 +65,20 @@ static inline double event_queue_top_time(const event_queue *q)
 {
     return q->hsize ? q->heap[0].time : (double)INFINITY;
 }
+/* A guess at the sphere whose event comes after the top one (the earliest
+ * of the top's children in the current bucket's heap), or ABSENT: for
+ * starting to load its data early. */
+static inline uint32_t event_queue_peek_second(const event_queue *q)
+{
+    size_t n = q->hsize < 5 ? q->hsize : 5;
+    if (n < 2) /* the next bucket's first, if it is not empty */
+        return q->cur + 1 < q->nb ? q->head[q->cur + 1] : EVENT_QUEUE_ABSENT;
+    size_t best = 1;
+    for (size_t c = 2; c < n; c++)
+        if (q->heap[c].time < q->heap[best].time)
+            best = c;
+    return q->heap[best].sphere;
+}
 /* Checks the queue's structure (validation builds and tests). */
 int event_queue_is_valid(const event_queue *q);
 

@@ -199,6 +199,17 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         PREFETCH(&w->info[i]);
         if (w->list_skin > 0.0)
             PREFETCH(world_list_of(w, i));
+        /* And of what the next event will probably read: its loads then
+         * overlap this event's work instead of waiting after it. */
+        uint32_t next = event_queue_peek_second(&w->queue);
+        if (next != EVENT_QUEUE_ABSENT) {
+            PREFETCH(&w->events[next]);
+            PREFETCH(&w->spheres[next]);
+            if (w->list_skin > 0.0) {
+                PREFETCH(world_list_of(w, next));
+                PREFETCH(&w->list_centre[next]);
+            }
+        }
         sphere_event ev = w->events[i];
         switch (ev.kind) {
         case EVENT_COLLISION: {
@@ -207,8 +218,9 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
             if (w->list_skin > 0.0)
                 PREFETCH(world_list_of(w, ev.partner));
             const sphere *partner = &w->spheres[ev.partner];
-            /* A removed sphere's counter moved when it was removed. */
-            if (COUNTER(partner) != ev.partner_counter || !INFO(partner)->alive) {
+            /* A removed sphere's counter moved when it was removed (and
+             * no prediction names it since): the counter says it all. */
+            if (COUNTER(partner) != ev.partner_counter) {
                 w->stats.invalid_events++;
                 world_predict(w, i);
             } else if (w->has_driven && (w->info[i].driven || INFO(partner)->driven)) {

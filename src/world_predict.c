@@ -167,7 +167,7 @@ double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
 static double face_time(const carom_world *w, const sphere *s, const double x[3],
                         const double v[3], int axis, double level, int up, double now)
 {
-    double a = INFO(s)->falls ? w->gravity[axis] : 0.0;
+    double a = w->has_gravity && INFO(s)->falls ? w->gravity[axis] : 0.0;
     double sign = up ? 1.0 : -1.0;
     return now + roots_first_upcrossing_quadratic(sign * (x[axis] - level), sign * v[axis],
                                                   sign * 0.5 * a);
@@ -256,9 +256,36 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
                        const double v[3], double now, double *best_out, sphere_event *ev_out)
 {
     uint32_t i = (uint32_t)(s - w->spheres);
-    const grid *g = sphere_grid(w, i);
     double best = INFINITY;
     sphere_event ev = event_of(EVENT_NONE, 0);
+    if (w->list_skin > 0.0) {
+        /* Neighbour lists (no big, driven or region-scanning spheres, no
+         * cells to cross): walls, and leaving the skin. */
+        for (int k = 0; k < w->def.dim; k++) {
+            if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
+                continue;
+            double t_lo = fmax(face_time(w, s, s->x, s->v, k, s->radius, 0, s->t), now);
+            double t_hi =
+                fmax(face_time(w, s, s->x, s->v, k, w->def.box[k] - s->radius, 1, s->t), now);
+            if (t_lo < best) {
+                best = t_lo;
+                ev = event_of(EVENT_WALL, (uint32_t)(2 * k));
+            }
+            if (t_hi < best) {
+                best = t_hi;
+                ev = event_of(EVENT_WALL, (uint32_t)(2 * k + 1));
+            }
+        }
+        double t = world_lists_relist_time(w, s, x, v, now);
+        if (t < best) {
+            best = t;
+            ev = event_of(EVENT_RELIST, 0);
+        }
+        *best_out = best;
+        *ev_out = ev;
+        return;
+    }
+    const grid *g = sphere_grid(w, i);
     int region = !INFO(s)->big && world_cells_scans_region(w, i);
     double margin = INFO(s)->big ? w->big_margin : region ? world_cells_region_margin(w, i) : 0.0;
     if (INFO(s)->driven) {
@@ -305,8 +332,6 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
             if (INFO(s)->big)
                 continue; /* no cells */
         }
-        if (w->list_skin > 0.0)
-            continue; /* no cell crossings: the relist event, below */
         if (!walls || INFO(s)->cc[k] > 0) {
             double t = face_time(w, s, x, v, k, INFO(s)->cc[k] * g->width[k], 0, now);
             if (t < best) {
@@ -320,13 +345,6 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
                 best = t;
                 ev = event_of(EVENT_CELL, (uint32_t)(2 * k + 1));
             }
-        }
-    }
-    if (w->list_skin > 0.0) {
-        double t = world_lists_relist_time(w, s, x, v, now);
-        if (t < best) {
-            best = t;
-            ev = event_of(EVENT_RELIST, 0);
         }
     }
     *best_out = best;
@@ -357,15 +375,16 @@ static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best
 void world_predict(carom_world *w, uint32_t i)
 {
     const sphere *s = &w->spheres[i];
-    const grid *g = sphere_grid(w, i);
     double now = w->time;
     double best;
     sphere_event ev;
     double x[3], v[3];
     /* One dense level: start loading the heads of the neighbouring cells'
-     * lists now; the own events are computed while they arrive. */
+     * lists now; the own events are computed while they arrive. (With
+     * neighbour lists the sphere's cold record is not read at all.) */
     int lists = w->list_skin > 0.0;
-    int dense = w->levels.simple && !INFO(s)->big && !lists;
+    int dense = !lists && w->levels.simple && !INFO(s)->big;
+    const grid *g = dense ? sphere_grid(w, i) : NULL;
     grid_neighbourhood nb;
     uint32_t cand[CANDIDATE_BATCH];
     const double *cand_shift[CANDIDATE_BATCH];
@@ -404,7 +423,7 @@ void world_predict(carom_world *w, uint32_t i)
             }
             scan_candidates(w, &scan, cand, cand_shift, n);
         }
-    } else if (!INFO(s)->big && !w->levels.simple) {
+    } else if (!w->levels.simple && !INFO(s)->big) {
         /* Several levels, or sparse cells (world_cells.c). */
         neighbour_lists nl;
         world_neighbour_lists(w, i, 1, &nl);
@@ -467,7 +486,7 @@ void world_predict(carom_world *w, uint32_t i)
         }
         scan_candidates(w, &scan, cand, cand_shift, n);
     }
-    if (INFO(s)->driven) {
+    if (w->has_driven && INFO(s)->driven) {
         /* Lower bound on its meetings with all but the chosen partner. */
         double other = scan.ev.kind == EVENT_COLLISION ? scan.pair2 : scan.pair1;
         double reset = w->bounds[i].t_reset;
