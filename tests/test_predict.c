@@ -11,26 +11,6 @@
 #include "carom/carom.h"
 #include "check.h"
 
-#define CHECK_REL(a, b, rel)                                                                \
-    do {                                                                                    \
-        double cr_a_ = (a), cr_b_ = (b);                                                    \
-        if (!(cr_a_ == cr_b_ || fabs(cr_a_ - cr_b_) <= (rel) * fabs(cr_b_))) {              \
-            fprintf(stderr, "%s:%d: %s = %.17g, expected %s = %.17g (rel %g)\n", __FILE__, \
-                    __LINE__, #a, cr_a_, #b, cr_b_, (double)(rel));                         \
-            check_failures++;                                                               \
-        }                                                                                   \
-    } while (0)
-
-#define CHECK_OK(expr)                                                                    \
-    do {                                                                                  \
-        carom_status ok_st_ = (expr);                                                     \
-        if (ok_st_ != CAROM_OK) {                                                         \
-            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #expr,          \
-                    carom_status_name(ok_st_));                                           \
-            check_failures++;                                                             \
-        }                                                                                 \
-    } while (0)
-
 /* ---- recording contacts ------------------------------------------------ */
 
 #define MAX_RECORDED 8192
@@ -1754,14 +1734,6 @@ static void test_report_only(void)
         carom_world_free(w);
     }
 }
-
-#define RUN(test)                                                 \
-    do {                                                          \
-        int before_ = check_failures;                             \
-        test();                                                   \
-        fprintf(stderr, "%-28s %s\n", #test,                       \
-                check_failures == before_ ? "ok" : "FAILED");     \
-    } while (0)
 
 int main(void)
 {

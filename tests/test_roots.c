@@ -20,15 +20,6 @@ static double P(double c0, double c1, double c2, double c3, double c4)
 }
 
 /* Relative check that also accepts two equal infinities. */
-#define CHECK_REL(a, b, rel)                                                                \
-    do {                                                                                    \
-        double cr_a_ = (a), cr_b_ = (b);                                                    \
-        if (!(cr_a_ == cr_b_ || fabs(cr_a_ - cr_b_) <= (rel) * fabs(cr_b_))) {              \
-            fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g (rel %g)\n", __FILE__,     \
-                    __LINE__, #a, cr_a_, cr_b_, (double)(rel));                             \
-            check_failures++;                                                               \
-        }                                                                                   \
-    } while (0)
 
 /* Pair coefficients for a 1D head-on approach: distance d, contact
  * distance s, closing speed u (u > 0: approaching). */

@@ -1,0 +1,188 @@
+/* Neighbour lists (src/world_lists.c) beyond what the reference test
+ * covers: lists that must grow (a dense mixture of radii 1:2, where a
+ * large sphere has more than the 16 neighbours a list starts with),
+ * spheres removed and added while lists are in use, and the scenes where
+ * the world must fall back to cells. Each case checks the physics
+ * (energy, no overlap, collisions happen) and, through the world's
+ * private header, which mode ran. Under CAROM_VALIDATE (scripts/test.sh)
+ * every list invariant is also checked after every event; there
+ * CAROM_TEST_QUICK=1 shortens the first run to a fifth. */
+#include <math.h>
+#include <string.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+#include "carom/carom.h"
+#include "carom/scene.h"
+#include "check.h"
+#include "world_internal.h"
+
+static carom_world *world_from(carom_scene *s, carom_neighbours neighbours)
+{
+    carom_world_def def = carom_world_default_def();
+    def.neighbours = neighbours;
+    carom_error e;
+    carom_world *w = carom_scene_create_world(s, &def, &e);
+    if (!w)
+        fprintf(stderr, "world: %s\n", e.message);
+    return w;
+}
+
+static double kinetic(carom_world *w) { return carom_world_kinetic_energy(w); }
+
+/* Radii uniform in [0.5, 1], packing 0.35: the large spheres' lists grow
+ * past their first room; the run keeps energy and spheres apart. */
+static void test_lists_grow(void)
+{
+    carom_scene s;
+    carom_scene_init(&s);
+    carom_error e;
+    s.dim = 3;
+    size_t n = 600;
+    double mean_volume = 4.0 / 3.0 * M_PI * (0.5 * 0.5 * 0.5 + 1.0) / 2.0 * 0.75; /* <r^3> */
+    double L = cbrt((double)n * mean_volume / 0.35);
+    for (int k = 0; k < 3; k++) {
+        s.box[k] = L;
+        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
+    }
+    CHECK(carom_scene_resize(&s, n, &e) == CAROM_OK);
+    CHECK(carom_scene_random_radii(&s, 0.5, 1.0, 3, &e) == CAROM_OK);
+    CHECK(carom_scene_place_random(&s, 4, &e) == CAROM_OK);
+    CHECK(carom_scene_maxwell_velocities(&s, 1.0, 5, &e) == CAROM_OK);
+    carom_world *w = world_from(&s, CAROM_NEIGHBOURS_AUTO);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    CHECK_OK(carom_world_advance_to(w, 0.0));
+    double e0 = kinetic(w);
+    CHECK(w->list_skin > 0.0); /* lists chosen */
+    int quick = getenv("CAROM_TEST_QUICK") != NULL;
+    CHECK_OK(carom_world_advance_to(w, quick ? 4.0 : 20.0));
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    printf("mixture 1:2, packing 0.35: %llu collisions, %llu list rebuilds, room for %u "
+           "neighbours a sphere\n",
+           (unsigned long long)st.collisions, (unsigned long long)st.list_rebuilds,
+           (unsigned)w->list_cap);
+    CHECK(st.collisions > (quick ? 4000 : 20000) && st.list_rebuilds > 1000);
+    CHECK(w->list_cap > 16); /* the lists grew */
+    CHECK_REL(kinetic(w), e0, 1e-11);
+    CHECK(carom_world_max_overlap_now(w) < 1e-10);
+    carom_world_free(w);
+    carom_scene_free(&s);
+}
+
+/* Spheres removed and added while lists are in use: the others stop
+ * meeting the removed ones, the new ones are met. */
+static void test_lists_add_remove(void)
+{
+    carom_scene s;
+    carom_scene_init(&s);
+    carom_error e;
+    s.dim = 3;
+    size_t n = 500;
+    double L = carom_box_length_for_packing(3, n, 0.5, 0.3);
+    for (int k = 0; k < 3; k++) {
+        s.box[k] = L;
+        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
+    }
+    CHECK(carom_scene_lattice(&s, n, 0.5, CAROM_LATTICE_AUTO, &e) == CAROM_OK);
+    CHECK(carom_scene_maxwell_velocities(&s, 1.0, 7, &e) == CAROM_OK);
+    carom_world *w = world_from(&s, CAROM_NEIGHBOURS_AUTO);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    CHECK_OK(carom_world_advance_to(w, 2.0));
+    CHECK(w->list_skin > 0.0);
+    /* Take out every tenth sphere, remembering where one of them was. */
+    carom_sphere_state gone;
+    CHECK_OK(carom_world_get_sphere(w, 10, &gone));
+    for (carom_sphere_id id = 0; id < n; id += 10)
+        CHECK_OK(carom_world_remove_sphere(w, id));
+    CHECK_OK(carom_world_advance_to(w, 4.0));
+    /* Put a sphere where the first removed one was, if that is free by
+     * now; else anywhere free along a line through the box. */
+    carom_sphere_def d = carom_sphere_default_def();
+    carom_sphere_id added = UINT32_MAX;
+    for (int attempt = 0; attempt < 1000 && added == UINT32_MAX; attempt++) {
+        for (int k = 0; k < 3; k++)
+            d.position[k] = fmod(gone.position[k] + 0.37 * attempt * (k + 1), L);
+        d.velocity[0] = 2.0;
+        if (carom_world_add_sphere(w, &d, &added) != CAROM_OK)
+            added = UINT32_MAX;
+    }
+    CHECK(added != UINT32_MAX);
+    double e0 = kinetic(w);
+    CHECK_OK(carom_world_advance_to(w, 10.0));
+    carom_sphere_state st;
+    CHECK_OK(carom_world_get_sphere(w, added, &st));
+    CHECK(st.collisions > 5); /* the newcomer was met */
+    for (carom_sphere_id id = 0; id < n; id += 10) {
+        carom_sphere_state dead;
+        CHECK(carom_world_get_sphere(w, id, &dead) == CAROM_ERR_NO_SUCH_SPHERE);
+    }
+    CHECK_REL(kinetic(w), e0, 1e-11);
+    CHECK(carom_world_max_overlap_now(w) < 1e-10);
+    carom_world_free(w);
+    carom_scene_free(&s);
+}
+
+/* Where lists do not fit, cells are used, with the same physics: a box
+ * too short for three list cells per periodic axis, a huge box (float
+ * centres too coarse), and a world that asks for cells. */
+static void test_lists_fallback(void)
+{
+    struct {
+        const char *name;
+        double L;
+        size_t n;
+        carom_neighbours neighbours;
+    } cases[] = {
+        {"short box", 3.0, 4, CAROM_NEIGHBOURS_AUTO},
+        {"huge box", 1e6, 30, CAROM_NEIGHBOURS_AUTO},
+        {"cells asked for", 12.0, 200, CAROM_NEIGHBOURS_CELLS},
+        {"lists", 12.0, 200, CAROM_NEIGHBOURS_AUTO},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        carom_scene s;
+        carom_scene_init(&s);
+        carom_error e;
+        s.dim = 3;
+        for (int k = 0; k < 3; k++) {
+            s.box[k] = cases[c].L;
+            s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
+        }
+        CHECK(carom_scene_random(&s, cases[c].n, 0.5, 11, &e) == CAROM_OK);
+        CHECK(carom_scene_random_velocities(&s, 1.0, 2.0, 12, &e) == CAROM_OK);
+        carom_world *w = world_from(&s, cases[c].neighbours);
+        CHECK(w != NULL);
+        if (w) {
+            CHECK_OK(carom_world_advance_to(w, 0.0));
+            double e0 = kinetic(w);
+            int lists = w->list_skin > 0.0;
+            CHECK(lists == (c == 3));
+            CHECK_OK(carom_world_advance_to(w, cases[c].L < 100.0 ? 20.0 : 1e3));
+            carom_stats st;
+            carom_world_get_stats(w, &st);
+            if (c != 1)
+                CHECK(st.collisions > 20);
+            CHECK((st.list_rebuilds > 0) == lists);
+            CHECK_REL(kinetic(w), e0, 1e-11);
+            CHECK(carom_world_max_overlap_now(w) < 1e-10);
+            printf("%-16s %s, %llu collisions\n", cases[c].name, lists ? "lists" : "cells",
+                   (unsigned long long)st.collisions);
+            carom_world_free(w);
+        }
+        carom_scene_free(&s);
+    }
+}
+
+int main(void)
+{
+    RUN(test_lists_grow);
+    RUN(test_lists_add_remove);
+    RUN(test_lists_fallback);
+    return CHECK_REPORT();
+}
