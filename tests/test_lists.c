@@ -32,7 +32,7 @@ static carom_world *world_from(carom_scene *s, carom_neighbours neighbours)
 
 static double kinetic(carom_world *w) { return carom_world_kinetic_energy(w); }
 
-/* Radii uniform in [0.5, 1], packing 0.35: the large spheres' lists grow
+/* Radii uniform in [0.5, 1], packing 0.4: the large spheres' lists grow
  * past their first room; the run keeps energy and spheres apart. */
 static void test_lists_grow(void)
 {
@@ -42,7 +42,7 @@ static void test_lists_grow(void)
     s.dim = 3;
     size_t n = 600;
     double mean_volume = 4.0 / 3.0 * M_PI * (0.5 * 0.5 * 0.5 + 1.0) / 2.0 * 0.75; /* <r^3> */
-    double L = cbrt((double)n * mean_volume / 0.35);
+    double L = cbrt((double)n * mean_volume / 0.4);
     for (int k = 0; k < 3; k++) {
         s.box[k] = L;
         s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
@@ -62,7 +62,7 @@ static void test_lists_grow(void)
     CHECK_OK(carom_world_advance_to(w, quick ? 4.0 : 20.0));
     carom_stats st;
     carom_world_get_stats(w, &st);
-    printf("mixture 1:2, packing 0.35: %llu collisions, %llu list rebuilds, room for %u "
+    printf("mixture 1:2, packing 0.4: %llu collisions, %llu list rebuilds, room for %u "
            "neighbours a sphere\n",
            (unsigned long long)st.collisions, (unsigned long long)st.list_rebuilds,
            (unsigned)w->list_cap);
