@@ -146,6 +146,10 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
                              "restitution_min_speed must be positive and finite");
     if (def->response != CAROM_RESPONSE_ELASTIC && def->response != CAROM_RESPONSE_NONE)
         return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, "unknown response kind");
+    if (def->neighbours != CAROM_NEIGHBOURS_AUTO && def->neighbours != CAROM_NEIGHBOURS_CELLS &&
+        def->neighbours != CAROM_NEIGHBOURS_LISTS)
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT,
+                             "unknown neighbours kind (CAROM_NEIGHBOURS_AUTO, _CELLS or _LISTS)");
 
     carom_world *w = calloc(1, sizeof *w);
     if (!w)

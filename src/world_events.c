@@ -275,7 +275,8 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
             if (processed)
                 *processed = count;
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY,
-                              "out of memory for neighbour lists (cells are used from now on)");
+                              "out of memory for a neighbour list (or one outgrew 255 "
+                              "neighbours); cells are used from the next advance on");
         }
 #ifdef CAROM_VALIDATE
         world_validate(w);

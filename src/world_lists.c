@@ -5,7 +5,8 @@
  * list_skin of it: leaving that ball is its EVENT_RELIST, predicted like
  * any other event (world_predict.c). Two spheres are in each other's lists
  * exactly when their centres are closer than r_i + r_j + 2 list_skin
- * (nearest periodic image, plus a relative 1e-9 for round-off); spheres
+ * (nearest periodic image, plus a relative 1e-6 for round-off and the
+ * float radius); spheres
  * not in each other's lists cannot touch before one of them makes its
  * list again, so a prediction only needs the sphere's own list. Lists are
  * symmetric: when sphere i makes its list, it leaves the lists of its old
@@ -15,18 +16,22 @@
  * (its cells at least 2 (largest radius + list_skin) wide), and changes
  * only when a list is made: there are no cell-crossing events.
  *
- * Centres are stored as floats (12 bytes a sphere); whatever value is
+ * Centres are stored as floats (with the radius, 16 bytes a sphere); whatever value is
  * stored is the centre used by both the event and the neighbour test, so
  * the rounding is harmless as long as it is far below the skin: the mode
  * is used only in boxes shorter than 65536 skins. Compared with cells of
  * one contact distance, a prediction reads about a third of the spheres
  * (a ball of radius 1.4 diameters instead of 27 cells) from one
- * contiguous array; lists are made about every fourth collision of a
- * sphere at packing 0.45 (docs/performance-notes.md).
+ * contiguous array; at packing 0.45 a sphere makes its list about every
+ * sixth of its collisions (docs/performance-notes.md). A list starts with
+ * room for LIST_CAP_INITIAL neighbours; when one fills, every list's room
+ * doubles (at most LIST_CAP_MAX; past that, or out of memory, the event
+ * loop stops with an error and the world goes back to cells).
  *
- * Used when the scene allows it (world_build.c): one dense grid level, no
- * driven spheres, none kept out of the grid, at least 3 cells on every
- * periodic axis, and the world's definition does not ask for cells. */
+ * Used when the scene allows it (world_build.c): dense enough (packing at
+ * least 0.4 in 3D, 0.62 in 2D), one dense grid level, no driven spheres,
+ * none kept out of the grid, at least 3 cells on every periodic axis, and
+ * the world's definition does not ask for cells. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +40,10 @@
 #include "vec.h"
 #include "world_internal.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 /* The skin, as a share of the mean diameter: more means fewer list
  * rebuilds but longer lists (measured in docs/performance-notes.md). */
 #define LIST_SKIN_SHARE 0.2
@@ -42,10 +51,35 @@
 #define LIST_CAP_MAX 255 /* counts are bytes */
 #define FLOAT_CENTRE_RANGE 65536.0
 
+/* Below these packing fractions a sphere flies further between
+ * collisions, makes its list more often than lists save (3D 0.35: 0.8
+ * rebuilds a collision), and cells are faster (docs/benchmarks.md). */
+#define LIST_MIN_PACKING_3D 0.4
+#define LIST_MIN_PACKING_2D 0.62
+
+static double packing_fraction(const carom_world *w)
+{
+    double filled = 0.0, box = 1.0;
+    for (uint32_t i = 0; i < w->count; i++) {
+        if (!w->info[i].alive)
+            continue;
+        double r = w->spheres[i].radius;
+        filled += w->def.dim == 3 ? 4.0 / 3.0 * M_PI * r * r * r : M_PI * r * r;
+    }
+    for (int k = 0; k < w->def.dim; k++)
+        box *= w->def.box[k];
+    return filled / box;
+}
+
 int world_lists_wanted(const carom_world *w)
 {
-    return w->def.neighbours != CAROM_NEIGHBOURS_CELLS && !w->has_driven && w->nbig == 0 &&
-           w->mean_radius > 0.0;
+    if (w->def.neighbours == CAROM_NEIGHBOURS_CELLS || w->has_driven || w->nbig > 0 ||
+        !(w->mean_radius > 0.0))
+        return 0;
+    if (w->def.neighbours == CAROM_NEIGHBOURS_LISTS)
+        return 1;
+    double least = w->def.dim == 3 ? LIST_MIN_PACKING_3D : LIST_MIN_PACKING_2D;
+    return packing_fraction(w) >= least;
 }
 
 double world_lists_skin(const carom_world *w)

@@ -110,6 +110,7 @@ BAD_INPUT = {
     "orbits_with_motion_forces": (["orbits=@orbits_good.txt", "motion=forces"], USAGE,
                                   ["needs motion=orbits"]),
     "bad_motion": (["motion=teleport"], USAGE, ["motion=teleport", "ballistic orbits forces field"]),
+    "bad_neighbours": (["neighbours=octree"], USAGE, ["neighbours=octree", "auto cells lists"]),
     "accel_bound_ballistic": (["accel_bound=10"], USAGE, ["accel_bound", "motion=forces"]),
     "force_interval_zero": (["scenario=kgs-forces", "force_interval=0"], USAGE,
                             ["force_interval=0", "> 0"]),
@@ -354,6 +355,33 @@ def case_equilibrate_excluded(r):
         expect(all(float(line.split()[0]) >= 1.0 for line in f), "equilibration logged")
 
 
+def case_neighbours(r):
+    """The same dense scene with neighbour lists and with cells: lists are
+    rebuilt instead of cells crossed, and the physics agrees (the two runs
+    differ only by round-off, which chaos amplifies: Z and energy, not the
+    collision sequence, are compared). A dilute scene left to choose uses
+    cells."""
+    args = ["n=2000", "packing=0.45", "time=2", "equilibrate=0.5"]
+    runs = {m: r.json(args + ["neighbours=" + m]) for m in ("auto", "cells", "lists")}
+    for m, d in runs.items():
+        e = d["events_by_type"]
+        lists = m != "cells"
+        expect((e["list_rebuilds"] > 0) == lists and (e["cell_crossings"] > 0) != lists,
+               "%s: list rebuilds %d, cell crossings %d" % (m, e["list_rebuilds"],
+                                                             e["cell_crossings"]))
+        expect(abs(d["kinetic_energy_final"] / d["kinetic_energy_initial"] - 1) < 1e-10,
+               "%s: energy drift" % m)
+        expect(0 <= d["max_overlap"] < 1e-9, "%s: max_overlap %r" % (m, d["max_overlap"]))
+        expect(abs(d["compressibility"] / d["compressibility_reference"] - 1) < 0.03,
+               "%s: Z = %r, Carnahan-Starling %r" % (m, d["compressibility"],
+                                                       d["compressibility_reference"]))
+    z = [runs[m]["compressibility"] for m in ("auto", "cells")]
+    expect(abs(z[0] / z[1] - 1) < 0.03, "Z with lists %r and with cells %r" % tuple(z))
+    d = r.json(["n=500", "packing=0.2", "time=1", "equilibrate=0.2"])
+    expect(d["events_by_type"]["list_rebuilds"] == 0 and
+           d["events_by_type"]["cell_crossings"] > 0, "a dilute gas uses cells")
+
+
 # ---- driven spheres (issue 4) ----
 
 EVENT_TYPES = ("collisions", "wall_hits", "cell_crossings", "bound_resets", "bound_collisions",
@@ -546,6 +574,7 @@ CASES = {
     "trajectory": case_trajectory,
     "scenarios": case_scenarios,
     "equilibrate_excluded": case_equilibrate_excluded,
+    "neighbours": case_neighbours,
     "kgs_forces": case_kgs_forces,
     "kgs_field": case_kgs_field,
     "orbits_collision_log": case_orbits_collision_log,

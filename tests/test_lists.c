@@ -51,7 +51,7 @@ static void test_lists_grow(void)
     CHECK(carom_scene_random_radii(&s, 0.5, 1.0, 3, &e) == CAROM_OK);
     CHECK(carom_scene_place_random(&s, 4, &e) == CAROM_OK);
     CHECK(carom_scene_maxwell_velocities(&s, 1.0, 5, &e) == CAROM_OK);
-    carom_world *w = world_from(&s, CAROM_NEIGHBOURS_AUTO);
+    carom_world *w = world_from(&s, CAROM_NEIGHBOURS_LISTS);
     CHECK(w != NULL);
     if (!w)
         return;
@@ -90,7 +90,7 @@ static void test_lists_add_remove(void)
     }
     CHECK(carom_scene_lattice(&s, n, 0.5, CAROM_LATTICE_AUTO, &e) == CAROM_OK);
     CHECK(carom_scene_maxwell_velocities(&s, 1.0, 7, &e) == CAROM_OK);
-    carom_world *w = world_from(&s, CAROM_NEIGHBOURS_AUTO);
+    carom_world *w = world_from(&s, CAROM_NEIGHBOURS_LISTS);
     CHECK(w != NULL);
     if (!w)
         return;
@@ -129,9 +129,10 @@ static void test_lists_add_remove(void)
     carom_scene_free(&s);
 }
 
-/* Where lists do not fit, cells are used, with the same physics: a box
- * too short for three list cells per periodic axis, a huge box (float
- * centres too coarse), and a world that asks for cells. */
+/* Where lists do not fit or do not pay, cells are used, with the same
+ * physics: a box too short for three list cells per periodic axis (even
+ * when lists are asked for), a huge box (float centres too coarse), a
+ * world that asks for cells, a dilute gas (packing 0.08) left to choose. */
 static void test_lists_fallback(void)
 {
     struct {
@@ -143,7 +144,9 @@ static void test_lists_fallback(void)
         {"short box", 3.0, 4, CAROM_NEIGHBOURS_AUTO},
         {"huge box", 1e6, 30, CAROM_NEIGHBOURS_AUTO},
         {"cells asked for", 12.0, 200, CAROM_NEIGHBOURS_CELLS},
-        {"lists", 12.0, 200, CAROM_NEIGHBOURS_AUTO},
+        {"dilute, auto", 12.0, 200, CAROM_NEIGHBOURS_AUTO},
+        {"lists asked for", 12.0, 200, CAROM_NEIGHBOURS_LISTS},
+        {"short box, lists", 3.0, 4, CAROM_NEIGHBOURS_LISTS},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         carom_scene s;
@@ -162,7 +165,7 @@ static void test_lists_fallback(void)
             CHECK_OK(carom_world_advance_to(w, 0.0));
             double e0 = kinetic(w);
             int lists = w->list_skin > 0.0;
-            CHECK(lists == (c == 3));
+            CHECK(lists == (c == 4));
             CHECK_OK(carom_world_advance_to(w, cases[c].L < 100.0 ? 20.0 : 1e3));
             carom_stats st;
             carom_world_get_stats(w, &st);

@@ -38,8 +38,8 @@ static const struct {
                                    "contacts slower than this are elastic, and every contact "
                                    "separates at least this fast (default 1e-6)"},
     [KEY_RESPONSE] = {"response", "elastic (default) or none (report contacts only)"},
-    [KEY_NEIGHBOURS] = {"neighbours", "auto (default: neighbour lists where the scene allows) "
-                                      "or cells (for comparisons; same results)"},
+    [KEY_NEIGHBOURS] = {"neighbours", "auto (default: neighbour lists in dense scenes), cells "
+                                      "or lists (for comparisons; same results)"},
     [KEY_TEMPERATURE] = {"temperature",
                          "kT of Maxwell-Boltzmann velocities, zero momentum (default 1)"},
     [KEY_SPEED] = {"speed", "v or vmin,vmax: random directions, speeds uniform (no temperature)"},

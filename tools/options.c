@@ -475,9 +475,10 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     int word;
     TRY(get_word(c, KEY_RESPONSE, responses, 2, 0, &word, error));
     o->response = word == 0 ? CAROM_RESPONSE_ELASTIC : CAROM_RESPONSE_NONE;
-    static const char *const neighbours[] = {"auto", "cells"};
-    TRY(get_word(c, KEY_NEIGHBOURS, neighbours, 2, 0, &word, error));
-    o->neighbours = word == 0 ? CAROM_NEIGHBOURS_AUTO : CAROM_NEIGHBOURS_CELLS;
+    static const char *const neighbours[] = {"auto", "cells", "lists"};
+    TRY(get_word(c, KEY_NEIGHBOURS, neighbours, 3, 0, &word, error));
+    o->neighbours = word == 0 ? CAROM_NEIGHBOURS_AUTO
+                    : word == 1 ? CAROM_NEIGHBOURS_CELLS : CAROM_NEIGHBOURS_LISTS;
 
     o->temperature_given = config_from_user(c, KEY_TEMPERATURE);
     TRY(get_range(c, KEY_TEMPERATURE, 1.0, 0.0, INFINITY, 0, &o->temperature, error));

@@ -53,13 +53,15 @@ typedef enum carom_response {
 } carom_response;
 
 /* How a world finds the spheres a sphere may meet. AUTO: per-sphere
- * neighbour lists with a skin where the scene allows (one size class of
- * spheres, none driven, none far larger than the rest), else cells; the
- * choice changes speed, never results. CELLS: always cells (for
- * comparisons). */
+ * neighbour lists with a skin where the scene allows and they pay (dense:
+ * packing at least 0.4 in 3D, 0.62 in 2D; radii within a factor of about
+ * 2; none driven, none far larger than the rest), else cells; the choice
+ * changes speed, never results. CELLS: always cells; LISTS: lists
+ * wherever the scene allows, however dilute (for comparisons). */
 typedef enum carom_neighbours {
     CAROM_NEIGHBOURS_AUTO = 0,
-    CAROM_NEIGHBOURS_CELLS = 1
+    CAROM_NEIGHBOURS_CELLS = 1,
+    CAROM_NEIGHBOURS_LISTS = 2
 } carom_neighbours;
 
 typedef enum carom_contact_kind {
