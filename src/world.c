@@ -260,8 +260,12 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         return CAROM_ERR_INVALID_ARGUMENT;
     }
     if (w->built) {
-        if (sphere_reach(w, (uint32_t)id) > w->grid_radius) {
-            world_unbuild(w); /* rebuilt, and checked, at the next advance */
+        /* Too large for the grid, or driven in a world of neighbour lists
+         * (which leave driven spheres to cells): rebuilt, and checked, at
+         * the next advance. */
+        if (sphere_reach(w, (uint32_t)id) > w->grid_radius ||
+            (w->list_skin > 0.0 && INFO(s)->driven)) {
+            world_unbuild(w);
         } else {
             st = world_place_sphere(w, (uint32_t)id);
             if (st != CAROM_OK) {

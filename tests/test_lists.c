@@ -129,6 +129,84 @@ static void test_lists_add_remove(void)
     carom_scene_free(&s);
 }
 
+/* A driven sphere that flies straight (its own integrator: position and
+ * velocity since its last kick). */
+typedef struct straight_driver {
+    double t0, x0[3], v[3];
+} straight_driver;
+
+static void straight_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    (void)id;
+    const straight_driver *d = user;
+    for (int k = 0; k < 3; k++) {
+        x[k] = d->x0[k] + d->v[k] * (t - d->t0);
+        v[k] = d->v[k];
+    }
+}
+
+static void straight_kick(void *user, carom_sphere_id id, double t, const double dv[3])
+{
+    straight_driver *d = user;
+    double x[3], v[3];
+    straight_probe(user, id, t, x, v);
+    for (int k = 0; k < 3; k++) {
+        d->x0[k] = x[k];
+        d->v[k] = v[k] + dv[k];
+    }
+    d->t0 = t;
+}
+
+/* A driven sphere joining a world that runs on lists: the world goes
+ * back to cells (lists leave driven spheres out) and the sphere is met. */
+static void test_lists_then_driven(void)
+{
+    carom_scene s;
+    carom_scene_init(&s);
+    carom_error e;
+    s.dim = 3;
+    size_t n = 500;
+    double L = carom_box_length_for_packing(3, n, 0.5, 0.45);
+    for (int k = 0; k < 3; k++) {
+        s.box[k] = L;
+        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
+    }
+    CHECK(carom_scene_lattice(&s, n, 0.5, CAROM_LATTICE_AUTO, &e) == CAROM_OK);
+    CHECK(carom_scene_maxwell_velocities(&s, 1.0, 9, &e) == CAROM_OK);
+    static straight_driver drv;
+    carom_world_def def = carom_world_default_def();
+    def.driver.probe = straight_probe;
+    def.driver.kick = straight_kick;
+    def.driver.user_data = &drv;
+    carom_world *w = carom_scene_create_world(&s, &def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    CHECK_OK(carom_world_advance_to(w, 1.0));
+    CHECK(w->list_skin > 0.0);
+    /* A smaller driven sphere takes the place of sphere 7, removed. */
+    carom_sphere_state old;
+    CHECK_OK(carom_world_get_sphere(w, 7, &old));
+    CHECK_OK(carom_world_remove_sphere(w, 7));
+    drv.t0 = carom_world_time(w);
+    memcpy(drv.x0, old.position, sizeof drv.x0);
+    memcpy(drv.v, old.velocity, sizeof drv.v);
+    carom_sphere_def d = carom_sphere_default_def();
+    d.driven = 1;
+    d.radius = 0.3; /* its bound fits the grid: only being driven sends it to cells */
+    d.accel_bound = 1.0;
+    carom_sphere_id id;
+    CHECK_OK(carom_world_add_sphere(w, &d, &id));
+    CHECK_OK(carom_world_advance_to(w, 4.0));
+    CHECK(w->list_skin == 0.0); /* cells now */
+    carom_sphere_state st;
+    CHECK_OK(carom_world_get_sphere(w, id, &st));
+    CHECK(st.collisions > 10);
+    CHECK(carom_world_max_overlap_now(w) < 1e-9);
+    carom_world_free(w);
+    carom_scene_free(&s);
+}
+
 /* Where lists do not fit or do not pay, cells are used, with the same
  * physics: a box too short for three list cells per periodic axis (even
  * when lists are asked for), a huge box (float centres too coarse), a
@@ -187,5 +265,6 @@ int main(void)
     RUN(test_lists_grow);
     RUN(test_lists_add_remove);
     RUN(test_lists_fallback);
+    RUN(test_lists_then_driven);
     return CHECK_REPORT();
 }
