@@ -45,6 +45,39 @@ static carom_status fit_into_box(carom_world *w, uint32_t id)
     return CAROM_OK;
 }
 
+static carom_status overlap_failure(carom_world *w, uint32_t id, uint32_t j, double dist,
+                                    double sigma)
+{
+    uint32_t a = id < j ? id : j, b = id < j ? j : id;
+    return world_fail(w, CAROM_ERR_OVERLAP,
+                      "spheres %u and %u overlap (distance %.17g < contact distance %.17g)",
+                      (unsigned)a, (unsigned)b, dist, sigma);
+}
+
+/* With neighbour lists, made before this check: every overlapping pair is
+ * in the lists (they reach further than contact), so only the spheres of
+ * sphere id's list with a higher index are checked (each pair once), and
+ * without a square root unless one fails. All spheres are at one time. */
+static carom_status check_listed_overlaps(carom_world *w, uint32_t id)
+{
+    const sphere *s = &w->spheres[id];
+    const uint32_t *list = world_list_of(w, id);
+    for (int m = 0; m < w->list_count[id]; m++) {
+        uint32_t j = LIST_PARTNER(list[m]);
+        if (j < id)
+            continue;
+        const sphere *o = &w->spheres[j];
+        const double *shift = w->list_image[LIST_IMAGE(list[m])];
+        double d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = o->x[k] + shift[k] - s->x[k];
+        double least = (s->radius + o->radius) * (1.0 - OVERLAP_TOLERANCE);
+        if (vec_dot(d, d) < least * least)
+            return overlap_failure(w, id, j, sqrt(vec_dot(d, d)), s->radius + o->radius);
+    }
+    return CAROM_OK;
+}
+
 /* Fails if sphere id overlaps a sphere already in the grid (only those
  * with index below `below` are considered, to check each pair once). */
 static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
@@ -63,12 +96,8 @@ static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
                 d[k] = xo[k] + nl.list[c].shift[k] - s->x[k];
             double sigma = s->radius + o->radius;
             double dist = sqrt(vec_dot(d, d));
-            if (dist < sigma * (1.0 - OVERLAP_TOLERANCE)) {
-                uint32_t a = id < j ? id : j, b = id < j ? j : id;
-                return world_fail(w, CAROM_ERR_OVERLAP,
-                                  "spheres %u and %u overlap (distance %.17g < contact distance %.17g)",
-                                  (unsigned)a, (unsigned)b, dist, sigma);
-            }
+            if (dist < sigma * (1.0 - OVERLAP_TOLERANCE))
+                return overlap_failure(w, id, j, dist, sigma);
         }
     }
     return CAROM_OK;
@@ -191,9 +220,11 @@ carom_status world_build(carom_world *w)
         if (st == CAROM_OK && !w->info[i].big)
             cell_link(w, i);
     }
+    if (st == CAROM_OK && w->list_skin > 0.0)
+        world_lists_build(w);
     for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
         if (w->info[i].alive && !w->info[i].big)
-            st = check_overlaps(w, i, i);
+            st = w->list_skin > 0.0 ? check_listed_overlaps(w, i) : check_overlaps(w, i, i);
     for (size_t b = 0; b < w->nbig && st == CAROM_OK; b++)
         st = world_big_check_overlaps(w, w->big[b]);
     if (st != CAROM_OK) {
@@ -202,8 +233,6 @@ carom_status world_build(carom_world *w)
         world_lists_free(w);
         return st;
     }
-    if (w->list_skin > 0.0)
-        world_lists_build(w);
     w->built = 1;
     for (uint32_t i = 0; i < w->count; i++) {
         if (w->info[i].alive) {

@@ -62,6 +62,19 @@ double carom_world_max_overlap_now(const carom_world *w)
         }
         if (INFO(a)->big)
             continue;
+        if (w->list_skin > 0.0) {
+            /* Every overlapping pair is in the neighbour lists. */
+            const uint32_t *list = world_list_of(w, i);
+            for (int m = 0; m < w->list_count[i]; m++) {
+                uint32_t j = LIST_PARTNER(list[m]);
+                if (j <= i)
+                    continue;
+                double o = pair_overlap(w, a, &w->spheres[j], w->list_image[LIST_IMAGE(list[m])]);
+                if (o > worst)
+                    worst = o;
+            }
+            continue;
+        }
         neighbour_lists nl;
         world_neighbour_lists(w, i, 0, &nl);
         for (int c = 0; c < nl.count; c++)
