@@ -250,6 +250,24 @@ static void scan_big_region(const carom_world *w, pair_scan *scan, const double 
     world_cells_in_region(w, x, reach, scan_batch, scan);
 }
 
+/* A ballistic sphere hitting the walls of axis k, if before *best (which
+ * it then replaces, with *ev). From its state at its own time, like
+ * pairs: predicting again without a velocity change gives the same time. */
+static void wall_events(const carom_world *w, const sphere *s, int k, double now, double *best,
+                        sphere_event *ev)
+{
+    double t_lo = fmax(face_time(w, s, s->x, s->v, k, s->radius, 0, s->t), now);
+    double t_hi = fmax(face_time(w, s, s->x, s->v, k, w->def.box[k] - s->radius, 1, s->t), now);
+    if (t_lo < *best) {
+        *best = t_lo;
+        *ev = event_of(EVENT_WALL, (uint32_t)(2 * k));
+    }
+    if (t_hi < *best) {
+        *best = t_hi;
+        *ev = event_of(EVENT_WALL, (uint32_t)(2 * k + 1));
+    }
+}
+
 /* The sphere's own events (no partner): a driven sphere's reset, walls,
  * cell crossings (or a big sphere's rescan). x, v: its state now. */
 static void own_events(const carom_world *w, const sphere *s, const double x[3],
@@ -261,21 +279,9 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
     if (w->list_skin > 0.0) {
         /* Neighbour lists (no big, driven or region-scanning spheres, no
          * cells to cross): walls, and leaving the skin. */
-        for (int k = 0; k < w->def.dim; k++) {
-            if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
-                continue;
-            double t_lo = fmax(face_time(w, s, s->x, s->v, k, s->radius, 0, s->t), now);
-            double t_hi =
-                fmax(face_time(w, s, s->x, s->v, k, w->def.box[k] - s->radius, 1, s->t), now);
-            if (t_lo < best) {
-                best = t_lo;
-                ev = event_of(EVENT_WALL, (uint32_t)(2 * k));
-            }
-            if (t_hi < best) {
-                best = t_hi;
-                ev = event_of(EVENT_WALL, (uint32_t)(2 * k + 1));
-            }
-        }
+        for (int k = 0; k < w->def.dim; k++)
+            if (w->def.boundary[k] == CAROM_BOUNDARY_WALLS)
+                wall_events(w, s, k, now, &best, &ev);
         double t = world_lists_relist_time(w, s, x, v, now);
         if (t < best) {
             best = t;
@@ -304,19 +310,7 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
                 }
             }
         } else if (walls) {
-            /* From its state at its own time, like pairs: predicting again
-             * without a velocity change gives the same time. */
-            double t_lo = fmax(face_time(w, s, s->x, s->v, k, s->radius, 0, s->t), now);
-            double t_hi =
-                fmax(face_time(w, s, s->x, s->v, k, w->def.box[k] - s->radius, 1, s->t), now);
-            if (t_lo < best) {
-                best = t_lo;
-                ev = event_of(EVENT_WALL, (uint32_t)(2 * k));
-            }
-            if (t_hi < best) {
-                best = t_hi;
-                ev = event_of(EVENT_WALL, (uint32_t)(2 * k + 1));
-            }
+            wall_events(w, s, k, now, &best, &ev);
         }
         if (INFO(s)->big || region) {
             /* Scan again after moving the margin of the region scanned:
