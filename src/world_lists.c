@@ -259,15 +259,21 @@ static void gather(carom_world *w, uint32_t i, uint32_t below)
     gather_batch(w, i, ids, cell_of, &nb, n);
 }
 
-void world_lists_set_centre(carom_world *w, uint32_t i)
+/* Sphere i's list centre at x (rounded to floats), and its cell that of
+ * the centre. */
+static void centre_at(carom_world *w, uint32_t i, const double x[3])
 {
-    const sphere *s = &w->spheres[i];
     const grid *g = &w->levels.level[0];
     for (int k = 0; k < 3; k++) {
-        w->list_centre[i][k] = (float)s->x[k];
+        w->list_centre[i][k] = (float)x[k];
         w->info[i].cc[k] = grid_coordinate(g, k, (double)w->list_centre[i][k]);
     }
-    w->list_centre[i][3] = (float)s->radius; /* rounded the same way every time */
+}
+
+void world_lists_set_centre(carom_world *w, uint32_t i)
+{
+    centre_at(w, i, w->spheres[i].x);
+    w->list_centre[i][3] = (float)w->spheres[i].radius; /* rounded the same way every time */
 }
 
 void world_lists_build(carom_world *w)
@@ -304,10 +310,7 @@ void world_lists_remake(carom_world *w, uint32_t i)
     }
     world_lists_remove(w, i);
     cell_unlink(w, i);
-    for (int k = 0; k < 3; k++) {
-        w->list_centre[i][k] = (float)x[k];
-        w->info[i].cc[k] = grid_coordinate(g, k, (double)w->list_centre[i][k]);
-    }
+    centre_at(w, i, x);
     cell_link(w, i);
     gather(w, i, UINT32_MAX);
 }
