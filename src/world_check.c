@@ -102,6 +102,12 @@ void world_validate(carom_world *w)
             continue;
         if (w->events[i].time < w->time)
             abort();
+        /* An event naming a removed sphere is stale by its counter (the
+         * event loop checks nothing else). */
+        const sphere_event *ev = &w->events[i];
+        if (ev->kind == EVENT_COLLISION && !w->info[ev->partner].alive &&
+            ev->partner_counter == w->events[ev->partner].counter)
+            abort();
         if (INFO(s)->big || w->list_skin > 0.0)
             continue; /* not in the grid, or by its list centre (below) */
         double x[3], v[3];
