@@ -394,6 +394,9 @@ static inline const uint32_t *world_list_of(const carom_world *w, uint32_t i)
 {
     return &w->list_entry[(size_t)i * w->list_cap];
 }
+#define LIST_IMAGE_BITS 5
+#define LIST_PARTNER(e) ((e) >> LIST_IMAGE_BITS)
+#define LIST_IMAGE(e) ((e) & 31u)
 /* Starts loading what predicting sphere i will read (its list's spheres),
  * so that the loads overlap the work done before (a collision's response). */
 static inline void world_prefetch_candidates(const carom_world *w, uint32_t i)
@@ -402,12 +405,9 @@ static inline void world_prefetch_candidates(const carom_world *w, uint32_t i)
         return;
     const uint32_t *list = world_list_of(w, i);
     for (int m = 0; m < w->list_count[i]; m++)
-        PREFETCH(&w->spheres[list[m] >> 5]);
+        PREFETCH(&w->spheres[LIST_PARTNER(list[m])]);
     PREFETCH(&w->list_centre[i]);
 }
-#define LIST_IMAGE_BITS 5
-#define LIST_PARTNER(e) ((e) >> LIST_IMAGE_BITS)
-#define LIST_IMAGE(e) ((e) & 31u)
 #ifdef CAROM_VALIDATE
 int world_lists_valid(const carom_world *w);
 #endif
