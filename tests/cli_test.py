@@ -382,6 +382,33 @@ def case_neighbours(r):
            d["events_by_type"]["cell_crossings"] > 0, "a dilute gas uses cells")
 
 
+def read_contacts(path):
+    with open(path) as f:
+        return sorted((int(i), int(j), float(t)) for t, i, j in (l.split()[:3] for l in f))
+
+
+def case_neighbours_report_only(r):
+    """Report-only runs never change a velocity, so nothing chaotic can
+    separate two ways of finding partners: with neighbour lists and with
+    cells the same contacts come out, at the same times (to 1e-12), in a
+    periodic box and in a walled one under gravity."""
+    for extra in ([], ["boundary=walls", "gravity=1"]):
+        logs = {}
+        for m in ("lists", "cells"):
+            path = r.path("contacts_%s_%d.txt" % (m, len(extra)))
+            d = r.json(["n=1000", "packing=0.45", "response=none", "equilibrate=0", "time=1",
+                        "neighbours=" + m, "collision_log=" + path] + extra)
+            e = d["events_by_type"]
+            expect((e["list_rebuilds"] > 0) == (m == "lists"), "%s: list rebuilds %r" % (m, e))
+            logs[m] = read_contacts(path)
+        a, b = logs["lists"], logs["cells"]
+        expect(len(a) > 2000 and len(a) == len(b),
+               "%s: %d contacts with lists, %d with cells" % (extra, len(a), len(b)))
+        for x, y in zip(a, b):
+            expect(x[:2] == y[:2] and abs(x[2] - y[2]) <= 1e-12 * (1 + y[2]),
+                   "%s: lists %r, cells %r" % (extra, x, y))
+
+
 # ---- driven spheres (issue 4) ----
 
 EVENT_TYPES = ("collisions", "wall_hits", "cell_crossings", "bound_resets", "bound_collisions",
@@ -575,6 +602,7 @@ CASES = {
     "scenarios": case_scenarios,
     "equilibrate_excluded": case_equilibrate_excluded,
     "neighbours": case_neighbours,
+    "neighbours_report_only": case_neighbours_report_only,
     "kgs_forces": case_kgs_forces,
     "kgs_field": case_kgs_field,
     "orbits_collision_log": case_orbits_collision_log,
