@@ -8,6 +8,7 @@
  * every list invariant is also checked after every event; there
  * CAROM_TEST_QUICK=1 shortens the first run to a fifth. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #ifndef M_PI
@@ -30,6 +31,28 @@ static carom_world *world_from(carom_scene *s, carom_neighbours neighbours)
     return w;
 }
 
+/* An empty 3D scene in a periodic cube of edge L. */
+static void periodic_cube(carom_scene *s, double L)
+{
+    carom_scene_init(s);
+    s->dim = 3;
+    for (int k = 0; k < 3; k++) {
+        s->box[k] = L;
+        s->boundary[k] = CAROM_BOUNDARY_PERIODIC;
+    }
+}
+
+/* n spheres of radius 0.5 on a lattice at the given packing, periodic,
+ * Maxwell-Boltzmann velocities drawn with seed (none if seed is 0). */
+static void lattice_scene(carom_scene *s, size_t n, double packing, uint64_t seed)
+{
+    carom_error e;
+    periodic_cube(s, carom_box_length_for_packing(3, n, 0.5, packing));
+    CHECK(carom_scene_lattice(s, n, 0.5, CAROM_LATTICE_AUTO, &e) == CAROM_OK);
+    if (seed)
+        CHECK(carom_scene_maxwell_velocities(s, 1.0, seed, &e) == CAROM_OK);
+}
+
 static double kinetic(carom_world *w) { return carom_world_kinetic_energy(w); }
 
 /* Radii uniform in [0.5, 1], packing 0.4: the large spheres' lists grow
@@ -37,16 +60,10 @@ static double kinetic(carom_world *w) { return carom_world_kinetic_energy(w); }
 static void test_lists_grow(void)
 {
     carom_scene s;
-    carom_scene_init(&s);
     carom_error e;
-    s.dim = 3;
     size_t n = 600;
     double mean_volume = 4.0 / 3.0 * M_PI * (0.5 * 0.5 * 0.5 + 1.0) / 2.0 * 0.75; /* <r^3> */
-    double L = cbrt((double)n * mean_volume / 0.4);
-    for (int k = 0; k < 3; k++) {
-        s.box[k] = L;
-        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
-    }
+    periodic_cube(&s, cbrt((double)n * mean_volume / 0.4));
     CHECK(carom_scene_resize(&s, n, &e) == CAROM_OK);
     CHECK(carom_scene_random_radii(&s, 0.5, 1.0, 3, &e) == CAROM_OK);
     CHECK(carom_scene_place_random(&s, 4, &e) == CAROM_OK);
@@ -79,17 +96,9 @@ static void test_lists_grow(void)
 static void test_lists_add_remove(void)
 {
     carom_scene s;
-    carom_scene_init(&s);
-    carom_error e;
-    s.dim = 3;
     size_t n = 500;
-    double L = carom_box_length_for_packing(3, n, 0.5, 0.3);
-    for (int k = 0; k < 3; k++) {
-        s.box[k] = L;
-        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
-    }
-    CHECK(carom_scene_lattice(&s, n, 0.5, CAROM_LATTICE_AUTO, &e) == CAROM_OK);
-    CHECK(carom_scene_maxwell_velocities(&s, 1.0, 7, &e) == CAROM_OK);
+    lattice_scene(&s, n, 0.3, 7);
+    double L = s.box[0];
     carom_world *w = world_from(&s, CAROM_NEIGHBOURS_LISTS);
     CHECK(w != NULL);
     if (!w)
@@ -162,17 +171,8 @@ static void straight_kick(void *user, carom_sphere_id id, double t, const double
 static void test_lists_then_driven(void)
 {
     carom_scene s;
-    carom_scene_init(&s);
     carom_error e;
-    s.dim = 3;
-    size_t n = 500;
-    double L = carom_box_length_for_packing(3, n, 0.5, 0.45);
-    for (int k = 0; k < 3; k++) {
-        s.box[k] = L;
-        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
-    }
-    CHECK(carom_scene_lattice(&s, n, 0.5, CAROM_LATTICE_AUTO, &e) == CAROM_OK);
-    CHECK(carom_scene_maxwell_velocities(&s, 1.0, 9, &e) == CAROM_OK);
+    lattice_scene(&s, 500, 0.45, 9);
     static straight_driver drv;
     carom_world_def def = carom_world_default_def();
     def.driver.probe = straight_probe;
@@ -213,16 +213,7 @@ static void test_lists_then_driven(void)
 static void test_lists_overlap(void)
 {
     carom_scene s;
-    carom_scene_init(&s);
-    carom_error e;
-    s.dim = 3;
-    size_t n = 500;
-    double L = carom_box_length_for_packing(3, n, 0.5, 0.45);
-    for (int k = 0; k < 3; k++) {
-        s.box[k] = L;
-        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
-    }
-    CHECK(carom_scene_lattice(&s, n, 0.5, CAROM_LATTICE_AUTO, &e) == CAROM_OK);
+    lattice_scene(&s, 500, 0.45, 0);
     /* Sphere 123 moved onto sphere 321, less than a diameter away. */
     for (int k = 0; k < 3; k++)
         s.position[123][k] = s.position[321][k] + (k == 0 ? 0.6 : 0.0);
@@ -236,7 +227,8 @@ static void test_lists_overlap(void)
     }
     /* The same scene without the overlap runs on lists; a sphere added
      * onto another is refused. */
-    CHECK(carom_scene_lattice(&s, n, 0.5, CAROM_LATTICE_AUTO, &e) == CAROM_OK);
+    carom_scene_free(&s);
+    lattice_scene(&s, 500, 0.45, 0);
     w = world_from(&s, CAROM_NEIGHBOURS_AUTO);
     CHECK(w != NULL);
     if (w) {
@@ -274,13 +266,8 @@ static void test_lists_fallback(void)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         carom_scene s;
-        carom_scene_init(&s);
         carom_error e;
-        s.dim = 3;
-        for (int k = 0; k < 3; k++) {
-            s.box[k] = cases[c].L;
-            s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
-        }
+        periodic_cube(&s, cases[c].L);
         CHECK(carom_scene_random(&s, cases[c].n, 0.5, 11, &e) == CAROM_OK);
         CHECK(carom_scene_random_velocities(&s, 1.0, 2.0, 12, &e) == CAROM_OK);
         carom_world *w = world_from(&s, cases[c].neighbours);
