@@ -119,6 +119,14 @@ typedef struct sphere_event {
     uint32_t counter;
 } sphere_event;
 
+/* A sphere's neighbour list (world_lists.c) starts in its own block of
+ * LIST_BLOCK entries (one cache line), which holds a list of up to
+ * LIST_BLOCK; a longer list continues in blocks of a shared pool: every
+ * block but the last then holds LIST_BLOCK - 1 entries and, in its last
+ * word, the pool index of the next block. At most LIST_MAX entries. */
+#define LIST_BLOCK 16
+#define LIST_MAX 255 /* counts are bytes */
+
 /* Report-only mode: the pairs a sphere was last reported with, each
  * remembered until the two have separated again (for the velocities they
  * had then): until that time a re-prediction of their meeting is the
@@ -172,9 +180,11 @@ struct carom_world {
     /* Neighbour-list mode (world_lists.c); list_skin 0: cells. */
     double list_skin;     /* how far a sphere may move from its centre */
     float (*list_centre)[4]; /* centre, and the radius (as a float) */
-    uint32_t *list_entry; /* list_cap per sphere: partner << 5 | image */
+    uint32_t *list_entry; /* a block of LIST_BLOCK entries per sphere:
+                             partner << 5 | image */
     uint8_t *list_count;
-    uint32_t list_cap;
+    uint32_t (*list_more)[LIST_BLOCK]; /* blocks continuing longer lists */
+    uint32_t list_more_used, list_more_room, list_more_free;
     double list_image[27][3]; /* the shifts the image codes name */
     int list_failed;      /* out of memory growing a list: the event loop
                              stops, and the next advance rebuilds */
@@ -390,9 +400,25 @@ void world_lists_remake(carom_world *w, uint32_t i);
 /* When sphere s (state x, v now) will be list_skin away from its centre. */
 double world_lists_relist_time(const carom_world *w, const sphere *s, const double x[3],
                                const double v[3], double now);
+/* Sphere i's first block (for prefetching). */
 static inline const uint32_t *world_list_of(const carom_world *w, uint32_t i)
 {
-    return &w->list_entry[(size_t)i * w->list_cap];
+    return &w->list_entry[(size_t)i * LIST_BLOCK];
+}
+/* Copies sphere i's list into out (room for LIST_MAX); returns its length. */
+static inline int world_list_read(const carom_world *w, uint32_t i, uint32_t *out)
+{
+    const uint32_t *block = world_list_of(w, i);
+    int left = w->list_count[i], n = 0;
+    while (left > LIST_BLOCK) {
+        for (int m = 0; m < LIST_BLOCK - 1; m++)
+            out[n++] = block[m];
+        left -= LIST_BLOCK - 1;
+        block = w->list_more[block[LIST_BLOCK - 1]];
+    }
+    for (int m = 0; m < left; m++)
+        out[n++] = block[m];
+    return n;
 }
 #define LIST_IMAGE_BITS 5
 #define LIST_PARTNER(e) ((e) >> LIST_IMAGE_BITS)
@@ -404,7 +430,8 @@ static inline void world_prefetch_candidates(const carom_world *w, uint32_t i)
     if (!(w->list_skin > 0.0))
         return;
     const uint32_t *list = world_list_of(w, i);
-    for (int m = 0; m < w->list_count[i]; m++)
+    int n = w->list_count[i] < LIST_BLOCK ? w->list_count[i] : LIST_BLOCK - 1;
+    for (int m = 0; m < n; m++)
         PREFETCH(&w->spheres[LIST_PARTNER(list[m])]);
     PREFETCH(&w->list_centre[i]);
 }

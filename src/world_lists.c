@@ -23,10 +23,12 @@
  * one contact distance, a prediction reads about a third of the spheres
  * (a ball of radius 1.4 diameters instead of 27 cells) from one
  * contiguous array; at packing 0.45 a sphere makes its list about every
- * sixth of its collisions (docs/performance-notes.md). A list starts with
- * room for LIST_CAP_INITIAL neighbours; when one fills, every list's room
- * doubles (at most LIST_CAP_MAX; past that, or out of memory, the event
- * loop stops with an error and the world goes back to cells).
+ * sixth of its collisions (docs/performance-notes.md). A list lives in
+ * its sphere's own block of LIST_BLOCK entries and, when longer, goes on
+ * in blocks of a shared pool (world_internal.h), so that the few large
+ * spheres of a polydisperse scene do not make every sphere's room grow.
+ * Past LIST_MAX entries, or out of memory, the event loop stops with an
+ * error and the world goes back to cells.
  *
  * Used when the scene allows it (world_build.c): dense enough (packing at
  * least 0.4 in 3D, 0.62 in 2D), one dense grid level, no driven spheres,
@@ -34,7 +36,6 @@
  * the world's definition does not ask for cells. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "roots.h"
 #include "vec.h"
@@ -47,8 +48,6 @@
 /* The skin, as a share of the mean diameter: more means fewer list
  * rebuilds but longer lists (measured in docs/performance-notes.md). */
 #define LIST_SKIN_SHARE 0.2
-#define LIST_CAP_INITIAL 16
-#define LIST_CAP_MAX 255 /* counts are bytes */
 #define FLOAT_CENTRE_RANGE 65536.0
 
 /* Below these packing fractions a sphere flies further between
@@ -101,23 +100,33 @@ int world_lists_fit_grid(const carom_world *w)
     return 1;
 }
 
+/* The pool of continuation blocks is empty (every list fits its block). */
+static void pool_clear(carom_world *w)
+{
+    w->list_more_used = 0;
+    w->list_more_free = SPHERE_NONE;
+}
+
 void world_lists_free(carom_world *w)
 {
     free(w->list_entry);
     free(w->list_count);
     free(w->list_centre);
+    free(w->list_more);
     w->list_entry = NULL;
     w->list_count = NULL;
     w->list_centre = NULL;
-    w->list_cap = 0;
+    w->list_more = NULL;
+    w->list_more_room = 0;
+    pool_clear(w);
     w->list_skin = 0.0;
 }
 
 int world_lists_reserve(carom_world *w, size_t capacity)
 {
-    if (w->list_cap == 0)
-        w->list_cap = LIST_CAP_INITIAL;
-    uint32_t *e = realloc(w->list_entry, capacity * w->list_cap * sizeof *e);
+    if (!w->list_more)
+        pool_clear(w);
+    uint32_t *e = realloc(w->list_entry, capacity * LIST_BLOCK * sizeof *e);
     if (!e)
         return -1;
     w->list_entry = e;
@@ -138,59 +147,154 @@ int world_lists_reserve(carom_world *w, size_t capacity)
     return 0;
 }
 
-/* Doubles every sphere's room for entries (a list is full). */
-static int grow_lists(carom_world *w)
+/* A block from the pool (SPHERE_NONE: out of memory). */
+static uint32_t take_block(carom_world *w)
 {
-    uint32_t old = w->list_cap, cap = 2 * old;
-    if (cap > LIST_CAP_MAX)
-        return -1;
-    uint32_t *e = realloc(w->list_entry, w->capacity * cap * sizeof *e);
-    if (!e)
-        return -1;
-    for (size_t i = w->capacity; i-- > 0;)
-        memmove(&e[i * cap], &e[i * old], old * sizeof *e);
-    w->list_entry = e;
-    w->list_cap = cap;
-    return 0;
+    uint32_t k = w->list_more_free;
+    if (k != SPHERE_NONE) {
+        w->list_more_free = w->list_more[k][0];
+        return k;
+    }
+    if (w->list_more_used == w->list_more_room) {
+        uint32_t room = w->list_more_room ? 2 * w->list_more_room : 64;
+        uint32_t(*more)[LIST_BLOCK] = realloc(w->list_more, room * sizeof *more);
+        if (!more)
+            return SPHERE_NONE;
+        w->list_more = more;
+        w->list_more_room = room;
+    }
+    return w->list_more_used++;
 }
 
-static inline uint32_t *entries_of(carom_world *w, uint32_t i)
+static void give_block(carom_world *w, uint32_t k)
 {
-    return &w->list_entry[(size_t)i * w->list_cap];
+    w->list_more[k][0] = w->list_more_free;
+    w->list_more_free = k;
+}
+
+/* How many blocks a list of n entries takes. */
+static inline int blocks_for(int n)
+{
+    return n <= LIST_BLOCK ? 1 : (n - 2) / (LIST_BLOCK - 1) + 1;
+}
+
+/* Block b of sphere i's list. */
+static uint32_t *block_of(carom_world *w, uint32_t i, int b)
+{
+    uint32_t *block = &w->list_entry[(size_t)i * LIST_BLOCK];
+    for (; b > 0; b--)
+        block = w->list_more[block[LIST_BLOCK - 1]];
+    return block;
+}
+
+/* Entry m of sphere i's list when it has n entries. */
+static uint32_t *entry_at(carom_world *w, uint32_t i, int m, int n)
+{
+    int last = blocks_for(n) - 1, b = m / (LIST_BLOCK - 1);
+    if (b > last)
+        b = last;
+    return &block_of(w, i, b)[m - b * (LIST_BLOCK - 1)];
 }
 
 static void add_entry(carom_world *w, uint32_t i, uint32_t j, int image)
 {
-    if (w->list_count[i] == w->list_cap && grow_lists(w) != 0) {
+    int n = w->list_count[i];
+    uint32_t e = j << LIST_IMAGE_BITS | (uint32_t)image;
+    if (n < LIST_BLOCK) { /* the common case: room in its own block */
+        w->list_entry[(size_t)i * LIST_BLOCK + n] = e;
+        w->list_count[i] = (uint8_t)(n + 1);
+        return;
+    }
+    if (n == LIST_MAX) {
         w->list_failed = 1;
         return;
     }
-    entries_of(w, i)[w->list_count[i]++] = j << LIST_IMAGE_BITS | (uint32_t)image;
-}
-
-/* Takes j out of i's list. */
-static void remove_entry(carom_world *w, uint32_t i, uint32_t j)
-{
-    uint32_t *e = entries_of(w, i);
-    int n = w->list_count[i];
-    for (int m = 0; m < n; m++) {
-        if (LIST_PARTNER(e[m]) == j) {
-            e[m] = e[n - 1];
-            w->list_count[i] = (uint8_t)(n - 1);
+    if (blocks_for(n + 1) > blocks_for(n)) {
+        /* The last block is full: its last entry and the new one go on in
+         * a new block, whose index takes that entry's place. */
+        uint32_t k = take_block(w);
+        if (k == SPHERE_NONE) {
+            w->list_failed = 1;
             return;
         }
+        uint32_t *last = block_of(w, i, blocks_for(n) - 1);
+        w->list_more[k][0] = last[LIST_BLOCK - 1];
+        w->list_more[k][1] = e;
+        last[LIST_BLOCK - 1] = k;
+    } else {
+        *entry_at(w, i, n, n + 1) = e;
     }
+    w->list_count[i] = (uint8_t)(n + 1);
+}
+
+/* Takes j out of i's list: the last entry takes its place. */
+static void remove_entry(carom_world *w, uint32_t i, uint32_t j)
+{
+    int n = w->list_count[i];
+    if (n <= LIST_BLOCK) { /* the common case: all in its own block */
+        uint32_t *e = &w->list_entry[(size_t)i * LIST_BLOCK];
+        for (int m = 0; m < n; m++) {
+            if (LIST_PARTNER(e[m]) == j) {
+                e[m] = e[n - 1];
+                w->list_count[i] = (uint8_t)(n - 1);
+                return;
+            }
+        }
+        return;
+    }
+    int m = 0;
+    for (uint32_t *block = block_of(w, i, 0);; m += LIST_BLOCK - 1) {
+        int here = n - m <= LIST_BLOCK ? n - m : LIST_BLOCK - 1, k = 0;
+        while (k < here && LIST_PARTNER(block[k]) != j)
+            k++;
+        if (k < here) {
+            m += k;
+            break;
+        }
+        if (n - m <= LIST_BLOCK)
+            return; /* the last block: not listed */
+        block = w->list_more[block[LIST_BLOCK - 1]];
+    }
+    *entry_at(w, i, m, n) = *entry_at(w, i, n - 1, n);
+    if (blocks_for(n - 1) < blocks_for(n)) {
+        /* One entry is left in the last block: back into the block
+         * before, in place of the link. */
+        uint32_t *before = block_of(w, i, blocks_for(n) - 2);
+        uint32_t k = before[LIST_BLOCK - 1];
+        before[LIST_BLOCK - 1] = w->list_more[k][0];
+        give_block(w, k);
+    }
+    w->list_count[i] = (uint8_t)(n - 1);
+}
+
+/* Sphere i's list empties (its pool blocks go back). */
+static void clear_list(carom_world *w, uint32_t i)
+{
+    int n = w->list_count[i];
+    const uint32_t *block = block_of(w, i, 0);
+    for (; n > LIST_BLOCK; n -= LIST_BLOCK - 1) {
+        uint32_t k = block[LIST_BLOCK - 1];
+        block = w->list_more[k];
+        give_block(w, k);
+    }
+    w->list_count[i] = 0;
 }
 
 /* Sphere i leaves the lists of its neighbours, and its own list empties. */
 void world_lists_remove(carom_world *w, uint32_t i)
 {
-    const uint32_t *e = entries_of(w, i);
-    for (int m = 0; m < w->list_count[i]; m++)
-        PREFETCH(entries_of(w, LIST_PARTNER(e[m])));
-    for (int m = 0; m < w->list_count[i]; m++)
+    uint32_t more[LIST_MAX];
+    const uint32_t *e = world_list_of(w, i); /* partners' lists change, not its own */
+    int n = w->list_count[i];
+    if (n > LIST_BLOCK) {
+        world_list_read(w, i, more);
+        e = more;
+    }
+    for (int m = 0; m < n; m++)
+        PREFETCH(world_list_of(w, LIST_PARTNER(e[m])));
+    for (int m = 0; m < n; m++)
         remove_entry(w, LIST_PARTNER(e[m]), i);
-    w->list_count[i] = 0;
+    clear_list(w, i);
 }
 
 /* The image code of a shift of -1, 0 or +1 box lengths per axis. */
@@ -278,6 +382,7 @@ void world_lists_set_centre(carom_world *w, uint32_t i)
 
 void world_lists_build(carom_world *w)
 {
+    pool_clear(w);
     for (uint32_t i = 0; i < w->count; i++)
         if (w->info[i].alive)
             w->list_count[i] = 0;
@@ -340,8 +445,9 @@ double world_lists_relist_time(const carom_world *w, const sphere *s, const doub
 #ifdef CAROM_VALIDATE
 static int listed(const carom_world *w, uint32_t i, uint32_t j, int image)
 {
-    const uint32_t *e = world_list_of(w, i);
-    for (int m = 0; m < w->list_count[i]; m++)
+    uint32_t e[LIST_MAX];
+    int n = world_list_read(w, i, e);
+    for (int m = 0; m < n; m++)
         if (e[m] == (j << LIST_IMAGE_BITS | (uint32_t)image))
             return 1;
     return 0;

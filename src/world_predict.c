@@ -380,16 +380,21 @@ void world_predict(carom_world *w, uint32_t i)
     int dense = !lists && w->levels.simple && !INFO(s)->big;
     const grid *g = dense ? sphere_grid(w, i) : NULL;
     grid_neighbourhood nb;
-    uint32_t cand[CANDIDATE_BATCH];
-    const double *cand_shift[CANDIDATE_BATCH];
+    /* Room for a whole neighbour list (longer than a batch). */
+    uint32_t cand[LIST_MAX > CANDIDATE_BATCH ? LIST_MAX : CANDIDATE_BATCH];
+    const double *cand_shift[LIST_MAX > CANDIDATE_BATCH ? LIST_MAX : CANDIDATE_BATCH];
     int n = 0, listed = 0;
     if (lists) {
         /* Its neighbour list (world_lists.c): the candidates' records
          * start loading now, while the own events are computed. */
-        const uint32_t *list = world_list_of(w, i);
         PREFETCH(&w->list_centre[i]);
+        const uint32_t *list = world_list_of(w, i);
         listed = w->list_count[i];
-        for (int m = 0; m < listed && m < CANDIDATE_BATCH; m++) {
+        if (listed > LIST_BLOCK) { /* it goes on in the pool */
+            world_list_read(w, i, cand);
+            list = cand;
+        }
+        for (int m = 0; m < listed; m++) {
             uint32_t e = list[m];
             cand[m] = LIST_PARTNER(e);
             cand_shift[m] = w->list_image[LIST_IMAGE(e)];
@@ -408,15 +413,7 @@ void world_predict(carom_world *w, uint32_t i)
      * then evaluated in the order found. */
     pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY};
     if (lists) {
-        const uint32_t *list = world_list_of(w, i);
-        for (int m = 0; m < listed; m += CANDIDATE_BATCH) {
-            n = listed - m < CANDIDATE_BATCH ? listed - m : CANDIDATE_BATCH;
-            for (int k = 0; k < n && m > 0; k++) { /* longer lists: the next batch */
-                cand[k] = LIST_PARTNER(list[m + k]);
-                cand_shift[k] = w->list_image[LIST_IMAGE(list[m + k])];
-            }
-            scan_candidates(w, &scan, cand, cand_shift, n);
-        }
+        scan_candidates(w, &scan, cand, cand_shift, listed);
     } else if (!w->levels.simple && !INFO(s)->big) {
         /* Several levels, or sparse cells (world_cells.c). */
         neighbour_lists nl;
