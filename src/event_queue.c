@@ -3,8 +3,16 @@
 
 #include <stdlib.h>
 
+/* A hint to start loading what will be read soon (no effect on results). */
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
+
 #define ARITY 4
 #define IN_HEAP 0x80000000u
+#define DEFERRED 0x40000000u /* buckets stay below 2^30 */
 #define NONE UINT32_MAX
 /* Pending events per bucket the year is sized for, and how many mean
  * spreads of the pending times a year spans. */
@@ -37,6 +45,7 @@ int event_queue_init(event_queue *q, size_t capacity)
     q->listed = 0;
     q->heap = NULL;
     q->hsize = q->size = 0;
+    q->deferred = 0;
     return event_queue_reserve(q, capacity);
 }
 
@@ -154,6 +163,28 @@ static void list_unlink(event_queue *q, uint32_t s)
         q->prev[n] = p;
 }
 
+/* Files the deferred entries in their buckets. */
+static void file_deferred(event_queue *q)
+{
+    for (int k = 0; k < q->deferred; k++)
+        if (q->deferred_sphere[k] != NONE)
+            list_push(q, q->deferred_bucket[k], q->deferred_sphere[k]);
+    q->deferred = 0;
+}
+
+/* Sphere s goes into bucket b (after the current one) soon: the bucket's
+ * head starts loading now. */
+static void defer(event_queue *q, uint32_t s, size_t b)
+{
+    if (q->deferred == EVENT_QUEUE_DEFERRED)
+        file_deferred(q);
+    int k = q->deferred++;
+    q->deferred_sphere[k] = s;
+    q->deferred_bucket[k] = (uint32_t)b;
+    q->where[s] = DEFERRED | (uint32_t)k;
+    PREFETCH(&q->head[b]);
+}
+
 /* Files sphere s (key already in time[s]) where its time belongs. */
 static void place(event_queue *q, uint32_t s)
 {
@@ -173,7 +204,7 @@ static void place(event_queue *q, uint32_t s)
         sift_up(q, q->hsize++, (event_queue_entry){t, s, 0});
         return;
     }
-    list_push(q, (uint32_t)b, s);
+    defer(q, s, b);
     q->listed++;
 }
 
@@ -182,6 +213,9 @@ static void take_out(event_queue *q, uint32_t s)
     uint32_t w = q->where[s];
     if (w & IN_HEAP) {
         heap_remove(q, w & ~IN_HEAP);
+    } else if (w & DEFERRED) {
+        q->deferred_sphere[w & ~DEFERRED] = NONE;
+        q->listed--;
     } else {
         list_unlink(q, s);
         if (w != never_list(q))
@@ -222,6 +256,7 @@ void event_queue_remove(event_queue *q, uint32_t s)
 
 void event_queue_clear(event_queue *q)
 {
+    q->deferred = 0;
     for (size_t k = 0; k < q->capacity; k++)
         q->where[k] = EVENT_QUEUE_ABSENT;
     for (size_t b = 0; b < q->nb + 2; b++)
@@ -233,6 +268,7 @@ void event_queue_clear(event_queue *q)
  * spread of the pending times; every bucket is empty when this runs. */
 static void new_year(event_queue *q)
 {
+    file_deferred(q);
     uint32_t list = q->head[overflow_list(q)];
     uint32_t never = q->head[never_list(q)];
     double lo = INFINITY, sum = 0.0;
@@ -277,6 +313,7 @@ static void new_year(event_queue *q)
 /* Moves to the next bucket (or year) and sorts its events into the heap. */
 static void advance(event_queue *q)
 {
+    file_deferred(q);
     q->cur++;
     if (q->cur >= q->nb) {
         new_year(q);
@@ -288,6 +325,19 @@ static void advance(event_queue *q)
         next = q->next[s];
         q->listed--;
         sift_up(q, q->hsize++, (event_queue_entry){q->time[s], s, 0});
+    }
+    /* The next buckets' lists: the second entry of the next one (its
+     * first was loaded at the last move), the first of the one after. */
+    if (q->cur + 2 < q->nb) {
+        uint32_t a = q->head[q->cur + 1], b = q->head[q->cur + 2];
+        if (a != NONE && q->next[a] != NONE) {
+            PREFETCH(&q->time[q->next[a]]);
+            PREFETCH(&q->next[q->next[a]]);
+        }
+        if (b != NONE) {
+            PREFETCH(&q->time[b]);
+            PREFETCH(&q->next[b]);
+        }
     }
 }
 
@@ -302,6 +352,12 @@ uint32_t event_queue_top(event_queue *q)
 
 int event_queue_is_valid(const event_queue *q)
 {
+    for (int k = 0; k < q->deferred; k++) {
+        uint32_t s = q->deferred_sphere[k];
+        if (s != NONE && (q->where[s] != (DEFERRED | (uint32_t)k) ||
+                          q->deferred_bucket[k] <= q->cur || q->deferred_bucket[k] >= q->nb))
+            return 0;
+    }
     for (size_t k = 1; k < q->hsize; k++)
         if (earlier(q->heap[k], q->heap[(k - 1) / ARITY]))
             return 0;
@@ -321,5 +377,8 @@ int event_queue_is_valid(const event_queue *q)
             if (b < q->nb && q->hsize && !(q->time[s] > q->heap[0].time))
                 return 0;
         }
+    for (int k = 0; k < q->deferred; k++)
+        if (q->deferred_sphere[k] != NONE)
+            listed++;
     return listed == q->listed;
 }

@@ -15,7 +15,14 @@
  * starts at its earliest event, with the bucket width and count re-tuned
  * from the spread of the pending times (a few events per bucket). Insert,
  * change and remove are O(1) but for the small heap; finding the next
- * event is O(1) amortized. */
+ * event is O(1) amortized.
+ *
+ * Memory order: the bucket heads are one large array touched at random,
+ * and so are the other spheres of a bucket's list. An event for a later
+ * bucket therefore waits in a small buffer (its bucket head being loaded
+ * meanwhile) and is filed when the buffer fills or before the calendar
+ * moves on; and moving to a bucket starts loading the next buckets'
+ * first entries. None of this changes the order events come out in. */
 #ifndef CAROM_EVENT_QUEUE_H
 #define CAROM_EVENT_QUEUE_H
 
@@ -31,10 +38,13 @@ typedef struct event_queue_entry {
     uint32_t unused;
 } event_queue_entry;
 
+#define EVENT_QUEUE_DEFERRED 16
+
 typedef struct event_queue {
     /* per sphere */
     double *time;            /* its key */
-    uint32_t *where;         /* ABSENT, a list (bucket, OVERFLOW, NEVER) or IN_HEAP | pos */
+    uint32_t *where;         /* ABSENT, a list (bucket, OVERFLOW, NEVER), IN_HEAP | pos
+                                or DEFERRED | slot */
     uint32_t *next, *prev;   /* list links */
     size_t capacity;
     /* the year */
@@ -47,6 +57,10 @@ typedef struct event_queue {
     event_queue_entry *heap; /* children of k: 4k+1 .. 4k+4 */
     size_t hsize;
     size_t size;             /* all entries */
+    /* entries for later buckets not filed yet (counted in listed) */
+    uint32_t deferred_sphere[EVENT_QUEUE_DEFERRED]; /* NONE: taken out again */
+    uint32_t deferred_bucket[EVENT_QUEUE_DEFERRED];
+    int deferred;
 } event_queue;
 
 int event_queue_init(event_queue *q, size_t capacity);
