@@ -57,21 +57,27 @@ static void lattice_scene(carom_scene *s, size_t n, double packing, uint64_t see
 
 static double kinetic(carom_world *w) { return carom_world_kinetic_energy(w); }
 
+/* n spheres of radii uniform in [0.45, 1] placed at random at packing
+ * 0.45, periodic, Maxwell-Boltzmann velocities; seeds seed, +1, +2. */
+static void mixture_scene(carom_scene *s, size_t n, uint64_t seed)
+{
+    carom_error e;
+    double lo = 0.45, hi = 1.0; /* <r^3> = (hi^4 - lo^4) / (4 (hi - lo)) */
+    double mean_volume = 4.0 / 3.0 * M_PI * (pow(hi, 4) - pow(lo, 4)) / (4.0 * (hi - lo));
+    periodic_cube(s, cbrt((double)n * mean_volume / 0.45));
+    CHECK(carom_scene_resize(s, n, &e) == CAROM_OK);
+    CHECK(carom_scene_random_radii(s, lo, hi, seed, &e) == CAROM_OK);
+    CHECK(carom_scene_place_random(s, seed + 1, &e) == CAROM_OK);
+    CHECK(carom_scene_maxwell_velocities(s, 1.0, seed + 2, &e) == CAROM_OK);
+}
+
 /* Radii uniform in [0.45, 1], packing 0.45: the large spheres' lists
  * outgrow their own block and go on in the pool (and shrink back); the
  * run keeps energy and spheres apart. */
 static void test_lists_grow(void)
 {
     carom_scene s;
-    carom_error e;
-    size_t n = 600;
-    double lo = 0.45, hi = 1.0; /* <r^3> = (hi^4 - lo^4) / (4 (hi - lo)) */
-    double mean_volume = 4.0 / 3.0 * M_PI * (pow(hi, 4) - pow(lo, 4)) / (4.0 * (hi - lo));
-    periodic_cube(&s, cbrt((double)n * mean_volume / 0.45));
-    CHECK(carom_scene_resize(&s, n, &e) == CAROM_OK);
-    CHECK(carom_scene_random_radii(&s, lo, hi, 3, &e) == CAROM_OK);
-    CHECK(carom_scene_place_random(&s, 4, &e) == CAROM_OK);
-    CHECK(carom_scene_maxwell_velocities(&s, 1.0, 5, &e) == CAROM_OK);
+    mixture_scene(&s, 600, 3);
     carom_world *w = world_from(&s, CAROM_NEIGHBOURS_LISTS);
     CHECK(w != NULL);
     if (!w)
@@ -124,14 +130,7 @@ static void test_long_lists_report_the_same(void)
 {
     carom_scene s;
     carom_error e;
-    size_t n = 800;
-    double lo = 0.45, hi = 1.0;
-    double mean_volume = 4.0 / 3.0 * M_PI * (pow(hi, 4) - pow(lo, 4)) / (4.0 * (hi - lo));
-    periodic_cube(&s, cbrt((double)n * mean_volume / 0.45));
-    CHECK(carom_scene_resize(&s, n, &e) == CAROM_OK);
-    CHECK(carom_scene_random_radii(&s, lo, hi, 13, &e) == CAROM_OK);
-    CHECK(carom_scene_place_random(&s, 14, &e) == CAROM_OK);
-    CHECK(carom_scene_maxwell_velocities(&s, 1.0, 15, &e) == CAROM_OK);
+    mixture_scene(&s, 800, 13);
     contact_log logs[2] = {{0, 0, NULL}, {0, 0, NULL}};
     unsigned long long blocks = 0, rebuilds = 0;
     for (int mode = 0; mode < 2; mode++) {
