@@ -12,7 +12,7 @@
 
 #define ARITY 4
 #define IN_HEAP 0x80000000u
-#define DEFERRED 0x40000000u /* buckets stay below 2^30 */
+#define DEFERRED 0x40000000u /* list numbers (at most 2^29 buckets + 2) stay below */
 #define NONE UINT32_MAX
 /* Pending events per bucket the year is sized for, and how many mean
  * spreads of the pending times a year spans. */
@@ -282,7 +282,7 @@ static void new_year(event_queue *q)
         sum += q->time[s] - lo;
     double spread = n ? sum / (double)n : 0.0;
     size_t nb = MIN_BUCKETS;
-    while ((double)nb < (double)q->size / PER_BUCKET * YEAR_SPREADS && nb < ((size_t)1 << 30))
+    while ((double)nb < (double)q->size / PER_BUCKET * YEAR_SPREADS && nb < ((size_t)1 << 29))
         nb *= 2;
     if (nb != q->nb) {
         uint32_t *head = realloc(q->head, (nb + 2) * sizeof *head);
