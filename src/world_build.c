@@ -61,8 +61,9 @@ static carom_status overlap_failure(carom_world *w, uint32_t id, uint32_t j, dou
 static carom_status check_listed_overlaps(carom_world *w, uint32_t id)
 {
     const sphere *s = &w->spheres[id];
-    uint32_t list[LIST_MAX];
-    int listed = world_list_read(w, id, list);
+    uint32_t room[LIST_MAX];
+    const uint32_t *list = world_list_entries(w, id, room);
+    int listed = w->list_count[id];
     for (int m = 0; m < listed; m++) {
         uint32_t j = LIST_PARTNER(list[m]);
         if (j < id)

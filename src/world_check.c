@@ -64,8 +64,9 @@ double carom_world_max_overlap_now(const carom_world *w)
             continue;
         if (w->list_skin > 0.0) {
             /* Every overlapping pair is in the neighbour lists. */
-            uint32_t list[LIST_MAX];
-            int listed = world_list_read(w, i, list);
+            uint32_t room[LIST_MAX];
+            const uint32_t *list = world_list_entries(w, i, room);
+            int listed = w->list_count[i];
             for (int m = 0; m < listed; m++) {
                 uint32_t j = LIST_PARTNER(list[m]);
                 if (j <= i)

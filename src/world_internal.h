@@ -405,11 +405,16 @@ static inline const uint32_t *world_list_of(const carom_world *w, uint32_t i)
 {
     return &w->list_entry[(size_t)i * LIST_BLOCK];
 }
-/* Copies sphere i's list into out (room for LIST_MAX); returns its length. */
-static inline int world_list_read(const carom_world *w, uint32_t i, uint32_t *out)
+/* Sphere i's list (w->list_count[i] entries) as one array: its own
+ * block when the list fits there, else a copy in room (LIST_MAX). */
+static inline const uint32_t *world_list_entries(const carom_world *w, uint32_t i,
+                                                 uint32_t *room)
 {
     const uint32_t *block = world_list_of(w, i);
     int left = w->list_count[i], n = 0;
+    if (left <= LIST_BLOCK)
+        return block;
+    uint32_t *out = room;
     while (left > LIST_BLOCK) {
         for (int m = 0; m < LIST_BLOCK - 1; m++)
             out[n++] = block[m];
@@ -418,7 +423,7 @@ static inline int world_list_read(const carom_world *w, uint32_t i, uint32_t *ou
     }
     for (int m = 0; m < left; m++)
         out[n++] = block[m];
-    return n;
+    return room;
 }
 #define LIST_IMAGE_BITS 5
 #define LIST_PARTNER(e) ((e) >> LIST_IMAGE_BITS)

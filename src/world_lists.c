@@ -283,13 +283,9 @@ static void clear_list(carom_world *w, uint32_t i)
 /* Sphere i leaves the lists of its neighbours, and its own list empties. */
 void world_lists_remove(carom_world *w, uint32_t i)
 {
-    uint32_t more[LIST_MAX];
-    const uint32_t *e = world_list_of(w, i); /* partners' lists change, not its own */
+    uint32_t room[LIST_MAX];
+    const uint32_t *e = world_list_entries(w, i, room); /* partners' lists change, not its own */
     int n = w->list_count[i];
-    if (n > LIST_BLOCK) {
-        world_list_read(w, i, more);
-        e = more;
-    }
     for (int m = 0; m < n; m++)
         PREFETCH(world_list_of(w, LIST_PARTNER(e[m])));
     for (int m = 0; m < n; m++)
@@ -445,8 +441,9 @@ double world_lists_relist_time(const carom_world *w, const sphere *s, const doub
 #ifdef CAROM_VALIDATE
 static int listed(const carom_world *w, uint32_t i, uint32_t j, int image)
 {
-    uint32_t e[LIST_MAX];
-    int n = world_list_read(w, i, e);
+    uint32_t room[LIST_MAX];
+    const uint32_t *e = world_list_entries(w, i, room);
+    int n = w->list_count[i];
     for (int m = 0; m < n; m++)
         if (e[m] == (j << LIST_IMAGE_BITS | (uint32_t)image))
             return 1;

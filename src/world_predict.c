@@ -388,12 +388,8 @@ void world_predict(carom_world *w, uint32_t i)
         /* Its neighbour list (world_lists.c): the candidates' records
          * start loading now, while the own events are computed. */
         PREFETCH(&w->list_centre[i]);
-        const uint32_t *list = world_list_of(w, i);
+        const uint32_t *list = world_list_entries(w, i, cand); /* converted in place */
         listed = w->list_count[i];
-        if (listed > LIST_BLOCK) { /* it goes on in the pool */
-            world_list_read(w, i, cand);
-            list = cand;
-        }
         for (int m = 0; m < listed; m++) {
             uint32_t e = list[m];
             cand[m] = LIST_PARTNER(e);
