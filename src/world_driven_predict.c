@@ -71,29 +71,13 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
     /* Nothing later than a reset (section 3.3 of the paper). A cheap test
      * first: the straight path's closest approach before then, less what
      * p2 can bend it by, beyond the largest the bounds get: no meeting. */
-    double H = (ba->t_reset < bb->t_reset ? ba->t_reset : bb->t_reset) - now;
+    double t_end = ba->t_reset < bb->t_reset ? ba->t_reset : bb->t_reset;
+    double H = t_end - now;
     if (H < INFINITY) {
-        double reach = sigma + grow[0] + H * (grow[1] + H * grow[2]);
+        double reach = bounds_reach_at(ba, bb, sigma, t_end);
         if (w->has_gravity)
             reach += H * H * sqrt(vec_dot(p2, p2));
-        /* Closest approach of p0 + p1 tau over [0, H], without dividing:
-         * at 0 if they separate, at H if still closing then, else
-         * |p0|^2 - (p0.p1)^2 / |p1|^2. */
-        double v2 = vec_dot(p1, p1), b = vec_dot(p0, p1), r2 = reach * reach;
-        double far;
-        if (b >= 0.0) {
-            far = vec_dot(p0, p0) > r2;
-        } else if (-b >= H * v2) {
-            double d2 = 0.0;
-            for (int k = 0; k < 3; k++) {
-                double d = p0[k] + p1[k] * H;
-                d2 += d * d;
-            }
-            far = d2 > r2;
-        } else {
-            far = vec_dot(p0, p0) * v2 - b * b > r2 * v2;
-        }
-        if (far)
+        if (paths_stay_apart(p0, p1, H, reach))
             return INFINITY;
     }
     q[0] = sigma + grow[0];
