@@ -27,15 +27,19 @@ static double poly_eval_clean(const double *c, int degree, double x)
 /* The sign change of p on [a, b], where p(a) and p(b) have opposite
  * signs (p(b) may be 0): the Illinois variant of regula falsi, which keeps
  * the root bracketed and converges superlinearly, with a bisection step
- * whenever an interpolation fails to shrink the bracket by half. Returns
- * the end of the final bracket on b's side (so for p(a) < 0 <= p(b), a
- * point where p >= 0), once the bracket is as narrow as doubles allow. */
+ * whenever three interpolations together fail to shrink the bracket by
+ * half (so the bracket at least halves every four evaluations; checking
+ * after every interpolation instead would bisect at almost every step,
+ * since regula falsi closes in from one end). Returns the end of the
+ * final bracket on b's side (so for p(a) < 0 <= p(b), a point where
+ * p >= 0), once the bracket is as narrow as doubles allow. */
+#define REFINE_WINDOW 3
 static double refine(const double *c, int degree, double a, double b)
 {
     double fa = poly_eval(c, degree, a), fb = poly_eval(c, degree, b);
     int side = 0; /* which end was kept last: halve its value (Illinois) */
-    for (int it = 0; it < 200; it++) {
-        double width = b - a;
+    double checkpoint = b - a;
+    for (int it = 1; it <= 4 * 200; it++) {
         double m = 0.5 * (a + b);
         if (m <= a || m >= b)
             break;
@@ -61,7 +65,9 @@ static double refine(const double *c, int degree, double a, double b)
                 fa *= 0.5;
             side = 1;
         }
-        if (b - a > 0.5 * width) {
+        if (it % REFINE_WINDOW != 0)
+            continue;
+        if (b - a > 0.5 * checkpoint) {
             /* Slow: bisect once. */
             m = 0.5 * (a + b);
             if (m <= a || m >= b)
@@ -80,6 +86,7 @@ static double refine(const double *c, int degree, double a, double b)
             }
             side = 0;
         }
+        checkpoint = b - a;
     }
     return b;
 }
