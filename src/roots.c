@@ -145,6 +145,49 @@ static int poly_roots_in(const double *c, int degree, double limit, double *out)
     return nroots;
 }
 
+/* What the signs of p on (0, limit) can be told cheaply from its
+ * coefficients in the Bernstein basis of [0, limit] (p(0) < 0): the
+ * number of roots there is at most the number of sign changes of those
+ * coefficients, and has the same parity. BELOW: every coefficient is
+ * negative (by more than their round-off), so p stays below zero: no
+ * crossing; ONE_CROSSING: one sign change and p(limit) > 0, so p crosses
+ * zero exactly once, going up; UNKNOWN otherwise. */
+enum { SIGNS_UNKNOWN, SIGNS_BELOW, SIGNS_ONE_CROSSING };
+static int bernstein_signs(const double *c, int degree, double limit)
+{
+    static const double inverse_binomial[5][5] = {{1.0},
+                                                  {1.0, 1.0},
+                                                  {1.0, 0.5, 1.0},
+                                                  {1.0, 1.0 / 3.0, 1.0 / 3.0, 1.0},
+                                                  {1.0, 0.25, 1.0 / 6.0, 0.25, 1.0}};
+    static const double binomial[5][5] = {
+        {1.0}, {1.0, 1.0}, {1.0, 2.0, 1.0}, {1.0, 3.0, 3.0, 1.0}, {1.0, 4.0, 6.0, 4.0, 1.0}};
+    double a[5], scale = 1.0, size = 0.0;
+    for (int k = 0; k <= degree; k++) {
+        a[k] = c[k] * scale * inverse_binomial[degree][k];
+        size += fabs(c[k] * scale);
+        scale *= limit;
+    }
+    if (!(size < INFINITY))
+        return SIGNS_UNKNOWN; /* limit^degree overflows */
+    double tol = 32.0 * DBL_EPSILON * size;
+    int changes = 0, negative = 1;
+    for (int i = 0; i <= degree; i++) {
+        double b = 0.0;
+        for (int k = 0; k <= i; k++)
+            b += binomial[i][k] * a[k];
+        if (!(fabs(b) > tol))
+            return SIGNS_UNKNOWN; /* too close to zero to tell */
+        if ((b < 0.0) != negative) {
+            changes++;
+            negative = b < 0.0;
+        }
+    }
+    if (changes == 0)
+        return SIGNS_BELOW;
+    return changes == 1 ? SIGNS_ONE_CROSSING : SIGNS_UNKNOWN;
+}
+
 double roots_first_upcrossing_poly(const double *c, int degree)
 {
     return roots_first_upcrossing_poly_before(c, degree, INFINITY);
@@ -176,6 +219,14 @@ double roots_first_upcrossing_poly_before(const double *c_in, int degree, double
         limit = horizon;
     if (!(limit > 0.0))
         return INFINITY;
+    if (c[0] < 0.0 && limit < INFINITY) {
+        /* Most often the signs tell it all, without the derivative. */
+        int signs = bernstein_signs(c, degree, limit);
+        if (signs == SIGNS_BELOW)
+            return INFINITY;
+        if (signs == SIGNS_ONE_CROSSING)
+            return refine(c, degree, 0.0, limit);
+    }
     /* Monotone pieces of h on [0, limit]: knots at the real roots of h'. */
     double d[4];
     for (int k = 1; k <= degree; k++)

@@ -55,10 +55,12 @@ static inline double roots_first_upcrossing_quadratic(double c0, double c1, doub
 
 
 /* h(tau) = sum_k c[k] tau^k, degree <= 4. For degree <= 2 this agrees with
- * roots_first_upcrossing_quadratic. Roots are isolated between the real
- * roots of the derivative (found recursively) and refined to full double
- * precision by a bracketing method (Illinois regula falsi with bisection
- * steps). */
+ * roots_first_upcrossing_quadratic. When the signs of h's coefficients in
+ * the Bernstein basis of the search interval show that h stays below zero
+ * or crosses zero once, that is the answer; otherwise roots are isolated
+ * between the real roots of the derivative (found recursively). Roots are
+ * refined to full double precision by a bracketing method (Illinois
+ * regula falsi with bisection steps). */
 double roots_first_upcrossing_poly(const double *c, int degree);
 /* The same, but only crossings at or before horizon count (INFINITY if
  * none): a shorter search when later crossings do not matter. */

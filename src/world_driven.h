@@ -60,15 +60,14 @@ static inline int paths_stay_apart(const double p0[3], const double p1[3], doubl
     return d2 * v2 - b * b > r2 * v2;
 }
 
-/* Cheaply: the bounds of a (centre xa, velocity va now) and b (seen
- * through shift) cannot meet before the first of their resets, in a
- * world without gravity. The test world_driven_pair_time starts with,
- * so that a scan may skip the call. */
-static inline int bounds_stay_apart(const carom_world *w, const sphere *a, const double xa[3],
-                                    const double va[3], const sphere *b, const double shift[3],
-                                    double now)
+/* Cheaply: the bounds of a (centre xa, velocity va now; bound ba) and
+ * b (seen through shift; bound bb) cannot meet before the first of their
+ * resets, in a world without gravity. The test world_driven_pair_time
+ * starts with, so that a scan may skip the call. */
+static inline int bounds_stay_apart(const driven_bound *ba, const sphere *a, const double xa[3],
+                                    const double va[3], const driven_bound *bb, const sphere *b,
+                                    const double shift[3], double now)
 {
-    const driven_bound *ba = &w->bounds[a - w->spheres], *bb = &w->bounds[b - w->spheres];
     double t_end = ba->t_reset < bb->t_reset ? ba->t_reset : bb->t_reset;
     if (t_end == INFINITY)
         return 0;

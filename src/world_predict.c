@@ -208,12 +208,15 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
     /* Driven pairs whose bounds surely stay apart are skipped here, with
      * the test world_driven_pair_time starts with. */
     int skip_apart = w->has_driven && !w->has_gravity && !w->contacts_linger;
+    int s_driven = w->has_driven && INFO(s)->driven;
+    const driven_bound *s_bound = w->has_driven ? &w->bounds[p->i] : NULL;
     for (int m = 0; m < n; m++) {
         uint32_t j = cand[m];
         const sphere *o = &w->spheres[j];
         double t;
-        if (w->has_driven && (INFO(s)->driven || INFO(o)->driven)) {
-            if (skip_apart && bounds_stay_apart(w, s, p->x, p->v, o, cand_shift[m], p->now))
+        if (w->has_driven && (s_driven || w->info[j].driven)) {
+            if (skip_apart && bounds_stay_apart(s_bound, s, p->x, p->v, &w->bounds[j], o,
+                                                cand_shift[m], p->now))
                 continue;
             t = world_driven_pair_time(w, s, p->x, p->v, o, cand_shift[m], p->now);
             if (t < p->pair2) {
