@@ -129,3 +129,32 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
     }
     return t;
 }
+
+double world_driven_walls_time(const carom_world *w, const sphere *s, const double x[3],
+                               const double v[3], double now, int *wall)
+{
+    const driven_bound *b = &w->bounds[s - w->spheres];
+    double H = b->t_reset - now, e = b->t_reset - b->t0;
+    /* Cheaply, per axis: the bound stays clear of both faces until its
+     * reset (a looser form of the test world_driven_wall_time starts
+     * with, so skipping changes nothing). */
+    double reach = s->radius + 0.5 * b->accel * e * e;
+    double best = INFINITY;
+    for (int k = 0; k < w->def.dim; k++) {
+        if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
+            continue;
+        if (H < INFINITY) {
+            double sweep = fabs(v[k]) * H + reach;
+            if (x[k] - sweep > 0.0 && x[k] + sweep < w->def.box[k])
+                continue;
+        }
+        for (int side = 0; side < 2; side++) {
+            double t = world_driven_wall_time(w, s, x, v, 2 * k + side, now);
+            if (t < best) {
+                best = t;
+                *wall = 2 * k + side;
+            }
+        }
+    }
+    return best;
+}

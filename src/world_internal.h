@@ -469,6 +469,10 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
  * and its reset. */
 double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
                               const double v[3], int wall, double now);
+/* The earliest of those over every walled face, before the reset
+ * (INFINITY if none), and which face (*wall). */
+double world_driven_walls_time(const carom_world *w, const sphere *s, const double x[3],
+                               const double v[3], double now, int *wall);
 double world_driven_reset_time(const carom_world *w, const sphere *s);
 /* Events: two bounds met (one of the spheres is driven), a bound met a
  * wall, a bound grew to its limit. */

@@ -305,21 +305,18 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
     if (INFO(s)->driven) {
         best = world_driven_reset_time(w, s);
         ev = event_of(EVENT_RESET, 0);
+        /* Only a driven sphere the response can move bounces. */
+        int wall = 0;
+        double t = driven_movable(w) ? world_driven_walls_time(w, s, x, v, now, &wall) : INFINITY;
+        if (t < best) {
+            best = t;
+            ev = event_of(EVENT_WALL, (uint32_t)wall);
+        }
     }
     for (int k = 0; k < w->def.dim; k++) {
         int walls = w->def.boundary[k] == CAROM_BOUNDARY_WALLS;
-        if (walls && INFO(s)->driven) {
-            /* Only a driven sphere the response can move bounces. */
-            for (int side = 0; side < 2 && driven_movable(w); side++) {
-                double t = world_driven_wall_time(w, s, x, v, 2 * k + side, now);
-                if (t < best) {
-                    best = t;
-                    ev = event_of(EVENT_WALL, (uint32_t)(2 * k + side));
-                }
-            }
-        } else if (walls) {
+        if (walls && !INFO(s)->driven) /* a driven sphere's: above */
             wall_events(w, s, k, now, &best, &ev);
-        }
         if (INFO(s)->big || region) {
             /* Scan again after moving the margin of the region scanned:
              * out of the grid, or finer spheres (world_cells.c). */
