@@ -122,40 +122,36 @@ void grid_neighbourhood_of(const grid *g, const int32_t c[3], grid_neighbourhood
         }
         return;
     }
-    int lo[3], hi[3];
+    /* Per axis, the neighbouring coordinates (below, same, above) that
+     * exist, with their shifts; then every combination, x fastest. */
+    int count[3];
+    int32_t coord[3][3];
+    double shift[3][3];
     for (int k = 0; k < 3; k++) {
-        lo[k] = k < g->dim ? -1 : 0;
-        hi[k] = k < g->dim ? 1 : 0;
-    }
-    out->count = 0;
-    for (int dz = lo[2]; dz <= hi[2]; dz++)
-        for (int dy = lo[1]; dy <= hi[1]; dy++)
-            for (int dx = lo[0]; dx <= hi[0]; dx++) {
-                int d[3] = {dx, dy, dz};
-                int32_t nc[3];
-                double shift[3] = {0.0, 0.0, 0.0};
-                int inside = 1;
-                for (int k = 0; k < 3; k++) {
-                    nc[k] = c[k] + d[k];
-                    if (nc[k] < 0 || nc[k] >= g->n[k]) {
-                        if (!g->periodic[k]) {
-                            inside = 0;
-                            break;
-                        }
-                        if (nc[k] < 0) {
-                            nc[k] += g->n[k];
-                            shift[k] = -g->length[k];
-                        } else {
-                            nc[k] -= g->n[k];
-                            shift[k] = g->length[k];
-                        }
-                    }
-                }
-                if (!inside)
+        count[k] = 0;
+        for (int d = k < g->dim ? -1 : 0; d <= (k < g->dim ? 1 : 0); d++) {
+            int32_t nc = c[k] + d;
+            double sh = 0.0;
+            if (nc < 0 || nc >= g->n[k]) {
+                if (!g->periodic[k])
                     continue;
-                int m = out->count++;
-                out->cell[m] = grid_index(g, nc);
-                for (int k = 0; k < 3; k++)
-                    out->shift[m][k] = shift[k];
+                sh = nc < 0 ? -g->length[k] : g->length[k];
+                nc += nc < 0 ? g->n[k] : -g->n[k];
             }
+            coord[k][count[k]] = nc;
+            shift[k][count[k]++] = sh;
+        }
+    }
+    int m = 0;
+    for (int z = 0; z < count[2]; z++)
+        for (int y = 0; y < count[1]; y++) {
+            uint32_t row = (uint32_t)((coord[2][z] * g->n[1] + coord[1][y]) * g->n[0]);
+            for (int x = 0; x < count[0]; x++, m++) {
+                out->cell[m] = row + (uint32_t)coord[0][x];
+                out->shift[m][0] = shift[0][x];
+                out->shift[m][1] = shift[1][y];
+                out->shift[m][2] = shift[2][z];
+            }
+        }
+    out->count = m;
 }
