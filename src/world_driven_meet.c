@@ -126,12 +126,13 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
 /* After a meeting without contact: a driven sphere predicts lazily, a
  * ballistic one (whose trajectory did not change, but whose event was
  * used) in full. */
-static void repredict_after_restart(carom_world *w, uint32_t i, uint32_t partner, int moved)
+static void repredict_after_restart(carom_world *w, uint32_t i, uint32_t partner, int moved,
+                                    double *meeting)
 {
     /* A big sphere's scan is tied to where it was: it predicts in full,
      * as does one that changed cell. */
     if (w->info[i].driven && !moved && !w->info[i].big && !world_cells_scans_region(w, i))
-        world_predict_lazily(w, i, partner);
+        world_predict_lazily(w, i, partner, meeting);
     else
         world_predict(w, i);
 }
@@ -162,8 +163,9 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
         /* No contact: only the restarted bounds' own events and this
          * pair's next meeting are new (the restarted bounds lie inside
          * the old ones, so the meetings with others are no earlier). */
-        repredict_after_restart(w, i, j, moved_i);
-        repredict_after_restart(w, j, i, moved_j);
+        double meeting = NAN; /* the pair's next meeting: computed once */
+        repredict_after_restart(w, i, j, moved_i, &meeting);
+        repredict_after_restart(w, j, i, moved_j, &meeting);
         return;
     } else {
         double depth = gap < -tol ? -gap : 0.0;
@@ -213,6 +215,6 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
         kick(w, i, v);
         world_predict(w, i);
     } else {
-        repredict_after_restart(w, i, SPHERE_NONE, moved);
+        repredict_after_restart(w, i, SPHERE_NONE, moved, NULL);
     }
 }

@@ -377,8 +377,10 @@ void world_min_image_shift(const carom_world *w, const double xa[3], const doubl
 void world_predict(carom_world *w, uint32_t s);
 /* For a driven sphere whose bound has just restarted without a contact:
  * its own events, its meeting with partner (SPHERE_NONE: none), and its
- * pair floor, instead of every neighbour (world_driven.c). */
-void world_predict_lazily(carom_world *w, uint32_t s, uint32_t partner);
+ * pair floor, instead of every neighbour (world_driven.c). *meeting: the
+ * pair's next meeting if known (the partner predicted it), else NAN, and
+ * then it is computed and left there for the partner. */
+void world_predict_lazily(carom_world *w, uint32_t s, uint32_t partner, double *meeting);
 /* Report-only mode: when spheres i and j (j seen through shift), in
  * contact now, will have separated again. */
 double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,

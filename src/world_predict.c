@@ -487,7 +487,7 @@ void world_predict(carom_world *w, uint32_t i)
     store_event(w, i, scan.ev, scan.best);
 }
 
-void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner)
+void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *meeting)
 {
     const sphere *s = &w->spheres[i];
     double now = w->time;
@@ -501,9 +501,12 @@ void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner)
         b->pair_floor = old->time; /* no longer its event: its meeting's bound */
     own_events(w, s, x, v, now, &best, &ev);
     if (partner != SPHERE_NONE) {
-        double shift[3];
-        world_pair_shift(w, s, &w->spheres[partner], now, shift);
-        double t = world_driven_pair_time(w, s, x, v, &w->spheres[partner], shift, now);
+        if (isnan(*meeting)) {
+            double shift[3];
+            world_pair_shift(w, s, &w->spheres[partner], now, shift);
+            *meeting = world_driven_pair_time(w, s, x, v, &w->spheres[partner], shift, now);
+        }
+        double t = *meeting;
         if (t < best) {
             best = t;
             ev = event_of(EVENT_COLLISION, partner);
