@@ -484,9 +484,10 @@ static carom_status read_frame(line_reader *r, carom_scene *s, carom_error *erro
         st = parse_pbc(r, h.pbc, s->boundary, error);
     if (st != CAROM_OK)
         return st;
-    st = carom_scene_resize(s, n, error);
-    if (st != CAROM_OK)
-        return st;
+    /* The arrays grow with the lines read (doubling), so that a count far
+     * beyond what the file holds is reported as such, not attempted as an
+     * enormous allocation. */
+    size_t room = 0;
     for (size_t i = 0; i < n; i++) {
         got = read_line(r);
         if (got < 0)
@@ -496,6 +497,12 @@ static carom_status read_frame(line_reader *r, carom_scene *s, carom_error *erro
                                 "%s:%ld: file ends after %zu of the %zu spheres announced on "
                                 "line 1 (truncated or wrong count)", r->path, r->number + 1, i,
                                 n);
+        if (i == room) {
+            room = room == 0 ? (n < 1024 ? n : 1024) : (n - room < room ? n : 2 * room);
+            st = carom_scene_resize(s, room, error);
+            if (st != CAROM_OK)
+                return st;
+        }
         st = parse_sphere(r, &lay, s->dim, s, i, error);
         if (st != CAROM_OK)
             return st;

@@ -61,6 +61,8 @@ BAD_INPUT = {
     "init_empty": (["init=@empty.xyz"], USAGE, ["empty.xyz", "empty"]),
     "init_truncated": (["init=@truncated.xyz"], USAGE,
                        ["truncated.xyz:5", "2 of the 3 spheres", "truncated"]),
+    "init_huge_count": (["init=@huge_count.xyz"], USAGE,
+                        ["huge_count.xyz:4", "1 of the 222222222222573 spheres", "truncated"]),
     "init_too_many_lines": (["init=@too_many.xyz"], USAGE,
                             ["too_many.xyz:5", "wrong count"]),
     "init_bad_count_line": (["init=@bad_count.xyz"], USAGE,
