@@ -348,6 +348,18 @@ def case_scenarios(r):
     expect(d["n"] == 500 and d["gravity"] == [0, -2], "explicit keys override presets")
 
 
+def case_few_spheres(r):
+    # No lattice fits 9 to 12 spheres in a cube at the default packing 0.3:
+    # they are placed at random instead, at the packing asked for.
+    for n in (9, 10, 11, 12):
+        d = r.json(["n=%d" % n, "time=0.5"])
+        expect(d["n"] == n and abs(d["packing"] - 0.3) < 1e-9, "n=%d at packing 0.3" % n)
+        expect(d["max_overlap"] < 1e-12, "n=%d: no overlap (%g)" % (n, d["max_overlap"]))
+    # Asking for the lattice keeps its verdict.
+    out = r.run(["n=10", "lattice=fcc"])
+    expect(out.returncode == USAGE and "fcc lattice" in out.stderr, "n=10 lattice=fcc refused")
+
+
 def case_equilibrate_excluded(r):
     d = r.json(["n=100", "time=0.5", "equilibrate=1"])
     expect(abs(d["sim_time"] - 0.5) < 1e-12, "sim_time counts the measured run only")
@@ -594,6 +606,7 @@ def case_orbits_collision_log(r):
 
 CASES = {
     "json_fields": case_json_fields,
+    "few_spheres": case_few_spheres,
     "summary": case_summary,
     "help_version": case_help_version,
     "config_file": case_config_file,

@@ -7,6 +7,9 @@
 /* Below this packing fraction spheres are placed at random; above, on a
  * lattice (which equilibrate melts). */
 #define RANDOM_PLACEMENT_MAX_PACKING 0.1
+/* ...and, when no lattice fits, up to this one (random sequential
+ * placement stalls only near 0.38). */
+#define RANDOM_FALLBACK_MAX_PACKING 0.35
 
 static const double pi = 3.14159265358979323846;
 
@@ -133,8 +136,16 @@ static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
         if (!o->lattice_given && expected <= RANDOM_PLACEMENT_MAX_PACKING)
             placed = carom_scene_random(scene, o->n, o->radius, stream_seed(o->seed, 0), &e) ==
                      CAROM_OK;
-        if (!placed && carom_scene_lattice(scene, o->n, o->radius, o->lattice, &e) != CAROM_OK)
-            return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
+        if (!placed && carom_scene_lattice(scene, o->n, o->radius, o->lattice, &e) != CAROM_OK) {
+            /* No lattice fits a few spheres in a cube at some packings
+             * (9 to 12 at 0.3): random placement then, where it is sure
+             * to be quick. Failing that, the lattice's reason. */
+            carom_error random_error;
+            if (o->lattice_given || expected > RANDOM_FALLBACK_MAX_PACKING ||
+                carom_scene_random(scene, o->n, o->radius, stream_seed(o->seed, 0),
+                                   &random_error) != CAROM_OK)
+                return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
+        }
     }
     /* Ids along a space-filling curve: neighbours in space are neighbours
      * in the world's arrays (faster for large N). */
