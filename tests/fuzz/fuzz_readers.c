@@ -1,0 +1,34 @@
+/* libFuzzer target: the input files carom reads, the XYZ scene reader and
+ * the orbits file reader, on any bytes. Each must return an error or a
+ * scene, never crash, hang or allocate without bound. Built only with
+ * -DCAROM_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt). */
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "carom/drive.h"
+#include "carom/scene.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* The readers take a path: the input goes to a file of this process. */
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/carom-fuzz-readers-%d", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    fwrite(data, 1, size, f);
+    fclose(f);
+    carom_error error;
+    carom_scene scene;
+    carom_scene_init(&scene);
+    carom_xyz_read(path, &scene, &error);
+    carom_scene_free(&scene);
+    carom_orbits orbits;
+    carom_orbits_init(&orbits);
+    carom_orbits_read(path, &orbits, &error);
+    carom_orbits_free(&orbits);
+    return 0;
+}
