@@ -158,6 +158,7 @@ carom_status world_build(carom_world *w)
     for (uint32_t i = 0; i < w->count; i++)
         rsum += w->info[i].alive ? w->spheres[i].radius : 0.0;
     w->mean_radius = w->alive_count ? rsum / (double)w->alive_count : 0.0;
+    world_driven_choose_growth(w);
     for (uint32_t i = 0; i < w->count; i++) {
         if (!w->info[i].alive)
             continue;

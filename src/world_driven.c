@@ -8,9 +8,10 @@
  * periodic wraps treat it like a ballistic sphere that does not fall.
  *
  * Events of a driven sphere (one pending at a time, like every sphere):
- * - reset: its bound has grown by driven_growth (BOUND_GROWTH): probe,
- *   restart. Following section 3.3 of the paper, no meeting later than
- *   a bound's reset is predicted (the reset predicts again);
+ * - reset: its bound has grown by driven_growth (the world's
+ *   bound_growth, world_internal.h): probe, restart. Following section
+ *   3.3 of the paper, no meeting later than a bound's reset is predicted
+ *   (the reset predicts again);
  * - bound collision: two bounds (or a bound and a ballistic sphere) meet.
  *   Both are probed. A contact is an approaching pair whose gap would
  *   close within CONTACT_TIME_TOLERANCE of the time (or is down to
@@ -71,6 +72,20 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
     if (w->def.response == CAROM_RESPONSE_NONE || !driven_movable(w))
         w->contacts_linger = 1;
     return CAROM_OK;
+}
+
+void world_driven_choose_growth(carom_world *w)
+{
+    w->bound_growth = 0.0;
+    if (w->alive_count == 0 || !(w->mean_radius > 0.0))
+        return;
+    double volume = 1.0;
+    for (int k = 0; k < w->def.dim; k++)
+        volume *= w->def.box[k];
+    double spacing = pow(volume / (double)w->alive_count, 1.0 / w->def.dim);
+    double g = BOUND_GROWTH_OF_GAP * (spacing - 2.0 * w->mean_radius);
+    double lo = BOUND_GROWTH_MIN * w->mean_radius, hi = BOUND_GROWTH_MAX * w->mean_radius;
+    w->bound_growth = g < lo ? lo : g > hi ? hi : g;
 }
 
 static void set_reset_time(carom_world *w, uint32_t id)

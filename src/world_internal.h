@@ -101,12 +101,19 @@ typedef struct driven_bound {
 } driven_bound;
 _Static_assert(sizeof(driven_bound) == 32, "two bound records a cache line");
 
-/* A bound is reset when it has grown by this share of its radius, or of
- * the mean radius if that is smaller (a large sphere among small ones
- * would otherwise have a bound that reaches, and meets, many of them):
- * more means fewer resets but more bound meetings, wider grid cells and
- * larger periodic boxes needed. */
-#define BOUND_GROWTH 0.2
+/* A bound is reset when it has grown by the world's bound_growth, the
+ * same for every sphere: BOUND_GROWTH_OF_GAP of the typical gap between
+ * spheres, (box volume / N)^(1/dim) - 2 mean radius, kept between
+ * BOUND_GROWTH_MIN and BOUND_GROWTH_MAX times the mean radius. More
+ * growth means fewer resets but more bound meetings: what pays depends
+ * on the room between spheres, not on a sphere's own size (a dilute gas
+ * wants large bounds, a dense one small). Chosen by instruction counts on
+ * seed 000's scenes (docs/performance-notes.md, sixth pass). Before the
+ * first build, BOUND_GROWTH_UNBUILT of the sphere's radius. */
+#define BOUND_GROWTH_OF_GAP 0.07
+#define BOUND_GROWTH_MIN 0.05
+#define BOUND_GROWTH_MAX 1.0
+#define BOUND_GROWTH_UNBUILT 0.2
 
 typedef struct sphere_event {
     double time;       /* also the sphere's key in the queue */
@@ -171,6 +178,8 @@ struct carom_world {
     int has_driven;       /* some sphere is or was driven */
     driven_bound *bounds; /* per sphere, allocated once one is driven */
     double mean_radius;   /* of the spheres at the last build */
+    double bound_growth;  /* driven spheres' (world_driven.c), at the last
+                             build; 0 before */
     double level_reach[GRID_LEVELS_MAX]; /* largest reach at each level */
     int driver_failed;    /* a probe gave non-finite numbers: the event
                              loop stops and returns the error */
@@ -208,9 +217,8 @@ static inline sphere_info *sphere_info_of(const carom_world *w, const sphere *s)
  * sphere's grid level. */
 static inline double driven_growth(const carom_world *w, uint32_t i)
 {
-    double r = w->spheres[i].radius;
-    double typical = w->mean_radius > 0.0 ? w->mean_radius : r;
-    return BOUND_GROWTH * (r < typical ? r : typical);
+    return w->bound_growth > 0.0 ? w->bound_growth
+                                 : BOUND_GROWTH_UNBUILT * w->spheres[i].radius;
 }
 
 static inline double sphere_reach(const carom_world *w, uint32_t i)
@@ -450,6 +458,8 @@ int world_lists_valid(const carom_world *w);
 /* Makes sphere id driven with the given bound (world.c checked the
  * arguments); allocates the bounds on first use. */
 carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound);
+/* Chooses bound_growth for the spheres now in the world (at a build). */
+void world_driven_choose_growth(carom_world *w);
 /* Sets how far driven sphere id's bound grows before it is reset. */
 void world_driven_size_bound(carom_world *w, uint32_t id);
 /* Probes driven sphere id now and starts its bound there (its counter
