@@ -331,14 +331,16 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
             if (INFO(s)->big)
                 continue; /* no cells */
         }
-        if (!walls || INFO(s)->cc[k] > 0) {
+        /* Moving in a straight line, it can only cross the face ahead. */
+        int straight = !(w->has_gravity && INFO(s)->falls);
+        if ((!walls || INFO(s)->cc[k] > 0) && (!straight || v[k] < 0.0)) {
             double t = face_time(w, s, x, v, k, INFO(s)->cc[k] * g->width[k], 0, now);
             if (t < best) {
                 best = t;
                 ev = event_of(EVENT_CELL, (uint32_t)(2 * k));
             }
         }
-        if (!walls || INFO(s)->cc[k] < g->n[k] - 1) {
+        if ((!walls || INFO(s)->cc[k] < g->n[k] - 1) && (!straight || v[k] > 0.0)) {
             double t = face_time(w, s, x, v, k, (INFO(s)->cc[k] + 1) * g->width[k], 1, now);
             if (t < best) {
                 best = t;
