@@ -264,8 +264,15 @@ static void scan_big_region(const carom_world *w, pair_scan *scan, const double 
 static void wall_events(const carom_world *w, const sphere *s, int k, double now, double *best,
                         sphere_event *ev)
 {
-    double t_lo = fmax(face_time(w, s, s->x, s->v, k, s->radius, 0, s->t), now);
-    double t_hi = fmax(face_time(w, s, s->x, s->v, k, w->def.box[k] - s->radius, 1, s->t), now);
+    /* Moving in a straight line, it can only reach the wall ahead. */
+    int straight = !(w->has_gravity && INFO(s)->falls);
+    double t_lo = straight && !(s->v[k] < 0.0)
+                      ? INFINITY
+                      : fmax(face_time(w, s, s->x, s->v, k, s->radius, 0, s->t), now);
+    double t_hi = straight && !(s->v[k] > 0.0)
+                      ? INFINITY
+                      : fmax(face_time(w, s, s->x, s->v, k, w->def.box[k] - s->radius, 1, s->t),
+                             now);
     if (t_lo < *best) {
         *best = t_lo;
         *ev = event_of(EVENT_WALL, (uint32_t)(2 * k));
