@@ -2,23 +2,18 @@
  * options (numbers, keys, presets) on any bytes: an error or options,
  * never a crash. Built only with -DCAROM_FUZZ=ON and clang. */
 #include <stdint.h>
-#include <stdio.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "options.h"
+#include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[64];
-    snprintf(path, sizeof path, "/tmp/carom-fuzz-config-%d", (int)getpid());
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    if (!fuzz_input_file(data, size, "config", path))
         return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
     config c;
     config_init(&c);
     cli_error error;

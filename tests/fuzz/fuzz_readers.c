@@ -3,24 +3,18 @@
  * scene, never crash, hang or allocate without bound. Built only with
  * -DCAROM_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt). */
 #include <stdint.h>
-#include <stdio.h>
-#include <unistd.h>
 
 #include "carom/drive.h"
 #include "carom/scene.h"
+#include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    /* The readers take a path: the input goes to a file of this process. */
     char path[64];
-    snprintf(path, sizeof path, "/tmp/carom-fuzz-readers-%d", (int)getpid());
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    if (!fuzz_input_file(data, size, "readers", path))
         return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
     carom_error error;
     carom_scene scene;
     carom_scene_init(&scene);
