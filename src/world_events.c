@@ -158,7 +158,8 @@ static void process_cell_crossing(carom_world *w, uint32_t i, int face)
      * position is moved by L. */
     cell_cross(w, i, face / 2, face % 2);
     w->stats.cell_crossings++;
-    world_predict(w, i);
+    if (!world_predict_after_crossing(w, i, face / 2, face % 2))
+        world_predict(w, i);
 }
 
 /* A sphere that scans a region (a big sphere, or a coarse one among

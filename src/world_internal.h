@@ -389,6 +389,11 @@ void world_predict(carom_world *w, uint32_t s);
  * pair's next meeting if known (the partner predicted it), else NAN, and
  * then it is computed and left there for the partner. */
 void world_predict_lazily(carom_world *w, uint32_t s, uint32_t partner, double *meeting);
+/* For a driven sphere that has just crossed into the next cell of a
+ * single dense grid level: its own events, the spheres of the cells it
+ * has newly as neighbours, and its pair floor for the others. Returns 0
+ * (nothing done) where that does not apply: predict in full. */
+int world_predict_after_crossing(carom_world *w, uint32_t s, int axis, int up);
 /* Report-only mode: when spheres i and j (j seen through shift), in
  * contact now, will have separated again. */
 double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,

@@ -509,15 +509,16 @@ void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *
     if (!(old->kind == EVENT_COLLISION && old->partner == partner) && old->time < b->pair_floor)
         b->pair_floor = old->time; /* no longer its event: its meeting's bound */
     own_events(w, s, x, v, now, &best, &ev);
+    double t_meet = INFINITY;
     if (partner != SPHERE_NONE) {
         if (isnan(*meeting)) {
             double shift[3];
             world_pair_shift(w, s, &w->spheres[partner], now, shift);
             *meeting = world_driven_pair_time(w, s, x, v, &w->spheres[partner], shift, now);
         }
-        double t = *meeting;
-        if (t < best) {
-            best = t;
+        t_meet = *meeting;
+        if (t_meet < best) {
+            best = t_meet;
             ev = event_of(EVENT_COLLISION, partner);
         }
     }
@@ -525,5 +526,58 @@ void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *
         best = b->pair_floor;
         ev = event_of(EVENT_FLOOR, 0);
     }
+    if (ev.kind != EVENT_COLLISION && t_meet < b->pair_floor)
+        b->pair_floor = t_meet; /* not its event: its meeting's bound */
     store_event(w, i, ev, best);
+}
+
+int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
+{
+    const sphere *s = &w->spheres[i];
+    const grid *g = &w->levels.level[0];
+    if (!w->has_driven || !INFO(s)->driven || !w->levels.simple || INFO(s)->big ||
+        world_cells_scans_region(w, i) || (g->periodic[axis] && g->n[axis] < 3))
+        return 0;
+    double now = w->time, x[3], v[3], best;
+    sphere_event ev;
+    state_at(w, s, now, x, v);
+    own_events(w, s, x, v, now, &best, &ev);
+    /* The layer of cells it now has as neighbours and did not before. */
+    int32_t layer = INFO(s)->cc[axis] + (up ? 1 : -1);
+    if (g->periodic[axis])
+        layer = layer < 0 ? g->n[axis] - 1 : layer == g->n[axis] ? 0 : layer;
+    uint32_t stride = axis == 0 ? 1u : axis == 1 ? (uint32_t)g->n[0] : (uint32_t)(g->n[0] * g->n[1]);
+    grid_neighbourhood nb;
+    grid_neighbourhood_of(g, INFO(s)->cc, &nb);
+    uint32_t cand[CANDIDATE_BATCH];
+    const double *cand_shift[CANDIDATE_BATCH];
+    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY};
+    int n = 0;
+    for (int c = 0; c < nb.count; c++) {
+        if ((int32_t)(nb.cell[c] / stride % (uint32_t)g->n[axis]) != layer)
+            continue;
+        for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
+            cand[n] = j;
+            cand_shift[n] = nb.shift[c];
+            PREFETCH(&w->spheres[j]);
+            PREFETCH(&w->bounds[j]);
+            if (++n == CANDIDATE_BATCH) {
+                scan_candidates(w, &scan, cand, cand_shift, n);
+                n = 0;
+            }
+        }
+    }
+    scan_candidates(w, &scan, cand, cand_shift, n);
+    /* The neighbours it had: no meeting before its pair floor (it had no
+     * partner: the floor bounds them all). */
+    driven_bound *b = &w->bounds[i];
+    double other = scan.ev.kind == EVENT_COLLISION ? scan.pair2 : scan.pair1;
+    if (other < b->pair_floor)
+        b->pair_floor = other;
+    if (b->pair_floor < scan.best) {
+        scan.best = b->pair_floor;
+        scan.ev = event_of(EVENT_FLOOR, 0);
+    }
+    store_event(w, i, scan.ev, scan.best);
+    return 1;
 }
