@@ -23,7 +23,12 @@
  *   spheres. After such a meeting a sphere predicts lazily (its own
  *   events, that pair, and its pair floor: world_predict_lazily), since a
  *   restarted bound lies inside the old one and no other meeting can come
- *   earlier than predicted before;
+ *   earlier than predicted before; likewise after crossing into the next
+ *   cell it scans only the cells newly around it
+ *   (world_predict_after_crossing). The pair floor is therefore kept a
+ *   lower bound on every meeting predicted since the last full
+ *   prediction, but the event's own: a meeting it was not given as its
+ *   event goes into the floor;
  * - bound and wall: the same, for the faces of a walled box (only when the
  *   application accepts kicks; otherwise it keeps its spheres inside).
  * Probing that finds two spheres already overlapping (the application
