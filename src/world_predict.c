@@ -542,7 +542,8 @@ int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
     sphere_event ev;
     state_at(w, s, now, x, v);
     own_events(w, s, x, v, now, &best, &ev);
-    /* The layer of cells it now has as neighbours and did not before. */
+    /* The layer of cells it now has as neighbours and did not before (its
+     * own cell is never in it: at least 3 cells along a periodic axis). */
     int32_t layer = INFO(s)->cc[axis] + (up ? 1 : -1);
     if (g->periodic[axis])
         layer = layer < 0 ? g->n[axis] - 1 : layer == g->n[axis] ? 0 : layer;
