@@ -32,13 +32,20 @@
 
 #define CANDIDATE_BATCH 64
 
+/* Sphere s moves in a straight line: no gravity acts on it (a driven
+ * sphere's bound centre always does). */
+static inline int moves_straight(const carom_world *w, const sphere *s)
+{
+    return !w->has_gravity || !INFO(s)->falls;
+}
+
 /* Position and velocity of sphere s at time t, without the gravity terms
  * when it does not fall (the common case, kept cheap). */
 static inline void state_at(const carom_world *w, const sphere *s, double t, double x[3],
                             double v[3])
 {
     double dt = t - s->t;
-    if (!w->has_gravity || !INFO(s)->falls) { /* no cold read without gravity */
+    if (moves_straight(w, s)) { /* no cold read without gravity */
         for (int k = 0; k < 3; k++) {
             x[k] = s->x[k] + s->v[k] * dt;
             v[k] = s->v[k];
@@ -265,7 +272,7 @@ static void wall_events(const carom_world *w, const sphere *s, int k, double now
                         sphere_event *ev)
 {
     /* Moving in a straight line, it can only reach the wall ahead. */
-    int straight = !(w->has_gravity && INFO(s)->falls);
+    int straight = moves_straight(w, s);
     double t_lo = straight && !(s->v[k] < 0.0)
                       ? INFINITY
                       : fmax(face_time(w, s, s->x, s->v, k, s->radius, 0, s->t), now);
@@ -339,7 +346,7 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
                 continue; /* no cells */
         }
         /* Moving in a straight line, it can only cross the face ahead. */
-        int straight = !(w->has_gravity && INFO(s)->falls);
+        int straight = moves_straight(w, s);
         if ((!walls || INFO(s)->cc[k] > 0) && (!straight || v[k] < 0.0)) {
             double t = face_time(w, s, x, v, k, INFO(s)->cc[k] * g->width[k], 0, now);
             if (t < best) {
