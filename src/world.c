@@ -86,6 +86,10 @@ static carom_status reserve(carom_world *w, size_t n)
         if (!b)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
         w->bounds = b;
+        floor_detail *f = realloc(w->floors, cap * sizeof *f);
+        if (!f)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+        w->floors = f;
     }
     if (w->def.response == CAROM_RESPONSE_NONE || w->def.driver.probe) {
         reported_contacts *r = realloc(w->reported, cap * sizeof *r);
@@ -188,6 +192,7 @@ void carom_world_free(carom_world *w)
     free(w->events);
     free(w->reported);
     free(w->bounds);
+    free(w->floors);
     free(w);
 }
 
@@ -244,8 +249,10 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
             w->reported[id].e[k].until = -INFINITY;
         }
     }
-    if (w->bounds) /* a ballistic sphere's bound is itself */
+    if (w->bounds) { /* a ballistic sphere's bound is itself */
         w->bounds[id] = (driven_bound){0.0, 0.0, INFINITY, INFINITY};
+        w->floors[id] = (floor_detail){INFINITY, SPHERE_NONE, 0};
+    }
     if (def->driven) {
         st = world_driven_add(w, (uint32_t)id, def->accel_bound);
         if (st != CAROM_OK)

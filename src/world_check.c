@@ -129,4 +129,53 @@ void world_validate(carom_world *w)
         }
     }
 }
+
+/* No meeting of i with k comes before this, by what i has predicted. */
+static double pair_covered_until(const carom_world *w, uint32_t i, uint32_t k)
+{
+    const sphere_event *ev = &w->events[i];
+    if (ev->kind == EVENT_COLLISION && ev->partner == k)
+        return ev->time;
+    if (!w->info[i].driven)
+        return ev->time; /* it predicts in full at every event */
+    if (w->floors[i].partner == k)
+        return w->bounds[i].pair_floor;
+    return w->floors[i].next;
+}
+
+static int cells_adjacent(const grid *g, const int32_t a[3], const int32_t b[3])
+{
+    for (int k = 0; k < 3; k++) {
+        int32_t d = a[k] - b[k];
+        if (g->periodic[k] && (d == g->n[k] - 1 || d == 1 - g->n[k]))
+            d = 1;
+        if (d > 1 || d < -1)
+            return 0;
+    }
+    return 1;
+}
+
+void world_validate_driven_cover(carom_world *w, uint32_t i)
+{
+    const sphere *s = &w->spheres[i];
+    if (!w->has_driven || w->bounds_broken || w->contacts_linger || !w->levels.simple ||
+        !INFO(s)->alive || INFO(s)->big || world_cells_scans_region(w, i))
+        return;
+    const grid *g = sphere_grid(w, i);
+    double x[3], v[3];
+    world_sphere_at(w, s, w->time, x, v);
+    for (uint32_t k = 0; k < w->count; k++) {
+        const sphere *o = &w->spheres[k];
+        if (k == i || !INFO(o)->alive || INFO(o)->big || world_cells_scans_region(w, k) ||
+            !(INFO(s)->driven || INFO(o)->driven) || !cells_adjacent(g, INFO(s)->cc, INFO(o)->cc))
+            continue;
+        double shift[3];
+        world_pair_shift(w, s, o, w->time, shift);
+        double t = world_driven_pair_time(w, s, x, v, o, shift, w->time);
+        double ci = pair_covered_until(w, i, k), ck = pair_covered_until(w, k, i);
+        double c = ci < ck ? ci : ck;
+        if (t < c - 1e-9 * (1.0 + fabs(c)))
+            abort();
+    }
+}
 #endif

@@ -28,7 +28,10 @@
  *   (world_predict_after_crossing). The pair floor is therefore kept a
  *   lower bound on every meeting predicted since the last full
  *   prediction, but the event's own: a meeting it was not given as its
- *   event goes into the floor;
+ *   event goes into the floor. The floor also knows whose meeting it is
+ *   and the next bound beyond it (floor_detail), so that reaching it
+ *   costs that one pair's prediction (world_predict_at_floor); a floor
+ *   of unknown origin is reached by predicting in full;
  * - bound and wall: the same, for the faces of a walled box (only when the
  *   application accepts kicks; otherwise it keeps its spheres inside).
  * Probing that finds two spheres already overlapping (the application
@@ -61,10 +64,18 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
 {
     if (!w->bounds) {
         w->bounds = aligned_alloc(64, w->capacity * sizeof *w->bounds);
-        if (!w->bounds)
+        w->floors = malloc(w->capacity * sizeof *w->floors);
+        if (!w->bounds || !w->floors) {
+            free(w->bounds);
+            free(w->floors);
+            w->bounds = NULL;
+            w->floors = NULL;
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for driven spheres");
-        for (size_t k = 0; k < w->capacity; k++)
+        }
+        for (size_t k = 0; k < w->capacity; k++) {
             w->bounds[k] = (driven_bound){0.0, 0.0, INFINITY, INFINITY}; /* ballistic */
+            w->floors[k] = (floor_detail){INFINITY, SPHERE_NONE, 0};
+        }
     }
     w->has_driven = 1;
     sphere *s = &w->spheres[id];
@@ -149,9 +160,33 @@ int world_driven_true_state_checked(carom_world *w, uint32_t i, double t, double
 }
 
 /* Starts sphere i's bound at the current time from a probed state. */
+#ifdef CAROM_VALIDATE
+/* The probed state lies in the bound (up to round-off); validation builds
+ * remember a driver that broke it, after which nothing is promised. */
+static int within_bound(const carom_world *w, uint32_t i, const double x[3], const double v[3])
+{
+    const sphere *s = &w->spheres[i];
+    const driven_bound *b = &w->bounds[i];
+    double dt = w->time - b->t0, d2 = 0.0, e2 = 0.0, scale = 1.0;
+    for (int k = 0; k < 3; k++) {
+        double d = x[k] - (s->x[k] + s->v[k] * (w->time - s->t)), e = v[k] - s->v[k];
+        d2 += d * d;
+        e2 += e * e;
+        scale += fabs(x[k]) + fabs(v[k]) * dt;
+    }
+    double slack = 1e-9 * scale;
+    return sqrt(d2) <= 0.5 * b->accel * dt * dt + slack &&
+           sqrt(e2) <= b->accel * dt + slack + 1e-9 * sqrt(vec_dot(v, v));
+}
+#endif
+
 static void restart_from(carom_world *w, uint32_t i, const double x[3], const double v[3])
 {
     sphere *s = &w->spheres[i];
+#ifdef CAROM_VALIDATE
+    if (!within_bound(w, i, x, v))
+        w->bounds_broken = 1;
+#endif
     vec_copy(s->x, x);
     vec_copy(s->v, v);
     s->t = w->time;

@@ -241,7 +241,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
             world_driven_reset(w, i);
             break;
         case EVENT_FLOOR:
-            world_predict(w, i);
+            world_predict_at_floor(w, i);
             break;
         case EVENT_CELL:
             process_cell_crossing(w, i, (int)ev.partner);
@@ -281,6 +281,9 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         }
 #ifdef CAROM_VALIDATE
         world_validate(w);
+        world_validate_driven_cover(w, i);
+        if (ev.kind == EVENT_COLLISION)
+            world_validate_driven_cover(w, ev.partner);
 #endif
     }
     if (processed)

@@ -101,6 +101,18 @@ typedef struct driven_bound {
 } driven_bound;
 _Static_assert(sizeof(driven_bound) == 32, "two bound records a cache line");
 
+/* What a driven sphere's pair floor is made of, read only when the floor
+ * is lowered or reached: the floor is the earliest meeting with partner
+ * (SPHERE_NONE: not known whose), and next bounds the meetings with every
+ * sphere but that one and the event's partner. Reaching a floor whose
+ * partner is known then costs one pair's prediction, not a full one
+ * (world_predict_at_floor). */
+typedef struct floor_detail {
+    double next;
+    uint32_t partner;
+    uint32_t unused;
+} floor_detail;
+
 /* A bound is reset when it has grown by the world's bound_growth, the
  * same for every sphere: BOUND_GROWTH_OF_GAP of the typical gap between
  * spheres, (box volume / N)^(1/dim) - 2 mean radius, kept between
@@ -177,6 +189,9 @@ struct carom_world {
     double big_margin;    /* how far a big sphere moves between scans */
     int has_driven;       /* some sphere is or was driven */
     driven_bound *bounds; /* per sphere, allocated once one is driven */
+    floor_detail *floors; /* per sphere, with bounds */
+    int bounds_broken;    /* validation builds: a probe found a driven sphere
+                             outside its bound */
     double mean_radius;   /* of the spheres at the last build */
     double bound_growth;  /* driven spheres' (world_driven.c), at the last
                              build; 0 before */
@@ -389,6 +404,10 @@ void world_predict(carom_world *w, uint32_t s);
  * pair's next meeting if known (the partner predicted it), else NAN, and
  * then it is computed and left there for the partner. */
 void world_predict_lazily(carom_world *w, uint32_t s, uint32_t partner, double *meeting);
+/* A driven sphere has reached its pair floor: when the floor's partner is
+ * known, its meeting with that sphere is predicted (with its own events)
+ * and the floor moves up to the next; otherwise it predicts in full. */
+void world_predict_at_floor(carom_world *w, uint32_t s);
 /* For a driven sphere that has just crossed into the next cell of a
  * single dense grid level: its own events, the spheres of the cells it
  * has newly as neighbours, and its pair floor for the others. Returns 0
@@ -518,6 +537,11 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth);
 
 #ifdef CAROM_VALIDATE
 void world_validate(carom_world *w);
+/* Every meeting of sphere i with a sphere of the neighbouring cells (one
+ * dense level, either of them driven) comes no earlier than one of the
+ * two spheres will look at that pair again: its event naming the other,
+ * or its pair floor (the floor's partner), or the floor's next. */
+void world_validate_driven_cover(carom_world *w, uint32_t i);
 #endif
 
 #endif

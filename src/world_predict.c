@@ -196,7 +196,10 @@ typedef struct pair_scan {
     double now;
     double best;
     sphere_event ev;
-    double pair1, pair2; /* driven sphere: its two earliest pair times */
+    /* Driven sphere: its three earliest meetings, and with whom the first
+     * two are (the floor is made of them). */
+    double pair1, pair2, pair3;
+    uint32_t partner1, partner2;
 } pair_scan;
 
 /* A collision with j at t comes before the best event found so far: it
@@ -205,6 +208,25 @@ typedef struct pair_scan {
 static inline int earlier(const pair_scan *p, double t, uint32_t j)
 {
     return t < p->best || (t == p->best && p->ev.kind == EVENT_COLLISION && j < p->ev.partner);
+}
+
+/* A meeting at t with j is among the three earliest found so far. */
+static void keep_meeting(pair_scan *p, double t, uint32_t j)
+{
+    if (t < p->pair2) {
+        p->pair3 = p->pair2;
+        if (t < p->pair1) {
+            p->pair2 = p->pair1;
+            p->partner2 = p->partner1;
+            p->pair1 = t;
+            p->partner1 = j;
+        } else {
+            p->pair2 = t;
+            p->partner2 = j;
+        }
+    } else {
+        p->pair3 = t;
+    }
 }
 
 static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *cand,
@@ -226,10 +248,8 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
                                                 cand_shift[m], p->now))
                 continue;
             t = world_driven_pair_time(w, s, p->x, p->v, o, cand_shift[m], p->now);
-            if (t < p->pair2) {
-                p->pair2 = t < p->pair1 ? p->pair1 : t;
-                p->pair1 = t < p->pair1 ? t : p->pair1;
-            }
+            if (t < p->pair3)
+                keep_meeting(p, t, j);
         } else if (report_only) {
             double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
             state_at(w, s, tref, xa, va);
@@ -369,6 +389,44 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
 /* Stores sphere i's event and tells its partner (if any) when that is
  * earlier than what the partner has: it saves the partner a stale event
  * later. A driven partner's replaced event goes into its pair floor. */
+/* Driven sphere i may meet partner (SPHERE_NONE: some sphere) no earlier
+ * than t, and that meeting is not its event: its pair floor takes it in. */
+static void floor_lower(carom_world *w, uint32_t i, double t, uint32_t partner)
+{
+    driven_bound *b = &w->bounds[i];
+    floor_detail *f = &w->floors[i];
+    if (t < b->pair_floor) {
+        f->next = b->pair_floor;
+        f->partner = partner;
+        b->pair_floor = t;
+    } else if (t < f->next && (partner != f->partner || partner == SPHERE_NONE)) {
+        f->next = t;
+    }
+}
+
+/* Sphere i's event is being replaced: a meeting it named goes into its
+ * floor (another kind of event is no meeting, and a floor is the floor). */
+static void floor_take_replaced(carom_world *w, uint32_t i, const sphere_event *old)
+{
+    if (old->kind == EVENT_COLLISION)
+        floor_lower(w, i, old->time, old->partner);
+}
+
+/* The meetings a scan found, but the event's own, go into the floor. */
+static void floor_take_scan(carom_world *w, uint32_t i, const pair_scan *p)
+{
+    if (p->ev.kind != EVENT_COLLISION) {
+        floor_lower(w, i, p->pair1, p->partner1);
+        floor_lower(w, i, p->pair2, SPHERE_NONE); /* and the rest */
+    } else if (p->ev.partner == p->partner1 || p->ev.partner == p->partner2) {
+        int first = p->ev.partner == p->partner1;
+        floor_lower(w, i, first ? p->pair2 : p->pair1, first ? p->partner2 : p->partner1);
+        floor_lower(w, i, p->pair3, SPHERE_NONE);
+    } else { /* a tie beyond the two kept */
+        floor_lower(w, i, p->pair1, SPHERE_NONE);
+    }
+}
+
 static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best)
 {
     if (ev.kind == EVENT_COLLISION)
@@ -379,8 +437,8 @@ static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best
     event_queue_update(&w->queue, i, best);
     if (ev.kind == EVENT_COLLISION && best < w->events[ev.partner].time) {
         uint32_t j = ev.partner;
-        if (w->has_driven && w->info[j].driven && w->events[j].time < w->bounds[j].pair_floor)
-            w->bounds[j].pair_floor = w->events[j].time;
+        if (w->has_driven && w->info[j].driven)
+            floor_take_replaced(w, j, &w->events[j]);
         w->events[j] = (sphere_event){best, EVENT_COLLISION, i, w->events[i].counter,
                                       w->events[j].counter};
         event_queue_update(&w->queue, j, best);
@@ -428,7 +486,7 @@ void world_predict(carom_world *w, uint32_t i)
     /* Candidates are gathered a batch at a time and their hot records
      * prefetched, so that the cache misses of a batch overlap; they are
      * then evaluated in the order found. */
-    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY};
+    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE, SPHERE_NONE};
     if (lists) {
         scan_candidates(w, &scan, cand, cand_shift, listed);
     } else if (!w->levels.simple && !INFO(s)->big) {
@@ -495,10 +553,12 @@ void world_predict(carom_world *w, uint32_t i)
         scan_candidates(w, &scan, cand, cand_shift, n);
     }
     if (w->has_driven && INFO(s)->driven) {
-        /* Lower bound on its meetings with all but the chosen partner. */
-        double other = scan.ev.kind == EVENT_COLLISION ? scan.pair2 : scan.pair1;
+        /* Lower bound on its meetings with all but the chosen partner: no
+         * meeting after its reset is predicted. */
         double reset = w->bounds[i].t_reset;
-        w->bounds[i].pair_floor = other < reset ? other : reset;
+        w->bounds[i].pair_floor = reset;
+        w->floors[i] = (floor_detail){reset, SPHERE_NONE, 0};
+        floor_take_scan(w, i, &scan);
     }
     store_event(w, i, scan.ev, scan.best);
 }
@@ -513,8 +573,8 @@ void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *
     state_at(w, s, now, x, v);
     driven_bound *b = &w->bounds[i];
     const sphere_event *old = &w->events[i];
-    if (!(old->kind == EVENT_COLLISION && old->partner == partner) && old->time < b->pair_floor)
-        b->pair_floor = old->time; /* no longer its event: its meeting's bound */
+    if (!(old->kind == EVENT_COLLISION && old->partner == partner))
+        floor_take_replaced(w, i, old); /* no longer its event */
     own_events(w, s, x, v, now, &best, &ev);
     double t_meet = INFINITY;
     if (partner != SPHERE_NONE) {
@@ -533,9 +593,24 @@ void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *
         best = b->pair_floor;
         ev = event_of(EVENT_FLOOR, 0);
     }
-    if (ev.kind != EVENT_COLLISION && t_meet < b->pair_floor)
-        b->pair_floor = t_meet; /* not its event: its meeting's bound */
+    if (ev.kind != EVENT_COLLISION && partner != SPHERE_NONE)
+        floor_lower(w, i, t_meet, partner); /* not its event */
     store_event(w, i, ev, best);
+}
+
+void world_predict_at_floor(carom_world *w, uint32_t i)
+{
+    uint32_t partner = w->floors[i].partner;
+    if (partner == SPHERE_NONE || !w->info[partner].alive || !w->info[i].driven ||
+        w->info[i].big || world_cells_scans_region(w, i)) {
+        world_predict(w, i);
+        return;
+    }
+    /* Every meeting but the partner's is bounded by the next floor. */
+    w->bounds[i].pair_floor = w->floors[i].next;
+    w->floors[i].partner = SPHERE_NONE;
+    double meeting = NAN;
+    world_predict_lazily(w, i, partner, &meeting);
 }
 
 int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
@@ -559,7 +634,7 @@ int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
     grid_neighbourhood_of(g, INFO(s)->cc, &nb);
     uint32_t cand[CANDIDATE_BATCH];
     const double *cand_shift[CANDIDATE_BATCH];
-    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY};
+    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE, SPHERE_NONE};
     int n = 0;
     for (int c = 0; c < nb.count; c++) {
         if ((int32_t)(nb.cell[c] / stride % (uint32_t)g->n[axis]) != layer)
@@ -577,15 +652,14 @@ int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
     }
     scan_candidates(w, &scan, cand, cand_shift, n);
     /* The neighbours it had: no meeting before its pair floor (it had no
-     * partner: the floor bounds them all). */
+     * partner: the floor bounds them all). What the new cells hold, but
+     * the event's partner, joins the floor. */
     driven_bound *b = &w->bounds[i];
-    double other = scan.ev.kind == EVENT_COLLISION ? scan.pair2 : scan.pair1;
-    if (other < b->pair_floor)
-        b->pair_floor = other;
     if (b->pair_floor < scan.best) {
         scan.best = b->pair_floor;
         scan.ev = event_of(EVENT_FLOOR, 0);
     }
+    floor_take_scan(w, i, &scan);
     store_event(w, i, scan.ev, scan.best);
     return 1;
 }
