@@ -159,7 +159,6 @@ int world_driven_true_state_checked(carom_world *w, uint32_t i, double t, double
     return 1;
 }
 
-/* Starts sphere i's bound at the current time from a probed state. */
 #ifdef CAROM_VALIDATE
 /* The probed state lies in the bound (up to round-off); validation builds
  * remember a driver that broke it, after which nothing is promised. */
@@ -180,6 +179,7 @@ static int within_bound(const carom_world *w, uint32_t i, const double x[3], con
 }
 #endif
 
+/* Starts sphere i's bound at the current time from a probed state. */
 static void restart_from(carom_world *w, uint32_t i, const double x[3], const double v[3])
 {
     sphere *s = &w->spheres[i];

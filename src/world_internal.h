@@ -46,7 +46,7 @@ enum event_kind {
                             (world_driven.c) */
     EVENT_FLOOR = 6,     /* a driven sphere predicted lazily has reached the
                             lower bound of the meetings it did not compute:
-                            it predicts in full (world_driven.c) */
+                            it predicts that pair, or in full (world_driven.c) */
     EVENT_RELIST = 7     /* a sphere has moved the skin away from its list
                             centre: it makes its list again (world_lists.c) */
 };

@@ -386,9 +386,6 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
     *ev_out = ev;
 }
 
-/* Stores sphere i's event and tells its partner (if any) when that is
- * earlier than what the partner has: it saves the partner a stale event
- * later. A driven partner's replaced event goes into its pair floor. */
 /* Driven sphere i may meet partner (SPHERE_NONE: some sphere) no earlier
  * than t, and that meeting is not its event: its pair floor takes it in. */
 static void floor_lower(carom_world *w, uint32_t i, double t, uint32_t partner)
@@ -427,6 +424,9 @@ static void floor_take_scan(carom_world *w, uint32_t i, const pair_scan *p)
     }
 }
 
+/* Stores sphere i's event and tells its partner (if any) when that is
+ * earlier than what the partner has: it saves the partner a stale event
+ * later. A driven partner's replaced event goes into its pair floor. */
 static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best)
 {
     if (ev.kind == EVENT_COLLISION)
@@ -486,7 +486,8 @@ void world_predict(carom_world *w, uint32_t i)
     /* Candidates are gathered a batch at a time and their hot records
      * prefetched, so that the cache misses of a batch overlap; they are
      * then evaluated in the order found. */
-    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE, SPHERE_NONE};
+    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE,
+                      SPHERE_NONE};
     if (lists) {
         scan_candidates(w, &scan, cand, cand_shift, listed);
     } else if (!w->levels.simple && !INFO(s)->big) {
@@ -634,7 +635,8 @@ int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
     grid_neighbourhood_of(g, INFO(s)->cc, &nb);
     uint32_t cand[CANDIDATE_BATCH];
     const double *cand_shift[CANDIDATE_BATCH];
-    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE, SPHERE_NONE};
+    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE,
+                      SPHERE_NONE};
     int n = 0;
     for (int c = 0; c < nb.count; c++) {
         if ((int32_t)(nb.cell[c] / stride % (uint32_t)g->n[axis]) != layer)
