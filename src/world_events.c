@@ -223,7 +223,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
              * no prediction names it since): the counter says it all. */
             if (COUNTER(partner) != ev.partner_counter) {
                 w->stats.invalid_events++;
-                world_predict(w, i);
+                world_predict_after_stale(w, i, ev.partner);
             } else if (w->has_driven && (w->info[i].driven || INFO(partner)->driven)) {
                 world_driven_collision(w, i, ev.partner, t);
             } else {

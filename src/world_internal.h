@@ -408,6 +408,10 @@ void world_predict_lazily(carom_world *w, uint32_t s, uint32_t partner, double *
  * known, its meeting with that sphere is predicted (with its own events)
  * and the floor moves up to the next; otherwise it predicts in full. */
 void world_predict_at_floor(carom_world *w, uint32_t s);
+/* Sphere s's event named partner, whose counter has moved since: a driven
+ * sphere predicts that pair again (its floor bounds the others), any
+ * other predicts in full. */
+void world_predict_after_stale(carom_world *w, uint32_t s, uint32_t partner);
 /* For a driven sphere that has just crossed into the next cell of a
  * single dense grid level: its own events, the spheres of the cells it
  * has newly as neighbours, and its pair floor for the others. Returns 0

@@ -614,6 +614,19 @@ void world_predict_at_floor(carom_world *w, uint32_t i)
     world_predict_lazily(w, i, partner, &meeting);
 }
 
+void world_predict_after_stale(carom_world *w, uint32_t i, uint32_t partner)
+{
+    /* Its bound has not changed since it predicted; the partner's has, or
+     * the partner has gone: only that pair's meeting is not known. */
+    if (!w->has_driven || !w->info[i].driven || w->info[i].big ||
+        world_cells_scans_region(w, i)) {
+        world_predict(w, i);
+        return;
+    }
+    double meeting = NAN;
+    world_predict_lazily(w, i, w->info[partner].alive ? partner : SPHERE_NONE, &meeting);
+}
+
 int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
 {
     const sphere *s = &w->spheres[i];
