@@ -229,11 +229,32 @@ static void keep_meeting(pair_scan *p, double t, uint32_t j)
     }
 }
 
+/* scan_candidates for ballistic spheres without gravity, responding: the
+ * dense hard-sphere loop, with no per-candidate test of the world's kind. */
+static void scan_straight(const carom_world *w, pair_scan *p, const uint32_t *cand,
+                          const double *const *cand_shift, int n)
+{
+    const sphere *s = p->s;
+    for (int m = 0; m < n; m++) {
+        uint32_t j = cand[m];
+        double t = pair_time_straight(s, &w->spheres[j], cand_shift[m], p->now);
+        if (earlier(p, t, j)) {
+            p->best = t;
+            p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
+            PREFETCH(&w->events[j]); /* read then, if j stays the best */
+        }
+    }
+}
+
 static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *cand,
                             const double *const *cand_shift, int n)
 {
     const sphere *s = p->s;
     int report_only = w->def.response == CAROM_RESPONSE_NONE;
+    if (!w->has_driven && !report_only && !w->has_gravity) {
+        scan_straight(w, p, cand, cand_shift, n);
+        return;
+    }
     /* Driven pairs whose bounds surely stay apart are skipped here, with
      * the test world_driven_pair_time starts with. */
     int skip_apart = w->has_driven && !w->has_gravity && !w->contacts_linger;
