@@ -31,7 +31,8 @@
  * error and the world goes back to cells.
  *
  * Used when the scene allows it (world_build.c): dense enough (packing at
- * least 0.4 in 3D, 0.62 in 2D), one dense grid level, no driven spheres,
+ * least 0.4 in 3D, 0.28 for 3D radii spread by 1.5 or more, 0.62 in 2D),
+ * one dense grid level, no driven spheres,
  * none kept out of the grid, at least 3 cells on every periodic axis, and
  * the world's definition does not ask for cells. */
 #include <math.h>
@@ -46,28 +47,49 @@
 #endif
 
 /* The skin, as a share of the mean diameter: more means fewer list
- * rebuilds but longer lists (measured in docs/performance-notes.md). */
+ * rebuilds but longer lists (measured in docs/performance-notes.md). A
+ * dilute polydisperse scene (below LIST_MIN_PACKING_3D) wants more: its
+ * spheres fly further between collisions. */
 #define LIST_SKIN_SHARE 0.2
+#define LIST_SKIN_SHARE_DILUTE 0.4
 #define FLOAT_CENTRE_RANGE 65536.0
 
 /* Below these packing fractions a sphere flies further between
  * collisions, makes its list more often than lists save (3D 0.35: 0.8
- * rebuilds a collision), and cells are faster (docs/benchmarks.md). */
+ * rebuilds a collision), and cells are faster (docs/benchmarks.md). In
+ * 3D, radii spread by LIST_SPREAD or more make cells (as wide as the
+ * largest pair's contact) hold about twice the candidates of a one-size
+ * scene, and lists pay down to LIST_MIN_PACKING_3D_SPREAD. */
 #define LIST_MIN_PACKING_3D 0.4
 #define LIST_MIN_PACKING_2D 0.62
+#define LIST_MIN_PACKING_3D_SPREAD 0.28
+#define LIST_SPREAD 1.5
 
-static double packing_fraction(const carom_world *w)
+/* The packing fraction of the alive spheres, and their largest radius
+ * over their smallest. */
+static void scene_shape(const carom_world *w, double *packing, double *spread)
 {
-    double filled = 0.0, box = 1.0;
+    double filled = 0.0, box = 1.0, lo = INFINITY, hi = 0.0;
     for (uint32_t i = 0; i < w->count; i++) {
         if (!w->info[i].alive)
             continue;
         double r = w->spheres[i].radius;
         filled += w->def.dim == 3 ? 4.0 / 3.0 * M_PI * r * r * r : M_PI * r * r;
+        lo = r < lo ? r : lo;
+        hi = r > hi ? r : hi;
     }
     for (int k = 0; k < w->def.dim; k++)
         box *= w->def.box[k];
-    return filled / box;
+    *packing = filled / box;
+    *spread = hi > 0.0 ? hi / lo : 1.0;
+}
+
+/* The packing below which lists do not pay for this scene. */
+static double least_packing(const carom_world *w, double spread)
+{
+    if (w->def.dim != 3)
+        return LIST_MIN_PACKING_2D;
+    return spread >= LIST_SPREAD ? LIST_MIN_PACKING_3D_SPREAD : LIST_MIN_PACKING_3D;
 }
 
 int world_lists_wanted(const carom_world *w)
@@ -77,13 +99,18 @@ int world_lists_wanted(const carom_world *w)
         return 0;
     if (w->def.neighbours == CAROM_NEIGHBOURS_LISTS)
         return 1;
-    double least = w->def.dim == 3 ? LIST_MIN_PACKING_3D : LIST_MIN_PACKING_2D;
-    return packing_fraction(w) >= least;
+    double packing, spread;
+    scene_shape(w, &packing, &spread);
+    return packing >= least_packing(w, spread);
 }
 
 double world_lists_skin(const carom_world *w)
 {
-    return LIST_SKIN_SHARE * 2.0 * w->mean_radius;
+    double packing, spread;
+    scene_shape(w, &packing, &spread);
+    double share = w->def.dim == 3 && packing < LIST_MIN_PACKING_3D ? LIST_SKIN_SHARE_DILUTE
+                                                                   : LIST_SKIN_SHARE;
+    return share * 2.0 * w->mean_radius;
 }
 
 int world_lists_fit_grid(const carom_world *w)

@@ -394,6 +394,19 @@ def case_neighbours(r):
     d = r.json(["n=500", "packing=0.2", "time=1", "equilibrate=0.2"])
     expect(d["events_by_type"]["list_rebuilds"] == 0 and
            d["events_by_type"]["cell_crossings"] > 0, "a dilute gas uses cells")
+    # Radii 1:2 at packing 0.3: cells as wide as the largest contact hold
+    # twice the candidates, and lists are chosen there (not for one size,
+    # nor for radii 1:2 below 0.28); the physics agrees with cells.
+    def uses_lists(extra):
+        e = r.json(["n=1500", "time=1", "equilibrate=0.3"] + extra)["events_by_type"]
+        return e["list_rebuilds"] > 0 and e["cell_crossings"] == 0
+    expect(uses_lists(["packing=0.3", "radius=0.5", "radius_max=1"]), "radii 1:2 at 0.3: lists")
+    expect(not uses_lists(["packing=0.3"]), "one size at 0.3: cells")
+    expect(not uses_lists(["packing=0.25", "radius=0.5", "radius_max=1"]),
+           "radii 1:2 at 0.25: cells")
+    poly = ["n=3000", "packing=0.3", "radius=0.5", "radius_max=1", "time=3", "equilibrate=0.5"]
+    z = [r.json(poly + ["neighbours=" + m])["compressibility"] for m in ("auto", "cells")]
+    expect(abs(z[0] / z[1] - 1) < 0.03, "radii 1:2: Z with lists %r and with cells %r" % tuple(z))
 
 
 def read_contacts(path):
