@@ -54,8 +54,9 @@ typedef enum carom_response {
 
 /* How a world finds the spheres a sphere may meet. AUTO: per-sphere
  * neighbour lists with a skin where the scene allows and they pay (dense:
- * packing at least 0.4 in 3D, 0.62 in 2D; radii within a factor of about
- * 2; none driven, none far larger than the rest), else cells; the choice
+ * packing at least 0.4 in 3D, or 0.28 when the radii spread by 1.5 or
+ * more, 0.62 in 2D; radii within a factor of about 2; none driven, none
+ * far larger than the rest), else cells; the choice
  * changes speed, never results. CELLS: always cells; LISTS: lists
  * wherever the scene allows, however dilute (for comparisons). */
 typedef enum carom_neighbours {
