@@ -331,6 +331,44 @@ static void wall_events(const carom_world *w, const sphere *s, int k, double now
     }
 }
 
+/* own_events of a driven sphere in the grid that scans no region: its
+ * reset, its walls, and the cell face ahead of its bound's centre on each
+ * axis (the centre moves in a straight line; the same times as
+ * face_time's). */
+static void driven_own_events(const carom_world *w, const sphere *s, const double x[3],
+                              const double v[3], double now, double *best_out,
+                              sphere_event *ev_out)
+{
+    uint32_t i = (uint32_t)(s - w->spheres);
+    double best = world_driven_reset_time(w, s);
+    sphere_event ev = event_of(EVENT_RESET, 0);
+    int wall = 0;
+    double t = driven_movable(w) ? world_driven_walls_time(w, s, x, v, now, &wall) : INFINITY;
+    if (t < best) {
+        best = t;
+        ev = event_of(EVENT_WALL, (uint32_t)wall);
+    }
+    const grid *g = sphere_grid(w, i);
+    const int32_t *cc = INFO(s)->cc;
+    for (int k = 0; k < w->def.dim; k++) {
+        int walls = w->def.boundary[k] == CAROM_BOUNDARY_WALLS;
+        int up = v[k] > 0.0;
+        if (!up && !(v[k] < 0.0))
+            continue; /* not moving along this axis */
+        if (walls && (up ? cc[k] == g->n[k] - 1 : cc[k] == 0))
+            continue; /* the edge cell reaches on past the wall */
+        double level = (up ? cc[k] + 1 : cc[k]) * g->width[k];
+        double ahead = up ? level - x[k] : x[k] - level; /* > 0: not there yet */
+        t = now + (ahead > 0.0 ? ahead / fabs(v[k]) : 0.0);
+        if (t < best) {
+            best = t;
+            ev = event_of(EVENT_CELL, (uint32_t)(2 * k + up));
+        }
+    }
+    *best_out = best;
+    *ev_out = ev;
+}
+
 /* The sphere's own events (no partner): a driven sphere's reset, walls,
  * cell crossings (or a big sphere's rescan). x, v: its state now. */
 static void own_events(const carom_world *w, const sphere *s, const double x[3],
@@ -352,6 +390,10 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
         }
         *best_out = best;
         *ev_out = ev;
+        return;
+    }
+    if (INFO(s)->driven && !INFO(s)->big && !world_cells_scans_region(w, i)) {
+        driven_own_events(w, s, x, v, now, best_out, ev_out);
         return;
     }
     const grid *g = sphere_grid(w, i);
