@@ -246,6 +246,31 @@ static void scan_straight(const carom_world *w, pair_scan *p, const uint32_t *ca
     }
 }
 
+/* scan_candidates for a driven sphere in a world without gravity whose
+ * contacts do not linger: every pair is a meeting of bounds, and those
+ * that surely stay apart are skipped (the test world_driven_pair_time
+ * starts with). */
+static void scan_driven(const carom_world *w, pair_scan *p, const uint32_t *cand,
+                        const double *const *cand_shift, int n)
+{
+    const sphere *s = p->s;
+    const driven_bound *s_bound = &w->bounds[p->i];
+    for (int m = 0; m < n; m++) {
+        uint32_t j = cand[m];
+        const sphere *o = &w->spheres[j];
+        if (bounds_stay_apart(s_bound, s, p->x, p->v, &w->bounds[j], o, cand_shift[m], p->now))
+            continue;
+        double t = world_driven_pair_time(w, s, p->x, p->v, o, cand_shift[m], p->now);
+        if (t < p->pair3)
+            keep_meeting(p, t, j);
+        if (earlier(p, t, j)) {
+            p->best = t;
+            p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
+            PREFETCH(&w->events[j]); /* read then, if j stays the best */
+        }
+    }
+}
+
 static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *cand,
                             const double *const *cand_shift, int n)
 {
@@ -253,6 +278,10 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
     int report_only = w->def.response == CAROM_RESPONSE_NONE;
     if (!w->has_driven && !report_only && !w->has_gravity) {
         scan_straight(w, p, cand, cand_shift, n);
+        return;
+    }
+    if (w->has_driven && INFO(s)->driven && !w->has_gravity && !w->contacts_linger) {
+        scan_driven(w, p, cand, cand_shift, n);
         return;
     }
     /* Driven pairs whose bounds surely stay apart are skipped here, with
