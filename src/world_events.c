@@ -200,6 +200,10 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         PREFETCH(&w->info[i]);
         if (w->list_skin > 0.0)
             PREFETCH(world_list_of(w, i));
+        if (w->has_driven) {
+            PREFETCH(&w->bounds[i]);
+            PREFETCH(&w->floors[i]);
+        }
         /* And of what the next event will probably read: its loads then
          * overlap this event's work instead of waiting after it. */
         uint32_t next = event_queue_peek_second(&w->queue);
@@ -216,6 +220,10 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         case EVENT_COLLISION: {
             PREFETCH(&w->spheres[ev.partner]);
             PREFETCH(&w->info[ev.partner]);
+            if (w->has_driven) {
+                PREFETCH(&w->bounds[ev.partner]);
+                PREFETCH(&w->floors[ev.partner]);
+            }
             if (w->list_skin > 0.0)
                 PREFETCH(world_list_of(w, ev.partner));
             const sphere *partner = &w->spheres[ev.partner];
