@@ -210,6 +210,17 @@ static inline int earlier(const pair_scan *p, double t, uint32_t j)
     return t < p->best || (t == p->best && p->ev.kind == EVENT_COLLISION && j < p->ev.partner);
 }
 
+/* A collision with j at t becomes the scan's event if earlier than the
+ * best so far. */
+static inline void offer(const carom_world *w, pair_scan *p, double t, uint32_t j)
+{
+    if (earlier(p, t, j)) {
+        p->best = t;
+        p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
+        PREFETCH(&w->events[j]); /* read then, if j stays the best */
+    }
+}
+
 /* A meeting at t with j is among the three earliest found so far. */
 static void keep_meeting(pair_scan *p, double t, uint32_t j)
 {
@@ -238,11 +249,7 @@ static void scan_straight(const carom_world *w, pair_scan *p, const uint32_t *ca
     for (int m = 0; m < n; m++) {
         uint32_t j = cand[m];
         double t = pair_time_straight(s, &w->spheres[j], cand_shift[m], p->now);
-        if (earlier(p, t, j)) {
-            p->best = t;
-            p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
-            PREFETCH(&w->events[j]); /* read then, if j stays the best */
-        }
+        offer(w, p, t, j);
     }
 }
 
@@ -263,11 +270,7 @@ static void scan_driven(const carom_world *w, pair_scan *p, const uint32_t *cand
         double t = world_driven_pair_time(w, s, p->x, p->v, o, cand_shift[m], p->now);
         if (t < p->pair3)
             keep_meeting(p, t, j);
-        if (earlier(p, t, j)) {
-            p->best = t;
-            p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
-            PREFETCH(&w->events[j]); /* read then, if j stays the best */
-        }
+        offer(w, p, t, j);
     }
 }
 
@@ -313,11 +316,7 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
             state_at(w, s, tref, xa, va);
             t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now);
         }
-        if (earlier(p, t, j)) {
-            p->best = t;
-            p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
-            PREFETCH(&w->events[j]); /* read then, if j stays the best */
-        }
+        offer(w, p, t, j);
     }
 }
 
