@@ -47,9 +47,9 @@
 #endif
 
 /* The skin, as a share of the mean diameter: more means fewer list
- * rebuilds but longer lists (measured in docs/performance-notes.md). A
- * dilute polydisperse scene (below LIST_MIN_PACKING_3D) wants more: its
- * spheres fly further between collisions. */
+ * rebuilds but longer lists (measured in docs/performance-notes.md). In
+ * 3D below LIST_MIN_PACKING_3D (a polydisperse scene, or lists asked for)
+ * it is larger: spheres fly further between collisions. */
 #define LIST_SKIN_SHARE 0.2
 #define LIST_SKIN_SHARE_DILUTE 0.4
 #define FLOAT_CENTRE_RANGE 65536.0
