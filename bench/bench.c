@@ -31,7 +31,7 @@
  *
  *   carom-bench [--dim 3] [--n 10000,100000] [--packing 0.45] [--poly 0|1]
  *               [--equilibrate 1] [--time 5] [--runs 3] [--seed 1]
- *               [--json FILE] [--csv FILE]
+ *               [--neighbours auto|cells|lists] [--json FILE] [--csv FILE]
  *   carom-bench --matrix [--n 10000,100000,1000000] [--runs 3] [--runs-large 1]
  *               [--equilibrate 1] [--time 5] [--equilibrate-large 0.25]
  *               [--time-large 0.5] [--json FILE] [--csv FILE]
@@ -83,6 +83,7 @@ typedef struct run_result {
     double max_overlap;    /* carom_world_max_overlap_now at the end */
     double collisions;
     double events;
+    double list_rebuilds;  /* 0: the world used cells */
     double baseline_bytes; /* resident memory before the run (program, libc) */
     int ok;
 } run_result;
@@ -95,7 +96,11 @@ typedef struct bench_config {
     double eq, time;
     int runs;
     unsigned long long seed;
+    carom_neighbours neighbours;
 } bench_config;
+
+/* --neighbours values, in carom_neighbours order. */
+static const char *const neighbours_name[3] = {"auto", "cells", "lists"};
 
 static double seconds_now(void)
 {
@@ -505,6 +510,7 @@ static int run_once(const bench_config *c, unsigned long long seed, const char *
         return fail("velocities", err.message);
     out->packing = scene_packing(&scene);
     carom_world_def def = carom_world_default_def();
+    def.neighbours = c->neighbours;
     carom_world *w = carom_scene_create_world(&scene, &def, &err);
     carom_scene_free(&scene);
     if (!w)
@@ -527,6 +533,7 @@ static int run_once(const bench_config *c, unsigned long long seed, const char *
     getrusage(RUSAGE_SELF, &ru);
     out->collisions = (double)st.collisions;
     out->events = (double)st.events;
+    out->list_rebuilds = (double)st.list_rebuilds;
     out->collisions_per_second = (double)st.collisions / (t3 - t2);
     out->events_per_second = (double)st.events / (t3 - t2);
     out->cpu_collisions_per_second = (double)st.collisions / (c3 - c2);
@@ -611,7 +618,7 @@ typedef struct outputs {
  * medians to the outputs. */
 static int bench_one(const bench_config *c, outputs *o)
 {
-    enum { CPS, EPS, NSC, BPS, RSS, SETUP, PREP, CYCLES, PACK0, PACK, Z, OVERLAP, COLL, EVENTS,
+    enum { CPS, EPS, NSC, BPS, RSS, SETUP, PREP, CYCLES, PACK0, PACK, Z, OVERLAP, COLL, EVENTS, RELIST,
            CCPS, SHARE, SETUPC, FIELDS };
     double v[FIELDS][MAX_RUNS];
     double load0 = load_average(), wall0 = seconds_now();
@@ -653,6 +660,7 @@ static int bench_one(const bench_config *c, outputs *o)
         v[OVERLAP][r] = res.max_overlap;
         v[COLL][r] = res.collisions;
         v[EVENTS][r] = res.events;
+        v[RELIST][r] = res.list_rebuilds;
         v[CCPS][r] = res.cpu_collisions_per_second;
         v[SHARE][r] = res.cpu_share;
         v[SETUPC][r] = res.setup_cpu_seconds;
@@ -684,14 +692,16 @@ static int bench_one(const bench_config *c, outputs *o)
                 "\"prep_cycles\": %.0f, "
                 "\"packing_start\": %.4g, \"packing_actual\": %.6g, \"compressibility\": %.6g, "
                 "\"max_overlap_end\": %.3g, \"collisions\": %.0f, "
-                "\"events\": %.0f, \"started_utc\": \"%s\", \"wall_seconds\": %.1f, "
+                "\"events\": %.0f, \"neighbours\": \"%s\", \"list_rebuilds\": %.0f, "
+                "\"started_utc\": \"%s\", \"wall_seconds\": %.1f, "
                 "\"load_average_start\": %.2f, \"load_average_end\": %.2f}",
                 o->first ? "" : ",\n", c->dim, c->n, c->packing, c->poly,
                 c->poly ? POLY_RADIUS_MIN : 0.5, c->poly ? POLY_RADIUS_MAX : 0.5, c->runs, c->eq,
                 c->time, m[CPS], min_of(v[CPS], c->runs), max_of(v[CPS], c->runs), m[CCPS],
                 min_of(v[CCPS], c->runs), max_of(v[CCPS], c->runs), m[SHARE], m[EPS], m[NSC],
                 m[BPS], m[RSS], m[SETUP], m[SETUPC], m[PREP], m[CYCLES], m[PACK0], m[PACK], m[Z],
-                max_of(v[OVERLAP], c->runs), m[COLL], m[EVENTS], when, wall, load0, load1);
+                max_of(v[OVERLAP], c->runs), m[COLL], m[EVENTS], neighbours_name[c->neighbours],
+                m[RELIST], when, wall, load0, load1);
         fflush(o->json);
     }
     if (o->csv) {
@@ -723,6 +733,7 @@ int main(int argc, char **argv)
     int dim = 3, poly = 0, runs = 3, runs_large = 1, matrix = 0;
     double packing = 0.45, eq = 1.0, time = 5.0, eq_large = 0.25, time_large = 0.5;
     unsigned long long seed = 1;
+    carom_neighbours neighbours = CAROM_NEIGHBOURS_AUTO;
     const char *nlist = NULL, *json = NULL, *csv = NULL;
     for (int a = 1; a < argc; a++) {
         const char *opt = argv[a];
@@ -749,6 +760,16 @@ int main(int argc, char **argv)
         else if (!strcmp(opt, "--seed")) seed = strtoull(val, NULL, 10);
         else if (!strcmp(opt, "--json")) json = val;
         else if (!strcmp(opt, "--csv")) csv = val;
+        else if (!strcmp(opt, "--neighbours")) {
+            int k = 0;
+            while (k < 3 && strcmp(val, neighbours_name[k]))
+                k++;
+            if (k == 3) {
+                fprintf(stderr, "carom-bench: --neighbours %s: expected auto, cells or lists\n", val);
+                return 2;
+            }
+            neighbours = (carom_neighbours)k;
+        }
         else {
             fprintf(stderr, "carom-bench: unknown option %s\n", opt);
             return 2;
@@ -786,7 +807,7 @@ int main(int argc, char **argv)
         size_t n = next_n(&p);
         if (n == 0)
             continue;
-        bench_config c = {dim, n, packing, poly, eq, time, runs, seed};
+        bench_config c = {dim, n, packing, poly, eq, time, runs, seed, neighbours};
         if (matrix && n > LARGE_N) {
             c.eq = eq_large;
             c.time = time_large;

@@ -22,6 +22,11 @@ if(CAROM_PYTHON3)
                      ${CMAKE_CURRENT_BINARY_DIR}/cli_work/${_case} ${_case})
     set_tests_properties(cli_${_case} PROPERTIES TIMEOUT 120 LABELS cli)
   endforeach()
+  # The benchmark program's options and output (behaviour, not speed).
+  add_test(NAME bench_options
+           COMMAND ${CAROM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/bench_test.py
+                   $<TARGET_FILE:carom-bench> ${CMAKE_CURRENT_BINARY_DIR}/bench_work)
+  set_tests_properties(bench_options PROPERTIES TIMEOUT 120 LABELS cli)
 else()
   message(WARNING "python3 not found: the tests of the carom command are skipped")
 endif()
