@@ -131,7 +131,7 @@ static void repredict_after_restart(carom_world *w, uint32_t i, uint32_t partner
 {
     /* A big sphere's scan is tied to where it was: it predicts in full,
      * as does one that changed cell. */
-    if (w->info[i].driven && !moved && !w->info[i].big && !world_cells_scans_region(w, i))
+    if (!moved && driven_in_plain_grid(w, i))
         world_predict_lazily(w, i, partner, meeting);
     else
         world_predict(w, i);

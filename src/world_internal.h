@@ -525,6 +525,15 @@ static inline int driven_movable(const carom_world *w)
     return w->def.driver.kick != NULL;
 }
 
+/* A driven sphere in the grid that scans no region: its candidates are
+ * its cells' spheres, so it may predict lazily (its pair floor bounding
+ * the meetings not recomputed), and its own events are its bound's. */
+static inline int driven_in_plain_grid(const carom_world *w, uint32_t i)
+{
+    return w->has_driven && w->info[i].driven && !w->info[i].big &&
+           !world_cells_scans_region(w, i);
+}
+
 /* world_events.c */
 /* Shift to add to b's position to get its image in contact with a at t. */
 void world_pair_shift(const carom_world *w, const sphere *a, const sphere *b, double t,

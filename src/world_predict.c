@@ -202,6 +202,16 @@ typedef struct pair_scan {
     uint32_t partner1, partner2;
 } pair_scan;
 
+/* A scan of sphere i (state x, v now) whose best so far is its own event
+ * ev at best, with no meeting found yet. */
+static inline pair_scan scan_start(uint32_t i, const sphere *s, const double *x, const double *v,
+                                   double now, double best, sphere_event ev)
+{
+    pair_scan p = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE,
+                   SPHERE_NONE};
+    return p;
+}
+
 /* A collision with j at t comes before the best event found so far: it
  * is earlier, or at the same time with a partner of lower index (so ties
  * do not depend on the order the grid lists the candidates in). */
@@ -359,8 +369,23 @@ static void wall_events(const carom_world *w, const sphere *s, int k, double now
     }
 }
 
+/* A driven sphere's bound's own events: its reset, and its walls (only a
+ * driven sphere the response can move bounces). */
+static void bound_events(const carom_world *w, const sphere *s, const double x[3],
+                         const double v[3], double now, double *best, sphere_event *ev)
+{
+    *best = world_driven_reset_time(w, s);
+    *ev = event_of(EVENT_RESET, 0);
+    int wall = 0;
+    double t = driven_movable(w) ? world_driven_walls_time(w, s, x, v, now, &wall) : INFINITY;
+    if (t < *best) {
+        *best = t;
+        *ev = event_of(EVENT_WALL, (uint32_t)wall);
+    }
+}
+
 /* own_events of a driven sphere in the grid that scans no region: its
- * reset, its walls, and the cell face ahead of its bound's centre on each
+ * bound's events, and the cell face ahead of its bound's centre on each
  * axis (the centre moves in a straight line; the same times as
  * face_time's). */
 static void driven_own_events(const carom_world *w, const sphere *s, const double x[3],
@@ -368,14 +393,9 @@ static void driven_own_events(const carom_world *w, const sphere *s, const doubl
                               sphere_event *ev_out)
 {
     uint32_t i = (uint32_t)(s - w->spheres);
-    double best = world_driven_reset_time(w, s);
-    sphere_event ev = event_of(EVENT_RESET, 0);
-    int wall = 0;
-    double t = driven_movable(w) ? world_driven_walls_time(w, s, x, v, now, &wall) : INFINITY;
-    if (t < best) {
-        best = t;
-        ev = event_of(EVENT_WALL, (uint32_t)wall);
-    }
+    double best, t;
+    sphere_event ev;
+    bound_events(w, s, x, v, now, &best, &ev);
     const grid *g = sphere_grid(w, i);
     const int32_t *cc = INFO(s)->cc;
     for (int k = 0; k < w->def.dim; k++) {
@@ -420,24 +440,15 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
         *ev_out = ev;
         return;
     }
-    if (INFO(s)->driven && !INFO(s)->big && !world_cells_scans_region(w, i)) {
+    if (driven_in_plain_grid(w, i)) {
         driven_own_events(w, s, x, v, now, best_out, ev_out);
         return;
     }
     const grid *g = sphere_grid(w, i);
     int region = !INFO(s)->big && world_cells_scans_region(w, i);
     double margin = INFO(s)->big ? w->big_margin : region ? world_cells_region_margin(w, i) : 0.0;
-    if (INFO(s)->driven) {
-        best = world_driven_reset_time(w, s);
-        ev = event_of(EVENT_RESET, 0);
-        /* Only a driven sphere the response can move bounces. */
-        int wall = 0;
-        double t = driven_movable(w) ? world_driven_walls_time(w, s, x, v, now, &wall) : INFINITY;
-        if (t < best) {
-            best = t;
-            ev = event_of(EVENT_WALL, (uint32_t)wall);
-        }
-    }
+    if (INFO(s)->driven)
+        bound_events(w, s, x, v, now, &best, &ev);
     for (int k = 0; k < w->def.dim; k++) {
         int walls = w->def.boundary[k] == CAROM_BOUNDARY_WALLS;
         if (walls && !INFO(s)->driven) /* a driven sphere's: above */
@@ -577,8 +588,7 @@ void world_predict(carom_world *w, uint32_t i)
     /* Candidates are gathered a batch at a time and their hot records
      * prefetched, so that the cache misses of a batch overlap; they are
      * then evaluated in the order found. */
-    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE,
-                      SPHERE_NONE};
+    pair_scan scan = scan_start(i, s, x, v, now, best, ev);
     if (lists) {
         scan_candidates(w, &scan, cand, cand_shift, listed);
     } else if (!w->levels.simple && !INFO(s)->big) {
@@ -693,8 +703,7 @@ void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *
 void world_predict_at_floor(carom_world *w, uint32_t i)
 {
     uint32_t partner = w->floors[i].partner;
-    if (partner == SPHERE_NONE || !w->info[partner].alive || !w->info[i].driven ||
-        w->info[i].big || world_cells_scans_region(w, i)) {
+    if (partner == SPHERE_NONE || !w->info[partner].alive || !driven_in_plain_grid(w, i)) {
         world_predict(w, i);
         return;
     }
@@ -709,8 +718,7 @@ void world_predict_after_stale(carom_world *w, uint32_t i, uint32_t partner)
 {
     /* Its bound has not changed since it predicted; the partner's has, or
      * the partner has gone: only that pair's meeting is not known. */
-    if (!w->has_driven || !w->info[i].driven || w->info[i].big ||
-        world_cells_scans_region(w, i)) {
+    if (!driven_in_plain_grid(w, i)) {
         world_predict(w, i);
         return;
     }
@@ -722,8 +730,8 @@ int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
 {
     const sphere *s = &w->spheres[i];
     const grid *g = &w->levels.level[0];
-    if (!w->has_driven || !INFO(s)->driven || !w->levels.simple || INFO(s)->big ||
-        world_cells_scans_region(w, i) || (g->periodic[axis] && g->n[axis] < 3))
+    if (!driven_in_plain_grid(w, i) || !w->levels.simple ||
+        (g->periodic[axis] && g->n[axis] < 3))
         return 0;
     double now = w->time, x[3], v[3], best;
     sphere_event ev;
@@ -739,8 +747,7 @@ int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
     grid_neighbourhood_of(g, INFO(s)->cc, &nb);
     uint32_t cand[CANDIDATE_BATCH];
     const double *cand_shift[CANDIDATE_BATCH];
-    pair_scan scan = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE,
-                      SPHERE_NONE};
+    pair_scan scan = scan_start(i, s, x, v, now, best, ev);
     int n = 0;
     for (int c = 0; c < nb.count; c++) {
         if ((int32_t)(nb.cell[c] / stride % (uint32_t)g->n[axis]) != layer)
