@@ -360,11 +360,49 @@ static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
  * build adds each pair once). The cells' spheres are gathered first and
  * their centres prefetched, so that the loads overlap. */
 #define GATHER_BATCH 256
+
+/* Sphere i's neighbourhood away from every boundary keeps only the cells
+ * some point of which is within reach of i's centre: with cells about
+ * one reach wide, a quarter of the 27 (most corners, some edges) are
+ * not, and their spheres could only fail gather_batch's test. A cell's
+ * spheres have their centres in it (grid_coordinate; a clamped one lies
+ * beyond its cell), so a sliver of slack covers the round-off. */
+static void drop_cells_out_of_reach(const carom_world *w, uint32_t i, double reach,
+                                    grid_neighbourhood *nb)
+{
+    const grid *g = &w->levels.level[0];
+    const int32_t *cc = w->info[i].cc;
+    double gap2[3][3] = {{0.0}};
+    for (int k = 0; k < g->dim; k++) {
+        if (cc[k] < 1 || cc[k] > g->n[k] - 2)
+            return; /* shifts or missing cells: keep them all */
+        double slack = 1e-9 * g->width[k];
+        double local = (double)w->list_centre[i][k] - cc[k] * g->width[k];
+        double below = local - slack, above = g->width[k] - local - slack;
+        below = below > 0.0 ? below : 0.0;
+        above = above > 0.0 ? above : 0.0;
+        gap2[k][0] = below * below;
+        gap2[k][2] = above * above;
+    }
+    double reach2 = reach * reach;
+    int kept = 0, m = 0;
+    for (int z = g->dim > 2 ? 0 : 1; z <= (g->dim > 2 ? 2 : 1); z++)
+        for (int y = 0; y < 3; y++)
+            for (int x = 0; x < 3; x++, m++)
+                if (gap2[2][z] + gap2[1][y] + gap2[0][x] < reach2)
+                    nb->cell[kept++] = nb->cell[m];
+    nb->count = kept;
+}
+
 static void gather(carom_world *w, uint32_t i, uint32_t below)
 {
     const grid *g = &w->levels.level[0];
     grid_neighbourhood nb;
     grid_neighbourhood_of(g, w->info[i].cc, &nb);
+    /* No pair reaches further than i's list radius and the largest other
+     * (the float radii: a relative 1e-6 more, as in gather_batch). */
+    double reach = (w->spheres[i].radius + w->list_skin + w->level_reach[0]) * (1.0 + 1e-6);
+    drop_cells_out_of_reach(w, i, reach, &nb);
     for (int c = 0; c < nb.count; c++)
         PREFETCH(&g->head[nb.cell[c]]);
     uint32_t ids[GATHER_BATCH];
