@@ -20,6 +20,12 @@
 #define YEAR_SPREADS 8.0
 #define MIN_BUCKETS 64
 
+/* Sphere s's key, where the caller keeps it. */
+static inline double key_of(const event_queue *q, uint32_t s)
+{
+    return *(const double *)(q->keys + (size_t)s * q->key_stride);
+}
+
 static inline int earlier(event_queue_entry a, event_queue_entry b)
 {
     return a.time < b.time || (a.time == b.time && a.sphere < b.sphere);
@@ -31,7 +37,8 @@ static inline uint32_t never_list(const event_queue *q) { return (uint32_t)q->nb
 
 int event_queue_init(event_queue *q, size_t capacity)
 {
-    q->time = NULL;
+    q->keys = NULL;
+    q->key_stride = sizeof(double);
     q->where = q->next = q->prev = NULL;
     q->capacity = 0;
     q->nb = 0;
@@ -49,15 +56,20 @@ int event_queue_init(event_queue *q, size_t capacity)
     return event_queue_reserve(q, capacity);
 }
 
+void event_queue_set_keys(event_queue *q, const double *first, size_t stride)
+{
+    q->keys = (const char *)first;
+    q->key_stride = stride;
+}
+
 void event_queue_free(event_queue *q)
 {
-    free(q->time);
     free(q->where);
     free(q->next);
     free(q->prev);
     free(q->head);
     free(q->heap);
-    q->time = NULL;
+    q->keys = NULL;
     q->where = q->next = q->prev = q->head = NULL;
     q->heap = NULL;
     q->capacity = q->size = q->hsize = q->listed = q->nb = 0;
@@ -76,8 +88,7 @@ int event_queue_reserve(event_queue *q, size_t capacity)
 {
     if (capacity <= q->capacity)
         return 0;
-    if (grow((void **)&q->time, capacity * sizeof *q->time) ||
-        grow((void **)&q->where, capacity * sizeof *q->where) ||
+    if (grow((void **)&q->where, capacity * sizeof *q->where) ||
         grow((void **)&q->next, capacity * sizeof *q->next) ||
         grow((void **)&q->prev, capacity * sizeof *q->prev) ||
         grow((void **)&q->heap, capacity * sizeof *q->heap))
@@ -185,10 +196,10 @@ static void defer(event_queue *q, uint32_t s, size_t b)
     PREFETCH(&q->head[b]);
 }
 
-/* Files sphere s (key already in time[s]) where its time belongs. */
+/* Files sphere s where its key belongs. */
 static void place(event_queue *q, uint32_t s)
 {
-    double t = q->time[s];
+    double t = key_of(q, s);
     if (t == INFINITY) {
         list_push(q, never_list(q), s);
         return;
@@ -233,7 +244,6 @@ void event_queue_update(event_queue *q, uint32_t s, double time)
         /* Stays in the current bucket: re-sift in place. */
         size_t pos = w & ~IN_HEAP;
         event_queue_entry e = {time, s, 0};
-        q->time[s] = time;
         if (pos > 0 && earlier(e, q->heap[(pos - 1) / ARITY]))
             sift_up(q, pos, e);
         else
@@ -241,7 +251,6 @@ void event_queue_update(event_queue *q, uint32_t s, double time)
         return;
     } else
         take_out(q, s);
-    q->time[s] = time;
     place(q, s);
 }
 
@@ -274,12 +283,12 @@ static void new_year(event_queue *q)
     double lo = INFINITY, sum = 0.0;
     size_t n = 0;
     for (uint32_t s = list; s != NONE; s = q->next[s]) {
-        if (q->time[s] < lo)
-            lo = q->time[s];
+        if (key_of(q, s) < lo)
+            lo = key_of(q, s);
         n++;
     }
     for (uint32_t s = list; s != NONE; s = q->next[s])
-        sum += q->time[s] - lo;
+        sum += key_of(q, s) - lo;
     double spread = n ? sum / (double)n : 0.0;
     size_t nb = MIN_BUCKETS;
     while ((double)nb < (double)q->size / PER_BUCKET * YEAR_SPREADS && nb < ((size_t)1 << 29))
@@ -324,18 +333,18 @@ static void advance(event_queue *q)
     for (uint32_t next; s != NONE; s = next) {
         next = q->next[s];
         q->listed--;
-        sift_up(q, q->hsize++, (event_queue_entry){q->time[s], s, 0});
+        sift_up(q, q->hsize++, (event_queue_entry){key_of(q, s), s, 0});
     }
     /* The next buckets' lists: the second entry of the next one (its
      * first was loaded at the last move), the first of the one after. */
     if (q->cur + 2 < q->nb) {
         uint32_t a = q->head[q->cur + 1], b = q->head[q->cur + 2];
         if (a != NONE && q->next[a] != NONE) {
-            PREFETCH(&q->time[q->next[a]]);
+            PREFETCH(q->keys + (size_t)q->next[a] * q->key_stride);
             PREFETCH(&q->next[q->next[a]]);
         }
         if (b != NONE) {
-            PREFETCH(&q->time[b]);
+            PREFETCH(q->keys + (size_t)b * q->key_stride);
             PREFETCH(&q->next[b]);
         }
     }
@@ -363,7 +372,7 @@ int event_queue_is_valid(const event_queue *q)
             return 0;
     for (size_t k = 0; k < q->hsize; k++)
         if (q->where[q->heap[k].sphere] != (IN_HEAP | (uint32_t)k) ||
-            q->time[q->heap[k].sphere] != q->heap[k].time)
+            key_of(q, q->heap[k].sphere) != q->heap[k].time)
             return 0;
     size_t listed = 0;
     for (size_t b = 0; b < q->nb + 2; b++)
@@ -374,7 +383,7 @@ int event_queue_is_valid(const event_queue *q)
                 listed++;
             if (b < q->nb && b <= q->cur)
                 return 0; /* buckets up to the current one are in the heap */
-            if (b < q->nb && q->hsize && !(q->time[s] > q->heap[0].time))
+            if (b < q->nb && q->hsize && !(key_of(q, s) > q->heap[0].time))
                 return 0;
         }
     for (int k = 0; k < q->deferred; k++)

@@ -17,6 +17,13 @@
  * change and remove are O(1) but for the small heap; finding the next
  * event is O(1) amortized.
  *
+ * The keys are the caller's: event_queue_set_keys says where sphere s's
+ * key is (a double at a fixed stride, e.g. in the caller's per-sphere
+ * event records), so that the queue keeps no copy to load and store. The
+ * caller writes a sphere's new key there and then calls
+ * event_queue_update; it changes the key nowhere else while the sphere
+ * is queued.
+ *
  * Memory order: the bucket heads are one large array touched at random,
  * and so are the other spheres of a bucket's list. An event for a later
  * bucket therefore waits in a small buffer (its bucket head being loaded
@@ -42,7 +49,8 @@ typedef struct event_queue_entry {
 
 typedef struct event_queue {
     /* per sphere */
-    double *time;            /* its key */
+    const char *keys;        /* its key: the double at keys + s * key_stride */
+    size_t key_stride;
     uint32_t *where;         /* ABSENT, a list (bucket, OVERFLOW, NEVER), IN_HEAP | pos
                                 or DEFERRED | slot */
     uint32_t *next, *prev;   /* list links */
@@ -64,10 +72,14 @@ typedef struct event_queue {
 } event_queue;
 
 int event_queue_init(event_queue *q, size_t capacity);
+/* Sphere s's key is the double at first + s * stride bytes (set again
+ * whenever the caller's array moves). */
+void event_queue_set_keys(event_queue *q, const double *first, size_t stride);
 void event_queue_free(event_queue *q);
 /* Grows to hold spheres 0..capacity-1. */
 int event_queue_reserve(event_queue *q, size_t capacity);
-/* Inserts sphere s with key time, or changes its key. */
+/* Inserts sphere s with key time, or changes its key (the caller has
+ * written time as its key). */
 void event_queue_update(event_queue *q, uint32_t s, double time);
 void event_queue_remove(event_queue *q, uint32_t s);
 /* Empties the queue. */

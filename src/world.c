@@ -81,6 +81,7 @@ static carom_status reserve(carom_world *w, size_t n)
     if (!ev)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     w->events = ev;
+    event_queue_set_keys(&w->queue, &ev[0].time, sizeof *ev); /* the queue's keys */
     if (w->bounds) {
         driven_bound *b = grow_aligned(w->bounds, w->count, cap, sizeof *b);
         if (!b)

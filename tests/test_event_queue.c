@@ -51,6 +51,7 @@ static void test_queue_against_reference(uint64_t seed, int operations)
     CHECK(event_queue_reserve(&q, SPHERES) == 0);
     static double key[SPHERES];
     static int present[SPHERES];
+    event_queue_set_keys(&q, key, sizeof key[0]);
     rng r;
     rng_seed(&r, seed);
     double now = 0.0;
