@@ -39,7 +39,8 @@ int event_queue_init(event_queue *q, size_t capacity)
 {
     q->keys = NULL;
     q->key_stride = sizeof(double);
-    q->where = q->next = q->prev = NULL;
+    q->where = NULL;
+    q->link = NULL;
     q->capacity = 0;
     q->nb = 0;
     q->head = malloc(2 * sizeof *q->head);
@@ -65,12 +66,12 @@ void event_queue_set_keys(event_queue *q, const double *first, size_t stride)
 void event_queue_free(event_queue *q)
 {
     free(q->where);
-    free(q->next);
-    free(q->prev);
+    free(q->link);
     free(q->head);
     free(q->heap);
     q->keys = NULL;
-    q->where = q->next = q->prev = q->head = NULL;
+    q->where = q->head = NULL;
+    q->link = NULL;
     q->heap = NULL;
     q->capacity = q->size = q->hsize = q->listed = q->nb = 0;
 }
@@ -89,8 +90,7 @@ int event_queue_reserve(event_queue *q, size_t capacity)
     if (capacity <= q->capacity)
         return 0;
     if (grow((void **)&q->where, capacity * sizeof *q->where) ||
-        grow((void **)&q->next, capacity * sizeof *q->next) ||
-        grow((void **)&q->prev, capacity * sizeof *q->prev) ||
+        grow((void **)&q->link, capacity * sizeof *q->link) ||
         grow((void **)&q->heap, capacity * sizeof *q->heap))
         return -1;
     for (size_t k = q->capacity; k < capacity; k++)
@@ -155,23 +155,23 @@ static void heap_remove(event_queue *q, size_t pos)
 static void list_push(event_queue *q, uint32_t list, uint32_t s)
 {
     uint32_t h = q->head[list];
-    q->prev[s] = NONE;
-    q->next[s] = h;
+    q->link[s].prev = NONE;
+    q->link[s].next = h;
     if (h != NONE)
-        q->prev[h] = s;
+        q->link[h].prev = s;
     q->head[list] = s;
     q->where[s] = list;
 }
 
 static void list_unlink(event_queue *q, uint32_t s)
 {
-    uint32_t p = q->prev[s], n = q->next[s];
+    uint32_t p = q->link[s].prev, n = q->link[s].next;
     if (p != NONE)
-        q->next[p] = n;
+        q->link[p].next = n;
     else
         q->head[q->where[s]] = n;
     if (n != NONE)
-        q->prev[n] = p;
+        q->link[n].prev = p;
 }
 
 /* Files the deferred entries in their buckets. */
@@ -282,12 +282,12 @@ static void new_year(event_queue *q)
     uint32_t never = q->head[never_list(q)];
     double lo = INFINITY, sum = 0.0;
     size_t n = 0;
-    for (uint32_t s = list; s != NONE; s = q->next[s]) {
+    for (uint32_t s = list; s != NONE; s = q->link[s].next) {
         if (key_of(q, s) < lo)
             lo = key_of(q, s);
         n++;
     }
-    for (uint32_t s = list; s != NONE; s = q->next[s])
+    for (uint32_t s = list; s != NONE; s = q->link[s].next)
         sum += key_of(q, s) - lo;
     double spread = n ? sum / (double)n : 0.0;
     size_t nb = MIN_BUCKETS;
@@ -303,7 +303,7 @@ static void new_year(event_queue *q)
     for (size_t b = 0; b < q->nb + 2; b++)
         q->head[b] = NONE;
     q->head[never_list(q)] = never;
-    for (uint32_t s = never; s != NONE; s = q->next[s])
+    for (uint32_t s = never; s != NONE; s = q->link[s].next)
         q->where[s] = never_list(q);
     double width = YEAR_SPREADS * spread / (double)q->nb;
     if (width > 0.0 && isfinite(width) && isfinite(1.0 / width)) {
@@ -314,7 +314,7 @@ static void new_year(event_queue *q)
     q->cur = 0;
     q->listed = 0;
     for (uint32_t s = list, next; s != NONE; s = next) {
-        next = q->next[s];
+        next = q->link[s].next;
         place(q, s);
     }
 }
@@ -331,7 +331,7 @@ static void advance(event_queue *q)
     uint32_t s = q->head[q->cur];
     q->head[q->cur] = NONE;
     for (uint32_t next; s != NONE; s = next) {
-        next = q->next[s];
+        next = q->link[s].next;
         q->listed--;
         sift_up(q, q->hsize++, (event_queue_entry){key_of(q, s), s, 0});
     }
@@ -339,13 +339,13 @@ static void advance(event_queue *q)
      * first was loaded at the last move), the first of the one after. */
     if (q->cur + 2 < q->nb) {
         uint32_t a = q->head[q->cur + 1], b = q->head[q->cur + 2];
-        if (a != NONE && q->next[a] != NONE) {
-            PREFETCH(q->keys + (size_t)q->next[a] * q->key_stride);
-            PREFETCH(&q->next[q->next[a]]);
+        if (a != NONE && q->link[a].next != NONE) {
+            PREFETCH(q->keys + (size_t)q->link[a].next * q->key_stride);
+            PREFETCH(&q->link[q->link[a].next]);
         }
         if (b != NONE) {
             PREFETCH(q->keys + (size_t)b * q->key_stride);
-            PREFETCH(&q->next[b]);
+            PREFETCH(&q->link[b]);
         }
     }
 }
@@ -376,7 +376,7 @@ int event_queue_is_valid(const event_queue *q)
             return 0;
     size_t listed = 0;
     for (size_t b = 0; b < q->nb + 2; b++)
-        for (uint32_t s = q->head[b]; s != NONE; s = q->next[s]) {
+        for (uint32_t s = q->head[b]; s != NONE; s = q->link[s].next) {
             if (q->where[s] != b)
                 return 0;
             if (b < q->nb + 1)

@@ -45,6 +45,10 @@ typedef struct event_queue_entry {
     uint32_t unused;
 } event_queue_entry;
 
+typedef struct event_queue_link {
+    uint32_t next, prev;
+} event_queue_link;
+
 #define EVENT_QUEUE_DEFERRED 16
 
 typedef struct event_queue {
@@ -53,7 +57,8 @@ typedef struct event_queue {
     size_t key_stride;
     uint32_t *where;         /* ABSENT, a list (bucket, OVERFLOW, NEVER), IN_HEAP | pos
                                 or DEFERRED | slot */
-    uint32_t *next, *prev;   /* list links */
+    event_queue_link *link;  /* its list links (both in one place: an
+                                unlink reads them together) */
     size_t capacity;
     /* the year */
     uint32_t *head;          /* nb buckets, then the overflow and never lists */
