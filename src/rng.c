@@ -11,11 +11,6 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
 void rng_seed(rng *r, uint64_t seed)
 {
     uint64_t state = seed;
@@ -23,25 +18,6 @@ void rng_seed(rng *r, uint64_t seed)
         r->s[i] = splitmix64(&state);
     r->has_spare = 0;
     r->spare_normal = 0.0;
-}
-
-uint64_t rng_next(rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-double rng_uniform(rng *r)
-{
-    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
 }
 
 double rng_uniform_range(rng *r, double a, double b)

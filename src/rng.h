@@ -17,9 +17,28 @@ typedef struct rng {
 } rng;
 
 void rng_seed(rng *r, uint64_t seed);
-uint64_t rng_next(rng *r);
+
+/* The next 64 random bits (inline: drivers draw from it at every change
+ * of a driven sphere's acceleration). */
+static inline uint64_t rng_next(rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = ((s[1] * 5) << 7 | (s[1] * 5) >> 57) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = s[3] << 45 | s[3] >> 19;
+    return result;
+}
+
 /* Uniform in [0, 1), 53 random bits. */
-double rng_uniform(rng *r);
+static inline double rng_uniform(rng *r)
+{
+    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
 /* Uniform in [a, b). */
 double rng_uniform_range(rng *r, double a, double b);
 /* Standard normal deviate (mean 0, variance 1). */

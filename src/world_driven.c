@@ -123,11 +123,14 @@ static void probe(const carom_world *w, uint32_t i, double t, double x[3], doubl
     double px[3] = {0.0, 0.0, 0.0}, pv[3] = {0.0, 0.0, 0.0};
     w->def.driver.probe(w->def.driver.user_data, i, t, px, pv);
     double centre[3], cv[3];
-    world_sphere_at(w, s, t, centre, cv);
+    int centre_known = 0; /* needed along periodic axes only */
     for (int k = 0; k < 3; k++) {
         x[k] = k < w->def.dim ? px[k] : 0.0;
         v[k] = k < w->def.dim ? pv[k] : 0.0;
         if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC) {
+            if (!centre_known)
+                world_sphere_at(w, s, t, centre, cv);
+            centre_known = 1;
             double L = w->def.box[k];
             x[k] -= L * round((x[k] - centre[k]) / L);
         }
