@@ -58,8 +58,8 @@ typedef struct event_queue {
     /* per sphere */
     const char *keys;        /* its key: the double at keys + s * key_stride */
     size_t key_stride;
-    event_queue_link *link;  /* its list links (both in one place: an
-                                unlink reads them together) */
+    event_queue_link *link;  /* its place and list links: one record, as
+                                an update reads them together */
     size_t capacity;
     /* the year */
     uint32_t *head;          /* nb buckets, then the overflow and never lists */

@@ -18,19 +18,24 @@ typedef struct rng {
 
 void rng_seed(rng *r, uint64_t seed);
 
+static inline uint64_t rng_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
 /* The next 64 random bits (inline: drivers draw from it at every change
  * of a driven sphere's acceleration). */
 static inline uint64_t rng_next(rng *r)
 {
     uint64_t *s = r->s;
-    uint64_t result = ((s[1] * 5) << 7 | (s[1] * 5) >> 57) * 9;
+    uint64_t result = rng_rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
     s[2] ^= s[0];
     s[3] ^= s[1];
     s[1] ^= s[2];
     s[0] ^= s[3];
     s[2] ^= t;
-    s[3] = s[3] << 45 | s[3] >> 19;
+    s[3] = rng_rotl(s[3], 45);
     return result;
 }
 
