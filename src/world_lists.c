@@ -390,7 +390,7 @@ static void drop_cells_out_of_reach(const carom_world *w, uint32_t i, double rea
         for (int y = 0; y < 3; y++)
             for (int x = 0; x < 3; x++, m++)
                 if (gap2[2][z] + gap2[1][y] + gap2[0][x] < reach2)
-                    nb->cell[kept++] = nb->cell[m];
+                    nb->cell[kept++] = nb->cell[m]; /* shifts: all zero here */
     nb->count = kept;
 }
 
