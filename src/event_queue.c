@@ -20,10 +20,15 @@
 #define YEAR_SPREADS 8.0
 #define MIN_BUCKETS 64
 
-/* Sphere s's key, where the caller keeps it. */
+/* Where the caller keeps sphere s's key, and the key. */
+static inline const double *key_address(const event_queue *q, uint32_t s)
+{
+    return (const double *)(q->keys + (size_t)s * q->key_stride);
+}
+
 static inline double key_of(const event_queue *q, uint32_t s)
 {
-    return *(const double *)(q->keys + (size_t)s * q->key_stride);
+    return *key_address(q, s);
 }
 
 static inline int earlier(event_queue_entry a, event_queue_entry b)
@@ -337,11 +342,11 @@ static void advance(event_queue *q)
     if (q->cur + 2 < q->nb) {
         uint32_t a = q->head[q->cur + 1], b = q->head[q->cur + 2];
         if (a != NONE && q->link[a].next != NONE) {
-            PREFETCH(q->keys + (size_t)q->link[a].next * q->key_stride);
+            PREFETCH(key_address(q, q->link[a].next));
             PREFETCH(&q->link[q->link[a].next]);
         }
         if (b != NONE) {
-            PREFETCH(q->keys + (size_t)b * q->key_stride);
+            PREFETCH(key_address(q, b));
             PREFETCH(&q->link[b]);
         }
     }
