@@ -101,10 +101,32 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
     return t > now ? t : now;
 }
 
+/* Whether h(tau) = c0 + c1 tau + c2 tau^2 with c0 < 0, c1 > 0, c2 < 0 (two
+ * spheres apart and approaching, pair_time_straight's h) surely stays
+ * below zero up to tau_max: h is still rising at a time a little past
+ * tau_max and clearly below zero there, so its first root (if any) is
+ * later. The margins (2^-20 of tau_max, 2^-44 of the absolute time, 2^-40
+ * of h's terms) are far above the round-off of this test and of the root
+ * pair_time_straight would compute, so a pair this test passes over is
+ * one whose computed time would have come after tau_max too. It only
+ * saves the square root and divisions of candidates that cannot win. */
+static inline int stays_apart_until(double c0, double c1, double c2, double tau_max,
+                                    double abs_time)
+{
+    double tp = tau_max + tau_max * 0x1p-20 + abs_time * 0x1p-44;
+    if (!(c1 + 2.0 * c2 * tp > 0.0))
+        return 0; /* at or past its top by then: the root decides */
+    double h = c0 + tp * (c1 + c2 * tp);
+    double scale = -c0 + tp * (c1 - c2 * tp);
+    return h < -scale * 0x1p-40;
+}
+
 /* pair_time for the common case, elastic response and no gravity: the
- * same arithmetic, reading nothing but the two hot records. */
+ * same arithmetic, reading nothing but the two hot records. A pair that
+ * surely meets after horizon (a finite time, or INFINITY) gets INFINITY
+ * without its root being computed. */
 static inline double pair_time_straight(const sphere *a, const sphere *b,
-                                        const double shift[3], double now)
+                                        const double shift[3], double now, double horizon)
 {
     double tref = a->t > b->t ? a->t : b->t;
     double da = tref - a->t, db = tref - b->t, dr[3], dv[3];
@@ -118,7 +140,17 @@ static inline double pair_time_straight(const sphere *a, const sphere *b,
         return INFINITY; /* not approaching: the common rejection */
     double sigma = a->radius + b->radius;
     double c0 = sigma * sigma - vec_dot(dr, dr); /* > 0: overlapping */
-    double t = tref + roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, -vec_dot(dv, dv));
+    double c2 = -vec_dot(dv, dv);
+    double tau;
+    if (c0 < 0.0) {
+        if (horizon < INFINITY &&
+            stays_apart_until(c0, -2.0 * b_dot, c2, horizon - tref, fabs(horizon)))
+            return INFINITY;
+        tau = roots_first_upcrossing_approaching(c0, -2.0 * b_dot, c2);
+    } else {
+        tau = roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, c2);
+    }
+    double t = tref + tau;
     return t > now ? t : now;
 }
 
@@ -258,7 +290,7 @@ static void scan_straight(const carom_world *w, pair_scan *p, const uint32_t *ca
     const sphere *s = p->s;
     for (int m = 0; m < n; m++) {
         uint32_t j = cand[m];
-        double t = pair_time_straight(s, &w->spheres[j], cand_shift[m], p->now);
+        double t = pair_time_straight(s, &w->spheres[j], cand_shift[m], p->now, p->best);
         offer(w, p, t, j);
     }
 }
@@ -320,7 +352,7 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
             if (earlier(p, t, j) && already_reported(w, p->i, j, t))
                 continue;
         } else if (!w->has_gravity) {
-            t = pair_time_straight(s, o, cand_shift[m], p->now);
+            t = pair_time_straight(s, o, cand_shift[m], p->now, INFINITY);
         } else {
             double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
             state_at(w, s, tref, xa, va);
