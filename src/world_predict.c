@@ -103,30 +103,37 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
 
 /* Whether h(tau) = c0 + c1 tau + c2 tau^2 with c0 < 0, c1 > 0, c2 < 0 (two
  * spheres apart and approaching, pair_time_straight's h) surely stays
- * below zero up to tau_max: h is still rising at a time a little past
- * tau_max and clearly below zero there, so its first root (if any) is
- * later. The margins (2^-20 of tau_max, 2^-44 of the absolute time, 2^-40
- * of h's terms) are far above the round-off of this test and of the root
- * pair_time_straight would compute, so a pair this test passes over is
- * one whose computed time would have come after tau_max too. It only
- * saves the square root and divisions of candidates that cannot win. */
-static inline int stays_apart_until(double c0, double c1, double c2, double tau_max,
-                                    double abs_time)
+ * below zero up to tp: h is still rising at tp and clearly below zero
+ * there, so its first root (if any) is later. Rising at tp means
+ * |c2| tp < c1 / 2, so h(tp) >= c0 + c1 tp / 2: when h(tp) < 0 every term
+ * of h is within 2 |c0|, and its round-off within a few ulps of |c0|; the
+ * margin of 2^-40 |c0| is far above that. An infinite tp (no horizon)
+ * is never reached: h is not rising there (or the test is NaN, false). */
+static inline int stays_apart_until(double c0, double c1, double c2, double tp)
 {
-    double tp = tau_max + tau_max * 0x1p-20 + abs_time * 0x1p-44;
-    if (!(c1 + 2.0 * c2 * tp > 0.0))
-        return 0; /* at or past its top by then: the root decides */
     double h = c0 + tp * (c1 + c2 * tp);
-    double scale = -c0 + tp * (c1 - c2 * tp);
-    return h < -scale * 0x1p-40;
+    return (c1 + 2.0 * c2 * tp > 0.0) & (h < c0 * 0x1p-40); /* one branch at the caller */
+}
+
+/* How far past a horizon a pair's test for surely meeting later looks:
+ * 2^-20 of the time left (above the root's round-off, which near a
+ * tangency is about the square root of an ulp of it) and 2^-44 of the
+ * horizon's absolute time (above the round-off of t = tref + tau). */
+#define HORIZON_STRETCH (1.0 + 0x1p-20)
+static inline double horizon_slack(double horizon)
+{
+    return fabs(horizon) * 0x1p-44;
 }
 
 /* pair_time for the common case, elastic response and no gravity: the
  * same arithmetic, reading nothing but the two hot records. A pair that
- * surely meets after horizon (a finite time, or INFINITY) gets INFINITY
- * without its root being computed. */
+ * surely meets after horizon (a finite time, or INFINITY; slack is
+ * horizon_slack(horizon)) gets INFINITY without its root being computed:
+ * that saves the square root and divisions of candidates that cannot
+ * win. The computed time of such a pair would have been later too. */
 static inline double pair_time_straight(const sphere *a, const sphere *b,
-                                        const double shift[3], double now, double horizon)
+                                        const double shift[3], double now, double horizon,
+                                        double slack)
 {
     double tref = a->t > b->t ? a->t : b->t;
     double da = tref - a->t, db = tref - b->t, dr[3], dv[3];
@@ -143,12 +150,12 @@ static inline double pair_time_straight(const sphere *a, const sphere *b,
     double c2 = -vec_dot(dv, dv);
     double tau;
     if (c0 < 0.0) {
-        if (horizon < INFINITY &&
-            stays_apart_until(c0, -2.0 * b_dot, c2, horizon - tref, fabs(horizon)))
-            return INFINITY;
+        double tp = (horizon - tref) * HORIZON_STRETCH + slack;
+        if (stays_apart_until(c0, -2.0 * b_dot, c2, tp))
+            return INFINITY; /* cannot come before the horizon */
         tau = roots_first_upcrossing_approaching(c0, -2.0 * b_dot, c2);
     } else {
-        tau = roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, c2);
+        tau = roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, c2); /* overlapping */
     }
     double t = tref + tau;
     return t > now ? t : now;
@@ -288,10 +295,15 @@ static void scan_straight(const carom_world *w, pair_scan *p, const uint32_t *ca
                           const double *const *cand_shift, int n)
 {
     const sphere *s = p->s;
+    double horizon = p->best, slack = horizon_slack(horizon);
     for (int m = 0; m < n; m++) {
         uint32_t j = cand[m];
-        double t = pair_time_straight(s, &w->spheres[j], cand_shift[m], p->now, p->best);
-        offer(w, p, t, j);
+        double t = pair_time_straight(s, &w->spheres[j], cand_shift[m], p->now, horizon, slack);
+        if (earlier(p, t, j)) {
+            offer(w, p, t, j);
+            horizon = p->best;
+            slack = horizon_slack(horizon);
+        }
     }
 }
 
@@ -352,7 +364,7 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
             if (earlier(p, t, j) && already_reported(w, p->i, j, t))
                 continue;
         } else if (!w->has_gravity) {
-            t = pair_time_straight(s, o, cand_shift[m], p->now, INFINITY);
+            t = pair_time_straight(s, o, cand_shift[m], p->now, INFINITY, INFINITY);
         } else {
             double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
             state_at(w, s, tref, xa, va);
