@@ -331,6 +331,10 @@ static int image_code(const double shift[3])
     return code;
 }
 
+/* How many spheres of the cells around are gathered before they are
+ * tested (see gather). */
+#define GATHER_BATCH 256
+
 /* The spheres of a gathered batch within reach of i's centre join i's
  * list, and i theirs (with the image each sees the other through). */
 static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
@@ -338,20 +342,26 @@ static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
 {
     const float *ci = w->list_centre[i];
     double reach_i = w->spheres[i].radius + 2.0 * w->list_skin;
+    /* First the ones within reach, without a branch on each (whether a
+     * sphere of the cells around is within reach is a coin toss)... */
+    int near[GATHER_BATCH], kept = 0;
     for (int m = 0; m < n; m++) {
-        uint32_t j = ids[m];
         const double *shift = nb->shift[cell_of[m]];
-        const float *cj = w->list_centre[j];
+        const float *cj = w->list_centre[ids[m]];
         double d[3];
         for (int k = 0; k < 3; k++)
             d[k] = (double)cj[k] + shift[k] - (double)ci[k];
         /* float radius: a relative 1e-6 more covers its rounding */
         double reach = (reach_i + (double)cj[3]) * (1.0 + 1e-6);
-        if (vec_dot(d, d) >= reach * reach)
-            continue;
-        int image = image_code(shift);
-        add_entry(w, i, j, image);
-        add_entry(w, j, i, 26 - image); /* j sees i through the opposite image */
+        near[kept] = m;
+        kept += vec_dot(d, d) < reach * reach;
+    }
+    /* ... then they join the lists. */
+    for (int q = 0; q < kept; q++) {
+        int m = near[q];
+        int image = image_code(nb->shift[cell_of[m]]);
+        add_entry(w, i, ids[m], image);
+        add_entry(w, ids[m], i, 26 - image); /* j sees i through the opposite image */
     }
 }
 
@@ -359,7 +369,6 @@ static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
  * of its own, and they its list (only those with index below `below`: a
  * build adds each pair once). The cells' spheres are gathered first and
  * their centres prefetched, so that the loads overlap. */
-#define GATHER_BATCH 256
 
 /* Sphere i's neighbourhood away from every boundary keeps only the cells
  * some point of which is within reach of i's centre: with cells about
