@@ -44,6 +44,7 @@ int event_queue_init(event_queue *q, size_t capacity)
 {
     q->keys = NULL;
     q->key_stride = sizeof(double);
+    q->where = NULL;
     q->link = NULL;
     q->capacity = 0;
     q->nb = 0;
@@ -69,11 +70,12 @@ void event_queue_set_keys(event_queue *q, const double *first, size_t stride)
 
 void event_queue_free(event_queue *q)
 {
+    free(q->where);
     free(q->link);
     free(q->head);
     free(q->heap);
     q->keys = NULL;
-    q->head = NULL;
+    q->where = q->head = NULL;
     q->link = NULL;
     q->heap = NULL;
     q->capacity = q->size = q->hsize = q->listed = q->nb = 0;
@@ -92,11 +94,12 @@ int event_queue_reserve(event_queue *q, size_t capacity)
 {
     if (capacity <= q->capacity)
         return 0;
-    if (grow((void **)&q->link, capacity * sizeof *q->link) ||
+    if (grow((void **)&q->where, capacity * sizeof *q->where) ||
+        grow((void **)&q->link, capacity * sizeof *q->link) ||
         grow((void **)&q->heap, capacity * sizeof *q->heap))
         return -1;
     for (size_t k = q->capacity; k < capacity; k++)
-        q->link[k].where = EVENT_QUEUE_ABSENT;
+        q->where[k] = EVENT_QUEUE_ABSENT;
     q->capacity = capacity;
     return 0;
 }
@@ -111,11 +114,11 @@ static void sift_up(event_queue *q, size_t pos, event_queue_entry e)
         if (!earlier(e, p))
             break;
         q->heap[pos] = p;
-        q->link[p.sphere].where = IN_HEAP | (uint32_t)pos;
+        q->where[p.sphere] = IN_HEAP | (uint32_t)pos;
         pos = parent;
     }
     q->heap[pos] = e;
-    q->link[e.sphere].where = IN_HEAP | (uint32_t)pos;
+    q->where[e.sphere] = IN_HEAP | (uint32_t)pos;
 }
 
 static void sift_down(event_queue *q, size_t pos, event_queue_entry e)
@@ -133,11 +136,11 @@ static void sift_down(event_queue *q, size_t pos, event_queue_entry e)
         if (!earlier(c, e))
             break;
         q->heap[pos] = c;
-        q->link[c.sphere].where = IN_HEAP | (uint32_t)pos;
+        q->where[c.sphere] = IN_HEAP | (uint32_t)pos;
         pos = best;
     }
     q->heap[pos] = e;
-    q->link[e.sphere].where = IN_HEAP | (uint32_t)pos;
+    q->where[e.sphere] = IN_HEAP | (uint32_t)pos;
 }
 
 static void heap_remove(event_queue *q, size_t pos)
@@ -162,7 +165,7 @@ static void list_push(event_queue *q, uint32_t list, uint32_t s)
     if (h != NONE)
         q->link[h].prev = s;
     q->head[list] = s;
-    q->link[s].where = list;
+    q->where[s] = list;
 }
 
 static void list_unlink(event_queue *q, uint32_t s)
@@ -171,7 +174,7 @@ static void list_unlink(event_queue *q, uint32_t s)
     if (p != NONE)
         q->link[p].next = n;
     else
-        q->head[q->link[s].where] = n;
+        q->head[q->where[s]] = n;
     if (n != NONE)
         q->link[n].prev = p;
 }
@@ -194,7 +197,7 @@ static void defer(event_queue *q, uint32_t s, size_t b)
     int k = q->deferred++;
     q->deferred_sphere[k] = s;
     q->deferred_bucket[k] = (uint32_t)b;
-    q->link[s].where = DEFERRED | (uint32_t)k;
+    q->where[s] = DEFERRED | (uint32_t)k;
     PREFETCH(&q->head[b]);
 }
 
@@ -223,7 +226,7 @@ static void place(event_queue *q, uint32_t s)
 
 static void take_out(event_queue *q, uint32_t s)
 {
-    uint32_t w = q->link[s].where;
+    uint32_t w = q->where[s];
     if (w & IN_HEAP) {
         heap_remove(q, w & ~IN_HEAP);
     } else if (w & DEFERRED) {
@@ -238,7 +241,7 @@ static void take_out(event_queue *q, uint32_t s)
 
 void event_queue_update(event_queue *q, uint32_t s, double time)
 {
-    uint32_t w = q->link[s].where;
+    uint32_t w = q->where[s];
     if (w == EVENT_QUEUE_ABSENT)
         q->size++;
     else if ((w & IN_HEAP) && time != INFINITY &&
@@ -258,10 +261,10 @@ void event_queue_update(event_queue *q, uint32_t s, double time)
 
 void event_queue_remove(event_queue *q, uint32_t s)
 {
-    if (q->link[s].where == EVENT_QUEUE_ABSENT)
+    if (q->where[s] == EVENT_QUEUE_ABSENT)
         return;
     take_out(q, s);
-    q->link[s].where = EVENT_QUEUE_ABSENT;
+    q->where[s] = EVENT_QUEUE_ABSENT;
     q->size--;
 }
 
@@ -269,7 +272,7 @@ void event_queue_clear(event_queue *q)
 {
     q->deferred = 0;
     for (size_t k = 0; k < q->capacity; k++)
-        q->link[k].where = EVENT_QUEUE_ABSENT;
+        q->where[k] = EVENT_QUEUE_ABSENT;
     for (size_t b = 0; b < q->nb + 2; b++)
         q->head[b] = NONE;
     q->hsize = q->size = q->listed = 0;
@@ -306,7 +309,7 @@ static void new_year(event_queue *q)
         q->head[b] = NONE;
     q->head[never_list(q)] = never;
     for (uint32_t s = never; s != NONE; s = q->link[s].next)
-        q->link[s].where = never_list(q);
+        q->where[s] = never_list(q);
     double width = YEAR_SPREADS * spread / (double)q->nb;
     if (width > 0.0 && isfinite(width) && isfinite(1.0 / width)) {
         q->width = width;
@@ -365,7 +368,7 @@ int event_queue_is_valid(const event_queue *q)
 {
     for (int k = 0; k < q->deferred; k++) {
         uint32_t s = q->deferred_sphere[k];
-        if (s != NONE && (q->link[s].where != (DEFERRED | (uint32_t)k) ||
+        if (s != NONE && (q->where[s] != (DEFERRED | (uint32_t)k) ||
                           q->deferred_bucket[k] <= q->cur || q->deferred_bucket[k] >= q->nb))
             return 0;
     }
@@ -373,13 +376,13 @@ int event_queue_is_valid(const event_queue *q)
         if (earlier(q->heap[k], q->heap[(k - 1) / ARITY]))
             return 0;
     for (size_t k = 0; k < q->hsize; k++)
-        if (q->link[q->heap[k].sphere].where != (IN_HEAP | (uint32_t)k) ||
+        if (q->where[q->heap[k].sphere] != (IN_HEAP | (uint32_t)k) ||
             key_of(q, q->heap[k].sphere) != q->heap[k].time)
             return 0;
     size_t listed = 0;
     for (size_t b = 0; b < q->nb + 2; b++)
         for (uint32_t s = q->head[b]; s != NONE; s = q->link[s].next) {
-            if (q->link[s].where != b)
+            if (q->where[s] != b)
                 return 0;
             if (b < q->nb + 1)
                 listed++;

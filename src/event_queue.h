@@ -47,9 +47,6 @@ typedef struct event_queue_entry {
 
 typedef struct event_queue_link {
     uint32_t next, prev;
-    uint32_t where; /* ABSENT, a list (bucket, OVERFLOW, NEVER), IN_HEAP | pos
-                       or DEFERRED | slot */
-    uint32_t unused;
 } event_queue_link;
 
 #define EVENT_QUEUE_DEFERRED 16
@@ -58,8 +55,10 @@ typedef struct event_queue {
     /* per sphere */
     const char *keys;        /* its key: the double at keys + s * key_stride */
     size_t key_stride;
-    event_queue_link *link;  /* its place and list links: one record, as
-                                an update reads them together */
+    uint32_t *where;         /* ABSENT, a list (bucket, OVERFLOW, NEVER), IN_HEAP | pos
+                                or DEFERRED | slot */
+    event_queue_link *link;  /* its list links (both in one place: an
+                                unlink reads them together) */
     size_t capacity;
     /* the year */
     uint32_t *head;          /* nb buckets, then the overflow and never lists */
