@@ -67,7 +67,6 @@ static inline double roots_first_upcrossing_approaching(double c0, double c1, do
     return c0 / (-0.5 * (c1 + sqrt(disc)));
 }
 
-
 /* h(tau) = sum_k c[k] tau^k, degree <= 4. For degree <= 2 this agrees with
  * roots_first_upcrossing_quadratic. When the signs of h's coefficients in
  * the Bernstein basis of the search interval show that h stays below zero

@@ -365,11 +365,6 @@ static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
     }
 }
 
-/* Sphere i joins the lists of the spheres whose centres are within reach
- * of its own, and they its list (only those with index below `below`: a
- * build adds each pair once). The cells' spheres are gathered first and
- * their centres prefetched, so that the loads overlap. */
-
 /* Sphere i's neighbourhood away from every boundary keeps only the cells
  * some point of which is within reach of i's centre: with cells about
  * one reach wide, a quarter of the 27 (most corners, some edges) are
@@ -403,6 +398,10 @@ static void drop_cells_out_of_reach(const carom_world *w, uint32_t i, double rea
     nb->count = kept;
 }
 
+/* Sphere i joins the lists of the spheres whose centres are within reach
+ * of its own, and they its list (only those with index below `below`: a
+ * build adds each pair once). The cells' spheres are gathered first and
+ * their centres prefetched, so that the loads overlap. */
 static void gather(carom_world *w, uint32_t i, uint32_t below)
 {
     const grid *g = &w->levels.level[0];

@@ -259,15 +259,20 @@ static inline int earlier(const pair_scan *p, double t, uint32_t j)
     return t < p->best || (t == p->best && p->ev.kind == EVENT_COLLISION && j < p->ev.partner);
 }
 
+/* A collision with j at t becomes the scan's event. */
+static inline void take(const carom_world *w, pair_scan *p, double t, uint32_t j)
+{
+    p->best = t;
+    p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
+    PREFETCH(&w->events[j]); /* read then, if j stays the best */
+}
+
 /* A collision with j at t becomes the scan's event if earlier than the
  * best so far. */
 static inline void offer(const carom_world *w, pair_scan *p, double t, uint32_t j)
 {
-    if (earlier(p, t, j)) {
-        p->best = t;
-        p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
-        PREFETCH(&w->events[j]); /* read then, if j stays the best */
-    }
+    if (earlier(p, t, j))
+        take(w, p, t, j);
 }
 
 /* A meeting at t with j is among the three earliest found so far. */
@@ -300,9 +305,9 @@ static void scan_straight(const carom_world *w, pair_scan *p, const uint32_t *ca
         uint32_t j = cand[m];
         double t = pair_time_straight(s, &w->spheres[j], cand_shift[m], p->now, horizon, slack);
         if (earlier(p, t, j)) {
-            offer(w, p, t, j);
-            horizon = p->best;
-            slack = horizon_slack(horizon);
+            take(w, p, t, j);
+            horizon = t;
+            slack = horizon_slack(t);
         }
     }
 }
