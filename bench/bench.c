@@ -31,7 +31,8 @@
  *
  *   carom-bench [--dim 3] [--n 10000,100000] [--packing 0.45] [--poly 0|1]
  *               [--equilibrate 1] [--time 5] [--runs 3] [--seed 1]
- *               [--neighbours auto|cells|lists] [--json FILE] [--csv FILE]
+ *               [--neighbours auto|cells|lists] [--prefetch auto|off|on]
+ *               [--json FILE] [--csv FILE]
  *   carom-bench --matrix [--n 10000,100000,1000000] [--runs 3] [--runs-large 1]
  *               [--equilibrate 1] [--time 5] [--equilibrate-large 0.25]
  *               [--time-large 0.5] [--json FILE] [--csv FILE]
@@ -84,6 +85,7 @@ typedef struct run_result {
     double collisions;
     double events;
     double list_rebuilds;  /* 0: the world used cells */
+    double prefetch_advances; /* > 0: the loading helper ran */
     double baseline_bytes; /* resident memory before the run (program, libc) */
     int ok;
 } run_result;
@@ -97,10 +99,13 @@ typedef struct bench_config {
     int runs;
     unsigned long long seed;
     carom_neighbours neighbours;
+    carom_prefetch prefetch;
 } bench_config;
 
 /* --neighbours values, in carom_neighbours order. */
 static const char *const neighbours_name[3] = {"auto", "cells", "lists"};
+/* --prefetch values, in carom_prefetch order. */
+static const char *const prefetch_name[3] = {"auto", "off", "on"};
 
 static double seconds_now(void)
 {
@@ -511,6 +516,7 @@ static int run_once(const bench_config *c, unsigned long long seed, const char *
     out->packing = scene_packing(&scene);
     carom_world_def def = carom_world_default_def();
     def.neighbours = c->neighbours;
+    def.prefetch = c->prefetch;
     carom_world *w = carom_scene_create_world(&scene, &def, &err);
     carom_scene_free(&scene);
     if (!w)
@@ -534,6 +540,7 @@ static int run_once(const bench_config *c, unsigned long long seed, const char *
     out->collisions = (double)st.collisions;
     out->events = (double)st.events;
     out->list_rebuilds = (double)st.list_rebuilds;
+    out->prefetch_advances = (double)st.prefetch_advances;
     out->collisions_per_second = (double)st.collisions / (t3 - t2);
     out->events_per_second = (double)st.events / (t3 - t2);
     out->cpu_collisions_per_second = (double)st.collisions / (c3 - c2);
@@ -619,7 +626,7 @@ typedef struct outputs {
 static int bench_one(const bench_config *c, outputs *o)
 {
     enum { CPS, EPS, NSC, BPS, RSS, SETUP, PREP, CYCLES, PACK0, PACK, Z, OVERLAP, COLL, EVENTS, RELIST,
-           CCPS, SHARE, SETUPC, FIELDS };
+           CCPS, SHARE, SETUPC, HELPED, FIELDS };
     double v[FIELDS][MAX_RUNS];
     double load0 = load_average(), wall0 = seconds_now();
     time_t started = time(NULL);
@@ -664,6 +671,7 @@ static int bench_one(const bench_config *c, outputs *o)
         v[CCPS][r] = res.cpu_collisions_per_second;
         v[SHARE][r] = res.cpu_share;
         v[SETUPC][r] = res.setup_cpu_seconds;
+        v[HELPED][r] = res.prefetch_advances;
     }
     if (c->poly)
         unlink(prepared);
@@ -693,6 +701,7 @@ static int bench_one(const bench_config *c, outputs *o)
                 "\"packing_start\": %.4g, \"packing_actual\": %.6g, \"compressibility\": %.6g, "
                 "\"max_overlap_end\": %.3g, \"collisions\": %.0f, "
                 "\"events\": %.0f, \"neighbours\": \"%s\", \"list_rebuilds\": %.0f, "
+                "\"prefetch\": \"%s\", \"prefetch_thread\": %s, "
                 "\"started_utc\": \"%s\", \"wall_seconds\": %.1f, "
                 "\"load_average_start\": %.2f, \"load_average_end\": %.2f}",
                 o->first ? "" : ",\n", c->dim, c->n, c->packing, c->poly,
@@ -701,7 +710,7 @@ static int bench_one(const bench_config *c, outputs *o)
                 min_of(v[CCPS], c->runs), max_of(v[CCPS], c->runs), m[SHARE], m[EPS], m[NSC],
                 m[BPS], m[RSS], m[SETUP], m[SETUPC], m[PREP], m[CYCLES], m[PACK0], m[PACK], m[Z],
                 max_of(v[OVERLAP], c->runs), m[COLL], m[EVENTS], neighbours_name[c->neighbours],
-                m[RELIST], when, wall, load0, load1);
+                m[RELIST], prefetch_name[c->prefetch], m[HELPED] > 0 ? "true" : "false", when, wall, load0, load1);
         fflush(o->json);
     }
     if (o->csv) {
@@ -734,6 +743,7 @@ int main(int argc, char **argv)
     double packing = 0.45, eq = 1.0, time = 5.0, eq_large = 0.25, time_large = 0.5;
     unsigned long long seed = 1;
     carom_neighbours neighbours = CAROM_NEIGHBOURS_AUTO;
+    carom_prefetch prefetch = CAROM_PREFETCH_AUTO;
     const char *nlist = NULL, *json = NULL, *csv = NULL;
     for (int a = 1; a < argc; a++) {
         const char *opt = argv[a];
@@ -769,6 +779,16 @@ int main(int argc, char **argv)
                 return 2;
             }
             neighbours = (carom_neighbours)k;
+        }
+        else if (!strcmp(opt, "--prefetch")) {
+            int k = 0;
+            while (k < 3 && strcmp(val, prefetch_name[k]))
+                k++;
+            if (k == 3) {
+                fprintf(stderr, "carom-bench: --prefetch %s: expected auto, off or on\n", val);
+                return 2;
+            }
+            prefetch = (carom_prefetch)k;
         }
         else {
             fprintf(stderr, "carom-bench: unknown option %s\n", opt);
@@ -807,7 +827,7 @@ int main(int argc, char **argv)
         size_t n = next_n(&p);
         if (n == 0)
             continue;
-        bench_config c = {dim, n, packing, poly, eq, time, runs, seed, neighbours};
+        bench_config c = {dim, n, packing, poly, eq, time, runs, seed, neighbours, prefetch};
         if (matrix && n > LARGE_N) {
             c.eq = eq_large;
             c.time = time_large;

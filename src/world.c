@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "world_helper.h"
 #include "world_internal.h"
 
 carom_world_def carom_world_default_def(void)
@@ -60,6 +61,7 @@ static carom_status reserve(carom_world *w, size_t n)
 {
     if (n <= w->capacity)
         return CAROM_OK;
+    world_helper_stop(w); /* it reads the arrays about to move */
     size_t cap = w->capacity ? w->capacity : 64;
     while (cap < n)
         cap *= 2;
@@ -155,6 +157,10 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
         def->neighbours != CAROM_NEIGHBOURS_LISTS)
         return create_failed(error, CAROM_ERR_INVALID_ARGUMENT,
                              "unknown neighbours kind (CAROM_NEIGHBOURS_AUTO, _CELLS or _LISTS)");
+    if (def->prefetch != CAROM_PREFETCH_AUTO && def->prefetch != CAROM_PREFETCH_OFF &&
+        def->prefetch != CAROM_PREFETCH_ON)
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT,
+                             "unknown prefetch setting (CAROM_PREFETCH_AUTO, _OFF or _ON)");
 
     carom_world *w = calloc(1, sizeof *w);
     if (!w)
@@ -184,6 +190,7 @@ void carom_world_free(carom_world *w)
 {
     if (!w)
         return;
+    world_helper_free(w);
     world_unbuild(w);
     event_queue_free(&w->queue);
     free(w->spheres);

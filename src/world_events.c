@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "vec.h"
+#include "world_helper.h"
 #include "world_internal.h"
 
 void world_pair_shift(const carom_world *w, const sphere *a, const sphere *b, double t,
@@ -179,8 +180,8 @@ static void process_rescan(carom_world *w, uint32_t i)
     world_predict(w, i);
 }
 
-carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
-                                 uint64_t *processed)
+static carom_status process_events(carom_world *w, double t_end, uint64_t max_events,
+                                   uint64_t *processed)
 {
     uint64_t count = 0;
     w->driver_failed = 0;
@@ -194,6 +195,8 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         w->time = t;
         count++;
         w->stats.events++;
+        if (w->helper_running)
+            world_helper_publish(w);
         /* Start the loads of what this event will read, so that they
          * overlap instead of waiting one after the other. */
         PREFETCH(&w->spheres[i]);
@@ -280,6 +283,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
              * advance (the spheres' states are all valid). */
             w->list_failed = 0;
             w->lists_refused = 1;
+            world_helper_stop(w);
             world_unbuild(w);
             if (processed)
                 *processed = count;
@@ -297,4 +301,13 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
     if (processed)
         *processed = count;
     return CAROM_OK;
+}
+
+carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
+                                 uint64_t *processed)
+{
+    world_helper_start(w);
+    carom_status st = process_events(w, t_end, max_events, processed);
+    world_helper_stop(w);
+    return st;
 }

@@ -214,6 +214,10 @@ struct carom_world {
                              stops, and the next advance rebuilds */
     int lists_refused;    /* memory ran out once: cells from then on */
 
+    /* The loading helper thread (world_helper.c): NULL until first used. */
+    struct world_helper *helper;
+    int helper_running;
+
     carom_stats stats;
 };
 

@@ -1,8 +1,10 @@
 """carom-bench does what its options say: a small polydisperse run with
 each --neighbours mode writes a JSON record whose neighbour mode and list
 rebuilds show the path the world took (auto takes lists for radii 1:2 at
-packing 0.3), with the same equation of state; a bad mode is refused.
-Behaviour only: no timing is asserted.
+packing 0.3), with the same equation of state; --prefetch on runs the
+loading thread (the record says so, and the collisions and Z are the
+same to the last digit as with off); bad values are refused. Behaviour
+only: no timing is asserted.
 
 usage: bench_test.py CAROM_BENCH WORK_DIR"""
 import json
@@ -11,11 +13,12 @@ import subprocess
 import sys
 
 
-def run(bench, work, mode):
-    path = os.path.join(work, mode + ".json")
+def run(bench, work, mode, prefetch="auto"):
+    path = os.path.join(work, mode + "-" + prefetch + ".json")
     subprocess.run([bench, "--n", "2000", "--packing", "0.3", "--poly", "1", "--runs", "1",
                     "--equilibrate", "0.2", "--time", "0.5", "--neighbours", mode,
-                    "--json", path], check=True, stdout=subprocess.DEVNULL)
+                    "--prefetch", prefetch, "--json", path], check=True,
+                   stdout=subprocess.DEVNULL)
     with open(path) as f:
         records = json.load(f)
     assert len(records) == 1, records
@@ -35,6 +38,14 @@ def main(argv):
     assert d["lists"]["list_rebuilds"] > 0 and d["auto"]["list_rebuilds"] > 0, d
     bad = subprocess.run([bench, "--neighbours", "octree"], capture_output=True, text=True)
     assert bad.returncode == 2 and "auto, cells or lists" in bad.stderr, bad
+    p = {f: run(bench, work, "lists", f) for f in ("off", "on")}
+    assert not d["lists"]["prefetch_thread"], d["lists"]  # 2000 spheres: one thread
+    assert p["on"]["prefetch"] == "on" and p["on"]["prefetch_thread"], p["on"]
+    assert p["off"]["prefetch"] == "off" and not p["off"]["prefetch_thread"], p["off"]
+    for key in ("collisions", "events", "list_rebuilds", "compressibility"):
+        assert p["on"][key] == p["off"][key], (key, p["on"][key], p["off"][key])
+    bad = subprocess.run([bench, "--prefetch", "maybe"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "auto, off or on" in bad.stderr, bad
     print("bench: modes %s" % {m: r["list_rebuilds"] for m, r in d.items()})
     return 0
 

@@ -40,6 +40,9 @@ static const struct {
     [KEY_RESPONSE] = {"response", "elastic (default) or none (report contacts only)"},
     [KEY_NEIGHBOURS] = {"neighbours", "auto (default: neighbour lists in dense scenes), cells "
                                       "or lists (for comparisons; same results)"},
+    [KEY_PREFETCH] = {"prefetch", "auto (default: a second thread loads ahead of the event loop "
+                                  "in dense scenes of 50,000 spheres or more), on or off "
+                                  "(same results)"},
     [KEY_TEMPERATURE] = {"temperature",
                          "kT of Maxwell-Boltzmann velocities, zero momentum (default 1)"},
     [KEY_SPEED] = {"speed", "v or vmin,vmax: random directions, speeds uniform (no temperature)"},

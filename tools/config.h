@@ -26,6 +26,7 @@ typedef enum config_key {
     KEY_RESTITUTION_MIN_SPEED,
     KEY_RESPONSE,
     KEY_NEIGHBOURS,
+    KEY_PREFETCH,
     KEY_TEMPERATURE,
     KEY_SPEED,
     KEY_SEED,

@@ -40,6 +40,7 @@ typedef struct run_options {
     double restitution, wall_restitution, restitution_min_speed;
     carom_response response;
     carom_neighbours neighbours;
+    carom_prefetch prefetch;
     double temperature;
     int temperature_given;   /* by the user: redraws velocities of an init file */
     int use_speed;           /* ballistic speeds instead of a temperature */

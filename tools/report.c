@@ -101,6 +101,10 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
                 (unsigned long long)s->late_contacts);
     fprintf(out, "  wall time          %.3f s  (%.4g collisions/s, %.4g s per simulated s)\n",
             r->wall_seconds, collision_rate(r), computing_per_simulated(o, r));
+    if (r->stats.prefetch_advances > 0)
+        fprintf(out, "  CPU time           %.3f s  (with the loading thread: prefetch=off for one "
+                     "thread)\n",
+                r->cpu_seconds);
     if (reference_applies(o)) {
         double z_ref = report_reference_z(o->dim, o->packing);
         fprintf(out, "  Z = PV/NkT         %.5g  (%s: %.5g, %+.2f%%)\n", r->compressibility,
@@ -216,6 +220,9 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
             (unsigned long long)s->bound_collisions, (unsigned long long)s->late_contacts,
             (unsigned long long)s->invalid_events, (unsigned long long)s->invalid_events);
     json_num(out, "wall_seconds", r->wall_seconds, &first);
+    json_num(out, "cpu_seconds", r->cpu_seconds, &first);
+    json_key(out, "prefetch_thread", &first);
+    fputs(s->prefetch_advances > 0 ? "true" : "false", out);
     json_num(out, "collisions_per_second", collision_rate(r), &first);
     json_num(out, "computing_seconds_per_simulated_second", computing_per_simulated(o, r),
              &first);

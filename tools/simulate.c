@@ -31,6 +31,14 @@ static void log_contact(void *user_data, carom_contact *contact)
 
 /* ---- clock and progress ---- */
 
+/* CPU time of the whole process (all its threads). */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -156,7 +164,7 @@ static int measured_run(const run_options *o, const carom_scene *scene, carom_wo
     p->phase = "run";
     p->from = t0;
     p->to = t_end;
-    double wall_start = now_seconds();
+    double wall_start = now_seconds(), cpu_start = cpu_seconds();
     log->active = 1;
     int status = 0;
     if (trajectory) {
@@ -174,6 +182,7 @@ static int measured_run(const run_options *o, const carom_scene *scene, carom_wo
         status = advance(o, w, t_end, p, error);
     log->active = 0;
     r->wall_seconds = now_seconds() - wall_start;
+    r->cpu_seconds = cpu_seconds() - cpu_start;
     progress_end(p);
     if (status)
         return status;
@@ -202,6 +211,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     def.restitution_min_speed = o->restitution_min_speed;
     def.response = o->response;
     def.neighbours = o->neighbours;
+    def.prefetch = o->prefetch;
     FILE *trajectory = NULL;
     int status = 0;
     if (o->collision_log) {

@@ -21,6 +21,7 @@ typedef struct run_result {
     carom_stats stats;             /* of the measured run */
     double start_time, end_time;   /* world time at the start and end of the measured run */
     double wall_seconds;           /* measured run only */
+    double cpu_seconds;            /* the process's, all threads, measured run only */
     double equilibrate_wall_seconds;
     double kinetic_energy_initial, kinetic_energy_final;
     double temperature_initial, temperature_final;

@@ -65,6 +65,22 @@ typedef enum carom_neighbours {
     CAROM_NEIGHBOURS_LISTS = 2
 } carom_neighbours;
 
+/* The loading helper: a second thread that runs ahead of the event loop
+ * through the event queue and loads into the caches what the next events
+ * will read, so that a world too large for the caches waits less for
+ * memory. It only reads: results are the same to the last bit with or
+ * without it. It checks that it pays, pausing regularly to compare the
+ * loop's speed alone; while it does not (the threads share a core, or the
+ * machine is busy), its pauses grow up to a second. AUTO: on for worlds
+ * with neighbour lists (see carom_neighbours) of at least 50,000 spheres
+ * when the process may use two CPUs or more; OFF: one thread, always (for
+ * many simulations run side by side); ON: in every advance (tests). */
+typedef enum carom_prefetch {
+    CAROM_PREFETCH_AUTO = 0,
+    CAROM_PREFETCH_OFF = 1,
+    CAROM_PREFETCH_ON = 2
+} carom_prefetch;
+
 typedef enum carom_contact_kind {
     CAROM_CONTACT_SPHERE = 0, /* sphere i meets sphere j */
     CAROM_CONTACT_WALL = 1    /* sphere i meets a wall of the box */
@@ -131,6 +147,7 @@ typedef struct carom_world_def {
     size_t capacity_hint;           /* expected number of spheres (optional) */
     carom_driver driver;            /* needed when any sphere is driven */
     carom_neighbours neighbours;    /* default CAROM_NEIGHBOURS_AUTO */
+    carom_prefetch prefetch;        /* default CAROM_PREFETCH_AUTO */
 } carom_world_def;
 
 carom_world_def carom_world_default_def(void);
@@ -188,6 +205,8 @@ typedef struct carom_stats {
                                   found too */
     uint64_t late_contacts;    /* probing found spheres already overlapping
                                   (an acceleration bound was broken) */
+    uint64_t prefetch_advances; /* advances (event loops) the loading helper
+                                   ran in (see carom_prefetch) */
 } carom_stats;
 
 typedef struct carom_world carom_world;

@@ -1,0 +1,292 @@
+/* The loading helper; contract in world_helper.h. */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include "world_helper.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Buckets published ahead of the current one (about two events each):
+ * far enough for the loads to arrive, near enough for them to stay in
+ * the caches (docs/performance-notes.md, tenth pass). */
+#define HELPER_AHEAD 64
+#define RING 256            /* published buckets' first spheres (> AHEAD) */
+#define CHAIN_MAX 16        /* spheres walked in one bucket at most */
+/* CAROM_PREFETCH_AUTO: worlds with neighbour lists of at least this many
+ * spheres (smaller ones fit the caches). */
+#define HELPER_MIN_SPHERES 50000
+/* Periods of work, the shortest pause between them, the longest. */
+#define WORK_NS 50000000u
+#define PAUSE_NS 5000000u
+#define PAUSE_MAX_NS 1000000000u
+
+struct world_helper {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;  /* signalled on stop */
+    /* Written by the loop, read by the helper. */
+    _Atomic uint32_t ring[RING];
+    _Alignas(64) _Atomic uint64_t written;
+    _Atomic int stop;
+    /* Set before the helper starts; fixed while it runs. */
+    _Alignas(64) const sphere *spheres;
+    const sphere_info *info;
+    const sphere_event *events;
+    const uint32_t *list_entry; /* NULL: cells */
+    const uint8_t *list_count;
+    const float (*list_centre)[4];
+    const event_queue_link *link;
+    uint32_t capacity;
+    /* The helper's own, kept from one advance to the next. */
+    uint64_t pause_ns;     /* the pause after a period of work */
+    int paying;            /* the last comparison found it pays */
+    /* The loop's own. */
+    _Alignas(64) size_t next_bucket; /* the first bucket not published */
+    size_t year_buckets;
+    double year_origin;
+};
+
+static inline uint32_t load_u32(const uint32_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/* Loads sphere s's list and the hot records of the spheres on it (the
+ * part of the list in s's own block). */
+static void touch_list(const struct world_helper *h, uint32_t s)
+{
+    uint32_t n = __atomic_load_n(&h->list_count[s], __ATOMIC_RELAXED);
+    if (n > LIST_BLOCK)
+        n = LIST_BLOCK - 1; /* the rest is in the shared pool */
+    const uint32_t *e = &h->list_entry[(size_t)s * LIST_BLOCK];
+    for (uint32_t m = 0; m < n; m++) {
+        uint32_t j = LIST_PARTNER(load_u32(&e[m]));
+        if (j < h->capacity)
+            PREFETCH(&h->spheres[j]);
+    }
+}
+
+/* Loads what processing sphere s's event will read. */
+static void touch_sphere(const struct world_helper *h, uint32_t s)
+{
+    PREFETCH(&h->spheres[s]);
+    PREFETCH(&h->info[s]);
+    if (h->list_entry) {
+        PREFETCH(&h->list_centre[s]);
+        touch_list(h, s);
+    }
+    const sphere_event *ev = &h->events[s];
+    uint32_t kind = load_u32(&ev->kind), partner = load_u32(&ev->partner);
+    if (kind == EVENT_COLLISION && partner < h->capacity) {
+        PREFETCH(&h->spheres[partner]);
+        PREFETCH(&h->info[partner]);
+        PREFETCH(&h->events[partner]);
+        if (h->list_entry)
+            touch_list(h, partner);
+    }
+}
+
+static uint64_t clock_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int stopped(struct world_helper *h)
+{
+    return atomic_load_explicit(&h->stop, memory_order_relaxed);
+}
+
+/* Sleeps ns, or until stopped; returns nonzero if stopped. */
+static int pause_for(struct world_helper *h, uint64_t ns)
+{
+    uint64_t until = clock_ns() + ns;
+    struct timespec ts = {(time_t)(until / 1000000000u), (long)(until % 1000000000u)};
+    pthread_mutex_lock(&h->lock);
+    while (!stopped(h) && clock_ns() < until)
+        if (pthread_cond_timedwait(&h->wake, &h->lock, &ts) != 0)
+            break;
+    pthread_mutex_unlock(&h->lock);
+    return stopped(h);
+}
+
+/* Loads ahead of the loop for ns, or until stopped; returns nonzero if
+ * stopped. */
+static int work_for(struct world_helper *h, uint64_t ns, uint64_t *done)
+{
+    uint64_t until = clock_ns() + ns;
+    for (unsigned round = 0;; round++) {
+        if (stopped(h))
+            return 1;
+        if ((round & 255) == 0 && clock_ns() >= until)
+            return 0;
+        uint64_t written = atomic_load_explicit(&h->written, memory_order_acquire);
+        if (*done == written) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+            continue;
+        }
+        if (written - *done > HELPER_AHEAD)
+            *done = written - HELPER_AHEAD; /* the loop has passed those */
+        uint32_t s = atomic_load_explicit(&h->ring[*done % RING], memory_order_relaxed);
+        (*done)++;
+        for (int k = 0; k < CHAIN_MAX && s < h->capacity; k++) {
+            touch_sphere(h, s);
+            s = load_u32(&h->link[s].next);
+        }
+    }
+}
+
+/* The loop's progress (buckets published) per nanosecond since t0, when
+ * it had published mark. */
+static double progress_since(struct world_helper *h, uint64_t t0, uint64_t mark)
+{
+    uint64_t dt = clock_ns() - t0;
+    uint64_t written = atomic_load_explicit(&h->written, memory_order_relaxed);
+    return dt > 0 ? (double)(written - mark) / (double)dt : 0.0;
+}
+
+static void *helper_main(void *arg)
+{
+    struct world_helper *h = arg;
+    uint64_t done = 0;
+    if (!h->paying && pause_for(h, h->pause_ns))
+        return NULL;
+    for (;;) {
+        uint64_t t0 = clock_ns(), mark = atomic_load(&h->written);
+        if (work_for(h, WORK_NS, &done))
+            break;
+        double helped = progress_since(h, t0, mark);
+        t0 = clock_ns();
+        mark = atomic_load(&h->written);
+        if (pause_for(h, h->pause_ns))
+            break;
+        double alone = progress_since(h, t0, mark);
+        h->paying = helped >= alone;
+        if (h->paying)
+            h->pause_ns = PAUSE_NS;
+        else
+            h->pause_ns = h->pause_ns * 2 < PAUSE_MAX_NS ? h->pause_ns * 2 : PAUSE_MAX_NS;
+    }
+    return NULL;
+}
+
+/* The process may run on two CPUs or more. */
+static int two_cpus(void)
+{
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set) >= 2;
+#endif
+    return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+}
+
+static int wanted(const carom_world *w)
+{
+    switch (w->def.prefetch) {
+    case CAROM_PREFETCH_ON:
+        return 1;
+    case CAROM_PREFETCH_OFF:
+        return 0;
+    default:
+        return w->list_skin > 0.0 && w->alive_count >= HELPER_MIN_SPHERES && two_cpus();
+    }
+}
+
+void world_helper_start(carom_world *w)
+{
+    if (w->helper_running || !w->built || !wanted(w))
+        return;
+    struct world_helper *h = w->helper;
+    if (!h) {
+        h = aligned_alloc(64, (sizeof *h + 63) / 64 * 64);
+        if (!h)
+            return; /* it only helps: go on without */
+        pthread_condattr_t attr;
+        int ok = pthread_condattr_init(&attr) == 0;
+        ok = ok && pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0;
+        ok = ok && pthread_cond_init(&h->wake, &attr) == 0;
+        pthread_condattr_destroy(&attr);
+        if (!ok || pthread_mutex_init(&h->lock, NULL) != 0) {
+            free(h);
+            return;
+        }
+        h->pause_ns = PAUSE_NS;
+        h->paying = 1;
+        w->helper = h;
+    }
+    atomic_store(&h->written, 0);
+    atomic_store(&h->stop, 0);
+    h->spheres = w->spheres;
+    h->info = w->info;
+    h->events = w->events;
+    h->list_entry = w->list_skin > 0.0 ? w->list_entry : NULL;
+    h->list_count = w->list_count;
+    h->list_centre = (const float(*)[4])w->list_centre;
+    h->link = w->queue.link;
+    h->capacity = (uint32_t)w->capacity;
+    h->next_bucket = w->queue.cur + 1;
+    h->year_buckets = w->queue.nb;
+    h->year_origin = w->queue.origin;
+    if (pthread_create(&h->thread, NULL, helper_main, h) != 0)
+        return;
+    w->helper_running = 1;
+    w->stats.prefetch_advances++;
+}
+
+void world_helper_stop(carom_world *w)
+{
+    if (!w->helper_running)
+        return;
+    struct world_helper *h = w->helper;
+    pthread_mutex_lock(&h->lock);
+    atomic_store(&h->stop, 1);
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+    pthread_join(h->thread, NULL);
+    w->helper_running = 0;
+}
+
+void world_helper_free(carom_world *w)
+{
+    world_helper_stop(w);
+    if (w->helper) {
+        pthread_cond_destroy(&w->helper->wake);
+        pthread_mutex_destroy(&w->helper->lock);
+        free(w->helper);
+        w->helper = NULL;
+    }
+}
+
+void world_helper_publish(carom_world *w)
+{
+    struct world_helper *h = w->helper;
+    const event_queue *q = &w->queue;
+    if (q->nb == 0)
+        return;
+    if (q->nb != h->year_buckets || q->origin != h->year_origin) { /* a new year */
+        h->year_buckets = q->nb;
+        h->year_origin = q->origin;
+        h->next_bucket = q->cur + 1;
+    }
+    if (h->next_bucket <= q->cur)
+        h->next_bucket = q->cur + 1;
+    size_t last = q->cur + HELPER_AHEAD < q->nb ? q->cur + HELPER_AHEAD : q->nb - 1;
+    if (h->next_bucket > last)
+        return;
+    uint64_t written = atomic_load_explicit(&h->written, memory_order_relaxed);
+    for (; h->next_bucket <= last; h->next_bucket++) {
+        uint32_t s = q->head[h->next_bucket];
+        if (s == EVENT_QUEUE_ABSENT)
+            continue;
+        atomic_store_explicit(&h->ring[written % RING], s, memory_order_relaxed);
+        written++;
+    }
+    atomic_store_explicit(&h->written, written, memory_order_release);
+}

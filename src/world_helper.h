@@ -1,0 +1,39 @@
+/* The loading helper (carom_world_def.prefetch): a second thread that
+ * runs ahead of the event loop through the event queue and loads into
+ * the caches what the coming events will read (their spheres' records,
+ * events and neighbour lists, and the records of the spheres on those
+ * lists), so that the loop, which waits mostly for memory once the world
+ * outgrows the caches, finds them there. It only reads and prefetches:
+ * the results are the same with and without it, to the last bit.
+ *
+ * The event loop publishes the first sphere of each calendar bucket
+ * HELPER_AHEAD buckets ahead of the current one (world_helper_publish);
+ * the helper walks those buckets' lists. It reads the world's per-sphere
+ * arrays while the loop writes them: every index it reads is checked
+ * against the capacity before use, and every array it reads keeps its
+ * place while it runs (it is stopped before the world's arrays are
+ * reallocated or freed: world_helper_stop). Its loads of words the loop
+ * may be writing are relaxed atomic loads.
+ *
+ * It checks that it pays: it works in periods and sleeps between them,
+ * comparing the loop's progress alone with its progress helped; while
+ * helping does not pay (the threads share a core, or the machine is busy)
+ * the pauses double, up to a second, so that it mostly sleeps. */
+#ifndef CAROM_WORLD_HELPER_H
+#define CAROM_WORLD_HELPER_H
+
+#include "world_internal.h"
+
+/* Starts the helper for an event loop over world w if the world's
+ * prefetch setting asks for it here. */
+void world_helper_start(carom_world *w);
+/* Stops it (nothing if it is not running). */
+void world_helper_stop(carom_world *w);
+/* Frees what world_helper_start made (stops it first). */
+void world_helper_free(carom_world *w);
+
+/* The event loop's part, at each event while the helper runs: publishes
+ * the buckets that have come within reach. */
+void world_helper_publish(carom_world *w);
+
+#endif
