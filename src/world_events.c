@@ -306,7 +306,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
 carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
                                  uint64_t *processed)
 {
-    world_helper_start(w);
+    world_helper_start(w, t_end, max_events);
     carom_status st = process_events(w, t_end, max_events, processed);
     world_helper_stop(w);
     return st;

@@ -18,9 +18,12 @@
 /* CAROM_PREFETCH_AUTO: worlds with neighbour lists of at least this many
  * spheres (smaller ones fit the caches). */
 #define HELPER_MIN_SPHERES 50000
+/* CAROM_PREFETCH_AUTO: event loops expected to run at least this many
+ * events (starting the thread costs tens of microseconds). */
+#define HELPER_MIN_EVENTS 20000
 /* Periods of work, the shortest pause between them, the longest. */
-#define WORK_NS 50000000u
-#define PAUSE_NS 5000000u
+#define WORK_NS 20000000u
+#define PAUSE_NS 2000000u
 #define PAUSE_MAX_NS 1000000000u
 
 struct world_helper {
@@ -187,7 +190,19 @@ static int two_cpus(void)
     return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
-static int wanted(const carom_world *w)
+/* A loop up to t_end, of at most max_events events, is long: by the
+ * world's event rate so far (unknown: long). */
+static int long_loop(const carom_world *w, double t_end, uint64_t max_events)
+{
+    if (max_events < HELPER_MIN_EVENTS)
+        return 0;
+    double elapsed = w->time - w->stats.start_time;
+    if (!(t_end < INFINITY) || !(elapsed > 0.0) || w->stats.events == 0)
+        return 1;
+    return (t_end - w->time) * ((double)w->stats.events / elapsed) >= HELPER_MIN_EVENTS;
+}
+
+static int wanted(const carom_world *w, double t_end, uint64_t max_events)
 {
     switch (w->def.prefetch) {
     case CAROM_PREFETCH_ON:
@@ -195,13 +210,14 @@ static int wanted(const carom_world *w)
     case CAROM_PREFETCH_OFF:
         return 0;
     default:
-        return w->list_skin > 0.0 && w->alive_count >= HELPER_MIN_SPHERES && two_cpus();
+        return w->list_skin > 0.0 && w->alive_count >= HELPER_MIN_SPHERES &&
+               long_loop(w, t_end, max_events) && two_cpus();
     }
 }
 
-void world_helper_start(carom_world *w)
+void world_helper_start(carom_world *w, double t_end, uint64_t max_events)
 {
-    if (w->helper_running || !w->built || !wanted(w))
+    if (w->helper_running || !w->built || !wanted(w, t_end, max_events))
         return;
     struct world_helper *h = w->helper;
     if (!h) {

@@ -24,9 +24,11 @@
 
 #include "world_internal.h"
 
-/* Starts the helper for an event loop over world w if the world's
- * prefetch setting asks for it here. */
-void world_helper_start(carom_world *w);
+/* Starts the helper for an event loop over world w up to t_end, of at
+ * most max_events events, if the world's prefetch setting asks for it
+ * there (AUTO: a large world with neighbour lists, a long loop, two
+ * CPUs). */
+void world_helper_start(carom_world *w, double t_end, uint64_t max_events);
 /* Stops it (nothing if it is not running). */
 void world_helper_stop(carom_world *w);
 /* Frees what world_helper_start made (stops it first). */
