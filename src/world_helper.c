@@ -19,22 +19,30 @@
  * spheres (smaller ones fit the caches). */
 #define HELPER_MIN_SPHERES 50000
 /* CAROM_PREFETCH_AUTO: event loops expected to run at least this many
- * events (starting the thread costs tens of microseconds). */
-#define HELPER_MIN_EVENTS 20000
+ * events (waking the thread and parking it again costs tens of
+ * microseconds). */
+#define HELPER_MIN_EVENTS 5000
 /* Periods of work, the shortest pause between them, the longest. */
 #define WORK_NS 20000000u
 #define PAUSE_NS 2000000u
 #define PAUSE_MAX_NS 1000000000u
 
+/* The helper thread's life: created at the first loop that wants it,
+ * parked between loops (asleep), ended when the world is freed. */
+enum helper_state { HELPER_RUN, HELPER_PARK, HELPER_EXIT };
+
 struct world_helper {
     pthread_t thread;
     pthread_mutex_t lock;
-    pthread_cond_t wake;  /* signalled on stop */
+    pthread_cond_t wake;   /* the state changed (to the helper) */
+    pthread_cond_t parked; /* it is parked (to the loop) */
+    enum helper_state state; /* under lock */
+    int is_parked;           /* under lock */
     /* Written by the loop, read by the helper. */
     _Atomic uint32_t ring[RING];
     _Alignas(64) _Atomic uint64_t written;
-    _Atomic int stop;
-    /* Set before the helper starts; fixed while it runs. */
+    _Atomic int stop; /* leave the current loop: state is no longer RUN */
+    /* Set (under lock) before each loop; fixed while it runs. */
     _Alignas(64) const sphere *spheres;
     const sphere_info *info;
     const sphere_event *events;
@@ -43,9 +51,12 @@ struct world_helper {
     const float (*list_centre)[4];
     const event_queue_link *link;
     uint32_t capacity;
-    /* The helper's own, kept from one advance to the next. */
-    uint64_t pause_ns;     /* the pause after a period of work */
-    int paying;            /* the last comparison found it pays */
+    /* The helper's own, kept from one loop to the next. */
+    uint64_t pause_ns;       /* the pause after a period of work */
+    int pausing;             /* in a pause (else at work) */
+    uint64_t period_ns;      /* of the current period so far */
+    double period_progress;  /* buckets the loop published in it */
+    double helped_rate;      /* in the last period of work */
     /* The loop's own. */
     _Alignas(64) size_t next_bucket; /* the first bucket not published */
     size_t year_buckets;
@@ -145,37 +156,52 @@ static int work_for(struct world_helper *h, uint64_t ns, uint64_t *done)
     }
 }
 
-/* The loop's progress (buckets published) per nanosecond since t0, when
- * it had published mark. */
-static double progress_since(struct world_helper *h, uint64_t t0, uint64_t mark)
+/* Helps one event loop, until it stops. Its periods of work and pause go
+ * on across loops (a loop may be shorter than a period: a frame, or a
+ * piece of a run showing progress), counting only time within loops. */
+static void help_loop(struct world_helper *h)
 {
-    uint64_t dt = clock_ns() - t0;
-    uint64_t written = atomic_load_explicit(&h->written, memory_order_relaxed);
-    return dt > 0 ? (double)(written - mark) / (double)dt : 0.0;
+    uint64_t done = 0;
+    for (;;) {
+        uint64_t period = h->pausing ? h->pause_ns : WORK_NS;
+        uint64_t left = period > h->period_ns ? period - h->period_ns : 0;
+        uint64_t t0 = clock_ns(), mark = atomic_load(&h->written);
+        int stop = h->pausing ? pause_for(h, left) : work_for(h, left, &done);
+        h->period_ns += clock_ns() - t0;
+        h->period_progress += (double)(atomic_load(&h->written) - mark);
+        if (stop)
+            return;
+        double rate = h->period_ns > 0 ? h->period_progress / (double)h->period_ns : 0.0;
+        if (!h->pausing) {
+            h->helped_rate = rate;
+        } else {
+            int paying = h->helped_rate >= rate;
+            h->pause_ns = paying ? PAUSE_NS
+                                 : (h->pause_ns * 2 < PAUSE_MAX_NS ? h->pause_ns * 2 : PAUSE_MAX_NS);
+        }
+        h->pausing = !h->pausing;
+        h->period_ns = 0;
+        h->period_progress = 0.0;
+    }
 }
 
 static void *helper_main(void *arg)
 {
     struct world_helper *h = arg;
-    uint64_t done = 0;
-    if (!h->paying && pause_for(h, h->pause_ns))
-        return NULL;
+    pthread_mutex_lock(&h->lock);
     for (;;) {
-        uint64_t t0 = clock_ns(), mark = atomic_load(&h->written);
-        if (work_for(h, WORK_NS, &done))
+        h->is_parked = 1;
+        pthread_cond_signal(&h->parked);
+        while (h->state == HELPER_PARK)
+            pthread_cond_wait(&h->wake, &h->lock);
+        if (h->state == HELPER_EXIT)
             break;
-        double helped = progress_since(h, t0, mark);
-        t0 = clock_ns();
-        mark = atomic_load(&h->written);
-        if (pause_for(h, h->pause_ns))
-            break;
-        double alone = progress_since(h, t0, mark);
-        h->paying = helped >= alone;
-        if (h->paying)
-            h->pause_ns = PAUSE_NS;
-        else
-            h->pause_ns = h->pause_ns * 2 < PAUSE_MAX_NS ? h->pause_ns * 2 : PAUSE_MAX_NS;
+        h->is_parked = 0;
+        pthread_mutex_unlock(&h->lock);
+        help_loop(h);
+        pthread_mutex_lock(&h->lock);
     }
+    pthread_mutex_unlock(&h->lock);
     return NULL;
 }
 
@@ -215,30 +241,59 @@ static int wanted(const carom_world *w, double t_end, uint64_t max_events)
     }
 }
 
+/* The helper's record and its thread, parked; NULL if either cannot be
+ * made (the loop then runs alone). */
+static struct world_helper *make_helper(void)
+{
+    struct world_helper *h = aligned_alloc(64, (sizeof *h + 63) / 64 * 64);
+    if (!h)
+        return NULL;
+    pthread_condattr_t attr;
+    int ok = pthread_condattr_init(&attr) == 0;
+    ok = ok && pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0;
+    ok = ok && pthread_cond_init(&h->wake, &attr) == 0;
+    pthread_condattr_destroy(&attr);
+    if (!ok) {
+        free(h);
+        return NULL;
+    }
+    if (pthread_cond_init(&h->parked, NULL) != 0 || pthread_mutex_init(&h->lock, NULL) != 0) {
+        pthread_cond_destroy(&h->wake);
+        free(h);
+        return NULL;
+    }
+    h->state = HELPER_PARK;
+    h->is_parked = 0;
+    h->pause_ns = PAUSE_NS;
+    h->pausing = 0;
+    h->period_ns = 0;
+    h->period_progress = 0.0;
+    h->helped_rate = 0.0;
+    atomic_store(&h->stop, 1);
+    atomic_store(&h->written, 0);
+    if (pthread_create(&h->thread, NULL, helper_main, h) != 0) {
+        pthread_cond_destroy(&h->wake);
+        pthread_cond_destroy(&h->parked);
+        pthread_mutex_destroy(&h->lock);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
 void world_helper_start(carom_world *w, double t_end, uint64_t max_events)
 {
-    if (w->helper_running || !w->built || !wanted(w, t_end, max_events))
+    if (w->helper_running || !w->built || w->helper_failed || !wanted(w, t_end, max_events))
         return;
-    struct world_helper *h = w->helper;
-    if (!h) {
-        h = aligned_alloc(64, (sizeof *h + 63) / 64 * 64);
-        if (!h)
-            return; /* it only helps: go on without */
-        pthread_condattr_t attr;
-        int ok = pthread_condattr_init(&attr) == 0;
-        ok = ok && pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0;
-        ok = ok && pthread_cond_init(&h->wake, &attr) == 0;
-        pthread_condattr_destroy(&attr);
-        if (!ok || pthread_mutex_init(&h->lock, NULL) != 0) {
-            free(h);
+    if (!w->helper) {
+        w->helper = make_helper();
+        if (!w->helper) {
+            w->helper_failed = 1; /* it only helps: go on without */
             return;
         }
-        h->pause_ns = PAUSE_NS;
-        h->paying = 1;
-        w->helper = h;
     }
-    atomic_store(&h->written, 0);
-    atomic_store(&h->stop, 0);
+    struct world_helper *h = w->helper;
+    pthread_mutex_lock(&h->lock);
     h->spheres = w->spheres;
     h->info = w->info;
     h->events = w->events;
@@ -250,34 +305,49 @@ void world_helper_start(carom_world *w, double t_end, uint64_t max_events)
     h->next_bucket = w->queue.cur + 1;
     h->year_buckets = w->queue.nb;
     h->year_origin = w->queue.origin;
-    if (pthread_create(&h->thread, NULL, helper_main, h) != 0)
-        return;
+    atomic_store(&h->written, 0);
+    atomic_store(&h->stop, 0);
+    h->state = HELPER_RUN;
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
     w->helper_running = 1;
     w->stats.prefetch_advances++;
+}
+
+/* Moves the helper to state and, unless it ends, waits until it is
+ * parked (reading nothing of the world). */
+static void leave_loop(struct world_helper *h, enum helper_state state)
+{
+    pthread_mutex_lock(&h->lock);
+    atomic_store(&h->stop, 1);
+    h->state = state;
+    pthread_cond_signal(&h->wake);
+    while (state == HELPER_PARK && !h->is_parked)
+        pthread_cond_wait(&h->parked, &h->lock);
+    pthread_mutex_unlock(&h->lock);
 }
 
 void world_helper_stop(carom_world *w)
 {
     if (!w->helper_running)
         return;
-    struct world_helper *h = w->helper;
-    pthread_mutex_lock(&h->lock);
-    atomic_store(&h->stop, 1);
-    pthread_cond_signal(&h->wake);
-    pthread_mutex_unlock(&h->lock);
-    pthread_join(h->thread, NULL);
+    leave_loop(w->helper, HELPER_PARK);
     w->helper_running = 0;
 }
 
 void world_helper_free(carom_world *w)
 {
-    world_helper_stop(w);
-    if (w->helper) {
-        pthread_cond_destroy(&w->helper->wake);
-        pthread_mutex_destroy(&w->helper->lock);
-        free(w->helper);
-        w->helper = NULL;
-    }
+    struct world_helper *h = w->helper;
+    if (!h)
+        return;
+    leave_loop(h, HELPER_EXIT);
+    pthread_join(h->thread, NULL);
+    pthread_cond_destroy(&h->wake);
+    pthread_cond_destroy(&h->parked);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+    w->helper = NULL;
+    w->helper_running = 0;
 }
 
 void world_helper_publish(carom_world *w)

@@ -15,10 +15,12 @@
  * reallocated or freed: world_helper_stop). Its loads of words the loop
  * may be writing are relaxed atomic loads.
  *
- * It checks that it pays: it works in periods and sleeps between them,
- * comparing the loop's progress alone with its progress helped; while
- * helping does not pay (the threads share a core, or the machine is busy)
- * the pauses double, up to a second, so that it mostly sleeps. */
+ * The thread is made at the first loop that wants it, parked (asleep)
+ * between loops, and ended with the world. It checks that it pays: it
+ * works in periods and sleeps between them, comparing the loop's
+ * progress alone with its progress helped (periods go on across loops);
+ * while helping does not pay (the threads share a core, or the machine
+ * is busy) the pauses double, up to a second, so that it mostly sleeps. */
 #ifndef CAROM_WORLD_HELPER_H
 #define CAROM_WORLD_HELPER_H
 
@@ -29,9 +31,10 @@
  * there (AUTO: a large world with neighbour lists, a long loop, two
  * CPUs). */
 void world_helper_start(carom_world *w, double t_end, uint64_t max_events);
-/* Stops it (nothing if it is not running). */
+/* Parks it: when this returns it reads nothing of the world (nothing if
+ * it is not running). */
 void world_helper_stop(carom_world *w);
-/* Frees what world_helper_start made (stops it first). */
+/* Ends the thread and frees what world_helper_start made. */
 void world_helper_free(carom_world *w);
 
 /* The event loop's part, at each event while the helper runs: publishes

@@ -217,6 +217,7 @@ struct carom_world {
     /* The loading helper thread (world_helper.c): NULL until first used. */
     struct world_helper *helper;
     int helper_running;
+    int helper_failed;    /* it could not be made: the loop runs alone */
 
     carom_stats stats;
 };
