@@ -15,8 +15,8 @@
 #define HELPER_AHEAD 64
 #define RING 256            /* published buckets' first spheres (> AHEAD) */
 #define CHAIN_MAX 16        /* spheres walked in one bucket at most */
-/* CAROM_PREFETCH_AUTO: worlds with neighbour lists of at least this many
- * spheres (smaller ones fit the caches). */
+/* CAROM_PREFETCH_AUTO: worlds with neighbour lists or one dense level of
+ * cells, of at least this many spheres (smaller ones fit the caches). */
 #define HELPER_MIN_SPHERES 50000
 /* CAROM_PREFETCH_AUTO: event loops expected to run at least this many
  * events (waking the thread and parking it again costs tens of
@@ -50,6 +50,8 @@ struct world_helper {
     const uint8_t *list_count;
     const float (*list_centre)[4];
     const event_queue_link *link;
+    const uint32_t *cell_next;
+    const grid *cells;       /* the one dense level, or NULL */
     uint32_t capacity;
     /* The helper's own, kept from one loop to the next. */
     uint64_t pause_ns;       /* the pause after a period of work */
@@ -83,6 +85,33 @@ static void touch_list(const struct world_helper *h, uint32_t s)
     }
 }
 
+/* The cells around sphere s's: with cells, loads the records of the
+ * spheres in them (what its prediction reads); with lists (walk = 0),
+ * only their heads (what remaking its list reads first). */
+static void touch_cells(const struct world_helper *h, uint32_t s, int walk)
+{
+    const grid *g = h->cells;
+    int32_t cc[3];
+    for (int k = 0; k < 3; k++) {
+        cc[k] = __atomic_load_n(&h->info[s].cc[k], __ATOMIC_RELAXED);
+        if (cc[k] < 0 || cc[k] >= g->n[k])
+            return;
+    }
+    grid_neighbourhood nb;
+    grid_neighbourhood_of(g, cc, &nb);
+    for (int c = 0; c < nb.count; c++) {
+        if (!walk) {
+            PREFETCH(&g->head[nb.cell[c]]);
+            continue;
+        }
+        uint32_t j = load_u32(&g->head[nb.cell[c]]);
+        for (int k = 0; k < 8 && j < h->capacity; k++) {
+            PREFETCH(&h->spheres[j]);
+            j = load_u32(&h->cell_next[j]);
+        }
+    }
+}
+
 /* Loads what processing sphere s's event will read. */
 static void touch_sphere(const struct world_helper *h, uint32_t s)
 {
@@ -94,12 +123,16 @@ static void touch_sphere(const struct world_helper *h, uint32_t s)
     }
     const sphere_event *ev = &h->events[s];
     uint32_t kind = load_u32(&ev->kind), partner = load_u32(&ev->partner);
+    if (h->cells && (!h->list_entry || kind == EVENT_RELIST))
+        touch_cells(h, s, !h->list_entry);
     if (kind == EVENT_COLLISION && partner < h->capacity) {
         PREFETCH(&h->spheres[partner]);
         PREFETCH(&h->info[partner]);
         PREFETCH(&h->events[partner]);
         if (h->list_entry)
             touch_list(h, partner);
+        else if (h->cells)
+            touch_cells(h, partner, 1);
     }
 }
 
@@ -236,8 +269,9 @@ static int wanted(const carom_world *w, double t_end, uint64_t max_events)
     case CAROM_PREFETCH_OFF:
         return 0;
     default:
-        return w->list_skin > 0.0 && w->alive_count >= HELPER_MIN_SPHERES &&
-               long_loop(w, t_end, max_events) && two_cpus();
+        return (w->list_skin > 0.0 || (w->levels.simple && w->levels.level[0].head)) &&
+               w->alive_count >= HELPER_MIN_SPHERES && long_loop(w, t_end, max_events) &&
+               two_cpus();
     }
 }
 
@@ -301,6 +335,9 @@ void world_helper_start(carom_world *w, double t_end, uint64_t max_events)
     h->list_count = w->list_count;
     h->list_centre = (const float(*)[4])w->list_centre;
     h->link = w->queue.link;
+    h->cell_next = w->cell_next;
+    /* One dense level of cells (the lists' grid too); else none. */
+    h->cells = w->levels.simple && w->levels.level[0].head ? &w->levels.level[0] : NULL;
     h->capacity = (uint32_t)w->capacity;
     h->next_bucket = w->queue.cur + 1;
     h->year_buckets = w->queue.nb;
