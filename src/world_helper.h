@@ -2,7 +2,8 @@
  * runs ahead of the event loop through the event queue and loads into
  * the caches what the coming events will read (their spheres' records,
  * events and neighbour lists, and the records of the spheres on those
- * lists), so that the loop, which waits mostly for memory once the world
+ * lists; with cells, of the spheres in the cells around them), so that
+ * the loop, which waits mostly for memory once the world
  * outgrows the caches, finds them there. It only reads and prefetches:
  * the results are the same with and without it, to the last bit.
  *

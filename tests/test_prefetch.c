@@ -36,7 +36,8 @@ static void on_contact(void *user_data, carom_contact *c)
     d->count++;
 }
 
-static carom_world *dense_world(size_t n, carom_prefetch prefetch, contact_digest *digest)
+static carom_world *dense_world(size_t n, carom_neighbours neighbours, carom_prefetch prefetch,
+                                contact_digest *digest)
 {
     carom_scene s;
     carom_error e;
@@ -50,6 +51,7 @@ static carom_world *dense_world(size_t n, carom_prefetch prefetch, contact_diges
     CHECK(carom_scene_maxwell_velocities(&s, 1.0, 3, &e) == CAROM_OK);
     carom_world_def def = carom_world_default_def();
     def.prefetch = prefetch;
+    def.neighbours = neighbours;
     def.on_contact = on_contact;
     def.user_data = digest;
     carom_world *w = carom_scene_create_world(&s, &def, &e);
@@ -87,12 +89,14 @@ static void drive(carom_world *w)
     CHECK(carom_world_advance_to(w, carom_world_time(w) + 0.7) == CAROM_OK);
 }
 
-static void test_same_results(void)
+/* With neighbour lists the helper walks the coming spheres' lists, with
+ * cells the cells around them. */
+static void same_results(carom_neighbours neighbours)
 {
     const size_t n = 6000;
     contact_digest d_off = {14695981039346656037u, 0}, d_on = d_off;
-    carom_world *off = dense_world(n, CAROM_PREFETCH_OFF, &d_off);
-    carom_world *on = dense_world(n, CAROM_PREFETCH_ON, &d_on);
+    carom_world *off = dense_world(n, neighbours, CAROM_PREFETCH_OFF, &d_off);
+    carom_world *on = dense_world(n, neighbours, CAROM_PREFETCH_ON, &d_on);
     CHECK(off && on);
     if (!off || !on)
         return;
@@ -107,7 +111,12 @@ static void test_same_results(void)
     CHECK(s_on.collisions == s_off.collisions);
     CHECK(s_on.events == s_off.events);
     CHECK(s_on.invalid_events == s_off.invalid_events);
-    CHECK(s_on.list_rebuilds == s_off.list_rebuilds && s_on.list_rebuilds > 0);
+    CHECK(s_on.list_rebuilds == s_off.list_rebuilds);
+    CHECK(s_on.cell_crossings == s_off.cell_crossings);
+    if (neighbours == CAROM_NEIGHBOURS_LISTS)
+        CHECK(s_on.list_rebuilds > 0 && s_on.cell_crossings == 0);
+    else
+        CHECK(s_on.cell_crossings > 0 && s_on.list_rebuilds == 0);
     CHECK(memcmp(&s_on.virial, &s_off.virial, sizeof s_on.virial) == 0);
     CHECK(d_on.count == d_off.count && d_on.count == s_on.collisions);
     CHECK(d_on.hash == d_off.hash);
@@ -132,10 +141,20 @@ static void test_same_results(void)
     carom_world_free(on);
 }
 
+static void test_same_results_lists(void)
+{
+    same_results(CAROM_NEIGHBOURS_LISTS);
+}
+
+static void test_same_results_cells(void)
+{
+    same_results(CAROM_NEIGHBOURS_CELLS);
+}
+
 static void test_auto_small_world(void)
 {
     contact_digest d = {0, 0};
-    carom_world *w = dense_world(2000, CAROM_PREFETCH_AUTO, &d);
+    carom_world *w = dense_world(2000, CAROM_NEIGHBOURS_AUTO, CAROM_PREFETCH_AUTO, &d);
     CHECK(w != NULL);
     if (!w)
         return;
@@ -160,7 +179,8 @@ static void test_bad_setting(void)
 
 int main(void)
 {
-    RUN(test_same_results);
+    RUN(test_same_results_lists);
+    RUN(test_same_results_cells);
     RUN(test_auto_small_world);
     RUN(test_bad_setting);
     return CHECK_REPORT();

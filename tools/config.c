@@ -41,7 +41,7 @@ static const struct {
     [KEY_NEIGHBOURS] = {"neighbours", "auto (default: neighbour lists in dense scenes), cells "
                                       "or lists (for comparisons; same results)"},
     [KEY_PREFETCH] = {"prefetch", "auto (default: a second thread loads ahead of the event loop "
-                                  "in dense scenes of 50,000 spheres or more), on or off "
+                                  "in scenes of 50,000 spheres or more), off or on "
                                   "(same results)"},
     [KEY_TEMPERATURE] = {"temperature",
                          "kT of Maxwell-Boltzmann velocities, zero momentum (default 1)"},

@@ -72,9 +72,11 @@ typedef enum carom_neighbours {
  * without it. It checks that it pays, pausing regularly to compare the
  * loop's speed alone; while it does not (the threads share a core, or the
  * machine is busy), its pauses grow up to a second. AUTO: on for worlds
- * with neighbour lists (see carom_neighbours) of at least 50,000 spheres
- * when the process may use two CPUs or more; OFF: one thread, always (for
- * many simulations run side by side); ON: in every advance (tests). */
+ * of at least 50,000 spheres with neighbour lists (see carom_neighbours)
+ * or one level of cells (spheres of similar sizes, none driven or far
+ * larger), in advances of 5,000 events or more, when the process may use
+ * two CPUs or more; OFF: one thread, always (for many simulations run
+ * side by side); ON: in every advance (tests). */
 typedef enum carom_prefetch {
     CAROM_PREFETCH_AUTO = 0,
     CAROM_PREFETCH_OFF = 1,
