@@ -737,6 +737,18 @@ static size_t next_n(const char **p)
     return n;
 }
 
+/* The index of val among an option's three names, or -1 (said on
+ * stderr). */
+static int choice(const char *opt, const char *val, const char *const names[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(val, names[k]))
+            return k;
+    fprintf(stderr, "carom-bench: %s %s: expected %s, %s or %s\n", opt, val, names[0], names[1],
+            names[2]);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     int dim = 3, poly = 0, runs = 3, runs_large = 1, matrix = 0;
@@ -771,23 +783,15 @@ int main(int argc, char **argv)
         else if (!strcmp(opt, "--json")) json = val;
         else if (!strcmp(opt, "--csv")) csv = val;
         else if (!strcmp(opt, "--neighbours")) {
-            int k = 0;
-            while (k < 3 && strcmp(val, neighbours_name[k]))
-                k++;
-            if (k == 3) {
-                fprintf(stderr, "carom-bench: --neighbours %s: expected auto, cells or lists\n", val);
+            int k = choice(opt, val, neighbours_name);
+            if (k < 0)
                 return 2;
-            }
             neighbours = (carom_neighbours)k;
         }
         else if (!strcmp(opt, "--prefetch")) {
-            int k = 0;
-            while (k < 3 && strcmp(val, prefetch_name[k]))
-                k++;
-            if (k == 3) {
-                fprintf(stderr, "carom-bench: --prefetch %s: expected auto, off or on\n", val);
+            int k = choice(opt, val, prefetch_name);
+            if (k < 0)
                 return 2;
-            }
             prefetch = (carom_prefetch)k;
         }
         else {
