@@ -31,20 +31,17 @@ static void log_contact(void *user_data, carom_contact *contact)
 
 /* ---- clock and progress ---- */
 
-/* CPU time of the whole process (all its threads). */
-static double cpu_seconds(void)
+static double clock_seconds(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
+
+/* CPU time of the whole process (all its threads). */
+static double cpu_seconds(void) { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
 
 typedef struct progress {
     int enabled;
