@@ -86,9 +86,9 @@ static void touch_list(const struct world_helper *h, uint32_t s)
 }
 
 /* The cells around sphere s's: with cells, loads the records of the
- * spheres in them (what its prediction reads); with lists (walk = 0),
- * only their heads (what remaking its list reads first). */
-static void touch_cells(const struct world_helper *h, uint32_t s, int walk)
+ * spheres in them (what its prediction reads); with lists, only their
+ * heads (what remaking its list reads first). */
+static void touch_cells(const struct world_helper *h, uint32_t s)
 {
     const grid *g = h->cells;
     int32_t cc[3];
@@ -100,7 +100,7 @@ static void touch_cells(const struct world_helper *h, uint32_t s, int walk)
     grid_neighbourhood nb;
     grid_neighbourhood_of(g, cc, &nb);
     for (int c = 0; c < nb.count; c++) {
-        if (!walk) {
+        if (h->list_entry) {
             PREFETCH(&g->head[nb.cell[c]]);
             continue;
         }
@@ -124,7 +124,7 @@ static void touch_sphere(const struct world_helper *h, uint32_t s)
     const sphere_event *ev = &h->events[s];
     uint32_t kind = load_u32(&ev->kind), partner = load_u32(&ev->partner);
     if (h->cells && (!h->list_entry || kind == EVENT_RELIST))
-        touch_cells(h, s, !h->list_entry);
+        touch_cells(h, s);
     if (kind == EVENT_COLLISION && partner < h->capacity) {
         PREFETCH(&h->spheres[partner]);
         PREFETCH(&h->info[partner]);
@@ -132,7 +132,7 @@ static void touch_sphere(const struct world_helper *h, uint32_t s)
         if (h->list_entry)
             touch_list(h, partner);
         else if (h->cells)
-            touch_cells(h, partner, 1);
+            touch_cells(h, partner);
     }
 }
 
@@ -238,6 +238,12 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
+/* The world's one dense level of cells (the lists' grid too), or NULL. */
+static const grid *dense_cells(const carom_world *w)
+{
+    return w->levels.simple && w->levels.level[0].head ? &w->levels.level[0] : NULL;
+}
+
 /* The process may run on two CPUs or more. */
 static int two_cpus(void)
 {
@@ -269,7 +275,7 @@ static int wanted(const carom_world *w, double t_end, uint64_t max_events)
     case CAROM_PREFETCH_OFF:
         return 0;
     default:
-        return (w->list_skin > 0.0 || (w->levels.simple && w->levels.level[0].head)) &&
+        return (w->list_skin > 0.0 || dense_cells(w)) &&
                w->alive_count >= HELPER_MIN_SPHERES && long_loop(w, t_end, max_events) &&
                two_cpus();
     }
@@ -336,8 +342,7 @@ void world_helper_start(carom_world *w, double t_end, uint64_t max_events)
     h->list_centre = (const float(*)[4])w->list_centre;
     h->link = w->queue.link;
     h->cell_next = w->cell_next;
-    /* One dense level of cells (the lists' grid too); else none. */
-    h->cells = w->levels.simple && w->levels.level[0].head ? &w->levels.level[0] : NULL;
+    h->cells = dense_cells(w);
     h->capacity = (uint32_t)w->capacity;
     h->next_bucket = w->queue.cur + 1;
     h->year_buckets = w->queue.nb;
