@@ -399,6 +399,7 @@ int carom_world_sphere_exists(const carom_world *w, carom_sphere_id id)
 const carom_world_def *carom_world_get_def(const carom_world *w) { return &w->def; }
 double carom_world_time(const carom_world *w) { return w->time; }
 int carom_world_dim(const carom_world *w) { return w->def.dim; }
+double carom_world_list_skin(const carom_world *w) { return w->list_skin; }
 
 void world_sphere_at(const carom_world *w, const sphere *s, double t, double x[3], double v[3])
 {

@@ -1,7 +1,8 @@
 /* Neighbour lists (src/world_lists.c) beyond what the reference test
  * covers: long lists (a dense mixture of radii 1:2.2, where a large sphere
  * has more neighbours than its own block holds: the list goes on in the
- * pool), report-only runs with lists and cells giving the same contacts,
+ * pool), report-only runs with lists and cells giving the same contacts
+ * (also in a world large enough for the wider skin),
  * spheres removed and added while lists are in use, and the scenes where
  * the world must fall back to cells. Each case checks the physics
  * (energy, no overlap, collisions happen) and, through the world's
@@ -169,6 +170,88 @@ static void test_long_lists_report_the_same(void)
     CHECK(differ == 0);
     free(logs[0].c);
     free(logs[1].c);
+    carom_scene_free(&s);
+}
+
+/* Worlds of 150,000 spheres or more (too large for the caches) make their
+ * lists with a wider skin, 0.3 of the mean diameter instead of 0.2. The
+ * wider skin changes nothing else: a report-only run of such a world
+ * reports the same contacts at the same times with lists as with cells,
+ * while spheres fly through each other and remake their lists; an elastic
+ * run keeps energy and spheres apart. Skipped under CAROM_TEST_QUICK (the
+ * validation build checks every list after every event). */
+static void test_large_world_wide_skin(void)
+{
+    carom_scene s;
+    carom_error e;
+    lattice_scene(&s, 20000, 0.45, 0);
+    carom_world *w = world_from(&s, CAROM_NEIGHBOURS_AUTO);
+    CHECK(w != NULL);
+    if (w) {
+        CHECK_OK(carom_world_advance_to(w, 0.0));
+        CHECK_NEAR(w->list_skin, 0.2, 1e-12); /* 0.2 of a diameter of 1 */
+        CHECK_NEAR(carom_world_list_skin(w), 0.2, 1e-12);
+        carom_world_free(w);
+    }
+    carom_scene_free(&s);
+    if (getenv("CAROM_TEST_QUICK")) {
+        printf("large world skipped (CAROM_TEST_QUICK)\n");
+        return;
+    }
+    lattice_scene(&s, 150000, 0.45, 21);
+    contact_log logs[2] = {{0, 0, NULL}, {0, 0, NULL}};
+    unsigned long long rebuilds = 0;
+    for (int mode = 0; mode < 2; mode++) {
+        carom_world_def def = carom_world_default_def();
+        def.neighbours = mode ? CAROM_NEIGHBOURS_CELLS : CAROM_NEIGHBOURS_AUTO;
+        def.response = CAROM_RESPONSE_NONE;
+        def.on_contact = log_contact;
+        def.user_data = &logs[mode];
+        w = carom_scene_create_world(&s, &def, &e);
+        CHECK(w != NULL);
+        if (!w)
+            return;
+        CHECK_OK(carom_world_advance_to(w, 0.0));
+        CHECK_NEAR(carom_world_list_skin(w), mode ? 0.0 : 0.3, 1e-12);
+        CHECK_OK(carom_world_advance_to(w, 0.25));
+        if (mode == 0) {
+            carom_stats st;
+            carom_world_get_stats(w, &st);
+            rebuilds = st.list_rebuilds;
+        }
+        carom_world_free(w);
+    }
+    printf("report-only, 150,000 spheres: %zu / %zu contacts (lists / cells), "
+           "%llu list rebuilds\n",
+           logs[0].count, logs[1].count, rebuilds);
+    CHECK(rebuilds > 10000);
+    CHECK(logs[0].count == logs[1].count && logs[0].count > 10000);
+    size_t differ = 0;
+    for (size_t k = 0; k < logs[0].count && k < logs[1].count; k++) {
+        const carom_contact *a = &logs[0].c[k], *b = &logs[1].c[k];
+        int same_pair = (a->i == b->i && a->j == b->j) || (a->i == b->j && a->j == b->i);
+        if (!same_pair || fabs(a->time - b->time) > 1e-12 * (1.0 + a->time))
+            differ++;
+    }
+    CHECK(differ == 0);
+    free(logs[0].c);
+    free(logs[1].c);
+
+    w = world_from(&s, CAROM_NEIGHBOURS_AUTO);
+    CHECK(w != NULL);
+    if (w) {
+        CHECK_OK(carom_world_advance_to(w, 0.0));
+        double e0 = kinetic(w);
+        CHECK_OK(carom_world_advance_to(w, 0.5));
+        carom_stats st;
+        carom_world_get_stats(w, &st);
+        printf("elastic, 150,000 spheres: %llu collisions, %llu list rebuilds\n",
+               (unsigned long long)st.collisions, (unsigned long long)st.list_rebuilds);
+        CHECK(st.collisions > 100000 && st.list_rebuilds > 10000);
+        CHECK_REL(kinetic(w), e0, 1e-11);
+        CHECK(carom_world_max_overlap_now(w) < 1e-10);
+        carom_world_free(w);
+    }
     carom_scene_free(&s);
 }
 
@@ -378,6 +461,7 @@ int main(void)
 {
     RUN(test_lists_grow);
     RUN(test_long_lists_report_the_same);
+    RUN(test_large_world_wide_skin);
     RUN(test_lists_add_remove);
     RUN(test_lists_fallback);
     RUN(test_lists_then_driven);

@@ -192,6 +192,7 @@ static int measured_run(const run_options *o, const carom_scene *scene, carom_wo
     carom_world_momentum(w, r->momentum_final);
     r->compressibility = carom_world_compressibility(w);
     r->max_overlap = fmax(r->stats.max_overlap, carom_world_max_overlap_now(w));
+    r->list_skin = carom_world_list_skin(w);
     return 0;
 }
 

@@ -28,6 +28,7 @@ typedef struct run_result {
     double momentum_initial[3], momentum_final[3];
     double compressibility;
     double max_overlap;
+    double list_skin;              /* of the world's neighbour lists; 0: cells */
     long frames;
 } run_result;
 

@@ -250,6 +250,13 @@ const carom_world_def *carom_world_get_def(const carom_world *world);
 double carom_world_time(const carom_world *world);
 int carom_world_dim(const carom_world *world);
 
+/* The skin of the neighbour lists the world uses (see carom_neighbours):
+ * a sphere remakes its list after moving this far. 0 when it uses cells,
+ * and before the first advance (where the world makes its choice). The
+ * skin is 0.2 of the mean diameter, 0.3 in worlds of 150,000 spheres or
+ * more (too large for the caches), 0.4 in 3D below packing 0.4. */
+double carom_world_list_skin(const carom_world *world);
+
 /* Processes every event up to time t (inclusive) and moves every sphere to
  * t. Checks the initial state on the first call (overlap, outside box). */
 carom_status carom_world_advance_to(carom_world *world, double t);
