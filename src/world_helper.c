@@ -50,6 +50,7 @@ struct world_helper {
     const uint8_t *list_count;
     const float (*list_centre)[4];
     const event_queue_link *link;
+    uint32_t *queue_where;   /* the queue writes it as the bucket comes up */
     const uint32_t *cell_next;
     const grid *cells;       /* the one dense level, or NULL */
     uint32_t capacity;
@@ -184,6 +185,7 @@ static int work_for(struct world_helper *h, uint64_t ns, uint64_t *done)
         (*done)++;
         for (int k = 0; k < CHAIN_MAX && s < h->capacity; k++) {
             touch_sphere(h, s);
+            __builtin_prefetch(&h->queue_where[s], 1);
             s = load_u32(&h->link[s].next);
         }
     }
@@ -341,6 +343,7 @@ void world_helper_start(carom_world *w, double t_end, uint64_t max_events)
     h->list_count = w->list_count;
     h->list_centre = (const float(*)[4])w->list_centre;
     h->link = w->queue.link;
+    h->queue_where = w->queue.where;
     h->cell_next = w->cell_next;
     h->cells = dense_cells(w);
     h->capacity = (uint32_t)w->capacity;
