@@ -1,7 +1,8 @@
 /* The loading helper (carom_world_def.prefetch): a second thread that
  * runs ahead of the event loop through the event queue and loads into
  * the caches what the coming events will read (their spheres' records,
- * events and neighbour lists, and the records of the spheres on those
+ * events, neighbour lists and places in the queue, which the queue
+ * writes when their bucket comes up, and the records of the spheres on those
  * lists; with cells, of the spheres in the cells around them), so that
  * the loop, which waits mostly for memory once the world
  * outgrows the caches, finds them there. It only reads and prefetches:
