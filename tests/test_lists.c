@@ -123,6 +123,56 @@ static void log_contact(void *user, carom_contact *c)
     log->c[log->count++] = *c;
 }
 
+/* What a report-only run told: its contacts, the skin its world chose,
+ * its list rebuilds and the most pool blocks it used. */
+typedef struct report_run {
+    contact_log log;
+    double skin;
+    unsigned long long rebuilds, blocks;
+} report_run;
+
+/* Runs scene s report-only to t_end with the given neighbours. */
+static int run_report_only(const carom_scene *s, carom_neighbours neighbours, double t_end,
+                           report_run *out)
+{
+    carom_error e;
+    carom_world_def def = carom_world_default_def();
+    def.neighbours = neighbours;
+    def.response = CAROM_RESPONSE_NONE;
+    def.on_contact = log_contact;
+    out->log = (contact_log){0, 0, NULL};
+    def.user_data = &out->log;
+    carom_world *w = carom_scene_create_world(s, &def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return 0;
+    CHECK_OK(carom_world_advance_to(w, 0.0));
+    out->skin = carom_world_list_skin(w);
+    CHECK_OK(carom_world_advance_to(w, t_end));
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    out->rebuilds = st.list_rebuilds;
+    out->blocks = w->list_more_used;
+    carom_world_free(w);
+    return 1;
+}
+
+/* How many contacts of two runs differ: not the same pair (either way
+ * round) at the same time, or missing from one. Frees both logs. */
+static size_t contacts_differing(contact_log *a, contact_log *b)
+{
+    size_t differ = a->count > b->count ? a->count - b->count : b->count - a->count;
+    for (size_t k = 0; k < a->count && k < b->count; k++) {
+        const carom_contact *p = &a->c[k], *q = &b->c[k];
+        int same_pair = (p->i == q->i && p->j == q->j) || (p->i == q->j && p->j == q->i);
+        if (!same_pair || fabs(p->time - q->time) > 1e-12 * (1.0 + p->time))
+            differ++;
+    }
+    free(a->c);
+    free(b->c);
+    return differ;
+}
+
 /* The same mixture, report-only: nothing changes a velocity, so there is
  * no chaos, and runs with lists and with cells must report the same
  * contacts at the same times, while long lists are made, go on in the
@@ -131,46 +181,18 @@ static void log_contact(void *user, carom_contact *c)
 static void test_long_lists_report_the_same(void)
 {
     carom_scene s;
-    carom_error e;
     mixture_scene(&s, 800, 13);
-    contact_log logs[2] = {{0, 0, NULL}, {0, 0, NULL}};
-    unsigned long long blocks = 0, rebuilds = 0;
-    for (int mode = 0; mode < 2; mode++) {
-        carom_world_def def = carom_world_default_def();
-        def.neighbours = mode ? CAROM_NEIGHBOURS_CELLS : CAROM_NEIGHBOURS_LISTS;
-        def.response = CAROM_RESPONSE_NONE;
-        def.on_contact = log_contact;
-        def.user_data = &logs[mode];
-        carom_world *w = carom_scene_create_world(&s, &def, &e);
-        CHECK(w != NULL);
-        if (!w)
-            return;
-        CHECK_OK(carom_world_advance_to(w, 0.0));
-        CHECK((w->list_skin > 0.0) == (mode == 0));
-        CHECK_OK(carom_world_advance_to(w, 3.0));
-        if (mode == 0) {
-            carom_stats st;
-            carom_world_get_stats(w, &st);
-            blocks = w->list_more_used;
-            rebuilds = st.list_rebuilds;
-        }
-        carom_world_free(w);
+    report_run lists, cells;
+    if (run_report_only(&s, CAROM_NEIGHBOURS_LISTS, 3.0, &lists) &&
+        run_report_only(&s, CAROM_NEIGHBOURS_CELLS, 3.0, &cells)) {
+        printf("report-only mixture: %zu / %zu contacts (lists / cells), %llu list rebuilds, "
+               "%llu pool blocks at most\n",
+               lists.log.count, cells.log.count, lists.rebuilds, lists.blocks);
+        CHECK(lists.skin > 0.0 && cells.skin == 0.0);
+        CHECK(lists.blocks > 0 && lists.rebuilds > 1000);
+        CHECK(lists.log.count > 1000);
+        CHECK(contacts_differing(&lists.log, &cells.log) == 0);
     }
-    printf("report-only mixture: %zu / %zu contacts (lists / cells), %llu list rebuilds, "
-           "%llu pool blocks at most\n",
-           logs[0].count, logs[1].count, rebuilds, blocks);
-    CHECK(blocks > 0 && rebuilds > 1000);
-    CHECK(logs[0].count == logs[1].count && logs[0].count > 1000);
-    size_t differ = 0; /* the same pairs (either way round) at the same times */
-    for (size_t k = 0; k < logs[0].count && k < logs[1].count; k++) {
-        const carom_contact *a = &logs[0].c[k], *b = &logs[1].c[k];
-        int same_pair = (a->i == b->i && a->j == b->j) || (a->i == b->j && a->j == b->i);
-        if (!same_pair || fabs(a->time - b->time) > 1e-12 * (1.0 + a->time))
-            differ++;
-    }
-    CHECK(differ == 0);
-    free(logs[0].c);
-    free(logs[1].c);
     carom_scene_free(&s);
 }
 
@@ -185,7 +207,6 @@ static void test_long_lists_report_the_same(void)
 static void test_large_world_wide_skin(void)
 {
     carom_scene s;
-    carom_error e;
     lattice_scene(&s, 20000, 0.45, 0);
     carom_world *w = world_from(&s, CAROM_NEIGHBOURS_AUTO);
     CHECK(w != NULL);
@@ -202,43 +223,19 @@ static void test_large_world_wide_skin(void)
     }
     int quick = getenv("CAROM_TEST_QUICK") != NULL;
     lattice_scene(&s, 150000, 0.45, 21);
-    contact_log logs[2] = {{0, 0, NULL}, {0, 0, NULL}};
-    unsigned long long rebuilds = 0;
-    for (int mode = 0; mode < 2; mode++) {
-        carom_world_def def = carom_world_default_def();
-        def.neighbours = mode ? CAROM_NEIGHBOURS_CELLS : CAROM_NEIGHBOURS_AUTO;
-        def.response = CAROM_RESPONSE_NONE;
-        def.on_contact = log_contact;
-        def.user_data = &logs[mode];
-        w = carom_scene_create_world(&s, &def, &e);
-        CHECK(w != NULL);
-        if (!w)
-            return;
-        CHECK_OK(carom_world_advance_to(w, 0.0));
-        CHECK_NEAR(carom_world_list_skin(w), mode ? 0.0 : 0.3, 1e-12);
-        CHECK_OK(carom_world_advance_to(w, quick ? 0.15 : 0.25));
-        if (mode == 0) {
-            carom_stats st;
-            carom_world_get_stats(w, &st);
-            rebuilds = st.list_rebuilds;
-        }
-        carom_world_free(w);
+    report_run lists, cells;
+    double t_end = quick ? 0.15 : 0.25;
+    if (run_report_only(&s, CAROM_NEIGHBOURS_AUTO, t_end, &lists) &&
+        run_report_only(&s, CAROM_NEIGHBOURS_CELLS, t_end, &cells)) {
+        printf("report-only, 150,000 spheres: %zu / %zu contacts (lists / cells), "
+               "%llu list rebuilds\n",
+               lists.log.count, cells.log.count, lists.rebuilds);
+        CHECK_NEAR(lists.skin, 0.3, 1e-12);
+        CHECK(cells.skin == 0.0);
+        CHECK(lists.rebuilds > (quick ? 2000 : 10000));
+        CHECK(lists.log.count > (quick ? 2000 : 10000));
+        CHECK(contacts_differing(&lists.log, &cells.log) == 0);
     }
-    printf("report-only, 150,000 spheres: %zu / %zu contacts (lists / cells), "
-           "%llu list rebuilds\n",
-           logs[0].count, logs[1].count, rebuilds);
-    CHECK(rebuilds > (quick ? 2000 : 10000));
-    CHECK(logs[0].count == logs[1].count && logs[0].count > (quick ? 2000 : 10000));
-    size_t differ = 0;
-    for (size_t k = 0; k < logs[0].count && k < logs[1].count; k++) {
-        const carom_contact *a = &logs[0].c[k], *b = &logs[1].c[k];
-        int same_pair = (a->i == b->i && a->j == b->j) || (a->i == b->j && a->j == b->i);
-        if (!same_pair || fabs(a->time - b->time) > 1e-12 * (1.0 + a->time))
-            differ++;
-    }
-    CHECK(differ == 0);
-    free(logs[0].c);
-    free(logs[1].c);
 
     w = world_from(&s, CAROM_NEIGHBOURS_AUTO);
     CHECK(w != NULL);
