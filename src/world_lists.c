@@ -72,16 +72,14 @@
 #define LIST_MIN_PACKING_3D_SPREAD 0.28
 #define LIST_SPREAD 1.5
 
-/* The packing fraction of the alive spheres, their largest radius over
- * their smallest, and their number. */
-static void scene_shape(const carom_world *w, double *packing, double *spread, size_t *alive)
+/* The packing fraction of the alive spheres, and their largest radius
+ * over their smallest. */
+static void scene_shape(const carom_world *w, double *packing, double *spread)
 {
     double filled = 0.0, box = 1.0, lo = INFINITY, hi = 0.0;
-    *alive = 0;
     for (uint32_t i = 0; i < w->count; i++) {
         if (!w->info[i].alive)
             continue;
-        ++*alive;
         double r = w->spheres[i].radius;
         filled += w->def.dim == 3 ? 4.0 / 3.0 * M_PI * r * r * r : M_PI * r * r;
         lo = r < lo ? r : lo;
@@ -109,20 +107,18 @@ int world_lists_wanted(const carom_world *w)
     if (w->def.neighbours == CAROM_NEIGHBOURS_LISTS)
         return 1;
     double packing, spread;
-    size_t alive;
-    scene_shape(w, &packing, &spread, &alive);
+    scene_shape(w, &packing, &spread);
     return packing >= least_packing(w, spread);
 }
 
 double world_lists_skin(const carom_world *w)
 {
     double packing, spread;
-    size_t alive;
-    scene_shape(w, &packing, &spread, &alive);
+    scene_shape(w, &packing, &spread);
     double share = LIST_SKIN_SHARE;
     if (w->def.dim == 3 && packing < LIST_MIN_PACKING_3D)
         share = LIST_SKIN_SHARE_DILUTE;
-    else if (alive >= LIST_LARGE_WORLD)
+    else if (w->alive_count >= LIST_LARGE_WORLD)
         share = LIST_SKIN_SHARE_LARGE;
     return share * 2.0 * w->mean_radius;
 }
