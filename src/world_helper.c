@@ -185,7 +185,7 @@ static int work_for(struct world_helper *h, uint64_t ns, uint64_t *done)
         (*done)++;
         for (int k = 0; k < CHAIN_MAX && s < h->capacity; k++) {
             touch_sphere(h, s);
-            __builtin_prefetch(&h->queue_where[s], 1);
+            PREFETCH_FOR_WRITE(&h->queue_where[s]);
             s = load_u32(&h->link[s].next);
         }
     }

@@ -53,11 +53,14 @@ enum event_kind {
 
 #define SPHERE_NONE UINT32_MAX
 
-/* A hint to start loading what will be read soon (no effect on results). */
+/* A hint to start loading what will be read (or written) soon (no
+ * effect on results). */
 #if defined(__GNUC__)
 #define PREFETCH(p) __builtin_prefetch(p)
+#define PREFETCH_FOR_WRITE(p) __builtin_prefetch(p, 1)
 #else
 #define PREFETCH(p) ((void)0)
+#define PREFETCH_FOR_WRITE(p) ((void)0)
 #endif
 
 /* A sphere's record is split by use. The hot part is exactly what the
