@@ -76,8 +76,8 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         carom_contact c = {0};
         c.kind = CAROM_CONTACT_SPHERE;
         c.time = a->t;
-        c.i = i;
-        c.j = j;
+        c.i = world_id_of(w, i);
+        c.j = world_id_of(w, j);
         c.wall = -1;
         vec_copy(c.normal, n);
         c.impulse = impulse;
@@ -120,8 +120,8 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth)
         carom_contact c = {0};
         c.kind = CAROM_CONTACT_WALL;
         c.time = s->t;
-        c.i = i;
-        c.j = i;
+        c.i = world_id_of(w, i);
+        c.j = world_id_of(w, i);
         c.wall = wall;
         c.normal[0] = c.normal[1] = c.normal[2] = 0.0;
         c.normal[axis] = outward;

@@ -10,32 +10,12 @@
 #include <string.h>
 
 #include "carom/scene.h"
-
-#define MORTON_BITS 21
+#include "morton.h"
 
 typedef struct keyed {
     uint64_t key;
     size_t index;
 } keyed;
-
-/* The bits of v spread to every third bit. */
-static uint64_t spread3(uint64_t v)
-{
-    v &= 0x1fffff;
-    v = (v | v << 32) & 0x1f00000000ffffULL;
-    v = (v | v << 16) & 0x1f0000ff0000ffULL;
-    v = (v | v << 8) & 0x100f00f00f00f00fULL;
-    v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
-    v = (v | v << 2) & 0x1249249249249249ULL;
-    return v;
-}
-
-static uint64_t quantise(double x, double length)
-{
-    double f = length > 0.0 ? x / length : 0.0;
-    f = f < 0.0 ? 0.0 : f >= 1.0 ? 1.0 - 1e-12 : f;
-    return (uint64_t)(f * (double)(1u << MORTON_BITS));
-}
 
 static int by_key(const void *a, const void *b)
 {
@@ -64,10 +44,7 @@ carom_status carom_scene_sort_spatially(carom_scene *scene, carom_error *error)
         return CAROM_ERR_OUT_OF_MEMORY;
     }
     for (size_t i = 0; i < n; i++) {
-        uint64_t key = 0;
-        for (int d = 0; d < scene->dim; d++)
-            key |= spread3(quantise(scene->position[i][d], scene->box[d])) << d;
-        k[i] = (keyed){key, i};
+        k[i] = (keyed){morton_key(scene->position[i], scene->box, scene->dim), i};
     }
     qsort(k, n, sizeof *k, by_key);
     for (size_t i = 0; i < n; i++)

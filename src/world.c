@@ -102,7 +102,8 @@ static carom_status reserve(carom_world *w, size_t n)
     }
     if (w->list_entry && world_lists_reserve(w, cap) != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
-    if (event_queue_reserve(&w->queue, cap) != 0)
+    if (event_queue_reserve(&w->queue, cap) != 0 ||
+        world_reorder_reserve(w, w->capacity, cap) != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     w->capacity = cap;
     return CAROM_OK;
@@ -161,6 +162,9 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
         def->prefetch != CAROM_PREFETCH_ON)
         return create_failed(error, CAROM_ERR_INVALID_ARGUMENT,
                              "unknown prefetch setting (CAROM_PREFETCH_AUTO, _OFF or _ON)");
+    if (def->reorder != CAROM_REORDER_AUTO && def->reorder != CAROM_REORDER_OFF)
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT,
+                             "unknown reorder setting (CAROM_REORDER_AUTO or _OFF)");
 
     carom_world *w = calloc(1, sizeof *w);
     if (!w)
@@ -201,6 +205,8 @@ void carom_world_free(carom_world *w)
     free(w->reported);
     free(w->bounds);
     free(w->floors);
+    free(w->id_of);
+    free(w->slot_of);
     free(w);
 }
 
@@ -296,27 +302,35 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     return CAROM_OK;
 }
 
-static carom_status check_id(carom_world *w, carom_sphere_id id)
+static int exists(const carom_world *w, carom_sphere_id id)
 {
-    if (id >= w->count || !w->info[id].alive)
+    return id < w->count && w->info[world_slot_of(w, id)].alive;
+}
+
+/* The slot holding live sphere id (world_reorder.c), or a failure. */
+static carom_status slot_for(carom_world *w, carom_sphere_id id, uint32_t *slot)
+{
+    if (!exists(w, id))
         return world_fail(w, CAROM_ERR_NO_SUCH_SPHERE, "no sphere with id %u", (unsigned)id);
+    *slot = world_slot_of(w, id);
     return CAROM_OK;
 }
 
 carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
 {
-    carom_status st = check_id(w, id);
+    uint32_t i = 0;
+    carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
         return st;
-    sphere *s = &w->spheres[id];
+    sphere *s = &w->spheres[i];
     if (w->built) {
         if (INFO(s)->big)
-            world_big_remove(w, id);
+            world_big_remove(w, i);
         else
-            cell_unlink(w, id);
+            cell_unlink(w, i);
         if (w->list_skin > 0.0)
-            world_lists_remove(w, id);
-        event_queue_remove(&w->queue, id);
+            world_lists_remove(w, i);
+        event_queue_remove(&w->queue, i);
     }
     INFO(s)->alive = 0;
     COUNTER(s)++; /* events of others that name it become stale */
@@ -326,13 +340,14 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
 
 carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const double velocity[3])
 {
-    carom_status st = check_id(w, id);
+    uint32_t i = 0;
+    carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
         return st;
     if (!velocity || !all_finite(velocity, w->def.dim))
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "sphere %u: velocity must be finite numbers", (unsigned)id);
-    sphere *s = &w->spheres[id];
+    sphere *s = &w->spheres[i];
     if (INFO(s)->driven)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "sphere %u is driven: its velocity is the application's", (unsigned)id);
@@ -341,28 +356,29 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
         s->v[k] = velocity[k];
     COUNTER(s)++;
     if (w->built)
-        world_predict(w, id);
+        world_predict(w, i);
     return CAROM_OK;
 }
 
 carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, double accel_bound)
 {
-    carom_status st = check_id(w, id);
+    uint32_t i = 0;
+    carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
         return st;
-    if (!w->info[id].driven)
+    if (!w->info[i].driven)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere %u is not driven",
                           (unsigned)id);
     if (!(isfinite(accel_bound) && accel_bound >= 0.0))
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "sphere %u: accel_bound must be finite and >= 0, not %g", (unsigned)id,
                           accel_bound);
-    w->bounds[id].accel = accel_bound;
+    w->bounds[i].accel = accel_bound;
     if (w->built) {
-        st = world_driven_restart(w, id, 1);
+        st = world_driven_restart(w, i, 1);
         if (st != CAROM_OK)
             return st;
-        world_predict(w, id);
+        world_predict(w, i);
     }
     return CAROM_OK;
 }
@@ -370,10 +386,11 @@ carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, doub
 carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
                                     carom_sphere_state *out)
 {
-    if (id >= w->count || !w->info[id].alive)
+    if (!exists(w, id))
         return CAROM_ERR_NO_SUCH_SPHERE;
-    const sphere *s = &w->spheres[id];
-    world_true_state(w, id, w->time, out->position, out->velocity);
+    uint32_t i = world_slot_of(w, id);
+    const sphere *s = &w->spheres[i];
+    world_true_state(w, i, w->time, out->position, out->velocity);
     for (int k = 0; k < w->def.dim; k++) {
         /* Stored positions may lie a little outside on periodic axes (a
          * sphere wraps at its next cell crossing or list rebuild). */
@@ -394,7 +411,7 @@ size_t carom_world_sphere_capacity(const carom_world *w) { return w->count; }
 size_t carom_world_sphere_count(const carom_world *w) { return w->alive_count; }
 int carom_world_sphere_exists(const carom_world *w, carom_sphere_id id)
 {
-    return id < w->count && w->info[id].alive;
+    return exists(w, id);
 }
 const carom_world_def *carom_world_get_def(const carom_world *w) { return &w->def; }
 double carom_world_time(const carom_world *w) { return w->time; }
@@ -436,7 +453,7 @@ carom_status carom_world_advance_to(carom_world *w, double t)
 carom_status carom_world_step_events(carom_world *w, uint64_t max_events, uint64_t *processed)
 {
     if (!w->built) {
-        carom_status st = world_build(w);
+        carom_status st = world_build(w, 0);
         if (st != CAROM_OK)
             return st;
     }

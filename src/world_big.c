@@ -124,7 +124,8 @@ static carom_status check_pair(carom_world *w, uint32_t a, uint32_t b)
     double sigma = w->spheres[a].radius + w->spheres[b].radius;
     double dist = sqrt(vec_dot(d, d));
     if (dist < sigma * (1.0 - 1e-10)) {
-        uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+        uint32_t ia = world_id_of(w, a), ib = world_id_of(w, b);
+        uint32_t lo = ia < ib ? ia : ib, hi = ia < ib ? ib : ia;
         return world_fail(w, CAROM_ERR_OVERLAP,
                           "spheres %u and %u overlap (distance %.17g < contact distance %.17g)",
                           (unsigned)lo, (unsigned)hi, dist, sigma);

@@ -15,7 +15,7 @@
 static const char axis_name[3] = {'x', 'y', 'z'};
 
 /* Wraps periodic coordinates into [0, L) and checks walls. */
-static carom_status fit_into_box(carom_world *w, uint32_t id)
+static carom_status fit_into_box(carom_world *w, uint32_t id, int check)
 {
     sphere *s = &w->spheres[id];
     for (int k = 0; k < w->def.dim; k++) {
@@ -25,12 +25,12 @@ static carom_status fit_into_box(carom_world *w, uint32_t id)
             s->x[k] = x < L ? x : 0.0;
         } else {
             double slack = OVERLAP_TOLERANCE * s->radius;
-            if (s->x[k] - s->radius < -slack || s->x[k] + s->radius > L + slack)
+            if (check && (s->x[k] - s->radius < -slack || s->x[k] + s->radius > L + slack))
                 return world_fail(w, CAROM_ERR_OUTSIDE_BOX,
                                   "sphere %u (%c = %.17g, radius %g) is outside the box "
                                   "[0, %g] along %c",
-                                  (unsigned)id, axis_name[k], s->x[k], s->radius, L,
-                                  axis_name[k]);
+                                  (unsigned)world_id_of(w, id), axis_name[k], s->x[k],
+                                  s->radius, L, axis_name[k]);
         }
     }
     INFO(s)->level = INFO(s)->big ? 0 : (uint8_t)grid_levels_level_of(&w->levels, sphere_reach(w, id));
@@ -48,6 +48,8 @@ static carom_status fit_into_box(carom_world *w, uint32_t id)
 static carom_status overlap_failure(carom_world *w, uint32_t id, uint32_t j, double dist,
                                     double sigma)
 {
+    id = world_id_of(w, id);
+    j = world_id_of(w, j);
     uint32_t a = id < j ? id : j, b = id < j ? j : id;
     return world_fail(w, CAROM_ERR_OVERLAP,
                       "spheres %u and %u overlap (distance %.17g < contact distance %.17g)",
@@ -152,8 +154,13 @@ static int make_grid(carom_world *w, double radius)
     return rc;
 }
 
-carom_status world_build(carom_world *w)
+carom_status world_build(carom_world *w, int resorted)
 {
+    if (!resorted) {
+        carom_status st = world_reorder_at_build(w);
+        if (st != CAROM_OK)
+            return st;
+    }
     double rmax = 0.0, rsum = 0.0;
     for (uint32_t i = 0; i < w->count; i++)
         rsum += w->info[i].alive ? w->spheres[i].radius : 0.0;
@@ -219,16 +226,16 @@ carom_status world_build(carom_world *w)
         if (!w->info[i].alive)
             continue;
         world_advance_sphere(w, &w->spheres[i], w->time);
-        st = fit_into_box(w, i);
+        st = fit_into_box(w, i, !resorted);
         if (st == CAROM_OK && !w->info[i].big)
             cell_link(w, i);
     }
     if (st == CAROM_OK && w->list_skin > 0.0)
         world_lists_build(w);
-    for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
+    for (uint32_t i = 0; i < w->count && st == CAROM_OK && !resorted; i++)
         if (w->info[i].alive && !w->info[i].big)
             st = w->list_skin > 0.0 ? check_listed_overlaps(w, i) : check_overlaps(w, i, i);
-    for (size_t b = 0; b < w->nbig && st == CAROM_OK; b++)
+    for (size_t b = 0; b < w->nbig && st == CAROM_OK && !resorted; b++)
         st = world_big_check_overlaps(w, w->big[b]);
     if (st != CAROM_OK) {
         grid_levels_free(&w->levels);
@@ -246,13 +253,14 @@ carom_status world_build(carom_world *w)
     for (uint32_t i = 0; i < w->count; i++)
         if (w->info[i].alive)
             world_predict(w, i);
+    world_reorder_watch_start(w);
     return CAROM_OK;
 }
 
 carom_status world_place_sphere(carom_world *w, uint32_t id)
 {
     world_advance_sphere(w, &w->spheres[id], w->time);
-    carom_status st = fit_into_box(w, id);
+    carom_status st = fit_into_box(w, id, 1);
     if (st == CAROM_OK && (grid_levels_reserve_links(&w->levels, (size_t)id + 1) != 0 ||
                            grid_levels_reserve_sphere(&w->levels, w->info[id].level) != 0))
         st = world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the cell grid");

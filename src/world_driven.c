@@ -121,7 +121,7 @@ static void probe(const carom_world *w, uint32_t i, double t, double x[3], doubl
 {
     const sphere *s = &w->spheres[i];
     double px[3] = {0.0, 0.0, 0.0}, pv[3] = {0.0, 0.0, 0.0};
-    w->def.driver.probe(w->def.driver.user_data, i, t, px, pv);
+    w->def.driver.probe(w->def.driver.user_data, world_id_of(w, i), t, px, pv);
     double centre[3], cv[3];
     int centre_known = 0; /* needed along periodic axes only */
     for (int k = 0; k < 3; k++) {
@@ -154,7 +154,7 @@ int world_driven_true_state_checked(carom_world *w, uint32_t i, double t, double
             world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                        "driven sphere %u: the driver's probe gave a position or velocity that "
                        "is not a finite number at t = %.17g",
-                       (unsigned)i, t);
+                       (unsigned)world_id_of(w, i), t);
             w->driver_failed = 1;
             return 0;
         }

@@ -85,7 +85,7 @@ static void kick(carom_world *w, uint32_t i, const double v_before[3])
     for (int k = 0; k < 3; k++)
         dv[k] = s->v[k] - v_before[k];
     if (dv[0] != 0.0 || dv[1] != 0.0 || dv[2] != 0.0)
-        w->def.driver.kick(w->def.driver.user_data, i, w->time, dv);
+        w->def.driver.kick(w->def.driver.user_data, world_id_of(w, i), w->time, dv);
 }
 
 /* Reports a contact the response does not act on; the callback may still
@@ -98,8 +98,8 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
     carom_contact c = {0};
     c.kind = CAROM_CONTACT_SPHERE;
     c.time = w->time;
-    c.i = i;
-    c.j = j;
+    c.i = world_id_of(w, i);
+    c.j = world_id_of(w, j);
     c.wall = -1;
     c.depth = depth;
     vec_copy(c.normal, n);

@@ -87,8 +87,8 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
         carom_contact c = {0};
         c.kind = CAROM_CONTACT_SPHERE;
         c.time = t;
-        c.i = i;
-        c.j = j;
+        c.i = world_id_of(w, i);
+        c.j = world_id_of(w, j);
         c.wall = -1;
         c.impulse = 0.0;
         world_sphere_at(w, a, t, xa, c.velocity_after[0]);
@@ -140,6 +140,7 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     COUNTER(a)++;
     COUNTER(b)++;
     w->stats.collisions++;
+    world_reorder_note(w, i, j);
     world_predict(w, i);
     world_predict(w, j);
 }
@@ -277,6 +278,8 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
                 *processed = count;
             return CAROM_ERR_INVALID_ARGUMENT;
         }
+        if (w->reorder.due)
+            break; /* world_process_until sorts and goes on */
         if (w->list_failed) {
             /* Out of memory for a longer neighbour list: that list is
              * incomplete, so the world is rebuilt, with cells, at the next
@@ -306,8 +309,21 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
 carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
                                  uint64_t *processed)
 {
-    world_helper_start(w, t_end, max_events);
-    carom_status st = process_events(w, t_end, max_events, processed);
-    world_helper_stop(w);
+    uint64_t done = 0;
+    carom_status st;
+    for (;;) {
+        uint64_t count = 0;
+        world_helper_start(w, t_end, max_events - done);
+        st = process_events(w, t_end, max_events - done, &count);
+        world_helper_stop(w);
+        done += count;
+        if (st != CAROM_OK || !w->reorder.due)
+            break;
+        st = world_reorder(w); /* between two events, at the last one's time */
+        if (st != CAROM_OK)
+            break;
+    }
+    if (processed)
+        *processed = done;
     return st;
 }

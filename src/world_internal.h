@@ -12,6 +12,8 @@
  *   world_cells.c   the spheres in the grid levels: links, cell crossings,
  *                   the lists of the cells around a sphere
  *   world_check.c   largest overlap now; invariants in validation builds
+ *   world_reorder.c the spheres' records kept in spatial order (ids and
+ *                   the slots that hold them)
  *   response.c      what a contact does to velocities
  *
  * Invariants (checked in validation builds, see world_validate):
@@ -167,6 +169,19 @@ typedef struct reported_contacts {
     reported_contact e[REPORTED_MAX];
 } reported_contacts;
 
+/* Spatial order (world_reorder.c). Sorting moves the spheres' records to
+ * other slots, and every array indexed by sphere is indexed by slot; the
+ * ids the application holds never change. Until the first sort that
+ * moves anything, slot and id are the same and the maps are NULL. */
+typedef struct reorder_watch {
+    uint64_t window;  /* collisions a measurement spans; 0: never sorts itself */
+    uint64_t seen;    /* collisions in the current window */
+    uint64_t far;     /* of them, between slots far apart */
+    double base;      /* share of far pairs right after the last sort; < 0: not measured */
+    int sorted;       /* the world sorted itself at its last build */
+    int due;          /* the event loop stops to sort */
+} reorder_watch;
+
 struct carom_world {
     carom_world_def def;
     double gravity[3];
@@ -216,6 +231,10 @@ struct carom_world {
     int list_failed;      /* out of memory growing a list: the event loop
                              stops, and the next advance rebuilds */
     int lists_refused;    /* memory ran out once: cells from then on */
+
+    uint32_t *id_of;      /* by slot: the id the application knows (or NULL) */
+    uint32_t *slot_of;    /* by id: the slot holding it (or NULL) */
+    reorder_watch reorder;
 
     /* The loading helper thread (world_helper.c): NULL until first used. */
     struct world_helper *helper;
@@ -380,7 +399,13 @@ void world_sphere_at(const carom_world *w, const sphere *s, double t, double x[3
 void world_advance_sphere(carom_world *w, sphere *s, double t);
 
 /* world_build.c */
-carom_status world_build(carom_world *w);
+/* Builds the grid (or lists) and predicts every event. resorted: the
+ * world has just sorted itself (world_reorder) and its state comes from
+ * its own events, so the start's checks (inside the box, no overlap) are
+ * skipped: a report-only world's spheres may overlap, a driven sphere
+ * may have broken its bound. Otherwise a world that sorts itself sorts
+ * first. */
+carom_status world_build(carom_world *w, int resorted);
 void world_unbuild(carom_world *w);
 /* Puts sphere s into the built grid after checking it lies in the box and
  * overlaps no other sphere; on failure it stays out and the message names
@@ -541,6 +566,38 @@ static inline int driven_in_plain_grid(const carom_world *w, uint32_t i)
     return w->has_driven && w->info[i].driven && !w->info[i].big &&
            !world_cells_scans_region(w, i);
 }
+
+/* world_reorder.c */
+static inline uint32_t world_id_of(const carom_world *w, uint32_t slot)
+{
+    return w->id_of ? w->id_of[slot] : slot;
+}
+static inline uint32_t world_slot_of(const carom_world *w, uint32_t id)
+{
+    return w->slot_of ? w->slot_of[id] : id;
+}
+/* Two slots this far apart or more count as far in the measure of order. */
+#define REORDER_FAR_SLOTS 1024
+void world_reorder_window_end(carom_world *w);
+/* A collision of the spheres in slots i and j: the measure of how far
+ * the order has decayed (a window at a time). */
+static inline void world_reorder_note(carom_world *w, uint32_t i, uint32_t j)
+{
+    reorder_watch *r = &w->reorder;
+    r->far += (i > j ? i - j : j - i) >= REORDER_FAR_SLOTS;
+    if (++r->seen == r->window)
+        world_reorder_window_end(w);
+}
+/* Sorts the spheres' records along a Morton curve of their positions now
+ * and builds the world again (every sphere at the world's time, every
+ * event predicted again). Needs the helper stopped. */
+carom_status world_reorder(carom_world *w);
+/* Room for the id maps (once they exist) up to capacity n. */
+int world_reorder_reserve(carom_world *w, size_t old_capacity, size_t n);
+/* At a build: sorts first if the world sorts itself (AUTO, large enough
+ * and not driven), and then starts watching its order. */
+carom_status world_reorder_at_build(carom_world *w);
+void world_reorder_watch_start(carom_world *w);
 
 /* world_events.c */
 /* Shift to add to b's position to get its image in contact with a at t. */

@@ -17,7 +17,7 @@ carom_status carom_world_advance_to_limited(carom_world *w, double t, uint64_t m
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "cannot advance to time %g (world time is %g)", t, w->time);
     if (!w->built) {
-        carom_status st = world_build(w);
+        carom_status st = world_build(w, 0);
         if (st != CAROM_OK)
             return st;
     }

@@ -43,6 +43,8 @@ static const struct {
     [KEY_PREFETCH] = {"prefetch", "auto (default: a second thread loads ahead of the event loop "
                                   "in scenes of 50,000 spheres or more), off or on "
                                   "(same results)"},
+    [KEY_REORDER] = {"reorder", "auto (default: scenes of 50,000 spheres or more keep their "
+                                "memory in spatial order as spheres wander) or off"},
     [KEY_TEMPERATURE] = {"temperature",
                          "kT of Maxwell-Boltzmann velocities, zero momentum (default 1)"},
     [KEY_SPEED] = {"speed", "v or vmin,vmax: random directions, speeds uniform (no temperature)"},

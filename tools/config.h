@@ -27,6 +27,7 @@ typedef enum config_key {
     KEY_RESPONSE,
     KEY_NEIGHBOURS,
     KEY_PREFETCH,
+    KEY_REORDER,
     KEY_TEMPERATURE,
     KEY_SPEED,
     KEY_SEED,

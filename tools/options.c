@@ -482,6 +482,9 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     static const char *const prefetch[] = {"auto", "off", "on"};
     TRY(get_word(c, KEY_PREFETCH, prefetch, 3, 0, &word, error));
     o->prefetch = word == 0 ? CAROM_PREFETCH_AUTO : word == 1 ? CAROM_PREFETCH_OFF : CAROM_PREFETCH_ON;
+    static const char *const reorder[] = {"auto", "off"};
+    TRY(get_word(c, KEY_REORDER, reorder, 2, 0, &word, error));
+    o->reorder = word == 0 ? CAROM_REORDER_AUTO : CAROM_REORDER_OFF;
 
     o->temperature_given = config_from_user(c, KEY_TEMPERATURE);
     TRY(get_range(c, KEY_TEMPERATURE, 1.0, 0.0, INFINITY, 0, &o->temperature, error));

@@ -41,6 +41,7 @@ typedef struct run_options {
     carom_response response;
     carom_neighbours neighbours;
     carom_prefetch prefetch;
+    carom_reorder reorder;
     double temperature;
     int temperature_given;   /* by the user: redraws velocities of an init file */
     int use_speed;           /* ballistic speeds instead of a temperature */

@@ -223,6 +223,8 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "cpu_seconds", r->cpu_seconds, &first);
     json_key(out, "prefetch_thread", &first);
     fputs(s->prefetch_advances > 0 ? "true" : "false", out);
+    json_key(out, "reorders", &first);
+    fprintf(out, "%llu", (unsigned long long)s->reorders);
     json_num(out, "list_skin", r->list_skin, &first);
     json_num(out, "collisions_per_second", collision_rate(r), &first);
     json_num(out, "computing_seconds_per_simulated_second", computing_per_simulated(o, r),

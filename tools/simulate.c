@@ -210,6 +210,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     def.response = o->response;
     def.neighbours = o->neighbours;
     def.prefetch = o->prefetch;
+    def.reorder = o->reorder;
     FILE *trajectory = NULL;
     int status = 0;
     if (o->collision_log) {

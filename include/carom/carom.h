@@ -83,6 +83,22 @@ typedef enum carom_prefetch {
     CAROM_PREFETCH_ON = 2
 } carom_prefetch;
 
+/* Memory order. A prediction reads the records of a sphere's neighbours,
+ * which is fastest when spheres near each other in space are stored near
+ * each other; as spheres wander, that order decays. AUTO: a world of at
+ * least 50,000 spheres (none driven) sorts its records along a
+ * space-filling curve when it is built (the first advance), and again
+ * whenever its collisions show that the order has decayed by a quarter
+ * of the way to a random one (docs/performance-notes.md). OFF: only
+ * carom_world_sort_spatially sorts. Ids never change; a sort brings
+ * every sphere to the world's time and predicts every event again, as an
+ * advance's end and a first build do, so event times may differ in their
+ * last bits from a world that does not sort. */
+typedef enum carom_reorder {
+    CAROM_REORDER_AUTO = 0,
+    CAROM_REORDER_OFF = 1
+} carom_reorder;
+
 typedef enum carom_contact_kind {
     CAROM_CONTACT_SPHERE = 0, /* sphere i meets sphere j */
     CAROM_CONTACT_WALL = 1    /* sphere i meets a wall of the box */
@@ -150,6 +166,7 @@ typedef struct carom_world_def {
     carom_driver driver;            /* needed when any sphere is driven */
     carom_neighbours neighbours;    /* default CAROM_NEIGHBOURS_AUTO */
     carom_prefetch prefetch;        /* default CAROM_PREFETCH_AUTO */
+    carom_reorder reorder;          /* default CAROM_REORDER_AUTO */
 } carom_world_def;
 
 carom_world_def carom_world_default_def(void);
@@ -209,6 +226,8 @@ typedef struct carom_stats {
                                   (an acceleration bound was broken) */
     uint64_t prefetch_advances; /* advances (event loops) the loading helper
                                    ran in (see carom_prefetch) */
+    uint64_t reorders;          /* sorts of the spheres' records (see
+                                   carom_reorder) */
 } carom_stats;
 
 typedef struct carom_world carom_world;
@@ -256,6 +275,12 @@ int carom_world_dim(const carom_world *world);
  * skin is 0.2 of the mean diameter, 0.3 in worlds of 150,000 spheres or
  * more (too large for the caches), 0.4 in 3D below packing 0.4. */
 double carom_world_list_skin(const carom_world *world);
+
+/* Sorts the spheres' records along a space-filling curve of their
+ * positions now (see carom_reorder), at the world's current time; any
+ * world, driven and report-only ones too (driven spheres are probed).
+ * Ids do not change. */
+carom_status carom_world_sort_spatially(carom_world *world);
 
 /* Processes every event up to time t (inclusive) and moves every sphere to
  * t. Checks the initial state on the first call (overlap, outside box). */
