@@ -6,7 +6,10 @@
  * the same states by id, with spheres removed and added, for elastic,
  * report-only and driven (orbiting) spheres. A large world sorts itself
  * when it is built and again once its spheres have wandered, keeping
- * energy and spheres apart; small worlds and OFF never sort themselves. */
+ * energy and spheres apart; small worlds and OFF never sort themselves.
+ * CAROM_TEST_VALIDATING=1 skips the large worlds (the validation build
+ * checks every invariant after every event; the small worlds, sorted
+ * between advances, are checked there). */
 #include <stdint.h>
 #include <string.h>
 
@@ -389,7 +392,11 @@ int main(void)
     RUN(test_sorting_keeps_ids);
     RUN(test_report_only_sorting);
     RUN(test_driven_sorting);
-    RUN(test_large_world_sorts_itself);
-    RUN(test_who_sorts);
+    if (getenv("CAROM_TEST_VALIDATING")) {
+        printf("large worlds skipped (CAROM_TEST_VALIDATING)\n");
+    } else {
+        RUN(test_large_world_sorts_itself);
+        RUN(test_who_sorts);
+    }
     return check_failures ? 1 : 0;
 }
