@@ -8,6 +8,7 @@
 #ifndef CAROM_MORTON_H
 #define CAROM_MORTON_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define MORTON_BITS 21
@@ -38,6 +39,21 @@ static inline uint64_t morton_key(const double x[3], const double box[3], int di
     for (int d = 0; d < dim; d++)
         key |= morton_spread3(morton_quantise(x[d], box[d])) << d;
     return key;
+}
+
+/* A key and what it belongs to, and their order for qsort: by key, ties
+ * by index (so equal keys keep their order). */
+typedef struct morton_keyed {
+    uint64_t key;
+    size_t index;
+} morton_keyed;
+
+static inline int morton_by_key(const void *a, const void *b)
+{
+    const morton_keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
 }
 
 #endif

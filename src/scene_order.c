@@ -12,25 +12,12 @@
 #include "carom/scene.h"
 #include "morton.h"
 
-typedef struct keyed {
-    uint64_t key;
-    size_t index;
-} keyed;
-
-static int by_key(const void *a, const void *b)
-{
-    const keyed *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 carom_status carom_scene_sort_spatially(carom_scene *scene, carom_error *error)
 {
     size_t n = scene->n;
     if (n < 2)
         return CAROM_OK;
-    keyed *k = malloc(n * sizeof *k);
+    morton_keyed *k = malloc(n * sizeof *k);
     double(*tmp3)[3] = malloc(n * sizeof *tmp3);
     double *tmp = malloc(n * sizeof *tmp);
     if (!k || !tmp3 || !tmp) {
@@ -44,9 +31,9 @@ carom_status carom_scene_sort_spatially(carom_scene *scene, carom_error *error)
         return CAROM_ERR_OUT_OF_MEMORY;
     }
     for (size_t i = 0; i < n; i++) {
-        k[i] = (keyed){morton_key(scene->position[i], scene->box, scene->dim), i};
+        k[i] = (morton_keyed){morton_key(scene->position[i], scene->box, scene->dim), i};
     }
-    qsort(k, n, sizeof *k, by_key);
+    qsort(k, n, sizeof *k, morton_by_key);
     for (size_t i = 0; i < n; i++)
         memcpy(tmp3[i], scene->position[k[i].index], sizeof tmp3[i]);
     memcpy(scene->position, tmp3, n * sizeof *tmp3);

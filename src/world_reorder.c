@@ -40,19 +40,6 @@
  * pairs) after which a world sorts again. */
 #define REORDER_DECAY 0.25
 
-typedef struct keyed_slot {
-    uint64_t key;
-    uint32_t slot;
-} keyed_slot;
-
-static int by_key(const void *a, const void *b)
-{
-    const keyed_slot *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->slot < y->slot ? -1 : x->slot > y->slot;
-}
-
 /* The key of the sphere in slot i: its position now, in the box. Removed
  * spheres go after every live one, in their order. */
 static uint64_t key_of(const carom_world *w, uint32_t i)
@@ -167,7 +154,7 @@ static carom_status sort_slots(carom_world *w)
     size_t n = w->count;
     if (n < 2)
         return CAROM_OK;
-    keyed_slot *k = malloc(n * sizeof *k);
+    morton_keyed *k = malloc(n * sizeof *k);
     uint32_t *from = malloc(n * sizeof *from);
     if (!k || !from) {
         free(k);
@@ -176,10 +163,10 @@ static carom_status sort_slots(carom_world *w)
     }
     int moved = 0;
     for (uint32_t i = 0; i < n; i++)
-        k[i] = (keyed_slot){key_of(w, i), i};
-    qsort(k, n, sizeof *k, by_key);
+        k[i] = (morton_keyed){key_of(w, i), i};
+    qsort(k, n, sizeof *k, morton_by_key);
     for (uint32_t i = 0; i < n; i++) {
-        from[i] = k[i].slot;
+        from[i] = (uint32_t)k[i].index;
         moved |= from[i] != i;
     }
     free(k);
