@@ -2,9 +2,10 @@
  * records of a sphere's neighbours; when spheres near each other in space
  * sit near each other in memory, those reads share pages and cache
  * lines. A scene sorted along a space-filling curve (carom_scene_sort_
- * spatially) starts that way, but spheres wander and the order decays: a
- * fluid of 10^6 spheres at packing 0.3 loses about a sixth of its speed
- * within ten time units (docs/performance-notes.md, twelfth pass).
+ * spatially) starts that way, but spheres wander and the order decays.
+ * At N = 10^6 a shuffled order is 10-20% slower than a sorted one, and a
+ * dilute gas (packing 0.1) run for 20 time units gains 8-15% from a sort
+ * (docs/performance-notes.md, twelfth pass).
  *
  * Sorting moves every sphere's record to the slot of its place along a
  * Morton curve (morton.h) of its position now, and builds the world again
@@ -37,8 +38,10 @@
  * themselves. */
 #define REORDER_MIN_SPHERES 50000
 /* The share of the way from sorted to shuffled (as measured by far
- * pairs) after which a world sorts again. */
-#define REORDER_DECAY 0.25
+ * pairs) after which a world sorts again. A quarter sorted a fluid of
+ * 10^6 spheres at packing 0.3 about every 7 time units for no gain that
+ * showed; a sort costs about one second there. */
+#define REORDER_DECAY 0.5
 
 /* The key of the sphere in slot i: its position now, in the box. Removed
  * spheres go after every live one, in their order. */

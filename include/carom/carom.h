@@ -88,8 +88,8 @@ typedef enum carom_prefetch {
  * each other; as spheres wander, that order decays. AUTO: a world of at
  * least 50,000 spheres (none driven) sorts its records along a
  * space-filling curve when it is built (the first advance), and again
- * whenever its collisions show that the order has decayed by a quarter
- * of the way to a random one (docs/performance-notes.md). OFF: only
+ * whenever its collisions show that the order has decayed half of the
+ * way to a random one (docs/performance-notes.md). OFF: only
  * carom_world_sort_spatially sorts. Ids never change; a sort brings
  * every sphere to the world's time and predicts every event again, as an
  * advance's end and a first build do, so event times may differ in their
