@@ -278,8 +278,6 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
                 *processed = count;
             return CAROM_ERR_INVALID_ARGUMENT;
         }
-        if (w->reorder.due)
-            break; /* world_process_until sorts and goes on */
         if (w->list_failed) {
             /* Out of memory for a longer neighbour list: that list is
              * incomplete, so the world is rebuilt, with cells, at the next
@@ -300,6 +298,8 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
         if (ev.kind == EVENT_COLLISION)
             world_validate_driven_cover(w, ev.partner);
 #endif
+        if (w->reorder.due)
+            break; /* world_process_until sorts and goes on */
     }
     if (processed)
         *processed = count;

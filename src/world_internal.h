@@ -178,7 +178,6 @@ typedef struct reorder_watch {
     uint64_t seen;    /* collisions in the current window */
     uint64_t far;     /* of them, between slots far apart */
     double base;      /* share of far pairs right after the last sort; < 0: not measured */
-    int sorted;       /* the world sorted itself at its last build */
     int due;          /* the event loop stops to sort */
 } reorder_watch;
 

@@ -254,7 +254,5 @@ int world_reorder_reserve(carom_world *w, size_t old_capacity, size_t n)
 carom_status carom_world_sort_spatially(carom_world *w)
 {
     world_helper_stop(w);
-    carom_status st = world_reorder(w);
-    world_reorder_watch_start(w);
-    return st;
+    return world_reorder(w); /* a build starts the watch again */
 }
