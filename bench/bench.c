@@ -32,6 +32,7 @@
  *   carom-bench [--dim 3] [--n 10000,100000] [--packing 0.45] [--poly 0|1]
  *               [--equilibrate 1] [--time 5] [--runs 3] [--seed 1]
  *               [--neighbours auto|cells|lists] [--prefetch auto|off|on]
+ *               [--reorder auto|off] [--order sorted|shuffled]
  *               [--json FILE] [--csv FILE]
  *   carom-bench --matrix [--n 10000,100000,1000000] [--runs 3] [--runs-large 1]
  *               [--equilibrate 1] [--time 5] [--equilibrate-large 0.25]
@@ -43,6 +44,13 @@
  * --equilibrate-large / --time-large window. Each configuration's line is
  * written (and flushed) as soon as it is done, with the load average
  * before and after it.
+ *
+ * --order: the ids the world is given, along a space-filling curve as
+ * `carom run` numbers its scenes (sorted, the default), or shuffled (as
+ * an application adding spheres in no particular order would); with
+ * --reorder auto (the default) a world of 50,000 spheres or more sorts
+ * them itself when it is built (carom_reorder). The record's "reorders"
+ * counts the world's sorts, from its build to the window's end.
  */
 #include <math.h>
 #include <stdint.h>
@@ -86,6 +94,7 @@ typedef struct run_result {
     double events;
     double list_rebuilds;  /* 0: the world used cells */
     double prefetch_advances; /* > 0: the loading helper ran */
+    double reorders;       /* the world's sorts, from its build on */
     double baseline_bytes; /* resident memory before the run (program, libc) */
     int ok;
 } run_result;
@@ -100,12 +109,17 @@ typedef struct bench_config {
     unsigned long long seed;
     carom_neighbours neighbours;
     carom_prefetch prefetch;
+    carom_reorder reorder;
+    int shuffled;
 } bench_config;
 
 /* --neighbours values, in carom_neighbours order. */
 static const char *const neighbours_name[3] = {"auto", "cells", "lists"};
 /* --prefetch values, in carom_prefetch order. */
 static const char *const prefetch_name[3] = {"auto", "off", "on"};
+/* --reorder values, in carom_reorder order, and --order values. */
+static const char *const reorder_name[2] = {"auto", "off"};
+static const char *const order_name[2] = {"sorted", "shuffled"};
 
 static double seconds_now(void)
 {
@@ -492,6 +506,22 @@ static int read_prepared(const char *path, carom_scene *scene, run_result *out)
     return 0;
 }
 
+/* Shuffles the spheres' ids (positions and radii move together). */
+static void shuffle_ids(carom_scene *s, unsigned long long seed)
+{
+    uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+    for (size_t i = s->n; i > 1; i--) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t j = (size_t)((x >> 33) % i);
+        double p[3], r = s->radius[i - 1];
+        memcpy(p, s->position[i - 1], sizeof p);
+        memcpy(s->position[i - 1], s->position[j], sizeof p);
+        memcpy(s->position[j], p, sizeof p);
+        s->radius[i - 1] = s->radius[j];
+        s->radius[j] = r;
+    }
+}
+
 /* One measured run, in the current process. Polydisperse runs start from
  * the prepared scene in `prepared` with velocities drawn from `seed`. */
 static int run_once(const bench_config *c, unsigned long long seed, const char *prepared,
@@ -511,12 +541,15 @@ static int run_once(const bench_config *c, unsigned long long seed, const char *
             return 1;
         out->packing_start = scene_packing(&scene);
     }
+    if (c->shuffled)
+        shuffle_ids(&scene, seed);
     if (carom_scene_maxwell_velocities(&scene, 1.0, seed, &err) != CAROM_OK)
         return fail("velocities", err.message);
     out->packing = scene_packing(&scene);
     carom_world_def def = carom_world_default_def();
     def.neighbours = c->neighbours;
     def.prefetch = c->prefetch;
+    def.reorder = c->reorder;
     carom_world *w = carom_scene_create_world(&scene, &def, &err);
     carom_scene_free(&scene);
     if (!w)
@@ -526,6 +559,8 @@ static int run_once(const bench_config *c, unsigned long long seed, const char *
     double t1 = seconds_now(), c1 = cpu_seconds_now();
     if (carom_world_advance_to(w, c->eq) != CAROM_OK)
         return fail("equilibrate", carom_world_error_message(w));
+    carom_stats before;
+    carom_world_get_stats(w, &before);
     carom_world_reset_stats(w);
     double t2 = seconds_now(), c2 = cpu_seconds_now();
     if (carom_world_advance_to(w, c->eq + c->time) != CAROM_OK)
@@ -541,6 +576,7 @@ static int run_once(const bench_config *c, unsigned long long seed, const char *
     out->events = (double)st.events;
     out->list_rebuilds = (double)st.list_rebuilds;
     out->prefetch_advances = (double)st.prefetch_advances;
+    out->reorders = (double)(before.reorders + st.reorders);
     out->collisions_per_second = (double)st.collisions / (t3 - t2);
     out->events_per_second = (double)st.events / (t3 - t2);
     out->cpu_collisions_per_second = (double)st.collisions / (c3 - c2);
@@ -626,7 +662,7 @@ typedef struct outputs {
 static int bench_one(const bench_config *c, outputs *o)
 {
     enum { CPS, EPS, NSC, BPS, RSS, SETUP, PREP, CYCLES, PACK0, PACK, Z, OVERLAP, COLL, EVENTS, RELIST,
-           CCPS, SHARE, SETUPC, HELPED, FIELDS };
+           CCPS, SHARE, SETUPC, HELPED, SORTS, FIELDS };
     double v[FIELDS][MAX_RUNS];
     double load0 = load_average(), wall0 = seconds_now();
     time_t started = time(NULL);
@@ -672,6 +708,7 @@ static int bench_one(const bench_config *c, outputs *o)
         v[SHARE][r] = res.cpu_share;
         v[SETUPC][r] = res.setup_cpu_seconds;
         v[HELPED][r] = res.prefetch_advances;
+        v[SORTS][r] = res.reorders;
     }
     if (c->poly)
         unlink(prepared);
@@ -702,6 +739,7 @@ static int bench_one(const bench_config *c, outputs *o)
                 "\"max_overlap_end\": %.3g, \"collisions\": %.0f, "
                 "\"events\": %.0f, \"neighbours\": \"%s\", \"list_rebuilds\": %.0f, "
                 "\"prefetch\": \"%s\", \"prefetch_thread\": %s, "
+                "\"reorder\": \"%s\", \"order\": \"%s\", \"reorders\": %.0f, "
                 "\"started_utc\": \"%s\", \"wall_seconds\": %.1f, "
                 "\"load_average_start\": %.2f, \"load_average_end\": %.2f}",
                 o->first ? "" : ",\n", c->dim, c->n, c->packing, c->poly,
@@ -710,7 +748,9 @@ static int bench_one(const bench_config *c, outputs *o)
                 min_of(v[CCPS], c->runs), max_of(v[CCPS], c->runs), m[SHARE], m[EPS], m[NSC],
                 m[BPS], m[RSS], m[SETUP], m[SETUPC], m[PREP], m[CYCLES], m[PACK0], m[PACK], m[Z],
                 max_of(v[OVERLAP], c->runs), m[COLL], m[EVENTS], neighbours_name[c->neighbours],
-                m[RELIST], prefetch_name[c->prefetch], m[HELPED] > 0 ? "true" : "false", when, wall, load0, load1);
+                m[RELIST], prefetch_name[c->prefetch], m[HELPED] > 0 ? "true" : "false",
+                reorder_name[c->reorder], order_name[c->shuffled], m[SORTS], when, wall, load0,
+                load1);
         fflush(o->json);
     }
     if (o->csv) {
@@ -737,15 +777,16 @@ static size_t next_n(const char **p)
     return n;
 }
 
-/* The index of val among an option's three names, or -1 (said on
+/* The index of val among an option's count names, or -1 (said on
  * stderr). */
-static int choice(const char *opt, const char *val, const char *const names[3])
+static int choice(const char *opt, const char *val, const char *const names[], int count)
 {
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < count; k++)
         if (!strcmp(val, names[k]))
             return k;
-    fprintf(stderr, "carom-bench: %s %s: expected %s, %s or %s\n", opt, val, names[0], names[1],
-            names[2]);
+    fprintf(stderr, "carom-bench: %s %s: expected ", opt, val);
+    for (int k = 0; k < count; k++)
+        fprintf(stderr, "%s%s", names[k], k + 2 < count ? ", " : k + 1 < count ? " or " : "\n");
     return -1;
 }
 
@@ -756,6 +797,8 @@ int main(int argc, char **argv)
     unsigned long long seed = 1;
     carom_neighbours neighbours = CAROM_NEIGHBOURS_AUTO;
     carom_prefetch prefetch = CAROM_PREFETCH_AUTO;
+    carom_reorder reorder = CAROM_REORDER_AUTO;
+    int shuffled = 0;
     const char *nlist = NULL, *json = NULL, *csv = NULL;
     for (int a = 1; a < argc; a++) {
         const char *opt = argv[a];
@@ -783,16 +826,27 @@ int main(int argc, char **argv)
         else if (!strcmp(opt, "--json")) json = val;
         else if (!strcmp(opt, "--csv")) csv = val;
         else if (!strcmp(opt, "--neighbours")) {
-            int k = choice(opt, val, neighbours_name);
+            int k = choice(opt, val, neighbours_name, 3);
             if (k < 0)
                 return 2;
             neighbours = (carom_neighbours)k;
         }
         else if (!strcmp(opt, "--prefetch")) {
-            int k = choice(opt, val, prefetch_name);
+            int k = choice(opt, val, prefetch_name, 3);
             if (k < 0)
                 return 2;
             prefetch = (carom_prefetch)k;
+        }
+        else if (!strcmp(opt, "--reorder")) {
+            int k = choice(opt, val, reorder_name, 2);
+            if (k < 0)
+                return 2;
+            reorder = (carom_reorder)k;
+        }
+        else if (!strcmp(opt, "--order")) {
+            shuffled = choice(opt, val, order_name, 2);
+            if (shuffled < 0)
+                return 2;
         }
         else {
             fprintf(stderr, "carom-bench: unknown option %s\n", opt);
@@ -831,7 +885,8 @@ int main(int argc, char **argv)
         size_t n = next_n(&p);
         if (n == 0)
             continue;
-        bench_config c = {dim, n, packing, poly, eq, time, runs, seed, neighbours, prefetch};
+        bench_config c = {dim,  n,    packing,    poly,     eq,      time,
+                          runs, seed, neighbours, prefetch, reorder, shuffled};
         if (matrix && n > LARGE_N) {
             c.eq = eq_large;
             c.time = time_large;

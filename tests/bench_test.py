@@ -3,8 +3,11 @@ each --neighbours mode writes a JSON record whose neighbour mode and list
 rebuilds show the path the world took (auto takes lists for radii 1:2 at
 packing 0.3), with the same equation of state; --prefetch on runs the
 loading thread (the record says so, and the collisions and Z are the
-same to the last digit as with off); bad values are refused. Behaviour
-only: no timing is asserted.
+same to the last digit as with off); --order shuffled hands the world
+its spheres in shuffled order, which a world of 60,000 sorts when it is
+built unless --reorder off (the record counts the sorts; a small world
+never sorts); bad values are refused. Behaviour only: no timing is
+asserted.
 
 usage: bench_test.py CAROM_BENCH WORK_DIR"""
 import json
@@ -46,6 +49,22 @@ def main(argv):
         assert p["on"][key] == p["off"][key], (key, p["on"][key], p["off"][key])
     bad = subprocess.run([bench, "--prefetch", "maybe"], capture_output=True, text=True)
     assert bad.returncode == 2 and "auto, off or on" in bad.stderr, bad
+    for n, packing in ((2000, "0.3"), (60000, "0.45")):
+        for reorder in ("auto", "off"):
+            path = os.path.join(work, "order-%d-%s.json" % (n, reorder))
+            subprocess.run([bench, "--n", str(n), "--packing", packing, "--runs", "1",
+                            "--equilibrate", "0.05", "--time", "0.05", "--order", "shuffled",
+                            "--reorder", reorder, "--json", path], check=True,
+                           stdout=subprocess.DEVNULL)
+            with open(path) as f:
+                r = json.load(f)[0]
+            assert r["order"] == "shuffled" and r["reorder"] == reorder, r
+            sorts = 1 if n == 60000 and reorder == "auto" else 0
+            assert r["reorders"] == sorts, (n, reorder, r["reorders"])
+            assert r["collisions"] > 0 and r["max_overlap_end"] < 1e-9, r
+    for opt, words in (("--reorder", "auto or off"), ("--order", "sorted or shuffled")):
+        bad = subprocess.run([bench, opt, "x"], capture_output=True, text=True)
+        assert bad.returncode == 2 and words in bad.stderr, bad
     print("bench: modes %s" % {m: r["list_rebuilds"] for m, r in d.items()})
     return 0
 
