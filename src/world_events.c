@@ -119,6 +119,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
     double until = world_pair_separation_time(w, i, j, shift);
     remember_report(w, i, j, until);
     remember_report(w, j, i, until);
+    world_reorder_note(w, i, j);
     world_predict(w, i);
     world_predict(w, j);
 }

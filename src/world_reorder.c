@@ -19,7 +19,8 @@
  * a driven sphere's bound (their partners renamed to the new slots).
  *
  * When (CAROM_REORDER_AUTO): a world of at least REORDER_MIN_SPHERES at
- * its build sorts then, and watches its collisions. A window of
+ * its build sorts then, and watches its collisions (a report-only
+ * world's contacts). A window of
  * collisions (half the number of spheres) measures the share of pairs
  * whose slots are REORDER_FAR_SLOTS or more apart; the first window after
  * a sort is the baseline, and a later window that has lost REORDER_DECAY
