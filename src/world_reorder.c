@@ -56,13 +56,14 @@ static uint64_t key_of(const carom_world *w, uint32_t i)
 }
 
 /* The arrays indexed by slot that carry state from one event to the
- * next, and the size of one element. */
+ * next (at most SLOT_ARRAYS_MAX of them), and the size of one element. */
+#define SLOT_ARRAYS_MAX 7
 typedef struct slot_array {
     void *base;
     size_t size;
 } slot_array;
 
-static int slot_arrays(carom_world *w, slot_array out[7])
+static int slot_arrays(carom_world *w, slot_array out[SLOT_ARRAYS_MAX])
 {
     int n = 0;
     out[n++] = (slot_array){w->spheres, sizeof *w->spheres};
@@ -82,7 +83,7 @@ static int slot_arrays(carom_world *w, slot_array out[7])
  * each cycle of the permutation with one element of room per array. */
 static int permute(carom_world *w, const uint32_t *from)
 {
-    slot_array a[7];
+    slot_array a[SLOT_ARRAYS_MAX];
     int na = slot_arrays(w, a);
     size_t room = 0;
     for (int m = 0; m < na; m++)
