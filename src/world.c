@@ -253,6 +253,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     INFO(s)->inv_mass = isinf(def->mass) ? 0.0 : 1.0 / def->mass;
     INFO(s)->falls = INFO(s)->inv_mass > 0.0;
     INFO(s)->alive = 1;
+    INFO(s)->unchecked = 1; /* until placed in a built world */
     w->cell_next[id] = INFO(s)->cell_prev = SPHERE_NONE;
     w->events[id].kind = EVENT_NONE;
     w->events[id].counter = 0;
@@ -282,8 +283,10 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     }
     if (w->built) {
         /* Too large for the grid, or driven in a world of neighbour lists
-         * (which leave driven spheres to cells): rebuilt, and checked, at
-         * the next advance. */
+         * (which leave driven spheres to cells): rebuilt at the next
+         * advance, which checks this sphere (and only the spheres added
+         * since: the others' states come from the world's own events,
+         * and a report-only world's spheres may overlap). */
         if (sphere_reach(w, (uint32_t)id) > w->grid_radius ||
             (w->list_skin > 0.0 && INFO(s)->driven)) {
             world_unbuild(w);

@@ -137,8 +137,8 @@ carom_status world_big_check_overlaps(carom_world *w, uint32_t id)
 {
     if (w->info[id].big) {
         for (uint32_t j = 0; j < w->count; j++) {
-            if (j == id || !w->info[j].alive || (w->info[j].big && j > id))
-                continue; /* big pairs are checked once, from the later one */
+            if (j == id || !w->info[j].alive || (w->info[j].big && j > id && w->info[j].unchecked))
+                continue; /* the later one checks this pair itself */
             carom_status st = check_pair(w, id, j);
             if (st != CAROM_OK)
                 return st;

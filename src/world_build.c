@@ -1,9 +1,12 @@
 /* Building the grid and the first predictions, which happens on the first
  * advance (so adding N spheres is O(N) in all), and placing a sphere into
- * a built world. Checks the initial state: every sphere inside the box,
- * no two overlapping by more than a relative 1e-10 (touching is fine; a
- * tiny overlap from round-off is resolved by the event loop, which makes
- * an overlapping approaching pair collide at once). */
+ * a built world. Checks every sphere added since the world was last built
+ * (at the first build, all of them): inside the box, overlapping no
+ * other by more than a relative 1e-10 (touching is fine; a tiny overlap
+ * from round-off is resolved by the event loop, which makes an
+ * overlapping approaching pair collide at once). The other spheres'
+ * states come from the world's own events and are not checked again: a
+ * report-only world's spheres pass through each other. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -105,6 +108,36 @@ static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
         }
     }
     return CAROM_OK;
+}
+
+/* A first build (every sphere new): each pair once. */
+static carom_status check_every_pair(carom_world *w)
+{
+    carom_status st = CAROM_OK;
+    for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
+        if (w->info[i].alive && !w->info[i].big)
+            st = w->list_skin > 0.0 ? check_listed_overlaps(w, i) : check_overlaps(w, i, i);
+    for (size_t b = 0; b < w->nbig && st == CAROM_OK; b++)
+        st = world_big_check_overlaps(w, w->big[b]);
+    return st;
+}
+
+/* A later build: only the spheres added since the world was last built,
+ * each against every other. The others' states come from the world's
+ * own events (a report-only world's spheres may overlap: that is not an
+ * error). */
+static carom_status check_unchecked(carom_world *w)
+{
+    carom_status st = CAROM_OK;
+    for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++) {
+        if (!w->info[i].alive || !w->info[i].unchecked)
+            continue;
+        if (!w->info[i].big)
+            st = check_overlaps(w, i, UINT32_MAX);
+        if (st == CAROM_OK)
+            st = world_big_check_overlaps(w, i);
+    }
+    return st;
 }
 
 void world_unbuild(carom_world *w)
@@ -222,21 +255,22 @@ carom_status world_build(carom_world *w, int resorted)
     for (int L = 0; L < GRID_LEVELS_MAX; L++)
         w->level_reach[L] = 0.0;
     carom_status st = CAROM_OK;
+    size_t unchecked = 0;
     for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++) {
         if (!w->info[i].alive)
             continue;
+        unchecked += w->info[i].unchecked;
         world_advance_sphere(w, &w->spheres[i], w->time);
-        st = fit_into_box(w, i, !resorted);
+        st = fit_into_box(w, i, w->info[i].unchecked);
         if (st == CAROM_OK && !w->info[i].big)
             cell_link(w, i);
     }
     if (st == CAROM_OK && w->list_skin > 0.0)
         world_lists_build(w);
-    for (uint32_t i = 0; i < w->count && st == CAROM_OK && !resorted; i++)
-        if (w->info[i].alive && !w->info[i].big)
-            st = w->list_skin > 0.0 ? check_listed_overlaps(w, i) : check_overlaps(w, i, i);
-    for (size_t b = 0; b < w->nbig && st == CAROM_OK && !resorted; b++)
-        st = world_big_check_overlaps(w, w->big[b]);
+    if (st == CAROM_OK && unchecked == w->alive_count)
+        st = check_every_pair(w);
+    else if (st == CAROM_OK && unchecked > 0)
+        st = check_unchecked(w);
     if (st != CAROM_OK) {
         grid_levels_free(&w->levels);
         world_big_clear(w);
@@ -246,6 +280,7 @@ carom_status world_build(carom_world *w, int resorted)
     w->built = 1;
     for (uint32_t i = 0; i < w->count; i++) {
         if (w->info[i].alive) {
+            w->info[i].unchecked = 0;
             w->events[i].time = INFINITY;
             w->events[i].kind = EVENT_NONE;
         }
@@ -268,8 +303,10 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
         st = check_overlaps(w, id, UINT32_MAX);
     if (st == CAROM_OK)
         st = world_big_check_overlaps(w, id);
-    if (st == CAROM_OK)
+    if (st == CAROM_OK) {
+        w->info[id].unchecked = 0;
         cell_link(w, id);
+    }
     if (st == CAROM_OK && w->list_skin > 0.0)
         world_lists_insert(w, id);
     return st;

@@ -86,6 +86,8 @@ typedef struct sphere_info {
     uint8_t falls : 1;  /* gravity acts on it (finite mass) */
     uint8_t big : 1;    /* kept out of the grid (world_big.c) */
     uint8_t driven : 1; /* moved by the application (world_driven.c) */
+    uint8_t unchecked : 1; /* added while the world was not built: the next
+                              build checks it (in the box, no overlap) */
     uint8_t level;      /* its grid level (grid_levels.h) */
 } sphere_info;
 _Static_assert(sizeof(sphere_info) == 32, "a cold record is half a cache line");
@@ -398,11 +400,13 @@ void world_sphere_at(const carom_world *w, const sphere *s, double t, double x[3
 void world_advance_sphere(carom_world *w, sphere *s, double t);
 
 /* world_build.c */
-/* Builds the grid (or lists) and predicts every event. resorted: the
- * world has just sorted itself (world_reorder) and its state comes from
- * its own events, so the start's checks (inside the box, no overlap) are
- * skipped: a report-only world's spheres may overlap, a driven sphere
- * may have broken its bound. Otherwise a world that sorts itself sorts
+/* Builds the grid (or lists) and predicts every event. The spheres
+ * added since the world was last built (sphere_info.unchecked; at the
+ * first build, all) are checked: inside the box, overlapping no other.
+ * The others' states come from the world's own events and are not
+ * checked again (a report-only world's spheres may overlap, a driven
+ * sphere may have broken its bound). resorted: the world has just sorted
+ * itself (world_reorder); otherwise a world that sorts itself sorts
  * first. */
 carom_status world_build(carom_world *w, int resorted);
 void world_unbuild(carom_world *w);

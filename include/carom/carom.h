@@ -241,7 +241,12 @@ const char *carom_world_error_message(const carom_world *world);
 
 /* Adds a sphere at the world's current time. Before the first advance,
  * overlaps and box checks are deferred to the first advance (so building
- * a world of N spheres is O(N)); afterwards they are checked at once. */
+ * a world of N spheres is O(N)); afterwards they are checked at once,
+ * except for a sphere too large for the world's grid (or a driven sphere
+ * in a world of neighbour lists): the world is then built again at the
+ * next advance, which checks the spheres added since (only those: a
+ * report-only world's spheres may overlap) and, if one fails, returns the
+ * error naming it with the world left at its time. */
 carom_status carom_world_add_sphere(carom_world *world, const carom_sphere_def *def,
                                     carom_sphere_id *id_out);
 carom_status carom_world_remove_sphere(carom_world *world, carom_sphere_id id);
