@@ -13,6 +13,7 @@ const char *carom_status_name(carom_status status)
     case CAROM_ERR_NO_SUCH_SPHERE: return "no such sphere";
     case CAROM_ERR_IO: return "i/o error";
     case CAROM_ERR_PARSE: return "parse error";
+    case CAROM_ERR_IN_CALLBACK: return "called from inside a callback";
     }
     return "unknown status";
 }

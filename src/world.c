@@ -215,9 +215,20 @@ const char *carom_world_error_message(const carom_world *w)
     return w ? w->error : "no world";
 }
 
+carom_status world_busy_failure(carom_world *w, const char *call)
+{
+    return world_fail(w, CAROM_ERR_IN_CALLBACK,
+                      "%s called from inside one of the world's callbacks (a contact, or the "
+                      "driver's probe or kick), which must not change the world: change a "
+                      "contact's velocity_after, and the rest after the advance returns",
+                      call);
+}
+
 carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
                                     carom_sphere_id *id_out)
 {
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_add_sphere");
     if (!def)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
     size_t id = w->count;
@@ -321,6 +332,8 @@ static carom_status slot_for(carom_world *w, carom_sphere_id id, uint32_t *slot)
 
 carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
 {
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_remove_sphere");
     uint32_t i = 0;
     carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
@@ -343,6 +356,8 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
 
 carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const double velocity[3])
 {
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_set_velocity");
     uint32_t i = 0;
     carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
@@ -365,6 +380,8 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
 
 carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, double accel_bound)
 {
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_reprobe_sphere");
     uint32_t i = 0;
     carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
@@ -455,6 +472,8 @@ carom_status carom_world_advance_to(carom_world *w, double t)
 
 carom_status carom_world_step_events(carom_world *w, uint64_t max_events, uint64_t *processed)
 {
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_step_events");
     if (!w->built) {
         carom_status st = world_build(w, 0);
         if (st != CAROM_OK)

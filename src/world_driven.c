@@ -121,7 +121,13 @@ static void probe(const carom_world *w, uint32_t i, double t, double x[3], doubl
 {
     const sphere *s = &w->spheres[i];
     double px[3] = {0.0, 0.0, 0.0}, pv[3] = {0.0, 0.0, 0.0};
+    /* The driver must not change the world (the calls that would refuse
+     * while it is busy), even when probed for a query that only reads
+     * it: the world is never itself const, so its guard can be raised. */
+    carom_world *guarded = (carom_world *)w;
+    guarded->busy++;
     w->def.driver.probe(w->def.driver.user_data, world_id_of(w, i), t, px, pv);
+    guarded->busy--;
     double centre[3], cv[3];
     int centre_known = 0; /* needed along periodic axes only */
     for (int k = 0; k < 3; k++) {

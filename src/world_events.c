@@ -312,6 +312,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
 {
     uint64_t done = 0;
     carom_status st;
+    w->busy++; /* the callbacks run in here */
     for (;;) {
         uint64_t count = 0;
         world_helper_start(w, t_end, max_events - done);
@@ -324,6 +325,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         if (st != CAROM_OK)
             break;
     }
+    w->busy--;
     if (processed)
         *processed = done;
     return st;

@@ -242,6 +242,10 @@ struct carom_world {
     int helper_running;
     int helper_failed;    /* it could not be made: the loop runs alone */
 
+    /* Inside the event loop or a driver's probe: a user's callback may be
+     * running, and the calls that change the world refuse (world_busy). */
+    int busy;
+
     carom_stats stats;
 };
 
@@ -385,6 +389,10 @@ double world_cells_region_margin(const carom_world *w, uint32_t id);
  * while it stays within the margin of x. */
 void world_cells_finer_in_region(const carom_world *w, uint32_t id, const double x[3],
                                  sphere_batch_fn visit, void *ctx);
+
+/* A public call that changes the world made while it is busy (from
+ * inside one of its callbacks): fails with CAROM_ERR_IN_CALLBACK. */
+carom_status world_busy_failure(carom_world *w, const char *call);
 
 /* Sets the world's error message (printf-style) and returns status. */
 carom_status world_fail(carom_world *w, carom_status status, const char *fmt, ...)

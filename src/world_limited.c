@@ -13,6 +13,8 @@ carom_status carom_world_advance_to_limited(carom_world *w, double t, uint64_t m
         *processed = 0;
     if (reached)
         *reached = 0;
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_advance_to");
     if (!isfinite(t) || t < w->time)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "cannot advance to time %g (world time is %g)", t, w->time);

@@ -255,6 +255,8 @@ int world_reorder_reserve(carom_world *w, size_t old_capacity, size_t n)
 
 carom_status carom_world_sort_spatially(carom_world *w)
 {
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_sort_spatially");
     world_helper_stop(w);
     return world_reorder(w); /* a build starts the watch again */
 }

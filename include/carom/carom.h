@@ -29,7 +29,9 @@ typedef enum carom_status {
     CAROM_ERR_BOX_TOO_SMALL,    /* the grid cannot be built for this box */
     CAROM_ERR_NO_SUCH_SPHERE,   /* stale or unknown sphere id */
     CAROM_ERR_IO,               /* file missing, unreadable, unwritable */
-    CAROM_ERR_PARSE             /* malformed file contents */
+    CAROM_ERR_PARSE,            /* malformed file contents */
+    CAROM_ERR_IN_CALLBACK       /* a call that changes the world, made from
+                                   inside one of its callbacks */
 } carom_status;
 
 #define CAROM_ERROR_MESSAGE_SIZE 320
@@ -106,7 +108,15 @@ typedef enum carom_contact_kind {
 
 /* One contact, as given to the contact callback. The callback may change
  * velocity_after[0] (sphere i) and velocity_after[1] (sphere j) to impose
- * its own response; the engine uses whatever is there when it returns. */
+ * its own response; the engine uses whatever is there when it returns.
+ *
+ * Callbacks (this one, and a driver's probe and kick) run in the middle of
+ * the world's work and must not change the world: the calls that would
+ * (adding, removing, setting a velocity, reprobing, advancing, stepping,
+ * sorting) return CAROM_ERR_IN_CALLBACK there and change nothing. Queries
+ * are fine. To remove a sphere on contact, note it and remove it when the
+ * advance has returned (carom_world_advance_to_limited can return after a
+ * few events). Freeing the world inside a callback is not allowed. */
 typedef struct carom_contact {
     carom_contact_kind kind;
     double time;
