@@ -38,6 +38,25 @@ static void apply_impulse(sphere *a, sphere *b, double ia, double ib, const doub
     }
 }
 
+int response_callback_velocities_ok(carom_world *w, const carom_contact *c, int n)
+{
+    for (int m = 0; m < n; m++) {
+        for (int k = 0; k < w->def.dim; k++) {
+            if (!isfinite(c->velocity_after[m][k])) {
+                world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                           "the contact callback gave sphere %u a velocity that is not a finite "
+                           "number (%c = %g) at t = %.17g; that contact kept the velocities it "
+                           "had before the callback",
+                           (unsigned)(m ? c->j : c->i), "xyz"[k], c->velocity_after[m][k],
+                           c->time);
+                w->callback_failed = 1;
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3],
                       double depth)
 {
@@ -85,6 +104,8 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         vec_copy(c.velocity_after[0], a->v);
         vec_copy(c.velocity_after[1], b->v);
         w->def.on_contact(w->def.user_data, &c);
+        if (!response_callback_velocities_ok(w, &c, 2))
+            return;
         for (int k = 0; k < w->def.dim; k++) {
             a->v[k] = c.velocity_after[0][k];
             b->v[k] = c.velocity_after[1][k];
@@ -130,6 +151,8 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth)
         vec_copy(c.velocity_after[0], s->v);
         vec_copy(c.velocity_after[1], s->v);
         w->def.on_contact(w->def.user_data, &c);
+        if (!response_callback_velocities_ok(w, &c, 1))
+            return;
         for (int k = 0; k < w->def.dim; k++)
             s->v[k] = c.velocity_after[0][k];
         double into = s->v[axis] * outward;

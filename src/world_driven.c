@@ -161,7 +161,7 @@ int world_driven_true_state_checked(carom_world *w, uint32_t i, double t, double
                        "driven sphere %u: the driver's probe gave a position or velocity that "
                        "is not a finite number at t = %.17g",
                        (unsigned)world_id_of(w, i), t);
-            w->driver_failed = 1;
+            w->callback_failed = 1;
             return 0;
         }
     }

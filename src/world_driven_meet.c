@@ -106,6 +106,8 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
     vec_copy(c.velocity_after[0], s[0]->v);
     vec_copy(c.velocity_after[1], s[1]->v);
     w->def.on_contact(w->def.user_data, &c);
+    if (!response_callback_velocities_ok(w, &c, 2))
+        return;
     for (int m = 0; m < 2; m++) {
         uint32_t id = m ? j : i;
         double before[3];

@@ -103,7 +103,8 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
         vec_copy(vb, c.velocity_after[1]);
         w->def.on_contact(w->def.user_data, &c);
         /* A callback that changes velocities starts new trajectories. */
-        for (int s = 0; s < 2; s++) {
+        int taken = response_callback_velocities_ok(w, &c, 2);
+        for (int s = 0; s < 2 && taken; s++) {
             sphere *sp = s ? b : a;
             const double *before = s ? vb : va;
             if (before[0] != c.velocity_after[s][0] || before[1] != c.velocity_after[s][1] ||
@@ -186,7 +187,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
                                    uint64_t *processed)
 {
     uint64_t count = 0;
-    w->driver_failed = 0;
+    w->callback_failed = 0;
     while (count < max_events) {
         uint32_t i = event_queue_top(&w->queue);
         if (i == EVENT_QUEUE_ABSENT)
@@ -271,10 +272,12 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
             world_predict(w, i);
             break;
         }
-        if (w->driver_failed) {
-            /* A driver gave non-finite numbers: nothing was changed for
-             * this event; stop here with its message. */
-            w->driver_failed = 0;
+        if (w->callback_failed) {
+            /* A driver or the contact callback gave non-finite numbers:
+             * they were not taken (the event left the world as it was, or
+             * as the built-in response made it); stop here with the
+             * message. */
+            w->callback_failed = 0;
             if (processed)
                 *processed = count;
             return CAROM_ERR_INVALID_ARGUMENT;

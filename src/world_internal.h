@@ -215,8 +215,9 @@ struct carom_world {
     double bound_growth;  /* driven spheres' (world_driven.c), at the last
                              build; 0 before */
     double level_reach[GRID_LEVELS_MAX]; /* largest reach at each level */
-    int driver_failed;    /* a probe gave non-finite numbers: the event
-                             loop stops and returns the error */
+    int callback_failed;  /* a driver's probe or the contact callback gave
+                             non-finite numbers: the event loop stops
+                             after this event and returns the error */
     int contacts_linger;  /* contacts that the response cannot resolve
                              can happen (world_driven.c) */
 
@@ -623,6 +624,11 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
 void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3],
                       double depth);
 void response_wall(carom_world *w, uint32_t i, int wall, double depth);
+/* The contact callback left finite numbers in the first n velocities of
+ * c; if not, the world records an error naming the sphere (the event
+ * loop stops after this event with it), and the caller keeps the
+ * velocities the contact had before the callback. */
+int response_callback_velocities_ok(carom_world *w, const carom_contact *c, int n);
 
 #ifdef CAROM_VALIDATE
 void world_validate(carom_world *w);

@@ -108,7 +108,10 @@ typedef enum carom_contact_kind {
 
 /* One contact, as given to the contact callback. The callback may change
  * velocity_after[0] (sphere i) and velocity_after[1] (sphere j) to impose
- * its own response; the engine uses whatever is there when it returns.
+ * its own response; the engine uses whatever is there when it returns,
+ * if those are finite numbers (otherwise the contact keeps the velocities
+ * it had before the callback, and the advance stops after that event with
+ * CAROM_ERR_INVALID_ARGUMENT and a message naming the sphere).
  *
  * Callbacks (this one, and a driver's probe and kick) run in the middle of
  * the world's work and must not change the world: the calls that would
