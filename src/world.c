@@ -294,12 +294,20 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     }
     if (w->built) {
         /* Too large for the grid, or driven in a world of neighbour lists
-         * (which leave driven spheres to cells): rebuilt at the next
-         * advance, which checks this sphere (and only the spheres added
-         * since: the others' states come from the world's own events,
-         * and a report-only world's spheres may overlap). */
+         * (which leave driven spheres to cells): checked now, and the
+         * world is rebuilt at the next advance (which checks only the
+         * spheres added while it is not built: the others' states come
+         * from the world's own events, and a report-only world's spheres
+         * may overlap). */
         if (sphere_reach(w, (uint32_t)id) > w->grid_radius ||
             (w->list_skin > 0.0 && INFO(s)->driven)) {
+            st = world_check_unplaced(w, (uint32_t)id);
+            if (st != CAROM_OK) {
+                w->count--;
+                w->alive_count--;
+                return st;
+            }
+            INFO(s)->unchecked = 0;
             world_unbuild(w);
         } else {
             st = world_place_sphere(w, (uint32_t)id);

@@ -292,6 +292,50 @@ carom_status world_build(carom_world *w, int resorted)
     return CAROM_OK;
 }
 
+/* The first sphere of the region scanned that overlaps sphere id. */
+typedef struct overlap_search {
+    uint32_t id;
+    uint32_t found;
+    double dist, sigma;
+} overlap_search;
+
+static void find_overlap(const carom_world *w, void *ctx, const uint32_t *ids,
+                         const double *const *shifts, int n)
+{
+    overlap_search *o = ctx;
+    const sphere *s = &w->spheres[o->id];
+    for (int m = 0; m < n && o->found == SPHERE_NONE; m++) {
+        const sphere *b = &w->spheres[ids[m]];
+        double xb[3], vb[3], d[3];
+        world_sphere_at(w, b, s->t, xb, vb);
+        for (int k = 0; k < 3; k++)
+            d[k] = xb[k] + shifts[m][k] - s->x[k];
+        double sigma = s->radius + b->radius, dist = sqrt(vec_dot(d, d));
+        if (ids[m] != o->id && dist < sigma * (1.0 - OVERLAP_TOLERANCE)) {
+            o->found = ids[m];
+            o->dist = dist;
+            o->sigma = sigma;
+        }
+    }
+}
+
+carom_status world_check_unplaced(carom_world *w, uint32_t id)
+{
+    world_advance_sphere(w, &w->spheres[id], w->time);
+    carom_status st = fit_into_box(w, id, 1);
+    if (st != CAROM_OK)
+        return st;
+    /* The grid holds spheres of reach up to grid_radius, each within the
+     * skin of its cell's place with neighbour lists. */
+    const sphere *s = &w->spheres[id];
+    double reach = (s->radius + w->grid_radius + w->list_skin) * (1.0 + 1e-9);
+    overlap_search o = {id, SPHERE_NONE, 0.0, 0.0};
+    world_cells_in_region(w, s->x, reach, find_overlap, &o);
+    if (o.found != SPHERE_NONE)
+        return overlap_failure(w, id, o.found, o.dist, o.sigma);
+    return world_big_check_overlaps(w, id);
+}
+
 carom_status world_place_sphere(carom_world *w, uint32_t id)
 {
     world_advance_sphere(w, &w->spheres[id], w->time);

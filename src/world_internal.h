@@ -423,6 +423,10 @@ void world_unbuild(carom_world *w);
  * overlaps no other sphere; on failure it stays out and the message names
  * the problem. */
 carom_status world_place_sphere(carom_world *w, uint32_t s);
+/* Checks sphere s, just added to a built world whose grid it does not fit
+ * (the world is then built again at the next advance), the same way: in
+ * the box, overlapping none of the spheres within its reach. */
+carom_status world_check_unplaced(carom_world *w, uint32_t s);
 
 /* world_big.c: a few spheres much larger than the rest are kept out of
  * the grid, so that the grid's cells can stay as small as the others. */

@@ -1,11 +1,10 @@
-/* A world built again after it has run (here: a sphere too large for its
- * grid was added) checks only the spheres added since, each against every
- * other: in the box, overlapping none. The spheres that were there come
- * from the world's own events and are not checked again, so a report-only
- * world, whose spheres pass through each other, takes a new sphere while
- * some of its spheres overlap. A new sphere that overlaps another, or
- * lies outside a walled box, is refused at the next advance with a
- * message naming it; removing it lets the world go on. */
+/* A sphere added to a world that has run, too large for its grid, makes
+ * the world build itself again at the next advance. That build checks
+ * only the spheres added since, each against every other: in the box,
+ * overlapping none. The spheres that were there come from the world's own
+ * events and are not checked again, so a report-only world, whose spheres
+ * pass through each other, takes a new sphere while some of its spheres
+ * overlap. The large sphere itself is checked when it is added. */
 #include <math.h>
 #include <string.h>
 
@@ -146,8 +145,10 @@ static void test_elastic_world_takes_a_big_sphere(void)
     carom_world_free(w);
 }
 
-/* The new sphere is checked: overlapping a sphere of the gas, or outside
- * the walls, the next advance refuses it and names it. */
+/* The new sphere is checked. One too large for the grid, at once:
+ * overlapping a sphere of the gas or outside the walls, it is refused and
+ * named. One added while the world waits to be built again, by the next
+ * advance, which names it; removing it lets the world go on. */
 static void test_new_sphere_is_checked(void)
 {
     contacts_with seen = {(carom_sphere_id)-1, 0};
@@ -155,24 +156,35 @@ static void test_new_sphere_is_checked(void)
     if (!w)
         return;
     CHECK_OK(carom_world_advance_to(w, 1.0));
+    char name[32];
     carom_sphere_state s0;
     CHECK_OK(carom_world_get_sphere(w, 0, &s0));
     double x[3];
     for (int k = 0; k < 3; k++) /* inside the box, on top of sphere 0 */
         x[k] = fmin(fmax(s0.position[k], BIG), BOX - BIG);
     carom_sphere_id id;
+    CHECK(add_big(w, x, &id) == CAROM_ERR_OVERLAP);
+    snprintf(name, sizeof name, "%u", (unsigned)carom_world_sphere_capacity(w));
+    CHECK(strstr(carom_world_error_message(w), name) != NULL);
+    double out[3] = {BOX - 1.0, BOX / 2, BOX / 2}; /* through the wall */
+    CHECK(add_big(w, out, &id) == CAROM_ERR_OUTSIDE_BOX);
+    CHECK(carom_world_sphere_count(w) == N);
+    /* A big sphere where there is room: the world builds itself again at
+     * the next advance, and a small sphere added meanwhile on top of
+     * sphere 0 is checked then. */
+    CHECK(free_place(w, BIG, 0, x));
     CHECK_OK(add_big(w, x, &id));
+    carom_sphere_def small = carom_sphere_default_def();
+    CHECK_OK(carom_world_get_sphere(w, 0, &s0));
+    memcpy(small.position, s0.position, sizeof small.position);
+    small.position[0] += 0.5;
+    carom_sphere_id late;
+    CHECK_OK(carom_world_add_sphere(w, &small, &late));
     CHECK(carom_world_advance_to(w, 2.0) == CAROM_ERR_OVERLAP);
-    char name[32];
-    snprintf(name, sizeof name, "%u", (unsigned)id);
+    snprintf(name, sizeof name, "%u", (unsigned)late);
     CHECK(strstr(carom_world_error_message(w), name) != NULL);
     CHECK(carom_world_time(w) == 1.0);
-    CHECK_OK(carom_world_remove_sphere(w, id));
-    /* Outside the walls. */
-    double out[3] = {BOX - 1.0, BOX / 2, BOX / 2};
-    CHECK_OK(add_big(w, out, &id));
-    CHECK(carom_world_advance_to(w, 2.0) == CAROM_ERR_OUTSIDE_BOX);
-    CHECK_OK(carom_world_remove_sphere(w, id));
+    CHECK_OK(carom_world_remove_sphere(w, late));
     CHECK_OK(carom_world_advance_to(w, 2.0));
     CHECK(carom_world_max_overlap_now(w) < 1e-9);
     carom_world_free(w);

@@ -254,12 +254,12 @@ const char *carom_world_error_message(const carom_world *world);
 
 /* Adds a sphere at the world's current time. Before the first advance,
  * overlaps and box checks are deferred to the first advance (so building
- * a world of N spheres is O(N)); afterwards they are checked at once,
- * except for a sphere too large for the world's grid (or a driven sphere
- * in a world of neighbour lists): the world is then built again at the
- * next advance, which checks the spheres added since (only those: a
- * report-only world's spheres may overlap) and, if one fails, returns the
- * error naming it with the world left at its time. */
+ * a world of N spheres is O(N)); afterwards they are checked at once.
+ * A sphere too large for the world's grid makes the world build itself
+ * again at the next advance; spheres added until then are checked by
+ * that advance (only they: the others' states come from the world's own
+ * events, and a report-only world's spheres may overlap), which returns
+ * the error naming one that fails, with the world left at its time. */
 carom_status carom_world_add_sphere(carom_world *world, const carom_sphere_def *def,
                                     carom_sphere_id *id_out);
 carom_status carom_world_remove_sphere(carom_world *world, carom_sphere_id id);
