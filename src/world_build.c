@@ -110,6 +110,20 @@ static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
     return CAROM_OK;
 }
 
+/* The live sphere of largest reach in the grid (not kept out of it). */
+static uint32_t largest_in_grid(const carom_world *w)
+{
+    uint32_t largest = 0;
+    double most = -1.0;
+    for (uint32_t i = 0; i < w->count; i++) {
+        if (w->info[i].alive && !w->info[i].big && sphere_reach(w, i) > most) {
+            most = sphere_reach(w, i);
+            largest = i;
+        }
+    }
+    return largest;
+}
+
 /* A first build (every sphere new): each pair once. */
 static carom_status check_every_pair(carom_world *w)
 {
@@ -243,12 +257,15 @@ carom_status world_build(carom_world *w, int resorted)
         }
     }
     rmax = rgrid;
-    if (rc == -1)
+    if (rc == -1) {
+        uint32_t largest = largest_in_grid(w);
         return world_fail(w, CAROM_ERR_BOX_TOO_SMALL,
                           "the periodic box (%g x %g%s%g) must be at least 2 largest diameters "
-                          "(2 x %g) long on every periodic axis",
+                          "(2 x %g, sphere %u) long on every periodic axis",
                           w->def.box[0], w->def.box[1], w->def.dim == 3 ? " x " : "",
-                          w->def.dim == 3 ? w->def.box[2] : 0.0, 2.0 * rmax);
+                          w->def.dim == 3 ? w->def.box[2] : 0.0, 2.0 * rmax,
+                          (unsigned)world_id_of(w, largest));
+    }
     if (rc != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the cell grid");
     w->grid_radius = rmax;

@@ -1051,11 +1051,15 @@ static void test_small_periodic_box(void)
     }
     carom_world_free(w);
 
-    /* A periodic box shorter than two contact distances is refused. */
-    def = box_def(3, 1.9, 10, 10, CAROM_BOUNDARY_PERIODIC);
+    /* A periodic box shorter than two contact distances is refused; the
+     * message names the largest sphere. */
+    def = box_def(3, 3.9, 10, 10, CAROM_BOUNDARY_PERIODIC);
     w = make(def, NULL);
-    add(w, 0.5, 5, 5, 0, 0, 0, 0.5, 1.0);
+    add(w, 0.5, 5, 5, 0, 0, 0, 0.4, 1.0);
+    add(w, 2.5, 5, 5, 0, 0, 0, 1.0, 1.0);
+    add(w, 2.5, 2, 5, 0, 0, 0, 0.4, 1.0);
     CHECK(carom_world_advance_to(w, 1.0) == CAROM_ERR_BOX_TOO_SMALL);
+    CHECK(strstr(carom_world_error_message(w), "sphere 1)") != NULL);
     carom_world_free(w);
 
     /* A gas of 8 spheres (a 2x2x2 lattice of spacing 1.25) in a periodic
