@@ -14,6 +14,7 @@ const char *carom_status_name(carom_status status)
     case CAROM_ERR_IO: return "i/o error";
     case CAROM_ERR_PARSE: return "parse error";
     case CAROM_ERR_IN_CALLBACK: return "called from inside a callback";
+    case CAROM_ERR_STUCK: return "stuck at one instant";
     }
     return "unknown status";
 }

@@ -229,6 +229,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
 {
     if (w->busy)
         return world_busy_failure(w, "carom_world_add_sphere");
+    w->events_at_instant = 0; /* a changed world may move on */
     if (!def)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
     size_t id = w->count;
@@ -342,6 +343,7 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
 {
     if (w->busy)
         return world_busy_failure(w, "carom_world_remove_sphere");
+    w->events_at_instant = 0; /* a changed world may move on */
     uint32_t i = 0;
     carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
@@ -366,6 +368,7 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
 {
     if (w->busy)
         return world_busy_failure(w, "carom_world_set_velocity");
+    w->events_at_instant = 0; /* a changed world may move on */
     uint32_t i = 0;
     carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
@@ -390,6 +393,7 @@ carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, doub
 {
     if (w->busy)
         return world_busy_failure(w, "carom_world_reprobe_sphere");
+    w->events_at_instant = 0; /* a changed world may move on */
     uint32_t i = 0;
     carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)

@@ -183,6 +183,23 @@ static void process_rescan(carom_world *w, uint32_t i)
     world_predict(w, i);
 }
 
+/* Events at one instant beyond which the loop gives up: far more than
+ * any real instant holds (a lattice of spheres all meeting at once is a
+ * few events a sphere), reached in well under a minute. A sphere caught
+ * between two spheres of infinite mass that close in on it bounces
+ * between them at one instant without end: every contact separates it
+ * from one of them (restitution_min_speed), and sends it into the other.
+ * Squeezed more slowly, it bounces ever faster until the time between
+ * contacts is below the resolution of the clock, and then the same. */
+#define STUCK_EVENTS_PER_SPHERE 64
+#define STUCK_EVENTS_MIN 1000000
+
+static uint64_t stuck_limit(const carom_world *w)
+{
+    uint64_t by_size = STUCK_EVENTS_PER_SPHERE * (uint64_t)w->alive_count;
+    return by_size > STUCK_EVENTS_MIN ? by_size : STUCK_EVENTS_MIN;
+}
+
 static carom_status process_events(carom_world *w, double t_end, uint64_t max_events,
                                    uint64_t *processed)
 {
@@ -195,6 +212,19 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
         double t = event_queue_top_time(&w->queue);
         if (t > t_end || t == INFINITY)
             break;
+        if (t > w->time)
+            w->events_at_instant = 0;
+        else if (++w->events_at_instant > stuck_limit(w)) {
+            if (processed)
+                *processed = count;
+            return world_fail(w, CAROM_ERR_STUCK,
+                              "time cannot move on from t = %.17g: %llu events there (the "
+                              "last of sphere %u); a sphere squeezed between spheres of "
+                              "infinite mass that close in on it has no motion that keeps it "
+                              "out of them",
+                              t, (unsigned long long)w->events_at_instant,
+                              (unsigned)world_id_of(w, i));
+        }
         w->time = t;
         count++;
         w->stats.events++;

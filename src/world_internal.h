@@ -246,6 +246,9 @@ struct carom_world {
     /* Inside the event loop or a driver's probe: a user's callback may be
      * running, and the calls that change the world refuse (world_busy). */
     int busy;
+    /* Events since time last moved on (world_events.c: a loop that cannot
+     * move it on stops with CAROM_ERR_STUCK). */
+    uint64_t events_at_instant;
 
     carom_stats stats;
 };

@@ -18,6 +18,9 @@ carom_add_test(test_event_queue)
 carom_add_test(test_reorder)
 carom_add_test(test_rebuild)
 carom_add_test(test_callbacks)
+carom_add_test(test_stuck)
 # Without the checks it tests, a callback's NaN velocity makes an advance
 # run forever: fail in minutes, not at CTest's default of 25.
 set_tests_properties(test_callbacks PROPERTIES TIMEOUT 120)
+# Without the check it tests, a squeezed sphere makes an advance run forever.
+set_tests_properties(test_stuck PROPERTIES TIMEOUT 120)

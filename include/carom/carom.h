@@ -30,8 +30,11 @@ typedef enum carom_status {
     CAROM_ERR_NO_SUCH_SPHERE,   /* stale or unknown sphere id */
     CAROM_ERR_IO,               /* file missing, unreadable, unwritable */
     CAROM_ERR_PARSE,            /* malformed file contents */
-    CAROM_ERR_IN_CALLBACK       /* a call that changes the world, made from
+    CAROM_ERR_IN_CALLBACK,      /* a call that changes the world, made from
                                    inside one of its callbacks */
+    CAROM_ERR_STUCK             /* time cannot move on: events without end
+                                   at one instant (a sphere squeezed between
+                                   spheres of infinite mass closing in) */
 } carom_status;
 
 #define CAROM_ERROR_MESSAGE_SIZE 320
