@@ -69,7 +69,9 @@ static void on_contact(void *user_data, carom_contact *c)
     }
 }
 
-static carom_world *gas(attempts *a)
+/* 500 spheres at random in a 12^3 box, with a contact callback. */
+static carom_world *gas_with(carom_response response, carom_boundary boundary,
+                             carom_contact_fn callback, void *user_data)
 {
     carom_scene s;
     carom_error e;
@@ -77,17 +79,24 @@ static carom_world *gas(attempts *a)
     s.dim = 3;
     for (int k = 0; k < 3; k++) {
         s.box[k] = 12.0;
-        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
+        s.boundary[k] = boundary;
     }
     CHECK_OK(carom_scene_random(&s, 500, 0.5, 7, &e));
     CHECK_OK(carom_scene_maxwell_velocities(&s, 1.0, 3, &e));
     carom_world_def def = carom_world_default_def();
-    def.on_contact = on_contact;
-    def.user_data = a;
+    def.response = response;
+    def.on_contact = callback;
+    def.user_data = user_data;
     carom_world *w = carom_scene_create_world(&s, &def, &e);
     carom_scene_free(&s);
-    a->w = w;
+    CHECK(w != NULL);
     return w;
+}
+
+static carom_world *gas(attempts *a)
+{
+    a->w = gas_with(CAROM_RESPONSE_ELASTIC, CAROM_BOUNDARY_PERIODIC, on_contact, a);
+    return a->w;
 }
 
 static void test_contact_callback_cannot_change_the_world(void)
@@ -222,24 +231,8 @@ static void poison(void *user_data, carom_contact *c)
 static void poisoned_run(carom_response response, carom_boundary boundary, double value,
                          int wall_only)
 {
-    carom_scene s;
-    carom_error e;
-    carom_scene_init(&s);
-    s.dim = 3;
-    for (int k = 0; k < 3; k++) {
-        s.box[k] = 12.0;
-        s.boundary[k] = boundary;
-    }
-    CHECK_OK(carom_scene_random(&s, 500, 0.5, 7, &e));
-    CHECK_OK(carom_scene_maxwell_velocities(&s, 1.0, 3, &e));
     poisoner p = {0, 10, value, wall_only, 0, 0.0};
-    carom_world_def def = carom_world_default_def();
-    def.response = response;
-    def.on_contact = poison;
-    def.user_data = &p;
-    carom_world *w = carom_scene_create_world(&s, &def, &e);
-    carom_scene_free(&s);
-    CHECK(w != NULL);
+    carom_world *w = gas_with(response, boundary, poison, &p);
     if (!w)
         return;
     double energy = carom_world_kinetic_energy(w);
