@@ -224,12 +224,23 @@ carom_status world_busy_failure(carom_world *w, const char *call)
                       call);
 }
 
+/* The start of a public call that changes the world's spheres: refused
+ * inside a callback; a changed world may move on from an instant it was
+ * stuck at. */
+static carom_status begin_change(carom_world *w, const char *call)
+{
+    if (w->busy)
+        return world_busy_failure(w, call);
+    w->events_at_instant = 0;
+    return CAROM_OK;
+}
+
 carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
                                     carom_sphere_id *id_out)
 {
-    if (w->busy)
-        return world_busy_failure(w, "carom_world_add_sphere");
-    w->events_at_instant = 0; /* a changed world may move on */
+    carom_status begun = begin_change(w, "carom_world_add_sphere");
+    if (begun != CAROM_OK)
+        return begun;
     if (!def)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
     size_t id = w->count;
@@ -341,9 +352,9 @@ static carom_status slot_for(carom_world *w, carom_sphere_id id, uint32_t *slot)
 
 carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
 {
-    if (w->busy)
-        return world_busy_failure(w, "carom_world_remove_sphere");
-    w->events_at_instant = 0; /* a changed world may move on */
+    carom_status begun = begin_change(w, "carom_world_remove_sphere");
+    if (begun != CAROM_OK)
+        return begun;
     uint32_t i = 0;
     carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
@@ -366,9 +377,9 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
 
 carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const double velocity[3])
 {
-    if (w->busy)
-        return world_busy_failure(w, "carom_world_set_velocity");
-    w->events_at_instant = 0; /* a changed world may move on */
+    carom_status begun = begin_change(w, "carom_world_set_velocity");
+    if (begun != CAROM_OK)
+        return begun;
     uint32_t i = 0;
     carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)
@@ -391,9 +402,9 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
 
 carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, double accel_bound)
 {
-    if (w->busy)
-        return world_busy_failure(w, "carom_world_reprobe_sphere");
-    w->events_at_instant = 0; /* a changed world may move on */
+    carom_status begun = begin_change(w, "carom_world_reprobe_sphere");
+    if (begun != CAROM_OK)
+        return begun;
     uint32_t i = 0;
     carom_status st = slot_for(w, id, &i);
     if (st != CAROM_OK)

@@ -85,6 +85,20 @@ static carom_status check_listed_overlaps(carom_world *w, uint32_t id)
     return CAROM_OK;
 }
 
+/* Whether sphere o, seen through shift at s's time, overlaps s by more
+ * than the tolerance; with their distance and contact distance. */
+static int overlaps(const carom_world *w, const sphere *s, const sphere *o, const double shift[3],
+                    double *dist, double *sigma)
+{
+    double xo[3], vo[3], d[3];
+    world_sphere_at(w, o, s->t, xo, vo);
+    for (int k = 0; k < 3; k++)
+        d[k] = xo[k] + shift[k] - s->x[k];
+    *sigma = s->radius + o->radius;
+    *dist = sqrt(vec_dot(d, d));
+    return *dist < *sigma * (1.0 - OVERLAP_TOLERANCE);
+}
+
 /* Fails if sphere id overlaps a sphere already in the grid (only those
  * with index below `below` are considered, to check each pair once). */
 static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
@@ -96,14 +110,8 @@ static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
         for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = nl.list[c].next[j]) {
             if (j == id || j >= below)
                 continue;
-            const sphere *o = &w->spheres[j];
-            double xo[3], vo[3], d[3];
-            world_sphere_at(w, o, s->t, xo, vo);
-            for (int k = 0; k < 3; k++)
-                d[k] = xo[k] + nl.list[c].shift[k] - s->x[k];
-            double sigma = s->radius + o->radius;
-            double dist = sqrt(vec_dot(d, d));
-            if (dist < sigma * (1.0 - OVERLAP_TOLERANCE))
+            double dist, sigma;
+            if (overlaps(w, s, &w->spheres[j], nl.list[c].shift, &dist, &sigma))
                 return overlap_failure(w, id, j, dist, sigma);
         }
     }
@@ -322,13 +330,8 @@ static void find_overlap(const carom_world *w, void *ctx, const uint32_t *ids,
     overlap_search *o = ctx;
     const sphere *s = &w->spheres[o->id];
     for (int m = 0; m < n && o->found == SPHERE_NONE; m++) {
-        const sphere *b = &w->spheres[ids[m]];
-        double xb[3], vb[3], d[3];
-        world_sphere_at(w, b, s->t, xb, vb);
-        for (int k = 0; k < 3; k++)
-            d[k] = xb[k] + shifts[m][k] - s->x[k];
-        double sigma = s->radius + b->radius, dist = sqrt(vec_dot(d, d));
-        if (ids[m] != o->id && dist < sigma * (1.0 - OVERLAP_TOLERANCE)) {
+        double dist, sigma;
+        if (ids[m] != o->id && overlaps(w, s, &w->spheres[ids[m]], shifts[m], &dist, &sigma)) {
             o->found = ids[m];
             o->dist = dist;
             o->sigma = sigma;
