@@ -329,8 +329,11 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
 #ifdef CAROM_VALIDATE
         world_validate(w);
         world_validate_driven_cover(w, i);
-        if (ev.kind == EVENT_COLLISION)
+        world_validate_ballistic_cover(w, i);
+        if (ev.kind == EVENT_COLLISION) {
             world_validate_driven_cover(w, ev.partner);
+            world_validate_ballistic_cover(w, ev.partner);
+        }
 #endif
         if (w->reorder.due)
             break; /* world_process_until sorts and goes on */

@@ -644,6 +644,11 @@ void world_validate(carom_world *w);
  * two spheres will look at that pair again: its event naming the other,
  * or its pair floor (the floor's partner), or the floor's next. */
 void world_validate_driven_cover(carom_world *w, uint32_t i);
+/* The same for a ballistic sphere in a world without gravity, with a
+ * response and symmetric candidates (world_predict.c, scan_straight):
+ * every meeting of sphere i with another (nearest image) comes no earlier
+ * than the pending event of one of the two. O(N). */
+void world_validate_ballistic_cover(const carom_world *w, uint32_t i);
 #endif
 
 #endif
