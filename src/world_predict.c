@@ -306,6 +306,15 @@ static inline int candidates_symmetric(const carom_world *w)
     return w->list_skin > 0.0 || (w->levels.simple && w->nbig == 0);
 }
 
+/* Whether a sphere leaves its meetings to a partner whose own event comes
+ * first (scan_straight): ballistic spheres without gravity, a response,
+ * symmetric candidates. */
+static inline int leaves_to_partner(const carom_world *w)
+{
+    return !w->has_driven && !w->has_gravity && w->def.response != CAROM_RESPONSE_NONE &&
+           candidates_symmetric(w);
+}
+
 /* scan_candidates for ballistic spheres without gravity, responding: the
  * dense hard-sphere loop, with no per-candidate test of the world's kind.
  *
@@ -360,7 +369,7 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
     const sphere *s = p->s;
     int report_only = w->def.response == CAROM_RESPONSE_NONE;
     if (!w->has_driven && !report_only && !w->has_gravity) {
-        if (candidates_symmetric(w))
+        if (leaves_to_partner(w))
             scan_straight(w, p, cand, cand_shift, n, 1);
         else
             scan_straight(w, p, cand, cand_shift, n, 0);
@@ -601,7 +610,11 @@ static void floor_take_scan(carom_world *w, uint32_t i, const pair_scan *p)
 
 /* Stores sphere i's event and tells its partner (if any) when that is
  * earlier than what the partner has: it saves the partner a stale event
- * later. A driven partner's replaced event goes into its pair floor. */
+ * later. A driven partner's replaced event goes into its pair floor.
+ * Where spheres leave meetings to partners whose events come first, the
+ * partner is not told: its own event is then no earlier than the
+ * meeting, and telling it would only cost a second update of the queue
+ * (about 4% of the instructions at packing 0.45). */
 static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best)
 {
     if (ev.kind == EVENT_COLLISION)
@@ -610,7 +623,7 @@ static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best
     ev.counter = w->events[i].counter;
     w->events[i] = ev;
     event_queue_update(&w->queue, i, best);
-    if (ev.kind == EVENT_COLLISION && best < w->events[ev.partner].time) {
+    if (ev.kind == EVENT_COLLISION && best < w->events[ev.partner].time && !leaves_to_partner(w)) {
         uint32_t j = ev.partner;
         if (w->has_driven && w->info[j].driven)
             floor_take_replaced(w, j, &w->events[j]);
@@ -855,8 +868,7 @@ int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
 #ifdef CAROM_VALIDATE
 void world_validate_ballistic_cover(const carom_world *w, uint32_t i)
 {
-    if (w->has_driven || w->has_gravity || w->def.response == CAROM_RESPONSE_NONE ||
-        !candidates_symmetric(w) || !w->info[i].alive)
+    if (!leaves_to_partner(w) || !w->info[i].alive)
         return;
     const sphere *s = &w->spheres[i];
     for (uint32_t k = 0; k < w->count; k++) {

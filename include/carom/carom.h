@@ -127,7 +127,9 @@ typedef struct carom_contact {
     carom_contact_kind kind;
     double time;
     uint32_t i;       /* sphere id */
-    uint32_t j;       /* sphere id (CAROM_CONTACT_SPHERE only) */
+    uint32_t j;       /* sphere id (CAROM_CONTACT_SPHERE only); which of the
+                         two is i follows from the engine's bookkeeping, not
+                         from their ids */
     int wall;         /* 2*axis + (0 low face, 1 high face) (CAROM_CONTACT_WALL) */
     double normal[3]; /* unit vector from i towards j (or towards the wall) */
     double impulse;   /* magnitude of the impulse the built-in response applied */
