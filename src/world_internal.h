@@ -24,6 +24,10 @@
  * - a sphere's counter moves whenever its velocity changes;
  * - for every pair that will meet next, at least one of the two has a
  *   pending event no later than that meeting (possibly a stale one);
+ * - a sphere's pending event only moves later when the sphere itself
+ *   predicts (being told of a partner's earlier collision moves it
+ *   earlier), which is what lets a prediction leave a meeting to a
+ *   partner whose event comes first (world_predict.c, scan_straight);
  * - a sphere's stored position is at its own time t; nothing touches a
  *   sphere that no event involves.
  */

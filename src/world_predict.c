@@ -324,7 +324,7 @@ static inline int leaves_to_partner(const carom_world *w)
  * any two spheres that will meet next has an event no later" still
  * holds (and j's event time never grows without j predicting). Taking
  * the meeting would only store an event bound to turn stale: at packing
- * 0.45 this halves the stale events and saves about 4% of the
+ * 0.45 this cuts the stale events by about 60% and saves about 4% of the
  * instructions (docs/performance-notes.md, fourteenth pass). */
 static inline void scan_straight(const carom_world *w, pair_scan *p, const uint32_t *cand,
                                  const double *const *cand_shift, int n, int leave_to_partner)
