@@ -234,8 +234,10 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
          * overlap instead of waiting one after the other. */
         PREFETCH(&w->spheres[i]);
         PREFETCH(&w->info[i]);
-        if (w->list_skin > 0.0)
+        if (w->list_skin > 0.0) {
             PREFETCH(world_list_of(w, i));
+            PREFETCH(&w->list_count[i]);
+        }
         if (w->has_driven) {
             PREFETCH(&w->bounds[i]);
             PREFETCH(&w->floors[i]);
@@ -248,6 +250,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
             PREFETCH(&w->spheres[next]);
             if (w->list_skin > 0.0) {
                 PREFETCH(world_list_of(w, next));
+                PREFETCH(&w->list_count[next]);
                 PREFETCH(&w->list_centre[next]);
             }
         }
@@ -260,8 +263,12 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
                 PREFETCH(&w->bounds[ev.partner]);
                 PREFETCH(&w->floors[ev.partner]);
             }
-            if (w->list_skin > 0.0)
+            if (w->list_skin > 0.0) {
                 PREFETCH(world_list_of(w, ev.partner));
+                PREFETCH(&w->list_count[ev.partner]);
+            }
+            PREFETCH(&w->queue.where[ev.partner]);
+            PREFETCH(&w->queue.link[ev.partner]);
             const sphere *partner = &w->spheres[ev.partner];
             /* A removed sphere's counter moved when it was removed (and
              * no prediction names it since): the counter says it all. */

@@ -113,6 +113,19 @@ static void touch_cells(const struct world_helper *h, uint32_t s)
     }
 }
 
+/* Loads what moving sphere s to another bucket reads and writes: its
+ * place and links, and its neighbours' links in its bucket's list (the
+ * partner of a collision is usually in a later bucket). */
+static void touch_queue_links(const struct world_helper *h, uint32_t s)
+{
+    PREFETCH_FOR_WRITE(&h->queue_where[s]);
+    uint32_t prev = load_u32(&h->link[s].prev), next = load_u32(&h->link[s].next);
+    if (prev < h->capacity)
+        PREFETCH_FOR_WRITE(&h->link[prev]);
+    if (next < h->capacity)
+        PREFETCH_FOR_WRITE(&h->link[next]);
+}
+
 /* Loads what processing sphere s's event will read. */
 static void touch_sphere(const struct world_helper *h, uint32_t s)
 {
@@ -130,6 +143,7 @@ static void touch_sphere(const struct world_helper *h, uint32_t s)
         PREFETCH(&h->spheres[partner]);
         PREFETCH(&h->info[partner]);
         PREFETCH(&h->events[partner]);
+        touch_queue_links(h, partner);
         if (h->list_entry)
             touch_list(h, partner);
         else if (h->cells)
