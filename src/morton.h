@@ -56,4 +56,9 @@ static inline int morton_by_key(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* Sorts k[0..n) by morton_by_key, for entries whose indices increase
+ * with their position (as every caller fills them): stable, O(n).
+ * Returns 0, or -1 if out of memory (k then unchanged). */
+int morton_sort(morton_keyed *k, size_t n);
+
 #endif

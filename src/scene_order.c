@@ -20,7 +20,11 @@ carom_status carom_scene_sort_spatially(carom_scene *scene, carom_error *error)
     morton_keyed *k = malloc(n * sizeof *k);
     double(*tmp3)[3] = malloc(n * sizeof *tmp3);
     double *tmp = malloc(n * sizeof *tmp);
-    if (!k || !tmp3 || !tmp) {
+    if (k && tmp3 && tmp) {
+        for (size_t i = 0; i < n; i++)
+            k[i] = (morton_keyed){morton_key(scene->position[i], scene->box, scene->dim), i};
+    }
+    if (!k || !tmp3 || !tmp || morton_sort(k, n) != 0) {
         free(k);
         free(tmp3);
         free(tmp);
@@ -30,10 +34,6 @@ carom_status carom_scene_sort_spatially(carom_scene *scene, carom_error *error)
         }
         return CAROM_ERR_OUT_OF_MEMORY;
     }
-    for (size_t i = 0; i < n; i++) {
-        k[i] = (morton_keyed){morton_key(scene->position[i], scene->box, scene->dim), i};
-    }
-    qsort(k, n, sizeof *k, morton_by_key);
     for (size_t i = 0; i < n; i++)
         memcpy(tmp3[i], scene->position[k[i].index], sizeof tmp3[i]);
     memcpy(scene->position, tmp3, n * sizeof *tmp3);

@@ -169,7 +169,11 @@ static carom_status sort_slots(carom_world *w)
     int moved = 0;
     for (uint32_t i = 0; i < n; i++)
         k[i] = (morton_keyed){key_of(w, i), i};
-    qsort(k, n, sizeof *k, morton_by_key);
+    if (morton_sort(k, n) != 0) {
+        free(k);
+        free(from);
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory sorting the spheres");
+    }
     for (uint32_t i = 0; i < n; i++) {
         from[i] = (uint32_t)k[i].index;
         moved |= from[i] != i;
