@@ -81,10 +81,8 @@ static void touch_list(const struct world_helper *h, uint32_t s)
     const uint32_t *e = &h->list_entry[(size_t)s * LIST_BLOCK];
     for (uint32_t m = 0; m < n; m++) {
         uint32_t j = LIST_PARTNER(load_u32(&e[m]));
-        if (j < h->capacity) {
+        if (j < h->capacity)
             PREFETCH(&h->spheres[j]);
-            PREFETCH(&h->events[j]);
-        }
     }
 }
 
