@@ -20,6 +20,7 @@ carom_add_test(test_reorder)
 carom_add_test(test_rebuild)
 carom_add_test(test_callbacks)
 carom_add_test(test_stuck)
+carom_add_test(test_random_ops)
 # Without the checks it tests, a callback's NaN velocity makes an advance
 # run forever: fail in minutes, not at CTest's default of 25.
 set_tests_properties(test_callbacks PROPERTIES TIMEOUT 120)
