@@ -86,12 +86,13 @@ static carom_status check_listed_overlaps(carom_world *w, uint32_t id)
 }
 
 /* Whether sphere o, seen through shift at s's time, overlaps s by more
- * than the tolerance; with their distance and contact distance. */
+ * than the tolerance; with their distance and contact distance. A driven
+ * sphere is where its driver says, not at its bound's centre. */
 static int overlaps(const carom_world *w, const sphere *s, const sphere *o, const double shift[3],
                     double *dist, double *sigma)
 {
     double xo[3], vo[3], d[3];
-    world_sphere_at(w, o, s->t, xo, vo);
+    world_true_state(w, (uint32_t)(o - w->spheres), s->t, xo, vo);
     for (int k = 0; k < 3; k++)
         d[k] = xo[k] + shift[k] - s->x[k];
     *sigma = s->radius + o->radius;

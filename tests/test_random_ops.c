@@ -14,7 +14,8 @@
  *
  * The worlds: 2D and 3D, walls and periodic, elastic and restitution,
  * cells and neighbour lists, sorting on and off, report-only, radii 1:3
- * or one sphere over 4 times the mean radius (the largest always come first
+ * or one sphere over 4 times the mean radius, or 6 spheres driven by
+ * random forces among the ballistic ones (the largest always come first
  * and stays: a larger sphere added later defers the checks of the adds
  * after it to the next advance, as carom.h says), finite masses
  * (no squeeze by spheres of infinite mass: test_stuck has that). Fails if
@@ -25,12 +26,14 @@
 #include <string.h>
 
 #include "carom/carom.h"
+#include "carom/drive.h"
 #include "check.h"
 #include "rng.h"
 
 #define MAX_SPHERES 48
 #define RADIUS_MAX 0.6
 #define KEPT 2
+#define DRIVEN 6
 
 typedef struct trial {
     carom_world *w;
@@ -38,6 +41,7 @@ typedef struct trial {
     double box;
     int report_only;     /* spheres pass through each other */
     double radius_first; /* the largest radius, of the first sphere */
+    int driven;          /* spheres 0 .. driven-1 are driven (random forces) */
     carom_sphere_id ids[MAX_SPHERES * 8];
     int n;               /* ids handed out */
     int alive[MAX_SPHERES * 8];
@@ -144,6 +148,13 @@ static void check_motion(trial *t, totals before, uint64_t contacts_before,
 {
     totals now = check_states(t, after);
     double scale = before.energy > 1.0 ? before.energy : 1.0;
+    carom_stats st;
+    carom_world_get_stats(t->w, &st);
+    CHECK(t->contacts - contacts_before == st.collisions - collisions_before);
+    if (t->driven) {
+        CHECK(st.late_contacts == 0); /* the forces keep to their bounds */
+        return; /* the forces change energy and momentum */
+    }
     if (t->report_only)
         CHECK(now.energy == before.energy);
     else if (t->elastic)
@@ -153,9 +164,6 @@ static void check_motion(trial *t, totals before, uint64_t contacts_before,
     if (!t->walls)
         for (int a = 0; a < 3; a++)
             CHECK_NEAR(now.momentum[a], before.momentum[a], 1e-9 * (1.0 + sqrt(scale)));
-    carom_stats st;
-    carom_world_get_stats(t->w, &st);
-    CHECK(t->contacts - contacts_before == st.collisions - collisions_before);
 }
 
 static void random_point(rng *r, const trial *t, double radius, double x[3])
@@ -238,7 +246,9 @@ static void op_set_velocity(trial *t, rng *r)
     double v[3];
     random_velocity(r, t, v);
     carom_status st = carom_world_set_velocity(t->w, t->ids[k], v);
-    CHECK(st == (t->alive[k] ? CAROM_OK : CAROM_ERR_NO_SUCH_SPHERE));
+    CHECK(st == (!t->alive[k]     ? CAROM_ERR_NO_SUCH_SPHERE
+                 : k < t->driven ? CAROM_ERR_INVALID_ARGUMENT
+                                 : CAROM_OK));
     if (st == CAROM_OK) {
         carom_sphere_state s;
         CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &s));
@@ -305,7 +315,9 @@ static void run_trial(uint64_t seed, int config, int operations)
     memset(&t, 0, sizeof t);
     /* Worlds 0-31 respond, 32-63 report only, 64-95 start with a sphere
      * of radius 2.5, over 4 times the mean (kept out of the grid,
-     * world_big.c); the low 5 bits choose the rest. */
+     * world_big.c), 96-127 start with DRIVEN spheres driven by random
+     * forces (their velocities are the driver's); the low 5 bits choose
+     * the rest. */
     int variant = config / 32, bits = config % 32;
     t.dim = bits & 1 ? 2 : 3;
     t.walls = (bits >> 1) & 1;
@@ -313,6 +325,7 @@ static void run_trial(uint64_t seed, int config, int operations)
     t.report_only = variant == 1;
     t.radius_first = variant == 2 ? 2.5 : RADIUS_MAX;
     t.box = variant == 2 ? 12.0 : 8.0;
+    t.driven = variant == 3 ? DRIVEN : 0;
     carom_world_def def = carom_world_default_def();
     def.dim = t.dim;
     for (int k = 0; k < 3; k++) {
@@ -327,13 +340,41 @@ static void run_trial(uint64_t seed, int config, int operations)
     def.on_contact = count_contact;
     def.user_data = &t;
     carom_error e;
+    carom_forces *forces = NULL;
+    if (t.driven) {
+        double x[DRIVEN][3], v[DRIVEN][3], radius[DRIVEN], bound[DRIVEN];
+        for (int k = 0; k < DRIVEN; k++) {
+            for (int a = 0; a < 3; a++)
+                x[k][a] = a < t.dim ? 1.0 + 2.0 * (double)((k >> a) & 1) + (a == 0 ? 4.0 * (k / 4) : 0.0)
+                                    : 0.0;
+            random_velocity(&r, &t, v[k]);
+            radius[k] = RADIUS_MAX;
+            bound[k] = 5.0;
+        }
+        carom_forces_def fd = carom_forces_default_def();
+        fd.dim = t.dim;
+        fd.seed = seed;
+        forces = carom_forces_create(&fd, DRIVEN, x, v, radius, bound, &e);
+        if (!forces) {
+            fprintf(stderr, "forces: %s\n", e.message);
+            check_failures++;
+            return;
+        }
+        def.driver = carom_forces_driver(forces);
+    }
     t.w = carom_world_create(&def, &e);
     if (!t.w) {
         fprintf(stderr, "world: %s\n", e.message);
         check_failures++;
+        carom_forces_free(forces);
         return;
     }
     int failures = check_failures;
+    for (int k = 0; k < t.driven; k++) {
+        carom_sphere_def d = carom_forces_sphere_def(forces, (size_t)k);
+        CHECK_OK(carom_world_add_sphere(t.w, &d, &t.ids[t.n]));
+        t.alive[t.n++] = 1;
+    }
     for (int k = 0; k < 12; k++)
         op_add(&t, &r);
     for (int op = 0; op < operations && check_failures == failures; op++) {
@@ -352,10 +393,17 @@ static void run_trial(uint64_t seed, int config, int operations)
     printf("seed %llu, world %2d (%dD, %s, %s, %s, sort %s): %d spheres, t = %.2f, %llu "
            "contacts%s\n",
            (unsigned long long)seed, config, t.dim, t.walls ? "walls" : "periodic",
-           t.report_only ? "report-only" : variant == 2 ? "a big sphere" : t.elastic ? "elastic" : "restitution",
+           t.report_only  ? "report-only"
+           : variant == 2 ? "a big sphere"
+           : t.driven     ? "driven"
+           : t.elastic    ? "elastic"
+                          : "restitution",
            (bits >> 3) & 1 ? "lists" : "cells", (bits >> 4) & 1 ? "off" : "auto", alive_count(&t), carom_world_time(t.w),
            (unsigned long long)t.contacts, check_failures == failures ? "" : ": FAILED");
     carom_world_free(t.w);
+    if (forces)
+        CHECK(carom_forces_misuse(forces) == 0);
+    carom_forces_free(forces);
 }
 
 int main(void)
@@ -363,7 +411,7 @@ int main(void)
     int quick = getenv("CAROM_TEST_QUICK") != NULL;
     int operations = quick ? 200 : 500;
     for (uint64_t seed = 1; seed <= (quick ? 3u : 6u); seed++)
-        for (int config = 0; config < 96; config++)
+        for (int config = 0; config < 128; config++)
             run_trial(seed, config, operations);
     return CHECK_REPORT();
 }
