@@ -15,7 +15,8 @@
  * The worlds: 2D and 3D, walls and periodic, elastic and restitution,
  * cells and neighbour lists, sorting on and off, report-only, radii 1:3
  * or one sphere over 4 times the mean radius, or 6 spheres driven by
- * random forces among the ballistic ones (the largest always come first
+ * random forces among the ballistic ones, gravity, still obstacles of
+ * infinite mass (the largest always come first
  * and stays: a larger sphere added later defers the checks of the adds
  * after it to the next advance, as carom.h says), finite masses
  * (no squeeze by spheres of infinite mass: test_stuck has that). Fails if
@@ -42,6 +43,8 @@ typedef struct trial {
     int report_only;     /* spheres pass through each other */
     double radius_first; /* the largest radius, of the first sphere */
     int driven;          /* spheres 0 .. driven-1 are driven (random forces) */
+    double gravity;      /* pulls along -y, in a walled box */
+    int obstacles;       /* the KEPT spheres have infinite mass and stay still */
     carom_sphere_id ids[MAX_SPHERES * 8];
     int n;               /* ids handed out */
     int alive[MAX_SPHERES * 8];
@@ -123,7 +126,8 @@ static totals check_states(trial *t, const char *after)
                 }
             }
         }
-        s.energy += 0.5 * st[k].mass * v2;
+        if (isfinite(st[k].mass)) /* potential energy m g y: gravity pulls along -y */
+            s.energy += 0.5 * st[k].mass * v2 + st[k].mass * t->gravity * st[k].position[1];
     }
     for (int k = 0; k < t->n && !t->report_only; k++) {
         for (int m = k + 1; m < t->n && t->alive[k]; m++) {
@@ -155,13 +159,16 @@ static void check_motion(trial *t, totals before, uint64_t contacts_before,
         CHECK(st.late_contacts == 0); /* the forces keep to their bounds */
         return; /* the forces change energy and momentum */
     }
+    if (t->gravity > 0.0 && !t->elastic)
+        return; /* every contact separates at least restitution_min_speed fast:
+                   a sphere at rest on another gains energy */
     if (t->report_only)
         CHECK(now.energy == before.energy);
     else if (t->elastic)
         CHECK_NEAR(now.energy, before.energy, 1e-9 * scale);
     else
         CHECK(now.energy <= before.energy + 1e-9 * scale);
-    if (!t->walls)
+    if (!t->walls && !t->obstacles)
         for (int a = 0; a < 3; a++)
             CHECK_NEAR(now.momentum[a], before.momentum[a], 1e-9 * (1.0 + sqrt(scale)));
 }
@@ -190,12 +197,14 @@ static void op_add(trial *t, rng *r)
     d.radius = t->n == 0 ? t->radius_first
              : t->n < KEPT ? RADIUS_MAX
                            : rng_uniform_range(r, 0.2, RADIUS_MAX);
-    d.mass = rng_uniform_range(r, 0.5, 2.0);
+    d.mass = t->obstacles && t->n < KEPT ? INFINITY : rng_uniform_range(r, 0.5, 2.0);
     random_point(r, t, d.radius, d.position);
     int outside = t->walls && t->built && rng_uniform(r) < 0.1;
     if (outside)
         d.position[0] = d.radius * 0.5; /* half out of the low wall */
     random_velocity(r, t, d.velocity);
+    if (d.mass == INFINITY)
+        d.velocity[0] = d.velocity[1] = d.velocity[2] = 0.0; /* no squeeze (test_stuck) */
     double gap = least_gap(t, d.position, d.radius);
     if (!t->built && (gap < 1e-6 || outside))
         return; /* checks wait for the first advance: add only clear ones */
@@ -243,6 +252,8 @@ static void op_set_velocity(trial *t, rng *r)
     if (t->n == 0)
         return;
     int k = (int)(rng_uniform(r) * t->n);
+    if (t->obstacles && k < KEPT)
+        return; /* obstacles stay still */
     double v[3];
     random_velocity(r, t, v);
     carom_status st = carom_world_set_velocity(t->w, t->ids[k], v);
@@ -316,16 +327,21 @@ static void run_trial(uint64_t seed, int config, int operations)
     /* Worlds 0-31 respond, 32-63 report only, 64-95 start with a sphere
      * of radius 2.5, over 4 times the mean (kept out of the grid,
      * world_big.c), 96-127 start with DRIVEN spheres driven by random
-     * forces (their velocities are the driver's); the low 5 bits choose
-     * the rest. */
+     * forces (their velocities are the driver's), 128-159 fall under
+     * gravity in a walled box, 160-191 hold obstacles of infinite mass;
+     * the low 5 bits choose the rest. */
     int variant = config / 32, bits = config % 32;
     t.dim = bits & 1 ? 2 : 3;
     t.walls = (bits >> 1) & 1;
-    t.elastic = variant != 0 || !((bits >> 2) & 1);
+    t.elastic = (variant != 0 && variant < 4) || !((bits >> 2) & 1);
     t.report_only = variant == 1;
     t.radius_first = variant == 2 ? 2.5 : RADIUS_MAX;
     t.box = variant == 2 ? 12.0 : 8.0;
     t.driven = variant == 3 ? DRIVEN : 0;
+    t.gravity = variant == 4 ? 2.0 : 0.0;
+    t.obstacles = variant == 5;
+    if (t.gravity > 0.0)
+        t.walls = 1;
     carom_world_def def = carom_world_default_def();
     def.dim = t.dim;
     for (int k = 0; k < 3; k++) {
@@ -337,6 +353,9 @@ static void run_trial(uint64_t seed, int config, int operations)
     def.neighbours = (bits >> 3) & 1 ? CAROM_NEIGHBOURS_LISTS : CAROM_NEIGHBOURS_CELLS;
     def.reorder = (bits >> 4) & 1 ? CAROM_REORDER_OFF : CAROM_REORDER_AUTO;
     def.response = t.report_only ? CAROM_RESPONSE_NONE : CAROM_RESPONSE_ELASTIC;
+    def.gravity[1] = -t.gravity;
+    if (t.gravity > 0.0 && !t.elastic)
+        def.restitution_min_speed = 0.5; /* settling spheres: README */
     def.on_contact = count_contact;
     def.user_data = &t;
     carom_error e;
@@ -396,6 +415,8 @@ static void run_trial(uint64_t seed, int config, int operations)
            t.report_only  ? "report-only"
            : variant == 2 ? "a big sphere"
            : t.driven     ? "driven"
+           : t.gravity > 0.0 ? (t.elastic ? "gravity, elastic" : "gravity, restitution")
+           : t.obstacles  ? (t.elastic ? "obstacles, elastic" : "obstacles, restitution")
            : t.elastic    ? "elastic"
                           : "restitution",
            (bits >> 3) & 1 ? "lists" : "cells", (bits >> 4) & 1 ? "off" : "auto", alive_count(&t), carom_world_time(t.w),
@@ -411,7 +432,7 @@ int main(void)
     int quick = getenv("CAROM_TEST_QUICK") != NULL;
     int operations = quick ? 200 : 500;
     for (uint64_t seed = 1; seed <= (quick ? 3u : 6u); seed++)
-        for (int config = 0; config < 128; config++)
+        for (int config = 0; config < 192; config++)
             run_trial(seed, config, operations);
     return CHECK_REPORT();
 }
