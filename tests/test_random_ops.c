@@ -4,7 +4,9 @@
  * - adding a sphere succeeds when it is clear of every other and inside
  *   the box by a margin, and fails with CAROM_ERR_OVERLAP or
  *   CAROM_ERR_OUTSIDE_BOX (changing nothing) when it is clearly not;
- * - removing works once, and the id is then unknown;
+ * - removing works once, and the id is then unknown; setting a velocity
+ *   or reprobing works where it should (not a driven sphere's velocity,
+ *   not reprobing a ballistic sphere), and reprobing moves nothing;
  * - after every advance, step or sort: the world is at the time asked,
  *   no two spheres overlap, every sphere is in a walled box, the energy
  *   is kept (elastic) or does not grow (restitution), the momentum of a
@@ -268,6 +270,30 @@ static void op_set_velocity(trial *t, rng *r)
     }
 }
 
+/* Reprobing: a driven sphere starts a new bound where it is (state
+ * unchanged); any other sphere is refused. */
+static void op_reprobe(trial *t, rng *r)
+{
+    if (t->n == 0)
+        return;
+    int k = (int)(rng_uniform(r) * t->n);
+    carom_sphere_state s0, s1;
+    int driven = k < t->driven && t->alive[k];
+    if (driven)
+        CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &s0));
+    carom_status st = carom_world_reprobe_sphere(t->w, t->ids[k], 5.0);
+    CHECK(st == (!t->alive[k] ? CAROM_ERR_NO_SUCH_SPHERE
+                 : driven     ? CAROM_OK
+                              : CAROM_ERR_INVALID_ARGUMENT));
+    if (driven) {
+        CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &s1));
+        for (int a = 0; a < 3; a++) { /* a periodic wrap may round differently */
+            CHECK_NEAR(s1.position[a], s0.position[a], 1e-12 * t->box);
+            CHECK(s1.velocity[a] == s0.velocity[a]);
+        }
+    }
+}
+
 static void op_move(trial *t, rng *r)
 {
     totals before = check_states(t, "the last operation");
@@ -402,8 +428,10 @@ static void run_trial(uint64_t seed, int config, int operations)
             op_add(&t, &r);
         else if (u < 0.35)
             op_remove(&t, &r);
-        else if (u < 0.5)
+        else if (u < 0.45)
             op_set_velocity(&t, &r);
+        else if (u < 0.5)
+            op_reprobe(&t, &r);
         else
             op_move(&t, &r);
     }
