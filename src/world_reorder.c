@@ -161,19 +161,15 @@ static carom_status sort_slots(carom_world *w)
         return CAROM_OK;
     morton_keyed *k = malloc(n * sizeof *k);
     uint32_t *from = malloc(n * sizeof *from);
-    if (!k || !from) {
+    if (k && from)
+        for (uint32_t i = 0; i < n; i++)
+            k[i] = (morton_keyed){key_of(w, i), i};
+    if (!k || !from || morton_sort(k, n) != 0) {
         free(k);
         free(from);
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory sorting the spheres");
     }
     int moved = 0;
-    for (uint32_t i = 0; i < n; i++)
-        k[i] = (morton_keyed){key_of(w, i), i};
-    if (morton_sort(k, n) != 0) {
-        free(k);
-        free(from);
-        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory sorting the spheres");
-    }
     for (uint32_t i = 0; i < n; i++) {
         from[i] = (uint32_t)k[i].index;
         moved |= from[i] != i;

@@ -14,17 +14,20 @@
  *   contacts as the statistics count;
  * - sorting the records moves no sphere.
  *
- * The worlds: 2D and 3D, walls and periodic, elastic and restitution,
- * cells and neighbour lists, sorting on and off, report-only, radii 1:3
- * or one sphere over 4 times the mean radius, or 6 spheres driven by
- * random forces among the ballistic ones, gravity, still obstacles of
- * infinite mass (the largest always come first
- * and stays: a larger sphere added later defers the checks of the adds
- * after it to the next advance, as carom.h says), finite masses
- * (no squeeze by spheres of infinite mass: test_stuck has that). Fails if
- * an operation corrupts the world in a way the loop then carries into an
- * overlap, lost energy or a wrong time, or if a refused call changes
- * anything; under AddressSanitizer, on any memory fault on the way. */
+ * The worlds (192 kinds): 2D and 3D, walls and periodic, elastic and
+ * restitution, cells and neighbour lists, sorting on and off; and each
+ * of those report-only, with one sphere over 4 times the mean radius
+ * (kept out of the grid), with 6 spheres driven by random forces among
+ * the ballistic ones, under gravity, or with still obstacles of infinite
+ * mass (never moved: a squeeze is test_stuck's). The first spheres are
+ * the largest and stay, because a larger sphere added later defers the
+ * checks of the adds after it to the next advance (carom.h).
+ *
+ * Fails if an operation corrupts the world in a way the loop then carries
+ * into an overlap, a change of energy or a wrong time, or if a refused
+ * call changes anything; under AddressSanitizer, on any memory fault on
+ * the way. It found that adds were checked against a driven sphere's
+ * bound centre instead of the sphere. */
 #include <math.h>
 #include <string.h>
 
