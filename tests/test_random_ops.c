@@ -14,12 +14,13 @@
  *   contacts as the statistics count;
  * - sorting the records moves no sphere.
  *
- * The worlds (192 kinds): 2D and 3D, walls and periodic, elastic and
+ * The worlds (224 kinds): 2D and 3D, walls and periodic, elastic and
  * restitution, cells and neighbour lists, sorting on and off; and each
  * of those report-only, with one sphere over 4 times the mean radius
  * (kept out of the grid), with 6 spheres driven by random forces among
- * the ballistic ones, under gravity, or with still obstacles of infinite
- * mass (never moved: a squeeze is test_stuck's). The first spheres are
+ * the ballistic ones, under gravity, with still obstacles of infinite
+ * mass (never moved: a squeeze is test_stuck's), or with one big sphere
+ * driven by random forces (the viewer's dragged sphere). The first spheres are
  * the largest and stay, because a larger sphere added later defers the
  * checks of the adds after it to the next advance (carom.h).
  *
@@ -357,16 +358,17 @@ static void run_trial(uint64_t seed, int config, int operations)
      * of radius 2.5, over 4 times the mean (kept out of the grid,
      * world_big.c), 96-127 start with DRIVEN spheres driven by random
      * forces (their velocities are the driver's), 128-159 fall under
-     * gravity in a walled box, 160-191 hold obstacles of infinite mass;
-     * the low 5 bits choose the rest. */
+     * gravity in a walled box, 160-191 hold obstacles of infinite mass,
+     * 192-223 start with a big sphere driven by random forces (the
+     * viewer's dragged sphere); the low 5 bits choose the rest. */
     int variant = config / 32, bits = config % 32;
     t.dim = bits & 1 ? 2 : 3;
     t.walls = (bits >> 1) & 1;
     t.elastic = (variant != 0 && variant < 4) || !((bits >> 2) & 1);
     t.report_only = variant == 1;
-    t.radius_first = variant == 2 ? 2.5 : RADIUS_MAX;
-    t.box = variant == 2 ? 12.0 : 8.0;
-    t.driven = variant == 3 ? DRIVEN : 0;
+    t.radius_first = variant == 2 || variant == 6 ? 2.5 : RADIUS_MAX;
+    t.box = variant == 2 || variant == 6 ? 12.0 : 8.0;
+    t.driven = variant == 3 ? DRIVEN : variant == 6 ? 1 : 0;
     t.gravity = variant == 4 ? 2.0 : 0.0;
     t.obstacles = variant == 5;
     if (t.gravity > 0.0)
@@ -383,26 +385,33 @@ static void run_trial(uint64_t seed, int config, int operations)
     def.reorder = (bits >> 4) & 1 ? CAROM_REORDER_OFF : CAROM_REORDER_AUTO;
     def.response = t.report_only ? CAROM_RESPONSE_NONE : CAROM_RESPONSE_ELASTIC;
     def.gravity[1] = -t.gravity;
-    if (t.gravity > 0.0 && !t.elastic)
-        def.restitution_min_speed = 0.5; /* settling spheres: README */
+    /* Settling spheres (README): under gravity, and against a driven
+     * sphere that pushes, restitution makes a sphere's bounces shrink
+     * until it rides on the other; with the default minimum speed a
+     * driven sphere's push then shows as late contacts. */
+    if ((t.gravity > 0.0 || t.driven) && !t.elastic)
+        def.restitution_min_speed = 0.5;
     def.on_contact = count_contact;
     def.user_data = &t;
     carom_error e;
     carom_forces *forces = NULL;
     if (t.driven) {
         double x[DRIVEN][3], v[DRIVEN][3], radius[DRIVEN], bound[DRIVEN];
-        for (int k = 0; k < DRIVEN; k++) {
+        for (int k = 0; k < t.driven; k++) {
             for (int a = 0; a < 3; a++)
                 x[k][a] = a < t.dim ? 1.0 + 2.0 * (double)((k >> a) & 1) + (a == 0 ? 4.0 * (k / 4) : 0.0)
                                     : 0.0;
             random_velocity(&r, &t, v[k]);
-            radius[k] = RADIUS_MAX;
+            radius[k] = k == 0 ? t.radius_first : RADIUS_MAX;
+            if (t.radius_first > RADIUS_MAX) /* one big sphere, in the middle */
+                for (int a = 0; a < t.dim; a++)
+                    x[k][a] = 0.5 * t.box;
             bound[k] = 5.0;
         }
         carom_forces_def fd = carom_forces_default_def();
         fd.dim = t.dim;
         fd.seed = seed;
-        forces = carom_forces_create(&fd, DRIVEN, x, v, radius, bound, &e);
+        forces = carom_forces_create(&fd, (size_t)t.driven, x, v, radius, bound, &e);
         if (!forces) {
             fprintf(stderr, "forces: %s\n", e.message);
             check_failures++;
@@ -445,6 +454,7 @@ static void run_trial(uint64_t seed, int config, int operations)
            (unsigned long long)seed, config, t.dim, t.walls ? "walls" : "periodic",
            t.report_only  ? "report-only"
            : variant == 2 ? "a big sphere"
+           : variant == 6 ? "a big driven sphere"
            : t.driven     ? "driven"
            : t.gravity > 0.0 ? (t.elastic ? "gravity, elastic" : "gravity, restitution")
            : t.obstacles  ? (t.elastic ? "obstacles, elastic" : "obstacles, restitution")
@@ -463,7 +473,7 @@ int main(void)
     int quick = getenv("CAROM_TEST_QUICK") != NULL;
     int operations = quick ? 200 : 500;
     for (uint64_t seed = 1; seed <= (quick ? 3u : 6u); seed++)
-        for (int config = 0; config < 192; config++)
+        for (int config = 0; config < 224; config++)
             run_trial(seed, config, operations);
     return CHECK_REPORT();
 }
