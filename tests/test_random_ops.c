@@ -38,6 +38,7 @@
 #include "rng.h"
 
 #define MAX_SPHERES 48
+#define MAX_IDS (MAX_SPHERES * 8) /* ids handed out, removed ones too */
 #define RADIUS_MAX 0.6
 #define KEPT 2
 #define DRIVEN 6
@@ -51,12 +52,11 @@ typedef struct trial {
     int driven;          /* spheres 0 .. driven-1 are driven (random forces) */
     double gravity;      /* pulls along -y, in a walled box */
     int obstacles;       /* the KEPT spheres have infinite mass and stay still */
-    carom_sphere_id ids[MAX_SPHERES * 8];
+    carom_sphere_id ids[MAX_IDS];
     int n;               /* ids handed out */
-    int alive[MAX_SPHERES * 8];
+    int alive[MAX_IDS];
     int built;
     uint64_t contacts;   /* sphere contacts seen by the callback */
-    int failures_before;
 } trial;
 
 static void count_contact(void *user_data, carom_contact *c)
@@ -113,7 +113,7 @@ typedef struct totals {
 static totals check_states(trial *t, const char *after)
 {
     totals s = {0.0, {0.0, 0.0, 0.0}};
-    carom_sphere_state st[MAX_SPHERES * 8];
+    carom_sphere_state st[MAX_IDS];
     for (int k = 0; k < t->n; k++) {
         if (!t->alive[k])
             continue;
@@ -193,7 +193,7 @@ static void random_velocity(rng *r, const trial *t, double v[3])
 
 static void op_add(trial *t, rng *r)
 {
-    if (t->n >= MAX_SPHERES * 8 || alive_count(t) >= MAX_SPHERES)
+    if (t->n >= MAX_IDS || alive_count(t) >= MAX_SPHERES)
         return;
     carom_sphere_def d = carom_sphere_default_def();
     /* The first KEPT spheres have the largest radii, in the grid and out
@@ -328,7 +328,7 @@ static void op_move(trial *t, rng *r)
         CHECK(reached && carom_world_time(t->w) == target);
         what = "an advance in pieces";
     } else {
-        carom_sphere_state s0[MAX_SPHERES * 8];
+        carom_sphere_state s0[MAX_IDS];
         for (int k = 0; k < t->n; k++)
             if (t->alive[k])
                 CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &s0[k]));
@@ -346,6 +346,27 @@ static void op_move(trial *t, rng *r)
         what = "a sort";
     }
     check_motion(t, before, contacts, st.collisions, what);
+}
+
+/* The random forces that drive spheres 0 .. t->driven - 1: apart on a
+ * small lattice near the low corner, or one big sphere in the middle. */
+static carom_forces *make_forces(const trial *t, rng *r, uint64_t seed, carom_error *e)
+{
+    double x[DRIVEN][3], v[DRIVEN][3], radius[DRIVEN], bound[DRIVEN];
+    for (int k = 0; k < t->driven; k++) {
+        int big = t->radius_first > RADIUS_MAX;
+        for (int a = 0; a < 3; a++) {
+            double lattice = 1.0 + 2.0 * (double)((k >> a) & 1) + (a == 0 ? 4.0 * (k / 4) : 0.0);
+            x[k][a] = a >= t->dim ? 0.0 : big ? 0.5 * t->box : lattice;
+        }
+        random_velocity(r, t, v[k]);
+        radius[k] = k == 0 ? t->radius_first : RADIUS_MAX;
+        bound[k] = 5.0;
+    }
+    carom_forces_def fd = carom_forces_default_def();
+    fd.dim = t->dim;
+    fd.seed = seed;
+    return carom_forces_create(&fd, (size_t)t->driven, x, v, radius, bound, e);
 }
 
 static void run_trial(uint64_t seed, int config, int operations)
@@ -396,22 +417,7 @@ static void run_trial(uint64_t seed, int config, int operations)
     carom_error e;
     carom_forces *forces = NULL;
     if (t.driven) {
-        double x[DRIVEN][3], v[DRIVEN][3], radius[DRIVEN], bound[DRIVEN];
-        for (int k = 0; k < t.driven; k++) {
-            for (int a = 0; a < 3; a++)
-                x[k][a] = a < t.dim ? 1.0 + 2.0 * (double)((k >> a) & 1) + (a == 0 ? 4.0 * (k / 4) : 0.0)
-                                    : 0.0;
-            random_velocity(&r, &t, v[k]);
-            radius[k] = k == 0 ? t.radius_first : RADIUS_MAX;
-            if (t.radius_first > RADIUS_MAX) /* one big sphere, in the middle */
-                for (int a = 0; a < t.dim; a++)
-                    x[k][a] = 0.5 * t.box;
-            bound[k] = 5.0;
-        }
-        carom_forces_def fd = carom_forces_default_def();
-        fd.dim = t.dim;
-        fd.seed = seed;
-        forces = carom_forces_create(&fd, (size_t)t.driven, x, v, radius, bound, &e);
+        forces = make_forces(&t, &r, seed, &e);
         if (!forces) {
             fprintf(stderr, "forces: %s\n", e.message);
             check_failures++;
