@@ -83,7 +83,11 @@ static carom_status reserve(carom_world *w, size_t n)
     if (!ev)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     w->events = ev;
-    event_queue_set_keys(&w->queue, &ev[0].time, sizeof *ev); /* the queue's keys */
+    double *et = realloc(w->event_time, cap * sizeof *et);
+    if (!et)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
+    w->event_time = et;
+    event_queue_set_keys(&w->queue, et, sizeof *et); /* the queue's keys */
     if (w->bounds) {
         driven_bound *b = grow_aligned(w->bounds, w->count, cap, sizeof *b);
         if (!b)
@@ -202,6 +206,7 @@ void carom_world_free(carom_world *w)
     free(w->big);
     free(w->cell_next);
     free(w->events);
+    free(w->event_time);
     free(w->reported);
     free(w->bounds);
     free(w->floors);
@@ -280,7 +285,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     w->cell_next[id] = INFO(s)->cell_prev = SPHERE_NONE;
     w->events[id].kind = EVENT_NONE;
     w->events[id].counter = 0;
-    w->events[id].time = INFINITY;
+    w->event_time[id] = INFINITY;
     if (w->reported) {
         for (int k = 0; k < REPORTED_MAX; k++) {
             w->reported[id].e[k].partner = SPHERE_NONE;

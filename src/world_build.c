@@ -307,7 +307,7 @@ carom_status world_build(carom_world *w, int resorted)
     for (uint32_t i = 0; i < w->count; i++) {
         if (w->info[i].alive) {
             w->info[i].unchecked = 0;
-            w->events[i].time = INFINITY;
+            w->event_time[i] = INFINITY;
             w->events[i].kind = EVENT_NONE;
         }
     }

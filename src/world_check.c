@@ -102,7 +102,7 @@ void world_validate(carom_world *w)
         const sphere *s = &w->spheres[i];
         if (!INFO(s)->alive)
             continue;
-        if (w->events[i].time < w->time)
+        if (w->event_time[i] < w->time)
             abort();
         /* An event naming a removed sphere is stale by its counter (the
          * event loop checks nothing else). */
@@ -135,9 +135,9 @@ static double pair_covered_until(const carom_world *w, uint32_t i, uint32_t k)
 {
     const sphere_event *ev = &w->events[i];
     if (ev->kind == EVENT_COLLISION && ev->partner == k)
-        return ev->time;
+        return w->event_time[i];
     if (!w->info[i].driven)
-        return ev->time; /* it predicts in full at every event */
+        return w->event_time[i]; /* it predicts in full at every event */
     if (w->floors[i].partner == k)
         return w->bounds[i].pair_floor;
     return w->floors[i].next;

@@ -138,8 +138,11 @@ typedef struct floor_detail {
 #define BOUND_GROWTH_MAX 1.0
 #define BOUND_GROWTH_UNBUILT 0.2
 
+/* A sphere's pending event. Its time is in an array of its own
+ * (carom_world.event_time, also the queue's keys): a prediction reads the
+ * event times of the spheres it scans, and eight of them share a cache
+ * line there. */
 typedef struct sphere_event {
-    double time;       /* also the sphere's key in the queue */
     uint32_t kind;
     uint32_t partner;
     uint32_t partner_counter;
@@ -201,6 +204,7 @@ struct carom_world {
     sphere_info *info;    /* cold records */
     uint32_t *cell_next;  /* next sphere in the same cell, or SPHERE_NONE */
     sphere_event *events;
+    double *event_time;   /* when each sphere's pending event comes: the queue's keys */
     reported_contacts *reported; /* report-only mode only */
 
     grid_levels levels;   /* the grid: one level, or a hierarchy */

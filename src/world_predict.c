@@ -224,7 +224,7 @@ static double face_time(const carom_world *w, const sphere *s, const double x[3]
  * counter are filled in when it is stored). */
 static inline sphere_event event_of(uint32_t kind, uint32_t partner)
 {
-    sphere_event ev = {INFINITY, kind, partner, 0, 0};
+    sphere_event ev = {kind, partner, 0, 0};
     return ev;
 }
 
@@ -334,7 +334,7 @@ static inline void scan_straight(const carom_world *w, pair_scan *p, const uint3
     for (int m = 0; m < n; m++) {
         uint32_t j = cand[m];
         double t = pair_time_straight(s, &w->spheres[j], cand_shift[m], p->now, horizon, slack);
-        if (earlier(p, t, j) && !(leave_to_partner && w->events[j].time < t)) {
+        if (earlier(p, t, j) && !(leave_to_partner && w->event_time[j] < t)) {
             take(w, p, t, j);
             horizon = t;
             slack = horizon_slack(t);
@@ -587,10 +587,11 @@ static void floor_lower(carom_world *w, uint32_t i, double t, uint32_t partner)
 
 /* Sphere i's event is being replaced: a meeting it named goes into its
  * floor (another kind of event is no meeting, and a floor is the floor). */
-static void floor_take_replaced(carom_world *w, uint32_t i, const sphere_event *old)
+static void floor_take_replaced(carom_world *w, uint32_t i)
 {
+    const sphere_event *old = &w->events[i];
     if (old->kind == EVENT_COLLISION)
-        floor_lower(w, i, old->time, old->partner);
+        floor_lower(w, i, w->event_time[i], old->partner);
 }
 
 /* The meetings a scan found, but the event's own, go into the floor. */
@@ -619,16 +620,17 @@ static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best
 {
     if (ev.kind == EVENT_COLLISION)
         ev.partner_counter = w->events[ev.partner].counter; /* read once */
-    ev.time = best;
     ev.counter = w->events[i].counter;
     w->events[i] = ev;
+    w->event_time[i] = best;
     event_queue_update(&w->queue, i, best);
-    if (ev.kind == EVENT_COLLISION && best < w->events[ev.partner].time && !leaves_to_partner(w)) {
+    if (ev.kind == EVENT_COLLISION && best < w->event_time[ev.partner] && !leaves_to_partner(w)) {
         uint32_t j = ev.partner;
         if (w->has_driven && w->info[j].driven)
-            floor_take_replaced(w, j, &w->events[j]);
-        w->events[j] = (sphere_event){best, EVENT_COLLISION, i, w->events[i].counter,
+            floor_take_replaced(w, j);
+        w->events[j] = (sphere_event){EVENT_COLLISION, i, w->events[i].counter,
                                       w->events[j].counter};
+        w->event_time[j] = best;
         event_queue_update(&w->queue, j, best);
     }
 }
@@ -662,7 +664,7 @@ void world_predict(carom_world *w, uint32_t i)
             cand[m] = LIST_PARTNER(e);
             cand_shift[m] = w->list_image[LIST_IMAGE(e)];
             PREFETCH(&w->spheres[cand[m]]);
-            PREFETCH(&w->events[cand[m]]); /* scan_straight may read its time */
+            PREFETCH(&w->event_time[cand[m]]); /* scan_straight may read it */
         }
     } else if (dense) {
         grid_neighbourhood_of(g, INFO(s)->cc, &nb);
@@ -709,7 +711,7 @@ void world_predict(carom_world *w, uint32_t i)
                 cand[n] = j;
                 cand_shift[n] = nb.shift[c];
                 PREFETCH(&w->spheres[j]);
-                PREFETCH(&w->events[j]);
+                PREFETCH(&w->event_time[j]);
                 if (w->bounds)
                     PREFETCH(&w->bounds[j]);
                 if (++n == CANDIDATE_BATCH) {
@@ -764,7 +766,7 @@ void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *
     driven_bound *b = &w->bounds[i];
     const sphere_event *old = &w->events[i];
     if (!(old->kind == EVENT_COLLISION && old->partner == partner))
-        floor_take_replaced(w, i, old); /* no longer its event */
+        floor_take_replaced(w, i); /* no longer its event */
     own_events(w, s, x, v, now, &best, &ev);
     double t_meet = INFINITY;
     if (partner != SPHERE_NONE) {
@@ -878,7 +880,7 @@ void world_validate_ballistic_cover(const carom_world *w, uint32_t i)
         double shift[3];
         world_pair_shift(w, s, o, w->time, shift);
         double t = pair_time_straight(s, o, shift, w->time, INFINITY, INFINITY);
-        double ti = w->events[i].time, tk = w->events[k].time;
+        double ti = w->event_time[i], tk = w->event_time[k];
         double c = ti < tk ? ti : tk;
         if (t < c - 1e-9 * (1.0 + fabs(c)))
             abort();

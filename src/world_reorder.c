@@ -57,7 +57,7 @@ static uint64_t key_of(const carom_world *w, uint32_t i)
 
 /* The arrays indexed by slot that carry state from one event to the
  * next (at most SLOT_ARRAYS_MAX of them), and the size of one element. */
-#define SLOT_ARRAYS_MAX 7
+#define SLOT_ARRAYS_MAX 8
 typedef struct slot_array {
     void *base;
     size_t size;
@@ -69,6 +69,7 @@ static int slot_arrays(carom_world *w, slot_array out[SLOT_ARRAYS_MAX])
     out[n++] = (slot_array){w->spheres, sizeof *w->spheres};
     out[n++] = (slot_array){w->info, sizeof *w->info};
     out[n++] = (slot_array){w->events, sizeof *w->events};
+    out[n++] = (slot_array){w->event_time, sizeof *w->event_time};
     out[n++] = (slot_array){w->id_of, sizeof *w->id_of};
     if (w->reported)
         out[n++] = (slot_array){w->reported, sizeof *w->reported};
