@@ -44,8 +44,7 @@ int event_queue_init(event_queue *q, size_t capacity)
 {
     q->keys = NULL;
     q->key_stride = sizeof(double);
-    q->where = NULL;
-    q->link = NULL;
+    q->node = NULL;
     q->capacity = 0;
     q->nb = 0;
     q->head = malloc(2 * sizeof *q->head);
@@ -70,13 +69,12 @@ void event_queue_set_keys(event_queue *q, const double *first, size_t stride)
 
 void event_queue_free(event_queue *q)
 {
-    free(q->where);
-    free(q->link);
+    free(q->node);
     free(q->head);
     free(q->heap);
     q->keys = NULL;
-    q->where = q->head = NULL;
-    q->link = NULL;
+    q->head = NULL;
+    q->node = NULL;
     q->heap = NULL;
     q->capacity = q->size = q->hsize = q->listed = q->nb = 0;
 }
@@ -94,12 +92,11 @@ int event_queue_reserve(event_queue *q, size_t capacity)
 {
     if (capacity <= q->capacity)
         return 0;
-    if (grow((void **)&q->where, capacity * sizeof *q->where) ||
-        grow((void **)&q->link, capacity * sizeof *q->link) ||
+    if (grow((void **)&q->node, capacity * sizeof *q->node) ||
         grow((void **)&q->heap, capacity * sizeof *q->heap))
         return -1;
     for (size_t k = q->capacity; k < capacity; k++)
-        q->where[k] = EVENT_QUEUE_ABSENT;
+        q->node[k].where = EVENT_QUEUE_ABSENT;
     q->capacity = capacity;
     return 0;
 }
@@ -114,11 +111,11 @@ static void sift_up(event_queue *q, size_t pos, event_queue_entry e)
         if (!earlier(e, p))
             break;
         q->heap[pos] = p;
-        q->where[p.sphere] = IN_HEAP | (uint32_t)pos;
+        q->node[p.sphere].where = IN_HEAP | (uint32_t)pos;
         pos = parent;
     }
     q->heap[pos] = e;
-    q->where[e.sphere] = IN_HEAP | (uint32_t)pos;
+    q->node[e.sphere].where = IN_HEAP | (uint32_t)pos;
 }
 
 static void sift_down(event_queue *q, size_t pos, event_queue_entry e)
@@ -136,11 +133,11 @@ static void sift_down(event_queue *q, size_t pos, event_queue_entry e)
         if (!earlier(c, e))
             break;
         q->heap[pos] = c;
-        q->where[c.sphere] = IN_HEAP | (uint32_t)pos;
+        q->node[c.sphere].where = IN_HEAP | (uint32_t)pos;
         pos = best;
     }
     q->heap[pos] = e;
-    q->where[e.sphere] = IN_HEAP | (uint32_t)pos;
+    q->node[e.sphere].where = IN_HEAP | (uint32_t)pos;
 }
 
 static void heap_remove(event_queue *q, size_t pos)
@@ -160,23 +157,23 @@ static void heap_remove(event_queue *q, size_t pos)
 static void list_push(event_queue *q, uint32_t list, uint32_t s)
 {
     uint32_t h = q->head[list];
-    q->link[s].prev = NONE;
-    q->link[s].next = h;
+    q->node[s].prev = NONE;
+    q->node[s].next = h;
     if (h != NONE)
-        q->link[h].prev = s;
+        q->node[h].prev = s;
     q->head[list] = s;
-    q->where[s] = list;
+    q->node[s].where = list;
 }
 
 static void list_unlink(event_queue *q, uint32_t s)
 {
-    uint32_t p = q->link[s].prev, n = q->link[s].next;
+    uint32_t p = q->node[s].prev, n = q->node[s].next;
     if (p != NONE)
-        q->link[p].next = n;
+        q->node[p].next = n;
     else
-        q->head[q->where[s]] = n;
+        q->head[q->node[s].where] = n;
     if (n != NONE)
-        q->link[n].prev = p;
+        q->node[n].prev = p;
 }
 
 /* Files the deferred entries in their buckets. */
@@ -197,7 +194,7 @@ static void defer(event_queue *q, uint32_t s, size_t b)
     int k = q->deferred++;
     q->deferred_sphere[k] = s;
     q->deferred_bucket[k] = (uint32_t)b;
-    q->where[s] = DEFERRED | (uint32_t)k;
+    q->node[s].where = DEFERRED | (uint32_t)k;
     PREFETCH(&q->head[b]);
 }
 
@@ -226,7 +223,7 @@ static void place(event_queue *q, uint32_t s)
 
 static void take_out(event_queue *q, uint32_t s)
 {
-    uint32_t w = q->where[s];
+    uint32_t w = q->node[s].where;
     if (w & IN_HEAP) {
         heap_remove(q, w & ~IN_HEAP);
     } else if (w & DEFERRED) {
@@ -241,7 +238,7 @@ static void take_out(event_queue *q, uint32_t s)
 
 void event_queue_update(event_queue *q, uint32_t s, double time)
 {
-    uint32_t w = q->where[s];
+    uint32_t w = q->node[s].where;
     if (w == EVENT_QUEUE_ABSENT)
         q->size++;
     else if ((w & IN_HEAP) && time != INFINITY &&
@@ -261,10 +258,10 @@ void event_queue_update(event_queue *q, uint32_t s, double time)
 
 void event_queue_remove(event_queue *q, uint32_t s)
 {
-    if (q->where[s] == EVENT_QUEUE_ABSENT)
+    if (q->node[s].where == EVENT_QUEUE_ABSENT)
         return;
     take_out(q, s);
-    q->where[s] = EVENT_QUEUE_ABSENT;
+    q->node[s].where = EVENT_QUEUE_ABSENT;
     q->size--;
 }
 
@@ -272,7 +269,7 @@ void event_queue_clear(event_queue *q)
 {
     q->deferred = 0;
     for (size_t k = 0; k < q->capacity; k++)
-        q->where[k] = EVENT_QUEUE_ABSENT;
+        q->node[k].where = EVENT_QUEUE_ABSENT;
     for (size_t b = 0; b < q->nb + 2; b++)
         q->head[b] = NONE;
     q->hsize = q->size = q->listed = 0;
@@ -287,12 +284,12 @@ static void new_year(event_queue *q)
     uint32_t never = q->head[never_list(q)];
     double lo = INFINITY, sum = 0.0;
     size_t n = 0;
-    for (uint32_t s = list; s != NONE; s = q->link[s].next) {
+    for (uint32_t s = list; s != NONE; s = q->node[s].next) {
         if (key_of(q, s) < lo)
             lo = key_of(q, s);
         n++;
     }
-    for (uint32_t s = list; s != NONE; s = q->link[s].next)
+    for (uint32_t s = list; s != NONE; s = q->node[s].next)
         sum += key_of(q, s) - lo;
     double spread = n ? sum / (double)n : 0.0;
     size_t nb = MIN_BUCKETS;
@@ -308,8 +305,8 @@ static void new_year(event_queue *q)
     for (size_t b = 0; b < q->nb + 2; b++)
         q->head[b] = NONE;
     q->head[never_list(q)] = never;
-    for (uint32_t s = never; s != NONE; s = q->link[s].next)
-        q->where[s] = never_list(q);
+    for (uint32_t s = never; s != NONE; s = q->node[s].next)
+        q->node[s].where = never_list(q);
     double width = YEAR_SPREADS * spread / (double)q->nb;
     if (width > 0.0 && isfinite(width) && isfinite(1.0 / width)) {
         q->width = width;
@@ -319,7 +316,7 @@ static void new_year(event_queue *q)
     q->cur = 0;
     q->listed = 0;
     for (uint32_t s = list, next; s != NONE; s = next) {
-        next = q->link[s].next;
+        next = q->node[s].next;
         place(q, s);
     }
 }
@@ -336,7 +333,7 @@ static void advance(event_queue *q)
     uint32_t s = q->head[q->cur];
     q->head[q->cur] = NONE;
     for (uint32_t next; s != NONE; s = next) {
-        next = q->link[s].next;
+        next = q->node[s].next;
         q->listed--;
         sift_up(q, q->hsize++, (event_queue_entry){key_of(q, s), s, 0});
     }
@@ -344,13 +341,13 @@ static void advance(event_queue *q)
      * first was loaded at the last move), the first of the one after. */
     if (q->cur + 2 < q->nb) {
         uint32_t a = q->head[q->cur + 1], b = q->head[q->cur + 2];
-        if (a != NONE && q->link[a].next != NONE) {
-            PREFETCH(key_address(q, q->link[a].next));
-            PREFETCH(&q->link[q->link[a].next]);
+        if (a != NONE && q->node[a].next != NONE) {
+            PREFETCH(key_address(q, q->node[a].next));
+            PREFETCH(&q->node[q->node[a].next]);
         }
         if (b != NONE) {
             PREFETCH(key_address(q, b));
-            PREFETCH(&q->link[b]);
+            PREFETCH(&q->node[b]);
         }
     }
 }
@@ -368,7 +365,7 @@ int event_queue_is_valid(const event_queue *q)
 {
     for (int k = 0; k < q->deferred; k++) {
         uint32_t s = q->deferred_sphere[k];
-        if (s != NONE && (q->where[s] != (DEFERRED | (uint32_t)k) ||
+        if (s != NONE && (q->node[s].where != (DEFERRED | (uint32_t)k) ||
                           q->deferred_bucket[k] <= q->cur || q->deferred_bucket[k] >= q->nb))
             return 0;
     }
@@ -376,13 +373,13 @@ int event_queue_is_valid(const event_queue *q)
         if (earlier(q->heap[k], q->heap[(k - 1) / ARITY]))
             return 0;
     for (size_t k = 0; k < q->hsize; k++)
-        if (q->where[q->heap[k].sphere] != (IN_HEAP | (uint32_t)k) ||
+        if (q->node[q->heap[k].sphere].where != (IN_HEAP | (uint32_t)k) ||
             key_of(q, q->heap[k].sphere) != q->heap[k].time)
             return 0;
     size_t listed = 0;
     for (size_t b = 0; b < q->nb + 2; b++)
-        for (uint32_t s = q->head[b]; s != NONE; s = q->link[s].next) {
-            if (q->where[s] != b)
+        for (uint32_t s = q->head[b]; s != NONE; s = q->node[s].next) {
+            if (q->node[s].where != b)
                 return 0;
             if (b < q->nb + 1)
                 listed++;

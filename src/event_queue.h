@@ -45,9 +45,15 @@ typedef struct event_queue_entry {
     uint32_t unused;
 } event_queue_entry;
 
-typedef struct event_queue_link {
-    uint32_t next, prev;
-} event_queue_link;
+/* A sphere's place in the queue, in one record: moving a sphere reads and
+ * writes its place and its links together (and its list neighbours'
+ * links), so they come in one cache line. */
+typedef struct event_queue_node {
+    uint32_t where;      /* ABSENT, a list (bucket, OVERFLOW, NEVER), IN_HEAP | pos
+                            or DEFERRED | slot */
+    uint32_t next, prev; /* its list links */
+    uint32_t unused;     /* four records a cache line */
+} event_queue_node;
 
 #define EVENT_QUEUE_DEFERRED 16
 
@@ -55,10 +61,7 @@ typedef struct event_queue {
     /* per sphere */
     const char *keys;        /* its key: the double at keys + s * key_stride */
     size_t key_stride;
-    uint32_t *where;         /* ABSENT, a list (bucket, OVERFLOW, NEVER), IN_HEAP | pos
-                                or DEFERRED | slot */
-    event_queue_link *link;  /* its list links (both in one place: an
-                                unlink reads them together) */
+    event_queue_node *node;  /* its place and links */
     size_t capacity;
     /* the year */
     uint32_t *head;          /* nb buckets, then the overflow and never lists */

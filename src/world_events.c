@@ -267,8 +267,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
                 PREFETCH(world_list_of(w, ev.partner));
                 PREFETCH(&w->list_count[ev.partner]);
             }
-            PREFETCH(&w->queue.where[ev.partner]);
-            PREFETCH(&w->queue.link[ev.partner]);
+            PREFETCH(&w->queue.node[ev.partner]);
             const sphere *partner = &w->spheres[ev.partner];
             /* A removed sphere's counter moved when it was removed (and
              * no prediction names it since): the counter says it all. */

@@ -49,8 +49,7 @@ struct world_helper {
     const uint32_t *list_entry; /* NULL: cells */
     const uint8_t *list_count;
     const float (*list_centre)[4];
-    const event_queue_link *link;
-    uint32_t *queue_where;   /* the queue writes it as the bucket comes up */
+    event_queue_node *queue_node; /* the queue writes them as the bucket comes up */
     const uint32_t *cell_next;
     const grid *cells;       /* the one dense level, or NULL */
     uint32_t capacity;
@@ -118,12 +117,12 @@ static void touch_cells(const struct world_helper *h, uint32_t s)
  * partner of a collision is usually in a later bucket). */
 static void touch_queue_links(const struct world_helper *h, uint32_t s)
 {
-    PREFETCH_FOR_WRITE(&h->queue_where[s]);
-    uint32_t prev = load_u32(&h->link[s].prev), next = load_u32(&h->link[s].next);
+    PREFETCH_FOR_WRITE(&h->queue_node[s]);
+    uint32_t prev = load_u32(&h->queue_node[s].prev), next = load_u32(&h->queue_node[s].next);
     if (prev < h->capacity)
-        PREFETCH_FOR_WRITE(&h->link[prev]);
+        PREFETCH_FOR_WRITE(&h->queue_node[prev]);
     if (next < h->capacity)
-        PREFETCH_FOR_WRITE(&h->link[next]);
+        PREFETCH_FOR_WRITE(&h->queue_node[next]);
 }
 
 /* Loads what processing sphere s's event will read. */
@@ -199,8 +198,8 @@ static int work_for(struct world_helper *h, uint64_t ns, uint64_t *done)
         (*done)++;
         for (int k = 0; k < CHAIN_MAX && s < h->capacity; k++) {
             touch_sphere(h, s);
-            PREFETCH_FOR_WRITE(&h->queue_where[s]);
-            s = load_u32(&h->link[s].next);
+            PREFETCH_FOR_WRITE(&h->queue_node[s]);
+            s = load_u32(&h->queue_node[s].next);
         }
     }
 }
@@ -356,8 +355,7 @@ void world_helper_start(carom_world *w, double t_end, uint64_t max_events)
     h->list_entry = w->list_skin > 0.0 ? w->list_entry : NULL;
     h->list_count = w->list_count;
     h->list_centre = (const float(*)[4])w->list_centre;
-    h->link = w->queue.link;
-    h->queue_where = w->queue.where;
+    h->queue_node = w->queue.node;
     h->cell_next = w->cell_next;
     h->cells = dense_cells(w);
     h->capacity = (uint32_t)w->capacity;
