@@ -47,12 +47,12 @@ typedef struct event_queue_entry {
 
 /* A sphere's place in the queue, in one record: moving a sphere reads and
  * writes its place and its links together (and its list neighbours'
- * links), so they come in one cache line. */
+ * links), so they mostly come in one cache line (12 bytes: one record in
+ * eight straddles two lines, and no memory is spent on padding). */
 typedef struct event_queue_node {
     uint32_t where;      /* ABSENT, a list (bucket, OVERFLOW, NEVER), IN_HEAP | pos
                             or DEFERRED | slot */
     uint32_t next, prev; /* its list links */
-    uint32_t unused;     /* four records a cache line */
 } event_queue_node;
 
 #define EVENT_QUEUE_DEFERRED 16
