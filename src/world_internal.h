@@ -148,7 +148,8 @@ typedef struct sphere_event {
     uint32_t partner_counter;
     /* Not part of the event: the sphere's own counter, bumped at every
      * velocity change. It lives here because whoever reads a sphere's
-     * event time (validating an event, telling a partner) reads it too. */
+     * counter (validating an event, predicting with it as the partner)
+     * reads or writes its event too. */
     uint32_t counter;
 } sphere_event;
 

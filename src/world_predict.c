@@ -266,6 +266,7 @@ static inline void take(const carom_world *w, pair_scan *p, double t, uint32_t j
     p->best = t;
     p->ev = event_of(EVENT_COLLISION, j); /* counter: at the end */
     PREFETCH(&w->events[j]); /* read then, if j stays the best */
+    PREFETCH(&w->event_time[j]); /* and its time, where store_event tells partners */
 }
 
 /* A collision with j at t becomes the scan's event if earlier than the
