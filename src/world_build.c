@@ -62,8 +62,9 @@ static carom_status overlap_failure(carom_world *w, uint32_t id, uint32_t j, dou
 /* With neighbour lists, made before this check: every overlapping pair is
  * in the lists (they reach further than contact), so only the spheres of
  * sphere id's list with a higher index are checked (each pair once), and
- * without a square root unless one fails. All spheres are at one time. */
-static carom_status check_listed_overlaps(carom_world *w, uint32_t id)
+ * without a square root unless one fails. All spheres are at one time.
+ * Whether one overlaps id, which, and their distance. */
+static int find_listed_overlap(const carom_world *w, uint32_t id, uint32_t *with, double *dist)
 {
     const sphere *s = &w->spheres[id];
     uint32_t room[LIST_MAX];
@@ -79,10 +80,13 @@ static carom_status check_listed_overlaps(carom_world *w, uint32_t id)
         for (int k = 0; k < 3; k++)
             d[k] = o->x[k] + shift[k] - s->x[k];
         double least = (s->radius + o->radius) * (1.0 - OVERLAP_TOLERANCE);
-        if (vec_dot(d, d) < least * least)
-            return overlap_failure(w, id, j, sqrt(vec_dot(d, d)), s->radius + o->radius);
+        if (vec_dot(d, d) < least * least) {
+            *with = j;
+            *dist = sqrt(vec_dot(d, d));
+            return 1;
+        }
     }
-    return CAROM_OK;
+    return 0;
 }
 
 /* Whether sphere o, seen through shift at s's time, overlaps s by more
@@ -133,13 +137,45 @@ static uint32_t largest_in_grid(const carom_world *w)
     return largest;
 }
 
+/* With neighbour lists, one part of the spheres: the first that
+ * overlaps a listed sphere of higher index (SPHERE_NONE: none), and
+ * whom. Reads only. */
+typedef struct listed_overlap {
+    uint32_t first[2], with[2];
+    double dist[2];
+} listed_overlap;
+
+static void check_listed_part(carom_world *w, void *ctx, int part, uint32_t from, uint32_t to)
+{
+    listed_overlap *o = ctx;
+    o->first[part] = SPHERE_NONE;
+    for (uint32_t i = from; i < to; i++) {
+        if (w->info[i].alive && find_listed_overlap(w, i, &o->with[part], &o->dist[part])) {
+            o->first[part] = i;
+            return;
+        }
+    }
+}
+
 /* A first build (every sphere new): each pair once. */
 static carom_status check_every_pair(carom_world *w)
 {
     carom_status st = CAROM_OK;
-    for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
-        if (w->info[i].alive && !w->info[i].big)
-            st = w->list_skin > 0.0 ? check_listed_overlaps(w, i) : check_overlaps(w, i, i);
+    if (w->list_skin > 0.0) {
+        /* Two parts, on two threads if the world may use them; the
+         * sphere named is the same either way. */
+        listed_overlap o;
+        world_split_run(w, check_listed_part, &o);
+        int part = o.first[0] != SPHERE_NONE ? 0 : 1;
+        if (o.first[part] != SPHERE_NONE)
+            return overlap_failure(w, o.first[part], o.with[part], o.dist[part],
+                                   w->spheres[o.first[part]].radius +
+                                       w->spheres[o.with[part]].radius);
+    } else {
+        for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
+            if (w->info[i].alive && !w->info[i].big)
+                st = check_overlaps(w, i, i);
+    }
     for (size_t b = 0; b < w->nbig && st == CAROM_OK; b++)
         st = world_big_check_overlaps(w, w->big[b]);
     return st;
@@ -311,9 +347,7 @@ carom_status world_build(carom_world *w, int resorted)
             w->events[i].kind = EVENT_NONE;
         }
     }
-    for (uint32_t i = 0; i < w->count; i++)
-        if (w->info[i].alive)
-            world_predict(w, i);
+    world_predict_first(w);
     world_reorder_watch_start(w);
     return CAROM_OK;
 }

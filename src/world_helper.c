@@ -1,13 +1,11 @@
 /* The loading helper; contract in world_helper.h. */
-#define _GNU_SOURCE /* sched_getaffinity */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, pthread_condattr_setclock */
 #include "world_helper.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
-#include <unistd.h>
 
 /* Buckets published ahead of the current one (about two events each):
  * far enough for the loads to arrive, near enough for them to stay in
@@ -259,17 +257,6 @@ static const grid *dense_cells(const carom_world *w)
     return w->levels.simple && w->levels.level[0].head ? &w->levels.level[0] : NULL;
 }
 
-/* The process may run on two CPUs or more. */
-static int two_cpus(void)
-{
-#ifdef __linux__
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        return CPU_COUNT(&set) >= 2;
-#endif
-    return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
-}
-
 /* A loop up to t_end, of at most max_events events, is long: by the
  * world's event rate so far (unknown: long). */
 static int long_loop(const carom_world *w, double t_end, uint64_t max_events)
@@ -292,7 +279,7 @@ static int wanted(const carom_world *w, double t_end, uint64_t max_events)
     default:
         return (w->list_skin > 0.0 || dense_cells(w)) &&
                w->alive_count >= HELPER_MIN_SPHERES && long_loop(w, t_end, max_events) &&
-               two_cpus();
+               world_may_use_two_cpus();
     }
 }
 

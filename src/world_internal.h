@@ -459,6 +459,12 @@ void world_min_image_shift(const carom_world *w, const double xa[3], const doubl
 /* world_predict.c: predict sphere s's next event at the current time,
  * store it and update the queue (and tell a partner with a later event). */
 void world_predict(carom_world *w, uint32_t s);
+/* Every alive sphere's first event, at a build (the queue empty, every
+ * event time INFINITY). Without driven spheres each sphere's event is
+ * its earliest as if no other had one pending, found in two parts
+ * (world_split.c), and none is told to a partner: the same events on
+ * one thread or two. */
+void world_predict_first(carom_world *w);
 /* For a driven sphere whose bound has just restarted without a contact:
  * its own events, its meeting with partner (SPHERE_NONE: none), and its
  * pair floor, instead of every neighbour (world_driven.c). *meeting: the
@@ -483,6 +489,13 @@ int world_predict_after_crossing(carom_world *w, uint32_t s, int axis, int up);
 double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
                                   const double shift[3]);
 
+/* world_split.c: a build's work in two parts, on two threads when the
+ * world may use them; the same results either way (contract there). */
+typedef void (*world_split_work)(carom_world *w, void *ctx, int part, uint32_t from,
+                                 uint32_t to);
+void world_split_run(carom_world *w, world_split_work work, void *ctx);
+int world_may_use_two_cpus(void); /* the process may run on two CPUs or more */
+
 /* world_lists.c: neighbour lists with a skin. */
 int world_lists_wanted(const carom_world *w);    /* the scene's spheres allow it */
 double world_lists_skin(const carom_world *w);
@@ -492,6 +505,30 @@ void world_lists_free(carom_world *w);
 /* Sets sphere i's list centre at its stored position, and its cell. */
 void world_lists_set_centre(carom_world *w, uint32_t i);
 void world_lists_build(carom_world *w);          /* every list, after linking */
+/* For the build (world_lists_build.c): the spheres of every cell side by
+ * side, cell c's at order[first[c]] .. order[first[c + 1] - 1], lowest
+ * index first. */
+typedef struct cell_ranges {
+    uint32_t *first;
+    uint32_t *order;
+} cell_ranges;
+/* A part of a split build writes in place only the lists of the spheres
+ * [from, to), and only within their own blocks; the other entries wait
+ * here, (list owner, entry) in the order made, and are added after. */
+typedef struct list_deferral {
+    uint32_t from, to;
+    uint32_t (*entry)[2];
+    size_t count, room;
+    int failed; /* out of memory: entries were lost */
+} list_deferral;
+void world_lists_defer(list_deferral *d, uint32_t owner, uint32_t entry);
+/* Sphere i joins the lists of the spheres within reach with index below
+ * `below`, and they its list; the cells walked by ranges if not NULL,
+ * the entries deferred as above if deferral is not NULL. */
+void world_lists_gather(carom_world *w, uint32_t i, uint32_t below, const cell_ranges *ranges,
+                        list_deferral *deferral);
+void world_lists_add(carom_world *w, uint32_t i, uint32_t entry); /* into the pool if need be */
+void world_lists_pool_clear(carom_world *w);
 void world_lists_insert(carom_world *w, uint32_t i); /* a sphere placed later */
 void world_lists_remove(carom_world *w, uint32_t i);
 /* EVENT_RELIST: a new centre where sphere i is now, and a new list. */

@@ -138,7 +138,7 @@ int world_lists_fit_grid(const carom_world *w)
 }
 
 /* The pool of continuation blocks is empty (every list fits its block). */
-static void pool_clear(carom_world *w)
+void world_lists_pool_clear(carom_world *w)
 {
     w->list_more_used = 0;
     w->list_more_free = SPHERE_NONE;
@@ -155,14 +155,14 @@ void world_lists_free(carom_world *w)
     w->list_centre = NULL;
     w->list_more = NULL;
     w->list_more_room = 0;
-    pool_clear(w);
+    world_lists_pool_clear(w);
     w->list_skin = 0.0;
 }
 
 int world_lists_reserve(carom_world *w, size_t capacity)
 {
     if (!w->list_more)
-        pool_clear(w);
+        world_lists_pool_clear(w);
     uint32_t *e = realloc(w->list_entry, capacity * LIST_BLOCK * sizeof *e);
     if (!e)
         return -1;
@@ -345,10 +345,35 @@ static int image_code(const double shift[3])
  * tested (see gather). */
 #define GATHER_BATCH 256
 
+/* Entry (j, image) joins sphere i's list; in a part of a split build
+ * (deferral not NULL) only where the part may write it itself, else it
+ * waits in the deferral (world_lists_build.c). */
+static inline void add_or_defer(carom_world *w, list_deferral *deferral, uint32_t i, uint32_t j,
+                                int image)
+{
+    if (!deferral) {
+        add_entry(w, i, j, image);
+        return;
+    }
+    if (i >= deferral->from && i < deferral->to && w->list_count[i] < LIST_BLOCK) {
+        int n = w->list_count[i];
+        w->list_entry[(size_t)i * LIST_BLOCK + n] = j << LIST_IMAGE_BITS | (uint32_t)image;
+        w->list_count[i] = (uint8_t)(n + 1);
+        return;
+    }
+    world_lists_defer(deferral, i, j << LIST_IMAGE_BITS | (uint32_t)image);
+}
+
+void world_lists_add(carom_world *w, uint32_t i, uint32_t entry)
+{
+    add_entry(w, i, LIST_PARTNER(entry), (int)LIST_IMAGE(entry));
+}
+
 /* The spheres of a gathered batch within reach of i's centre join i's
  * list, and i theirs (with the image each sees the other through). */
 static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
-                         const uint8_t *cell_of, const grid_neighbourhood *nb, int n)
+                         const uint8_t *cell_of, const grid_neighbourhood *nb, int n,
+                         list_deferral *deferral)
 {
     const float *ci = w->list_centre[i];
     double reach_i = w->spheres[i].radius + 2.0 * w->list_skin;
@@ -370,8 +395,8 @@ static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
     for (int q = 0; q < kept; q++) {
         int m = near[q];
         int image = image_code(nb->shift[cell_of[m]]);
-        add_entry(w, i, ids[m], image);
-        add_entry(w, ids[m], i, 26 - image); /* j sees i through the opposite image */
+        add_or_defer(w, deferral, i, ids[m], image);
+        add_or_defer(w, deferral, ids[m], i, 26 - image); /* j sees i through the opposite image */
     }
 }
 
@@ -408,11 +433,34 @@ static void drop_cells_out_of_reach(const carom_world *w, uint32_t i, double rea
     nb->count = kept;
 }
 
+/* Sphere j of the cells around sphere i, seen from cell c of its
+ * neighbourhood, is gathered (see gather). */
+typedef struct gathering {
+    uint32_t ids[GATHER_BATCH];
+    uint8_t cell_of[GATHER_BATCH];
+    int n;
+} gathering;
+
+static inline void gather_one(carom_world *w, uint32_t i, const grid_neighbourhood *nb,
+                              gathering *b, uint32_t j, int c, list_deferral *deferral)
+{
+    PREFETCH(&w->list_centre[j]);
+    b->ids[b->n] = j;
+    b->cell_of[b->n] = (uint8_t)c;
+    if (++b->n == GATHER_BATCH) {
+        gather_batch(w, i, b->ids, b->cell_of, nb, b->n, deferral);
+        b->n = 0;
+    }
+}
+
 /* Sphere i joins the lists of the spheres whose centres are within reach
  * of its own, and they its list (only those with index below `below`: a
  * build adds each pair once). The cells' spheres are gathered first and
- * their centres prefetched, so that the loads overlap. */
-static void gather(carom_world *w, uint32_t i, uint32_t below)
+ * their centres prefetched, so that the loads overlap; from cell ranges
+ * when the build has made them (lowest index first, so the walk of a
+ * cell stops at the first not below), else along the cells' lists. */
+void world_lists_gather(carom_world *w, uint32_t i, uint32_t below, const cell_ranges *ranges,
+                        list_deferral *deferral)
 {
     const grid *g = &w->levels.level[0];
     grid_neighbourhood nb;
@@ -421,25 +469,28 @@ static void gather(carom_world *w, uint32_t i, uint32_t below)
      * (the float radii: a relative 1e-6 more, as in gather_batch). */
     double reach = (w->spheres[i].radius + w->list_skin + w->level_reach[0]) * (1.0 + 1e-6);
     drop_cells_out_of_reach(w, i, reach, &nb);
-    for (int c = 0; c < nb.count; c++)
-        PREFETCH(&g->head[nb.cell[c]]);
-    uint32_t ids[GATHER_BATCH];
-    uint8_t cell_of[GATHER_BATCH];
-    int n = 0;
-    for (int c = 0; c < nb.count; c++) {
-        for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
-            if (j == i || j >= below)
-                continue;
-            PREFETCH(&w->list_centre[j]);
-            ids[n] = j;
-            cell_of[n] = (uint8_t)c;
-            if (++n == GATHER_BATCH) {
-                gather_batch(w, i, ids, cell_of, &nb, n);
-                n = 0;
+    gathering b;
+    b.n = 0;
+    if (ranges) {
+        for (int c = 0; c < nb.count; c++) {
+            uint32_t end = ranges->first[nb.cell[c] + 1];
+            for (uint32_t m = ranges->first[nb.cell[c]]; m < end; m++) {
+                uint32_t j = ranges->order[m];
+                if (j >= below)
+                    break; /* and all after it */
+                if (j != i)
+                    gather_one(w, i, &nb, &b, j, c, deferral);
             }
         }
+    } else {
+        for (int c = 0; c < nb.count; c++)
+            PREFETCH(&g->head[nb.cell[c]]);
+        for (int c = 0; c < nb.count; c++)
+            for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j])
+                if (j != i && j < below)
+                    gather_one(w, i, &nb, &b, j, c, deferral);
     }
-    gather_batch(w, i, ids, cell_of, &nb, n);
+    gather_batch(w, i, b.ids, b.cell_of, &nb, b.n, deferral);
 }
 
 /* Sphere i's list centre at x (rounded to floats), and its cell that of
@@ -459,21 +510,10 @@ void world_lists_set_centre(carom_world *w, uint32_t i)
     w->list_centre[i][3] = (float)w->spheres[i].radius; /* rounded the same way every time */
 }
 
-void world_lists_build(carom_world *w)
-{
-    pool_clear(w);
-    for (uint32_t i = 0; i < w->count; i++)
-        if (w->info[i].alive)
-            w->list_count[i] = 0;
-    for (uint32_t i = 0; i < w->count; i++)
-        if (w->info[i].alive)
-            gather(w, i, i);
-}
-
 void world_lists_insert(carom_world *w, uint32_t i)
 {
     w->list_count[i] = 0;
-    gather(w, i, UINT32_MAX);
+    world_lists_gather(w, i, UINT32_MAX, NULL, NULL);
 }
 
 void world_lists_remake(carom_world *w, uint32_t i)
@@ -496,7 +536,7 @@ void world_lists_remake(carom_world *w, uint32_t i)
     cell_unlink(w, i);
     centre_at(w, i, x);
     cell_link(w, i);
-    gather(w, i, UINT32_MAX);
+    world_lists_gather(w, i, UINT32_MAX, NULL, NULL);
 }
 
 double world_lists_relist_time(const carom_world *w, const sphere *s, const double x[3],

@@ -240,15 +240,17 @@ typedef struct pair_scan {
      * two are (the floor is made of them). */
     double pair1, pair2, pair3;
     uint32_t partner1, partner2;
+    int leave; /* leave meetings to partners whose events come first
+                  (scan_straight) */
 } pair_scan;
 
 /* A scan of sphere i (state x, v now) whose best so far is its own event
  * ev at best, with no meeting found yet. */
 static inline pair_scan scan_start(uint32_t i, const sphere *s, const double *x, const double *v,
-                                   double now, double best, sphere_event ev)
+                                   double now, double best, sphere_event ev, int leave)
 {
-    pair_scan p = {i, s, x, v, now, best, ev, INFINITY, INFINITY, INFINITY, SPHERE_NONE,
-                   SPHERE_NONE};
+    pair_scan p = {i,        s,        x,        v,           now,         best, ev,
+                   INFINITY, INFINITY, INFINITY, SPHERE_NONE, SPHERE_NONE, leave};
     return p;
 }
 
@@ -370,7 +372,7 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
     const sphere *s = p->s;
     int report_only = w->def.response == CAROM_RESPONSE_NONE;
     if (!w->has_driven && !report_only && !w->has_gravity) {
-        if (leaves_to_partner(w))
+        if (p->leave)
             scan_straight(w, p, cand, cand_shift, n, 1);
         else
             scan_straight(w, p, cand, cand_shift, n, 0);
@@ -636,13 +638,16 @@ static void store_event(carom_world *w, uint32_t i, sphere_event ev, double best
     }
 }
 
-void world_predict(carom_world *w, uint32_t i)
+/* Sphere i's earliest event, with a scan of its candidates: x, v its
+ * state now. With leave (and where leaves_to_partner), meetings after a
+ * partner's pending event are left to it. */
+static void find_event(const carom_world *w, uint32_t i, int leave, double x[3], double v[3],
+                       pair_scan *scan)
 {
     const sphere *s = &w->spheres[i];
     double now = w->time;
     double best;
     sphere_event ev;
-    double x[3], v[3];
     /* One dense level: start loading the heads of the neighbouring cells'
      * lists now; the own events are computed while they arrive. (With
      * neighbour lists the sphere's cold record is not read at all.) */
@@ -678,9 +683,9 @@ void world_predict(carom_world *w, uint32_t i)
     /* Candidates are gathered a batch at a time and their hot records
      * prefetched, so that the cache misses of a batch overlap; they are
      * then evaluated in the order found. */
-    pair_scan scan = scan_start(i, s, x, v, now, best, ev);
+    *scan = scan_start(i, s, x, v, now, best, ev, leave && leaves_to_partner(w));
     if (lists) {
-        scan_candidates(w, &scan, cand, cand_shift, listed);
+        scan_candidates(w, scan, cand, cand_shift, listed);
     } else if (!w->levels.simple && !INFO(s)->big) {
         /* Several levels, or sparse cells (world_cells.c). */
         neighbour_lists nl;
@@ -696,14 +701,14 @@ void world_predict(carom_world *w, uint32_t i)
                 if (w->bounds)
                     PREFETCH(&w->bounds[j]);
                 if (++n == CANDIDATE_BATCH) {
-                    scan_candidates(w, &scan, cand, cand_shift, n);
+                    scan_candidates(w, scan, cand, cand_shift, n);
                     n = 0;
                 }
             }
         }
-        scan_candidates(w, &scan, cand, cand_shift, n);
+        scan_candidates(w, scan, cand, cand_shift, n);
         if (world_cells_scans_region(w, i))
-            world_cells_finer_in_region(w, i, x, scan_batch, &scan);
+            world_cells_finer_in_region(w, i, x, scan_batch, scan);
     } else if (dense) {
         for (int c = 0; c < nb.count; c++) {
             for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
@@ -716,14 +721,14 @@ void world_predict(carom_world *w, uint32_t i)
                 if (w->bounds)
                     PREFETCH(&w->bounds[j]);
                 if (++n == CANDIDATE_BATCH) {
-                    scan_candidates(w, &scan, cand, cand_shift, n);
+                    scan_candidates(w, scan, cand, cand_shift, n);
                     n = 0;
                 }
             }
         }
-        scan_candidates(w, &scan, cand, cand_shift, n);
+        scan_candidates(w, scan, cand, cand_shift, n);
     } else {
-        scan_big_region(w, &scan, x);
+        scan_big_region(w, scan, x);
     }
     /* Every sphere meets the big ones through their nearest image. */
     if (w->nbig > 0) {
@@ -739,13 +744,20 @@ void world_predict(carom_world *w, uint32_t i)
             cand[n] = j;
             cand_shift[n] = shifts[n];
             if (++n == CANDIDATE_BATCH) {
-                scan_candidates(w, &scan, cand, cand_shift, n);
+                scan_candidates(w, scan, cand, cand_shift, n);
                 n = 0;
             }
         }
-        scan_candidates(w, &scan, cand, cand_shift, n);
+        scan_candidates(w, scan, cand, cand_shift, n);
     }
-    if (w->has_driven && INFO(s)->driven) {
+}
+
+void world_predict(carom_world *w, uint32_t i)
+{
+    double x[3], v[3];
+    pair_scan scan;
+    find_event(w, i, 1, x, v, &scan);
+    if (w->has_driven && w->info[i].driven) {
         /* Lower bound on its meetings with all but the chosen partner: no
          * meeting after its reset is predicted. */
         double reset = w->bounds[i].t_reset;
@@ -754,6 +766,46 @@ void world_predict(carom_world *w, uint32_t i)
         floor_take_scan(w, i, &scan);
     }
     store_event(w, i, scan.ev, scan.best);
+}
+
+/* world_predict_first, one part: each sphere's earliest event as if no
+ * other sphere had one pending (no meeting is left to a partner), its
+ * time in event_time and its kind and partner in its record. Writes only
+ * the part's own spheres' times and those two fields; reads no other
+ * sphere's event. */
+static void first_events_part(carom_world *w, void *ctx, int part, uint32_t from, uint32_t to)
+{
+    (void)ctx;
+    (void)part;
+    for (uint32_t i = from; i < to; i++) {
+        if (!w->info[i].alive)
+            continue;
+        double x[3], v[3];
+        pair_scan scan;
+        find_event(w, i, 0, x, v, &scan);
+        w->events[i].kind = scan.ev.kind;
+        w->events[i].partner = scan.ev.partner;
+        w->event_time[i] = scan.best;
+    }
+}
+
+void world_predict_first(carom_world *w)
+{
+    if (w->has_driven) {
+        /* Driven spheres' pair floors are made as they predict. */
+        for (uint32_t i = 0; i < w->count; i++)
+            if (w->info[i].alive)
+                world_predict(w, i);
+        return;
+    }
+    world_split_run(w, first_events_part, NULL);
+    for (uint32_t i = 0; i < w->count; i++) {
+        if (!w->info[i].alive)
+            continue;
+        sphere_event *ev = &w->events[i];
+        ev->partner_counter = ev->kind == EVENT_COLLISION ? w->events[ev->partner].counter : 0;
+        event_queue_update(&w->queue, i, w->event_time[i]);
+    }
 }
 
 void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *meeting)
@@ -838,7 +890,7 @@ int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)
     grid_neighbourhood_of(g, INFO(s)->cc, &nb);
     uint32_t cand[CANDIDATE_BATCH];
     const double *cand_shift[CANDIDATE_BATCH];
-    pair_scan scan = scan_start(i, s, x, v, now, best, ev);
+    pair_scan scan = scan_start(i, s, x, v, now, best, ev, leaves_to_partner(w));
     int n = 0;
     for (int c = 0; c < nb.count; c++) {
         if ((int32_t)(nb.cell[c] / stride % (uint32_t)g->n[axis]) != layer)
