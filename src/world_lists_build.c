@@ -19,18 +19,33 @@
  * memory for the cell ranges, the cells' lists are walked instead; for
  * the deferred entries, the lists are incomplete and list_failed says so
  * (the event loop then goes back to cells, as when a list outgrows its
- * room). */
+ * room). The cell ranges borrow the room of the event times, which a
+ * build sets after the lists, so that a build's peak memory does not
+ * grow. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "world_internal.h"
 
 /* Cell ranges for the spheres linked into the grid (0), or -1 if out of
- * memory. */
-static int cell_ranges_make(const carom_world *w, cell_ranges *r)
+ * memory. They are made in the room of the event times when it is large
+ * enough: a build sets every event time after the lists (and sets them
+ * all to INFINITY here, after), so a build needs no memory for them; else
+ * they are allocated (*allocated set). */
+static int cell_ranges_make(carom_world *w, cell_ranges *r, int *allocated)
 {
     const grid *g = &w->levels.level[0];
-    r->first = calloc(g->ncells + 1, sizeof *r->first);
-    r->order = malloc((w->count ? w->count : 1) * sizeof *r->order);
+    size_t need = (g->ncells + 1) + (size_t)w->count;
+    *allocated = need * sizeof(uint32_t) > w->capacity * sizeof *w->event_time;
+    if (*allocated) {
+        r->first = calloc(g->ncells + 1, sizeof *r->first);
+        r->order = malloc((w->count ? w->count : 1) * sizeof *r->order);
+    } else {
+        r->first = (uint32_t *)(void *)w->event_time; /* allocated storage: no declared type */
+        r->order = r->first + g->ncells + 1;
+        for (size_t c = 0; c <= g->ncells; c++)
+            r->first[c] = 0;
+    }
     if (!r->first || !r->order) {
         free(r->first);
         free(r->order);
@@ -52,10 +67,15 @@ static int cell_ranges_make(const carom_world *w, cell_ranges *r)
     return 0;
 }
 
-static void cell_ranges_free(cell_ranges *r)
+static void cell_ranges_free(carom_world *w, cell_ranges *r, int allocated)
 {
-    free(r->first);
-    free(r->order);
+    if (allocated) {
+        free(r->first);
+        free(r->order);
+        return;
+    }
+    for (size_t i = 0; i < w->capacity; i++)
+        w->event_time[i] = INFINITY;
 }
 
 void world_lists_defer(list_deferral *d, uint32_t owner, uint32_t entry)
@@ -98,7 +118,8 @@ void world_lists_build(carom_world *w)
         if (w->info[i].alive)
             w->list_count[i] = 0;
     cell_ranges ranges;
-    int walk_ranges = cell_ranges_make(w, &ranges) == 0;
+    int allocated;
+    int walk_ranges = cell_ranges_make(w, &ranges, &allocated) == 0;
     lists_build b = {walk_ranges ? &ranges : NULL, {{0}, {0}}};
     world_split_run(w, build_part, &b);
     for (int part = 0; part < 2; part++) {
@@ -110,5 +131,5 @@ void world_lists_build(carom_world *w)
         free(d->entry);
     }
     if (walk_ranges)
-        cell_ranges_free(&ranges);
+        cell_ranges_free(w, &ranges, allocated);
 }

@@ -81,7 +81,11 @@ typedef enum carom_neighbours {
  * or one level of cells (spheres of similar sizes, none driven or far
  * larger), in advances of 5,000 events or more, when the process may use
  * two CPUs or more; OFF: one thread, always (for many simulations run
- * side by side); ON: in every advance (tests). */
+ * side by side); ON: in every advance (tests). The same setting lets a
+ * build (the first advance, and each re-sort) make the neighbour lists
+ * and first events in two halves on two threads (AUTO: worlds of 50,000
+ * spheres or more, two CPUs); the results are again the same to the
+ * last bit. */
 typedef enum carom_prefetch {
     CAROM_PREFETCH_AUTO = 0,
     CAROM_PREFETCH_OFF = 1,
