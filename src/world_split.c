@@ -34,14 +34,10 @@ int world_may_use_two_cpus(void)
 
 static int two_threads(const carom_world *w)
 {
-    switch (w->def.prefetch) {
-    case CAROM_PREFETCH_ON:
-        return 1;
-    case CAROM_PREFETCH_OFF:
-        return 0;
-    default:
-        return w->alive_count >= SPLIT_MIN_SPHERES && world_may_use_two_cpus();
-    }
+    carom_prefetch setting = w->def.prefetch;
+    return setting == CAROM_PREFETCH_ON ||
+           (setting == CAROM_PREFETCH_AUTO && w->alive_count >= SPLIT_MIN_SPHERES &&
+            world_may_use_two_cpus());
 }
 
 typedef struct split_part {
