@@ -433,14 +433,16 @@ static void drop_cells_out_of_reach(const carom_world *w, uint32_t i, double rea
     nb->count = kept;
 }
 
-/* Sphere j of the cells around sphere i, seen from cell c of its
- * neighbourhood, is gathered (see gather). */
+/* The spheres of the cells around sphere i gathered so far, each with
+ * the cell of i's neighbourhood it was seen in (see gather). */
 typedef struct gathering {
     uint32_t ids[GATHER_BATCH];
     uint8_t cell_of[GATHER_BATCH];
     int n;
 } gathering;
 
+/* Sphere j, seen in cell c of i's neighbourhood, is gathered; a full
+ * batch is tested. */
 static inline void gather_one(carom_world *w, uint32_t i, const grid_neighbourhood *nb,
                               gathering *b, uint32_t j, int c, list_deferral *deferral)
 {
