@@ -44,6 +44,7 @@ struct world_helper {
     _Alignas(64) const sphere *spheres;
     const sphere_info *info;
     const sphere_event *events;
+    const double *event_time;
     const uint32_t *list_entry; /* NULL: cells */
     const uint8_t *list_count;
     const float (*list_centre)[4];
@@ -78,14 +79,31 @@ static void touch_list(const struct world_helper *h, uint32_t s)
     const uint32_t *e = &h->list_entry[(size_t)s * LIST_BLOCK];
     for (uint32_t m = 0; m < n; m++) {
         uint32_t j = LIST_PARTNER(load_u32(&e[m]));
-        if (j < h->capacity)
+        if (j < h->capacity) {
             PREFETCH(&h->spheres[j]);
+            PREFETCH(&h->event_time[j]);
+        }
+    }
+}
+
+/* Loads the lists sphere s leaves when it relists (its neighbours'). */
+static void touch_old_lists(const struct world_helper *h, uint32_t s)
+{
+    uint32_t n = __atomic_load_n(&h->list_count[s], __ATOMIC_RELAXED);
+    if (n > LIST_BLOCK)
+        n = LIST_BLOCK - 1;
+    const uint32_t *e = &h->list_entry[(size_t)s * LIST_BLOCK];
+    for (uint32_t m = 0; m < n; m++) {
+        uint32_t j = LIST_PARTNER(load_u32(&e[m]));
+        if (j < h->capacity)
+            PREFETCH_FOR_WRITE(&h->list_entry[(size_t)j * LIST_BLOCK]);
     }
 }
 
 /* The cells around sphere s's: with cells, loads the records of the
- * spheres in them (what its prediction reads); with lists, only their
- * heads (what remaking its list reads first). */
+ * spheres in them (what its prediction reads); with lists, what remaking
+ * its list reads and writes (the cells' chains, the list centres of the
+ * spheres in them and their lists, which the new neighbours join). */
 static void touch_cells(const struct world_helper *h, uint32_t s)
 {
     const grid *g = h->cells;
@@ -98,13 +116,14 @@ static void touch_cells(const struct world_helper *h, uint32_t s)
     grid_neighbourhood nb;
     grid_neighbourhood_of(g, cc, &nb);
     for (int c = 0; c < nb.count; c++) {
-        if (h->list_entry) {
-            PREFETCH(&g->head[nb.cell[c]]);
-            continue;
-        }
         uint32_t j = load_u32(&g->head[nb.cell[c]]);
         for (int k = 0; k < 8 && j < h->capacity; k++) {
-            PREFETCH(&h->spheres[j]);
+            if (h->list_entry) {
+                PREFETCH(&h->list_centre[j]);
+                PREFETCH_FOR_WRITE(&h->list_entry[(size_t)j * LIST_BLOCK]);
+            } else {
+                PREFETCH(&h->spheres[j]);
+            }
             j = load_u32(&h->cell_next[j]);
         }
     }
@@ -136,6 +155,8 @@ static void touch_sphere(const struct world_helper *h, uint32_t s)
     uint32_t kind = load_u32(&ev->kind), partner = load_u32(&ev->partner);
     if (h->cells && (!h->list_entry || kind == EVENT_RELIST))
         touch_cells(h, s);
+    if (h->list_entry && kind == EVENT_RELIST)
+        touch_old_lists(h, s);
     if (kind == EVENT_COLLISION && partner < h->capacity) {
         PREFETCH(&h->spheres[partner]);
         PREFETCH(&h->info[partner]);
@@ -197,6 +218,7 @@ static int work_for(struct world_helper *h, uint64_t ns, uint64_t *done)
         for (int k = 0; k < CHAIN_MAX && s < h->capacity; k++) {
             touch_sphere(h, s);
             PREFETCH_FOR_WRITE(&h->queue_node[s]);
+            PREFETCH(&h->event_time[s]); /* its key, read as its bucket is sorted */
             s = load_u32(&h->queue_node[s].next);
         }
     }
@@ -339,6 +361,7 @@ void world_helper_start(carom_world *w, double t_end, uint64_t max_events)
     h->spheres = w->spheres;
     h->info = w->info;
     h->events = w->events;
+    h->event_time = w->event_time;
     h->list_entry = w->list_skin > 0.0 ? w->list_entry : NULL;
     h->list_count = w->list_count;
     h->list_centre = (const float(*)[4])w->list_centre;

@@ -1,9 +1,12 @@
 /* The loading helper (carom_world_def.prefetch): a second thread that
  * runs ahead of the event loop through the event queue and loads into
  * the caches what the coming events will read (their spheres' records,
- * events, neighbour lists and places in the queue, which the queue
- * writes when their bucket comes up, and the records of the spheres on those
- * lists; with cells, of the spheres in the cells around them), so that
+ * events, event times, neighbour lists and places in the queue, which the
+ * queue writes when their bucket comes up, and the records and event
+ * times of the spheres on those lists; for a list's remaking, the cells
+ * around, their spheres' list centres and lists, and the lists it
+ * leaves; with cells, the records of the spheres in the cells around
+ * them), so that
  * the loop, which waits mostly for memory once the world
  * outgrows the caches, finds them there. It only reads and prefetches:
  * the results are the same with and without it, to the last bit.
