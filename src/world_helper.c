@@ -24,6 +24,9 @@
 #define WORK_NS 20000000u
 #define PAUSE_NS 2000000u
 #define PAUSE_MAX_NS 1000000000u
+/* The start of a pause not counted in its progress: the loop first runs
+ * on the data the helper loaded ahead (about HELPER_AHEAD buckets). */
+#define SETTLE_NS 500000u
 
 /* The helper thread's life: created at the first loop that wants it,
  * parked between loops (asleep), ended when the world is freed. */
@@ -233,6 +236,8 @@ static void help_loop(struct world_helper *h)
     for (;;) {
         uint64_t period = h->pausing ? h->pause_ns : WORK_NS;
         uint64_t left = period > h->period_ns ? period - h->period_ns : 0;
+        if (h->pausing && h->period_ns == 0 && pause_for(h, SETTLE_NS))
+            return; /* the loop still runs on what was loaded: not counted */
         uint64_t t0 = clock_ns(), mark = atomic_load(&h->written);
         int stop = h->pausing ? pause_for(h, left) : work_for(h, left, &done);
         h->period_ns += clock_ns() - t0;
