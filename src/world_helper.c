@@ -21,7 +21,7 @@
  * microseconds). */
 #define HELPER_MIN_EVENTS 5000
 /* Periods of work, the shortest pause between them, the longest. */
-#define WORK_NS 20000000u
+#define WORK_NS 50000000u
 #define PAUSE_NS 2000000u
 #define PAUSE_MAX_NS 1000000000u
 /* The start of a pause not counted in its progress: the loop first runs
