@@ -165,8 +165,10 @@ static void touch_sphere(const struct world_helper *h, uint32_t s)
         PREFETCH(&h->info[partner]);
         PREFETCH(&h->events[partner]);
         touch_queue_links(h, partner);
-        if (h->list_entry)
+        if (h->list_entry) {
+            PREFETCH(&h->list_centre[partner]);
             touch_list(h, partner);
+        }
         else if (h->cells)
             touch_cells(h, partner);
     }
