@@ -168,9 +168,9 @@ static void touch_sphere(const struct world_helper *h, uint32_t s)
         if (h->list_entry) {
             PREFETCH(&h->list_centre[partner]);
             touch_list(h, partner);
-        }
-        else if (h->cells)
+        } else if (h->cells) {
             touch_cells(h, partner);
+        }
     }
 }
 

@@ -6,8 +6,7 @@
  * times of the spheres on those lists; for a list's remaking, the cells
  * around, their spheres' list centres and lists, and the lists it
  * leaves; with cells, the records of the spheres in the cells around
- * them), so that
- * the loop, which waits mostly for memory once the world
+ * them), so that the loop, which waits mostly for memory once the world
  * outgrows the caches, finds them there. It only reads and prefetches:
  * the results are the same with and without it, to the last bit.
  *
@@ -23,7 +22,9 @@
  * The thread is made at the first loop that wants it, parked (asleep)
  * between loops, and ended with the world. It checks that it pays: it
  * works in periods and sleeps between them, comparing the loop's
- * progress alone with its progress helped (periods go on across loops);
+ * progress alone (after the first part of a pause, while the loop still
+ * runs on what was loaded) with its progress helped (periods go on
+ * across loops);
  * while helping does not pay (the threads share a core, or the machine
  * is busy) the pauses double, up to a second, so that it mostly sleeps. */
 #ifndef CAROM_WORLD_HELPER_H
