@@ -72,14 +72,22 @@ static inline uint32_t load_u32(const uint32_t *p)
     return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
-/* Loads sphere s's list and the hot records of the spheres on it (the
- * part of the list in s's own block). */
-static void touch_list(const struct world_helper *h, uint32_t s)
+/* Sphere s's list entries in its own block (a longer list goes on in
+ * the shared pool, which may move while the helper runs): sets *e to the
+ * first and returns how many. */
+static uint32_t own_block(const struct world_helper *h, uint32_t s, const uint32_t **e)
 {
     uint32_t n = __atomic_load_n(&h->list_count[s], __ATOMIC_RELAXED);
-    if (n > LIST_BLOCK)
-        n = LIST_BLOCK - 1; /* the rest is in the shared pool */
-    const uint32_t *e = &h->list_entry[(size_t)s * LIST_BLOCK];
+    *e = &h->list_entry[(size_t)s * LIST_BLOCK];
+    return n > LIST_BLOCK ? LIST_BLOCK - 1 : n;
+}
+
+/* Loads sphere s's list and the hot records and event times of the
+ * spheres on it (the part of the list in s's own block). */
+static void touch_list(const struct world_helper *h, uint32_t s)
+{
+    const uint32_t *e;
+    uint32_t n = own_block(h, s, &e);
     for (uint32_t m = 0; m < n; m++) {
         uint32_t j = LIST_PARTNER(load_u32(&e[m]));
         if (j < h->capacity) {
@@ -92,10 +100,8 @@ static void touch_list(const struct world_helper *h, uint32_t s)
 /* Loads the lists sphere s leaves when it relists (its neighbours'). */
 static void touch_old_lists(const struct world_helper *h, uint32_t s)
 {
-    uint32_t n = __atomic_load_n(&h->list_count[s], __ATOMIC_RELAXED);
-    if (n > LIST_BLOCK)
-        n = LIST_BLOCK - 1;
-    const uint32_t *e = &h->list_entry[(size_t)s * LIST_BLOCK];
+    const uint32_t *e;
+    uint32_t n = own_block(h, s, &e);
     for (uint32_t m = 0; m < n; m++) {
         uint32_t j = LIST_PARTNER(load_u32(&e[m]));
         if (j < h->capacity)
