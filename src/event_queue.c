@@ -55,6 +55,8 @@ int event_queue_init(event_queue *q, size_t capacity)
     q->origin = 0.0;
     q->width = q->inv_width = 1.0;
     q->listed = 0;
+    q->over_earliest = INFINITY;
+    q->spread = 0.0;
     q->heap = NULL;
     q->hsize = q->size = 0;
     q->deferred = 0;
@@ -208,6 +210,8 @@ static void place(event_queue *q, uint32_t s)
     }
     double f = (t - q->origin) * q->inv_width; /* monotone in t */
     if (q->nb == 0 || !(f < (double)q->nb)) {
+        if (t < q->over_earliest)
+            q->over_earliest = t;
         list_push(q, overflow_list(q), s);
         q->listed++;
         return;
@@ -273,25 +277,34 @@ void event_queue_clear(event_queue *q)
     for (size_t b = 0; b < q->nb + 2; b++)
         q->head[b] = NONE;
     q->hsize = q->size = q->listed = 0;
+    q->over_earliest = INFINITY;
+    q->spread = 0.0;
 }
 
-/* A new year starting at the overflow's earliest event, sized from the
- * spread of the pending times; every bucket is empty when this runs. */
+/* The mean of key - lo over a list. */
+static double spread_of(const event_queue *q, uint32_t list, double lo)
+{
+    double sum = 0.0;
+    size_t n = 0;
+    for (uint32_t s = list; s != NONE; s = q->node[s].next, n++)
+        sum += key_of(q, s) - lo;
+    return n ? sum / (double)n : 0.0;
+}
+
+/* A new year starting at the overflow's earliest event (or earlier: the
+ * earliest ever filed there this year), sized from the spread of the
+ * pending times: that of the overflow when the last year began, measured
+ * as it was placed (walking the overflow, a chain of loads from all over
+ * memory, once more only at the first year). Every bucket is empty when
+ * this runs. */
 static void new_year(event_queue *q)
 {
     file_deferred(q);
     uint32_t list = q->head[overflow_list(q)];
     uint32_t never = q->head[never_list(q)];
-    double lo = INFINITY, sum = 0.0;
-    size_t n = 0;
-    for (uint32_t s = list; s != NONE; s = q->node[s].next) {
-        if (key_of(q, s) < lo)
-            lo = key_of(q, s);
-        n++;
-    }
-    for (uint32_t s = list; s != NONE; s = q->node[s].next)
-        sum += key_of(q, s) - lo;
-    double spread = n ? sum / (double)n : 0.0;
+    double lo = q->over_earliest;
+    double spread = q->spread > 0.0 ? q->spread : spread_of(q, list, lo);
+    q->over_earliest = INFINITY;
     size_t nb = MIN_BUCKETS;
     while ((double)nb < (double)q->size / PER_BUCKET * YEAR_SPREADS && nb < ((size_t)1 << 29))
         nb *= 2;
@@ -315,10 +328,15 @@ static void new_year(event_queue *q)
     q->origin = lo;
     q->cur = 0;
     q->listed = 0;
-    for (uint32_t s = list, next; s != NONE; s = next) {
+    double sum = 0.0;
+    size_t n = 0;
+    for (uint32_t s = list, next; s != NONE; s = next, n++) {
         next = q->node[s].next;
+        sum += key_of(q, s) - lo;
         place(q, s);
     }
+    if (n)
+        q->spread = sum / (double)n;
 }
 
 /* Moves to the next bucket (or year) and sorts its events into the heap. */
@@ -387,6 +405,8 @@ int event_queue_is_valid(const event_queue *q)
                 return 0; /* buckets up to the current one are in the heap */
             if (b < q->nb && q->hsize && !(key_of(q, s) > q->heap[0].time))
                 return 0;
+            if (b == overflow_list(q) && !(key_of(q, s) >= q->over_earliest))
+                return 0; /* the next year would start too late */
         }
     for (int k = 0; k < q->deferred; k++)
         if (q->deferred_sphere[k] != NONE)

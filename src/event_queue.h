@@ -69,6 +69,10 @@ typedef struct event_queue {
     size_t cur;              /* current bucket: everything up to it is in the heap */
     double origin, width, inv_width;
     size_t listed;           /* entries in buckets and overflow */
+    /* for the next year, without walking the overflow first */
+    double over_earliest;    /* earliest key filed in the overflow this year */
+    double spread;           /* mean of key - earliest over the overflow at
+                                the last new year; 0: not known */
     /* the current bucket, sorted */
     event_queue_entry *heap; /* children of k: 4k+1 .. 4k+4 */
     size_t hsize;
