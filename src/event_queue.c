@@ -291,17 +291,46 @@ static double spread_of(const event_queue *q, uint32_t list, double lo)
     return n ? sum / (double)n : 0.0;
 }
 
+/* Files the last year's overflow (list, count entries, each still marked
+ * as in list number tag) in the new year; returns the mean of key - lo
+ * over it. When it holds a good share of all places, they are gone
+ * through in memory order rather than along the list's links (a chain of
+ * loads from all over memory); the order of filing does not change the
+ * order events come out in. */
+static double place_overflow(event_queue *q, uint32_t list, uint32_t tag, size_t count, double lo)
+{
+    double sum = 0.0;
+    if (count >= q->capacity / 8) {
+        for (size_t k = 0; k < q->capacity; k++) {
+            uint32_t s = (uint32_t)k; /* a place filed already is not marked tag */
+            if (q->node[s].where == tag) {
+                sum += key_of(q, s) - lo;
+                place(q, s);
+            }
+        }
+    } else {
+        for (uint32_t s = list, next; s != NONE; s = next) {
+            next = q->node[s].next;
+            sum += key_of(q, s) - lo;
+            place(q, s);
+        }
+    }
+    return count ? sum / (double)count : 0.0;
+}
+
 /* A new year starting at the overflow's earliest event (or earlier: the
  * earliest ever filed there this year), sized from the spread of the
  * pending times: that of the overflow when the last year began, measured
- * as it was placed (walking the overflow, a chain of loads from all over
- * memory, once more only at the first year). Every bucket is empty when
- * this runs. */
+ * as it was placed (walking the overflow's list, once more only at the
+ * first year). Every bucket is empty when this runs, so every listed
+ * entry is in the overflow. */
 static void new_year(event_queue *q)
 {
     file_deferred(q);
     uint32_t list = q->head[overflow_list(q)];
     uint32_t never = q->head[never_list(q)];
+    uint32_t tag = overflow_list(q); /* before the year's size changes */
+    size_t count = q->listed;
     double lo = q->over_earliest;
     double spread = q->spread > 0.0 ? q->spread : spread_of(q, list, lo);
     q->over_earliest = INFINITY;
@@ -328,15 +357,9 @@ static void new_year(event_queue *q)
     q->origin = lo;
     q->cur = 0;
     q->listed = 0;
-    double sum = 0.0;
-    size_t n = 0;
-    for (uint32_t s = list, next; s != NONE; s = next, n++) {
-        next = q->node[s].next;
-        sum += key_of(q, s) - lo;
-        place(q, s);
-    }
-    if (n)
-        q->spread = sum / (double)n;
+    double measured = place_overflow(q, list, tag, count, lo);
+    if (count)
+        q->spread = measured;
 }
 
 /* Moves to the next bucket (or year) and sorts its events into the heap. */

@@ -5,7 +5,9 @@
  * ties, bursts of keys far ahead that pass the year), the top sphere and
  * its key are the reference's earliest by (time, sphere), and the
  * structure checks out (event_queue_is_valid). Fails if a deferred entry
- * is lost or filed in the wrong bucket, or a tie comes out of order. */
+ * is lost or filed in the wrong bucket, or a tie comes out of order. Run
+ * with room for just the spheres (a new year then files the overflow in
+ * memory order) and with room for many more (along its list). */
 #include <math.h>
 #include <stdint.h>
 
@@ -44,11 +46,11 @@ static double next_key(rng *r, double now)
     return now - 0.3 * log(1.0 - rng_uniform(r));
 }
 
-static void test_queue_against_reference(uint64_t seed, int operations)
+static void test_queue_against_reference(uint64_t seed, int operations, size_t room)
 {
     event_queue q;
     CHECK(event_queue_init(&q, 16) == 0);
-    CHECK(event_queue_reserve(&q, SPHERES) == 0);
+    CHECK(event_queue_reserve(&q, room) == 0);
     static double key[SPHERES];
     static int present[SPHERES];
     event_queue_set_keys(&q, key, sizeof key[0]);
@@ -95,7 +97,8 @@ static void test_queue_against_reference(uint64_t seed, int operations)
         if (!event_queue_is_valid(&q))
             invalid++;
     }
-    printf("seed %llu: %d pops up to t = %.2f\n", (unsigned long long)seed, popped, now);
+    printf("seed %llu, room %zu: %d pops up to t = %.2f\n", (unsigned long long)seed, room, popped,
+           now);
     CHECK(wrong == 0);
     CHECK(invalid == 0);
     CHECK(popped > operations / 4);
@@ -105,7 +108,9 @@ static void test_queue_against_reference(uint64_t seed, int operations)
 int main(void)
 {
     int quick = getenv("CAROM_TEST_QUICK") != NULL;
-    for (uint64_t seed = 1; seed <= 4; seed++)
-        test_queue_against_reference(seed, quick ? 20000 : 50000);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        test_queue_against_reference(seed, quick ? 20000 : 50000, SPHERES);
+        test_queue_against_reference(seed, quick ? 10000 : 25000, 16 * SPHERES);
+    }
     return CHECK_REPORT();
 }
