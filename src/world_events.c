@@ -204,6 +204,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
                                    uint64_t *processed)
 {
     uint64_t count = 0;
+    uint32_t guess = EVENT_QUEUE_ABSENT; /* the probable next event's sphere */
     w->callback_failed = 0;
     while (count < max_events) {
         uint32_t i = event_queue_top(&w->queue);
@@ -245,6 +246,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
         /* And of what the next event will probably read: its loads then
          * overlap this event's work instead of waiting after it. */
         uint32_t next = event_queue_peek_second(&w->queue);
+        guess = next;
         if (next != EVENT_QUEUE_ABSENT) {
             PREFETCH(&w->events[next]);
             PREFETCH(&w->spheres[next]);
@@ -307,6 +309,16 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
         default:
             world_predict(w, i);
             break;
+        }
+        /* The probable next event's record came in during this one: start
+         * loading what its partner's validation and prediction will read. */
+        if (guess != EVENT_QUEUE_ABSENT && w->events[guess].kind == EVENT_COLLISION) {
+            uint32_t p = w->events[guess].partner;
+            PREFETCH(&w->events[p]);
+            PREFETCH(&w->spheres[p]);
+            PREFETCH(&w->info[p]);
+            if (w->list_skin > 0.0)
+                PREFETCH(world_list_of(w, p));
         }
         if (w->callback_failed) {
             /* A driver or the contact callback gave non-finite numbers:
