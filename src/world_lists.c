@@ -485,10 +485,16 @@ void world_lists_gather(carom_world *w, uint32_t i, uint32_t below, const cell_r
             }
         }
     } else {
+        /* The cells' first spheres all at once (no branch waits on
+         * them), then their links, so that each chain starts loaded. */
+        uint32_t first[sizeof nb.cell / sizeof nb.cell[0]];
         for (int c = 0; c < nb.count; c++)
-            PREFETCH(&g->head[nb.cell[c]]);
+            first[c] = g->head[nb.cell[c]];
         for (int c = 0; c < nb.count; c++)
-            for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j])
+            if (first[c] != SPHERE_NONE)
+                PREFETCH(&w->cell_next[first[c]]);
+        for (int c = 0; c < nb.count; c++)
+            for (uint32_t j = first[c]; j != SPHERE_NONE; j = w->cell_next[j])
                 if (j != i && j < below)
                     gather_one(w, i, &nb, &b, j, c, deferral);
     }
