@@ -204,7 +204,6 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
                                    uint64_t *processed)
 {
     uint64_t count = 0;
-    uint32_t guess = EVENT_QUEUE_ABSENT; /* the probable next event's sphere */
     w->callback_failed = 0;
     while (count < max_events) {
         uint32_t i = event_queue_top(&w->queue);
@@ -246,7 +245,6 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
         /* And of what the next event will probably read: its loads then
          * overlap this event's work instead of waiting after it. */
         uint32_t next = event_queue_peek_second(&w->queue);
-        guess = next;
         if (next != EVENT_QUEUE_ABSENT) {
             PREFETCH(&w->events[next]);
             PREFETCH(&w->spheres[next]);
@@ -312,8 +310,8 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
         }
         /* The probable next event's record came in during this one: start
          * loading what its partner's validation and prediction will read. */
-        if (guess != EVENT_QUEUE_ABSENT && w->events[guess].kind == EVENT_COLLISION) {
-            uint32_t p = w->events[guess].partner;
+        if (next != EVENT_QUEUE_ABSENT && w->events[next].kind == EVENT_COLLISION) {
+            uint32_t p = w->events[next].partner;
             PREFETCH(&w->events[p]);
             PREFETCH(&w->spheres[p]);
             PREFETCH(&w->info[p]);
