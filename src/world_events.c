@@ -237,6 +237,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
         if (w->list_skin > 0.0) {
             PREFETCH(world_list_of(w, i));
             PREFETCH(&w->list_count[i]);
+            PREFETCH(&w->list_centre[i]);
         }
         if (w->has_driven) {
             PREFETCH(&w->bounds[i]);
@@ -266,6 +267,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
             if (w->list_skin > 0.0) {
                 PREFETCH(world_list_of(w, ev.partner));
                 PREFETCH(&w->list_count[ev.partner]);
+                PREFETCH(&w->list_centre[ev.partner]);
             }
             PREFETCH(&w->queue.node[ev.partner]);
             const sphere *partner = &w->spheres[ev.partner];
