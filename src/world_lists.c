@@ -31,7 +31,8 @@
  * error and the world goes back to cells.
  *
  * Used when the scene allows it (world_build.c): dense enough (packing at
- * least 0.4 in 3D, 0.28 for 3D radii spread by 1.5 or more, 0.62 in 2D),
+ * least 0.4 in 3D, 0.62 in 2D; 0.28 in 3D and 0.55 in 2D for radii
+ * spread by 1.5 or more),
  * one dense grid level, no driven spheres,
  * none kept out of the grid, at least 3 cells on every periodic axis, and
  * the world's definition does not ask for cells. */
@@ -63,13 +64,16 @@
 
 /* Below these packing fractions a sphere flies further between
  * collisions, makes its list more often than lists save (3D 0.35: 0.8
- * rebuilds a collision), and cells are faster (docs/benchmarks.md). In
- * 3D, radii spread by LIST_SPREAD or more make cells (as wide as the
- * largest pair's contact) hold about twice the candidates of a one-size
- * scene, and lists pay down to LIST_MIN_PACKING_3D_SPREAD. */
+ * rebuilds a collision), and cells are faster (docs/benchmarks.md).
+ * Radii spread by LIST_SPREAD or more make cells (as wide as the largest
+ * pair's contact) hold about twice the candidates of a one-size scene,
+ * and lists pay down to the _SPREAD packings (2D disks 1:2 at 0.6: +34%
+ * at N = 10^4, +27% at 10^6; at 0.55 +18% and +3%; at 0.5 even and -5%:
+ * docs/performance-notes.md, twenty-first pass). */
 #define LIST_MIN_PACKING_3D 0.4
 #define LIST_MIN_PACKING_2D 0.62
 #define LIST_MIN_PACKING_3D_SPREAD 0.28
+#define LIST_MIN_PACKING_2D_SPREAD 0.55
 #define LIST_SPREAD 1.5
 
 /* The packing fraction of the alive spheres, and their largest radius
@@ -95,7 +99,7 @@ static void scene_shape(const carom_world *w, double *packing, double *spread)
 static double least_packing(const carom_world *w, double spread)
 {
     if (w->def.dim != 3)
-        return LIST_MIN_PACKING_2D;
+        return spread >= LIST_SPREAD ? LIST_MIN_PACKING_2D_SPREAD : LIST_MIN_PACKING_2D;
     return spread >= LIST_SPREAD ? LIST_MIN_PACKING_3D_SPREAD : LIST_MIN_PACKING_3D;
 }
 

@@ -408,6 +408,11 @@ def case_neighbours(r):
     expect(not uses_lists(["packing=0.3"]), "one size at 0.3: cells")
     expect(not uses_lists(["packing=0.25", "radius=0.5", "radius_max=1"]),
            "radii 1:2 at 0.25: cells")
+    # The same in 2D from 0.55 (disks of one size: from 0.62).
+    disks = ["dim=2", "radius=0.5", "radius_max=1"]
+    expect(uses_lists(disks + ["packing=0.58"]), "disks 1:2 at 0.58: lists")
+    expect(not uses_lists(["dim=2", "packing=0.58"]), "disks of one size at 0.58: cells")
+    expect(not uses_lists(disks + ["packing=0.5"]), "disks 1:2 at 0.5: cells")
     poly = ["n=3000", "packing=0.3", "radius=0.5", "radius_max=1", "time=3", "equilibrate=0.5"]
     z = [r.json(poly + ["neighbours=" + m])["compressibility"] for m in ("auto", "cells")]
     expect(abs(z[0] / z[1] - 1) < 0.03, "radii 1:2: Z with lists %r and with cells %r" % tuple(z))
