@@ -574,6 +574,9 @@ static inline void world_prefetch_candidates(const carom_world *w, uint32_t i)
     int n = w->list_count[i] < LIST_BLOCK ? w->list_count[i] : LIST_BLOCK - 1;
     for (int m = 0; m < n; m++)
         PREFETCH(&w->spheres[LIST_PARTNER(list[m])]);
+    /* Asked for at the event's start too; asking again here pays (a
+     * prefetch is dropped when too many loads are outstanding: without
+     * this one, 1% slower at N = 10^6, docs/performance-notes.md). */
     PREFETCH(&w->list_centre[i]);
 }
 #ifdef CAROM_VALIDATE
