@@ -314,8 +314,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
          * (which leave driven spheres to cells): checked now, and the
          * world is rebuilt at the next advance (which checks only the
          * spheres added while it is not built: the others' states come
-         * from the world's own events, and a report-only world's spheres
-         * may overlap). */
+         * from the world's own events). */
         if (sphere_reach(w, (uint32_t)id) > w->grid_radius ||
             (w->list_skin > 0.0 && INFO(s)->driven)) {
             st = world_check_unplaced(w, (uint32_t)id);

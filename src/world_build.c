@@ -5,8 +5,11 @@
  * other by more than a relative 1e-10 (touching is fine; a tiny overlap
  * from round-off is resolved by the event loop, which makes an
  * overlapping approaching pair collide at once). The other spheres'
- * states come from the world's own events and are not checked again: a
- * report-only world's spheres pass through each other. */
+ * states come from the world's own events and are not checked again. A
+ * report-only world's spheres pass through each other, so there overlaps
+ * are no error at all, for spheres added too (an overlapping pair is
+ * first reported when it meets again after separating): only the box is
+ * checked. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -14,6 +17,12 @@
 #include "world_internal.h"
 
 #define OVERLAP_TOLERANCE 1e-10
+
+/* Whether spheres may overlap: in a report-only world. */
+static int overlaps_allowed(const carom_world *w)
+{
+    return w->def.response == CAROM_RESPONSE_NONE;
+}
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
@@ -329,9 +338,9 @@ carom_status world_build(carom_world *w, int resorted)
     }
     if (st == CAROM_OK && w->list_skin > 0.0)
         world_lists_build(w);
-    if (st == CAROM_OK && unchecked == w->alive_count)
+    if (st == CAROM_OK && !overlaps_allowed(w) && unchecked == w->alive_count)
         st = check_every_pair(w);
-    else if (st == CAROM_OK && unchecked > 0)
+    else if (st == CAROM_OK && !overlaps_allowed(w) && unchecked > 0)
         st = check_unchecked(w);
     if (st != CAROM_OK) {
         grid_levels_free(&w->levels);
@@ -378,7 +387,7 @@ carom_status world_check_unplaced(carom_world *w, uint32_t id)
 {
     world_advance_sphere(w, &w->spheres[id], w->time);
     carom_status st = fit_into_box(w, id, 1);
-    if (st != CAROM_OK)
+    if (st != CAROM_OK || overlaps_allowed(w))
         return st;
     /* The grid holds spheres of reach up to grid_radius, each within the
      * skin of its cell's place with neighbour lists. */
@@ -398,9 +407,9 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
     if (st == CAROM_OK && (grid_levels_reserve_links(&w->levels, (size_t)id + 1) != 0 ||
                            grid_levels_reserve_sphere(&w->levels, w->info[id].level) != 0))
         st = world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the cell grid");
-    if (st == CAROM_OK)
+    if (st == CAROM_OK && !overlaps_allowed(w))
         st = check_overlaps(w, id, UINT32_MAX);
-    if (st == CAROM_OK)
+    if (st == CAROM_OK && !overlaps_allowed(w))
         st = world_big_check_overlaps(w, id);
     if (st == CAROM_OK) {
         w->info[id].unchecked = 0;

@@ -300,6 +300,29 @@ def case_xyz_round_trip(r):
     expect(all(x[7] == 1.0 for x in rows), "mass must default to 1")
 
 
+def case_report_only_round_trip(r):
+    """A report-only run's spheres pass through each other, and its final
+    state, overlaps and all, loads again in report-only mode; an elastic
+    run refuses it, naming the file and the overlap."""
+    a = r.path("ro_final.xyz")
+    r.ok(["n=300", "packing=0.45", "response=none", "equilibrate=0", "time=1", "final=" + a])
+    comment, rows = read_xyz(a)[0]
+    box = float(re.search(r'Lattice="([^"]*)"', comment).group(1).split()[0])
+    worst = 0.0
+    for i in range(len(rows)):
+        for j in range(i):
+            d = [rows[i][k] - rows[j][k] for k in range(3)]
+            d = [x - box * round(x / box) for x in d]
+            sigma = rows[i][6] + rows[j][6]
+            worst = max(worst, 1.0 - math.sqrt(sum(x * x for x in d)) / sigma)
+    expect(worst > 0.1, "no overlap in the report-only run's final state (%g)" % worst)
+    d = r.json(["init=" + a, "response=none", "equilibrate=0", "time=1"])
+    expect(d["collisions"] > 0, "no contact reported after loading: %r" % d["collisions"])
+    p = r.run(["init=" + a, "equilibrate=0", "time=1"])
+    expect(p.returncode != 0 and "ro_final.xyz" in p.stderr and "overlap" in p.stderr,
+           "an elastic run took overlapping spheres: %d %r" % (p.returncode, p.stderr))
+
+
 def case_init_temperature(r):
     a = r.path("temp_a.xyz")
     r.ok(["n=100", "time=0.1", "equilibrate=0", "final=" + a])
@@ -698,6 +721,7 @@ CASES = {
     "help_version": case_help_version,
     "config_file": case_config_file,
     "xyz_round_trip": case_xyz_round_trip,
+    "report_only_round_trip": case_report_only_round_trip,
     "init_temperature": case_init_temperature,
     "collision_log": case_collision_log,
     "trajectory": case_trajectory,

@@ -190,10 +190,82 @@ static void test_new_sphere_is_checked(void)
     carom_world_free(w);
 }
 
+typedef struct pair_contacts {
+    carom_sphere_id a, b;
+    long count;    /* contacts of the pair a, b */
+    long others;   /* every other sphere contact */
+    double first;  /* time of the pair's first contact */
+} pair_contacts;
+
+static void count_pair(void *user_data, carom_contact *c)
+{
+    pair_contacts *p = user_data;
+    if (c->kind != CAROM_CONTACT_SPHERE)
+        return;
+    if ((c->i == p->a && c->j == p->b) || (c->i == p->b && c->j == p->a)) {
+        if (p->count++ == 0)
+            p->first = c->time;
+    } else {
+        p->others++;
+    }
+}
+
+/* A report-only world checks only the box, from the start and for a
+ * sphere added later: overlapping spheres pass through each other, and a
+ * pair is first reported when it comes into contact again after
+ * separating. Along x in a periodic box of 20: a and b overlap by half a
+ * diameter and approach at relative speed 2, pass through each other,
+ * are apart from t = 0.75 and meet again through the box at t = 9.75. */
+static void test_report_only_world_takes_overlapping_spheres(void)
+{
+    pair_contacts seen = {0, 1, 0, 0, 0.0};
+    carom_world_def def = carom_world_default_def();
+    def.response = CAROM_RESPONSE_NONE;
+    def.on_contact = count_pair;
+    def.user_data = &seen;
+    for (int k = 0; k < 3; k++)
+        def.box[k] = BOX;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    carom_sphere_def d = carom_sphere_default_def();
+    d.position[0] = 5.0;
+    d.position[1] = d.position[2] = 10.0;
+    d.velocity[0] = 1.0;
+    CHECK_OK(carom_world_add_sphere(w, &d, &seen.a));
+    d.position[0] = 5.5;
+    d.velocity[0] = -1.0;
+    CHECK_OK(carom_world_add_sphere(w, &d, &seen.b));
+    CHECK_OK(carom_world_advance_to(w, 5.0));
+    CHECK(seen.count == 0);
+    /* Added on top of a still sphere of a running world. */
+    carom_sphere_def still = carom_sphere_default_def();
+    still.position[0] = still.position[1] = 2.0;
+    still.position[2] = 10.0;
+    carom_sphere_id c, on_c;
+    CHECK_OK(carom_world_add_sphere(w, &still, &c));
+    CHECK_OK(carom_world_advance_to(w, 6.0));
+    still.position[0] += 0.3;
+    CHECK_OK(carom_world_add_sphere(w, &still, &on_c));
+    CHECK(carom_world_max_overlap_now(w) > 0.5);
+    CHECK_OK(carom_world_advance_to(w, 12.0));
+    CHECK(seen.count == 1);
+    CHECK_NEAR(seen.first, 9.75, 1e-12);
+    CHECK(seen.others == 0); /* the still pair is never reported */
+    /* Bad input is still refused. */
+    carom_sphere_def outside = carom_sphere_default_def();
+    outside.position[0] = NAN;
+    CHECK(carom_world_add_sphere(w, &outside, NULL) == CAROM_ERR_INVALID_ARGUMENT);
+    carom_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_report_only_world_takes_a_big_sphere);
     RUN(test_elastic_world_takes_a_big_sphere);
     RUN(test_new_sphere_is_checked);
+    RUN(test_report_only_world_takes_overlapping_spheres);
     return CHECK_REPORT();
 }

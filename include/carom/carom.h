@@ -267,8 +267,11 @@ const char *carom_world_error_message(const carom_world *world);
  * A sphere too large for the world's grid makes the world build itself
  * again at the next advance; spheres added until then are checked by
  * that advance (only they: the others' states come from the world's own
- * events, and a report-only world's spheres may overlap), which returns
- * the error naming one that fails, with the world left at its time. */
+ * events), which returns the error naming one that fails, with the world
+ * left at its time. A report-only world (CAROM_RESPONSE_NONE), whose
+ * spheres pass through each other, checks only the box: a sphere may be
+ * added overlapping others, and such a pair is first reported when it
+ * comes into contact again after separating. */
 carom_status carom_world_add_sphere(carom_world *world, const carom_sphere_def *def,
                                     carom_sphere_id *id_out);
 carom_status carom_world_remove_sphere(carom_world *world, carom_sphere_id id);
