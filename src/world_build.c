@@ -338,10 +338,12 @@ carom_status world_build(carom_world *w, int resorted)
     }
     if (st == CAROM_OK && w->list_skin > 0.0)
         world_lists_build(w);
-    if (st == CAROM_OK && !overlaps_allowed(w) && unchecked == w->alive_count)
-        st = check_every_pair(w);
-    else if (st == CAROM_OK && !overlaps_allowed(w) && unchecked > 0)
-        st = check_unchecked(w);
+    if (st == CAROM_OK && !overlaps_allowed(w)) {
+        if (unchecked == w->alive_count)
+            st = check_every_pair(w);
+        else if (unchecked > 0)
+            st = check_unchecked(w);
+    }
     if (st != CAROM_OK) {
         grid_levels_free(&w->levels);
         world_big_clear(w);
@@ -407,10 +409,11 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
     if (st == CAROM_OK && (grid_levels_reserve_links(&w->levels, (size_t)id + 1) != 0 ||
                            grid_levels_reserve_sphere(&w->levels, w->info[id].level) != 0))
         st = world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the cell grid");
-    if (st == CAROM_OK && !overlaps_allowed(w))
+    if (st == CAROM_OK && !overlaps_allowed(w)) {
         st = check_overlaps(w, id, UINT32_MAX);
-    if (st == CAROM_OK && !overlaps_allowed(w))
-        st = world_big_check_overlaps(w, id);
+        if (st == CAROM_OK)
+            st = world_big_check_overlaps(w, id);
+    }
     if (st == CAROM_OK) {
         w->info[id].unchecked = 0;
         cell_link(w, id);
