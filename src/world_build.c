@@ -356,6 +356,8 @@ carom_status world_build(carom_world *w, int resorted)
             w->info[i].unchecked = 0;
             w->event_time[i] = INFINITY;
             w->events[i].kind = EVENT_NONE;
+            if (w->info[i].driven && overlaps_allowed(w))
+                world_driven_note_overlaps(w, i);
         }
     }
     world_predict_first(w);
@@ -420,5 +422,7 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
     }
     if (st == CAROM_OK && w->list_skin > 0.0)
         world_lists_insert(w, id);
+    if (st == CAROM_OK && w->has_driven && overlaps_allowed(w))
+        world_driven_note_overlaps(w, id);
     return st;
 }

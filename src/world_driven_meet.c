@@ -125,6 +125,44 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
     }
 }
 
+/* A pair with a driven sphere found overlapping (beyond the tolerance
+ * of a contact) where the world places it is remembered as in contact,
+ * unreported. */
+static void note_if_overlapping(carom_world *w, uint32_t i, uint32_t j)
+{
+    if (j == i || !(w->info[i].driven || w->info[j].driven) || world_driven_in_contact(w, i, j))
+        return;
+    double xi[3], vi[3], xj[3], vj[3], shift[3], d[3];
+    world_true_state(w, i, w->time, xi, vi);
+    world_true_state(w, j, w->time, xj, vj);
+    world_min_image_shift(w, xi, xj, shift);
+    for (int k = 0; k < 3; k++)
+        d[k] = xj[k] + shift[k] - xi[k];
+    double sigma = w->spheres[i].radius + w->spheres[j].radius;
+    if (sqrt(vec_dot(d, d)) - sigma < -contact_tolerance(sigma, xi, xj)) {
+        remember_contact(w, i, j);
+        remember_contact(w, j, i);
+    }
+}
+
+/* (world_driven.h) */
+void world_driven_note_overlaps(carom_world *w, uint32_t id)
+{
+    if (!w->info[id].big) {
+        neighbour_lists nl;
+        world_neighbour_lists(w, id, 0, &nl);
+        for (int c = 0; c < nl.count; c++)
+            for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = nl.list[c].next[j])
+                note_if_overlapping(w, id, j);
+        for (size_t k = 0; k < w->nbig; k++)
+            note_if_overlapping(w, id, w->big[k]);
+    } else {
+        for (uint32_t j = 0; j < w->count; j++)
+            if (w->info[j].alive)
+                note_if_overlapping(w, id, j);
+    }
+}
+
 /* After a meeting without contact: a driven sphere predicts lazily, a
  * ballistic one (whose trajectory did not change, but whose event was
  * used) in full. */

@@ -596,6 +596,13 @@ void world_driven_size_bound(carom_world *w, uint32_t id);
  * in the grid already, and moves to the cell of its new centre. Fails
  * (message set) if the probe gives non-finite numbers. */
 carom_status world_driven_restart(carom_world *w, uint32_t id, int placed);
+/* world_driven_meet.c: a report-only world lets spheres overlap where
+ * they are added. The pairs with a driven sphere that overlap sphere id
+ * where the world places it are remembered as in contact, unreported:
+ * such a pair is first reported when it meets again after separating, as
+ * a ballistic pair is (whose prediction has no event while it overlaps),
+ * not at once as a late contact. */
+void world_driven_note_overlaps(carom_world *w, uint32_t id);
 /* True position and velocity of sphere i at time t >= its last probe:
  * probed for a driven sphere (in the periodic image of its bound), else
  * extrapolated. */

@@ -17,7 +17,10 @@
  * 4. A driver that breaks its bound: overlaps are reported with a depth,
  *    never skipped, and the run ends.
  * 5. Bad arguments give errors; a driver that gives NaN stops the advance
- *    with an error naming the sphere. */
+ *    with an error naming the sphere.
+ * 6. Report-only worlds take a driven sphere overlapping another where it
+ *    is added: the pair is first reported when it meets again after
+ *    separating, not as a late contact. */
 #include <stdint.h>
 #include <string.h>
 
@@ -711,11 +714,70 @@ static void test_driver_gives_nan(void)
     }
 }
 
+/* A report-only world takes spheres that overlap where they are added
+ * (carom.h). A pair with a driven sphere overlapping at the start, or
+ * where a sphere is added to a running world, is reported as a ballistic
+ * pair is: first when the two meet again after separating, never at once
+ * as a late contact. Driven sphere 0 flies straight (its bound of 0.5 is
+ * only a promise) through ballistic sphere 1: apart at t = 0.75, they
+ * meet again through the periodic box at t = 9.75. Sphere 3, driven,
+ * still, is added on top of still sphere 2: that pair is never reported. */
+static void test_report_only_overlap_at_start(void)
+{
+    paths ps = {0};
+    ps.n = 4;
+    double x0[4][3] = {{5.0, 10.0, 10.0}, {5.5, 10.0, 10.0}, {2.0, 2.0, 10.0}, {2.3, 2.0, 10.0}};
+    double v0[4] = {1.0, -1.0, 0.0, 0.0};
+    for (int i = 0; i < 4; i++) {
+        ps.p[i].kind = PATH_LINE;
+        ps.p[i].driven = i == 0 || i == 3;
+        memcpy(ps.p[i].x0, x0[i], sizeof x0[i]);
+        ps.p[i].v0[0] = v0[i];
+        ps.p[i].radius = 0.5;
+    }
+    static contacts got;
+    got.n = 0;
+    log_state ls = {&got, 0.0};
+    carom_world_def def = carom_world_default_def();
+    for (int k = 0; k < 3; k++)
+        def.box[k] = 20.0;
+    def.response = CAROM_RESPONSE_NONE;
+    def.on_contact = log_contact;
+    def.user_data = &ls;
+    def.driver.probe = paths_probe;
+    def.driver.user_data = &ps;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    for (int i = 0; i < 4; i++) {
+        if (i == 2)
+            CHECK_OK(carom_world_advance_to(w, 6.0));
+        carom_sphere_def sd = carom_sphere_default_def();
+        path_at(&ps.p[i], i < 2 ? 0.0 : 6.0, sd.position, sd.velocity);
+        sd.radius = 0.5;
+        sd.driven = ps.p[i].driven;
+        sd.accel_bound = 0.5;
+        CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
+    }
+    CHECK_OK(carom_world_advance_to(w, 12.0));
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    CHECK(st.late_contacts == 0);
+    CHECK(ls.max_depth == 0.0);
+    CHECK(got.n == 1);
+    CHECK(got.c[0].i == 0 && got.c[0].j == 1);
+    CHECK_NEAR(got.c[0].t, 9.75, 1e-9);
+    carom_world_free(w);
+}
+
 int main(void)
 {
     test_errors();
     test_driver_gives_nan();
     test_report_only_paths();
+    test_report_only_overlap_at_start();
     test_elastic_straight();
     test_forced();
     return CHECK_REPORT();
