@@ -1,0 +1,215 @@
+/* What the world fuzz targets (fuzz_world.c, fuzz_driven.c) share:
+ * numbers read off the input bytes (zeros once they run out), a world's
+ * kind and its ballistic spheres made from them, and the checks of the
+ * states after an advance (no overlap, inside a walled box), by this
+ * file's own O(N^2) arithmetic. A failed check aborts with a message,
+ * which libFuzzer reports with the input. */
+#ifndef CAROM_FUZZ_WORLDS_H
+#define CAROM_FUZZ_WORLDS_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carom/carom.h"
+
+typedef struct byte_reader {
+    const uint8_t *p;
+    size_t left;
+} byte_reader;
+
+static inline unsigned take8(byte_reader *r)
+{
+    if (!r->left)
+        return 0;
+    r->left--;
+    return *r->p++;
+}
+
+static inline unsigned take16(byte_reader *r)
+{
+    unsigned hi = take8(r);
+    return hi << 8 | take8(r);
+}
+
+static inline void fail(const char *what, double value)
+{
+    fprintf(stderr, "carom fuzz: %s (%.17g)\n", what, value);
+    abort();
+}
+
+typedef struct world_spec {
+    int dim;
+    int walls[3];
+    int report_only, elastic, gravity, obstacles;
+    int moving_obstacles; /* they give energy, as moving walls would */
+    int driven_pass;      /* contacts do not move driven spheres (no kicks):
+                             they pass through each other and obstacles */
+    double box[3];
+} world_spec;
+
+typedef struct placed {
+    double x[3], v[3], r, m;
+    int driven;
+    carom_sphere_id id;
+} placed;
+
+/* A contact found by probing a driven sphere is one within a tolerance
+ * (world_driven.h: 1e-10 of the contact distance plus 1e-14 of the
+ * coordinates); these checks allow ten times that of a length. */
+static inline double driven_slack(const world_spec *s, double length)
+{
+    double big = fmax(s->box[0], fmax(s->box[1], s->box[2]));
+    return 1e-9 * length + 1e-13 * big;
+}
+
+/* Distance between a and b, through the nearest image along the axes that
+ * are not walled. */
+static inline double distance(const world_spec *s, const double a[3], const double b[3])
+{
+    double d2 = 0.0;
+    for (int k = 0; k < s->dim; k++) {
+        double d = b[k] - a[k];
+        if (!s->walls[k])
+            d -= s->box[k] * floor(d / s->box[k] + 0.5);
+        d2 += d * d;
+    }
+    return sqrt(d2);
+}
+
+/* The states at the world's time. */
+static inline void read_back(carom_world *w, placed *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        carom_sphere_state st;
+        if (carom_world_get_sphere(w, p[i].id, &st) != CAROM_OK)
+            fail("a sphere the world accepted is gone", (double)i);
+        memcpy(p[i].x, st.position, sizeof p[i].x);
+        memcpy(p[i].v, st.velocity, sizeof p[i].v);
+    }
+}
+
+static inline int unmoved(const placed *p)
+{
+    return p->driven || !isfinite(p->m);
+}
+
+/* Finite states, inside a walled box, and (unless report-only) no two
+ * spheres overlapping by more than round-off. */
+static inline void check_states(const world_spec *s, const placed *p, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < s->dim; k++) {
+            if (!isfinite(p[i].x[k]) || !isfinite(p[i].v[k]))
+                fail("a position or velocity is not finite", p[i].x[k]);
+            double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
+            if (s->walls[k] &&
+                !(p[i].x[k] >= p[i].r - slack && p[i].x[k] <= s->box[k] - p[i].r + slack))
+                fail("a sphere is outside the walled box", p[i].x[k]);
+        }
+    if (s->report_only)
+        return;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            if (s->driven_pass && unmoved(&p[i]) && unmoved(&p[j]) &&
+                (p[i].driven || p[j].driven))
+                continue; /* they pass through each other */
+            double sigma = p[i].r + p[j].r;
+            double slack = p[i].driven || p[j].driven ? driven_slack(s, sigma) : 1e-9 * sigma;
+            double d = distance(s, p[i].x, p[j].x);
+            if (d < sigma - slack)
+                fail("two spheres overlap", (sigma - d) / sigma);
+        }
+}
+
+/* Reads the world's kind and box from the first bytes. */
+static inline void read_spec(byte_reader *r, world_spec *s, carom_world_def *def)
+{
+    unsigned flags = take8(r), more = take8(r);
+    s->dim = flags & 1 ? 3 : 2;
+    double edge = 0.25 * (double)(1u << (take8(r) % 12)); /* 0.25 .. 512 */
+    for (int k = 0; k < 3; k++) {
+        s->walls[k] = (flags >> (1 + k)) & 1;
+        double stretch = 1.0 + (double)take8(r) / 64.0; /* 1 .. 5 */
+        s->box[k] = k < s->dim ? edge * stretch : 1.0;
+    }
+    s->report_only = (flags >> 4) & 1;
+    s->elastic = s->report_only || !((flags >> 5) & 1);
+    s->gravity = (flags >> 6) & 1;
+    *def = carom_world_default_def();
+    def->dim = s->dim;
+    for (int k = 0; k < 3; k++) {
+        def->box[k] = s->box[k];
+        def->boundary[k] = s->walls[k] ? CAROM_BOUNDARY_WALLS : CAROM_BOUNDARY_PERIODIC;
+    }
+    def->response = s->report_only ? CAROM_RESPONSE_NONE : CAROM_RESPONSE_ELASTIC;
+    if (!s->elastic) {
+        def->restitution = (double)(more & 15) / 15.0;
+        def->wall_restitution = (double)(more >> 4) / 15.0;
+    }
+    def->neighbours = (carom_neighbours)(take8(r) % 3);
+    def->reorder = (flags >> 7) & 1 ? CAROM_REORDER_OFF : CAROM_REORDER_AUTO;
+    def->prefetch = CAROM_PREFETCH_OFF;
+}
+
+/* Reads one sphere; 0 if it is left out (it would overlap). */
+static inline int read_sphere(byte_reader *r, const world_spec *s, double r0, double vmax,
+                              const placed *p, int n, placed *out, int *touching)
+{
+    unsigned flags = take8(r);
+    out->driven = 0;
+    out->r = r0 * (0.5 + 1.5 * (double)take8(r) / 255.0);
+    out->m = flags & 1 ? INFINITY : 0.25 * (double)(1 + (take8(r) & 15));
+    *touching = n > 0 && (flags & 2);
+    double u[3], vel[3];
+    for (int k = 0; k < 3; k++) {
+        u[k] = (double)take16(r) / 65535.0;
+        vel[k] = ((double)take16(r) / 32767.5 - 1.0) * vmax;
+    }
+    int still = !isfinite(out->m) && (flags & 16);
+    for (int k = 0; k < 3; k++) {
+        out->v[k] = k < s->dim && !still ? vel[k] : 0.0;
+        if (k >= s->dim) {
+            out->x[k] = 0.0;
+        } else if (*touching) {
+            /* Along a direction from the bytes, at the contact distance
+             * from an earlier sphere (the last bits decide whether it
+             * overlaps). */
+            const placed *q = &p[(flags >> 2) % n];
+            double dir[3], len = 0.0;
+            for (int a = 0; a < s->dim; a++) {
+                dir[a] = u[a] - 0.5;
+                len += dir[a] * dir[a];
+            }
+            if (len == 0.0)
+                return 0;
+            out->x[k] = q->x[k] + (q->r + out->r) * dir[k] / sqrt(len);
+            if (!s->walls[k])
+                out->x[k] -= s->box[k] * floor(out->x[k] / s->box[k]);
+        } else {
+            double lo = s->walls[k] ? out->r * 1.001 : 0.0;
+            double hi = s->walls[k] ? s->box[k] - out->r * 1.001 : s->box[k];
+            if (!(hi > lo))
+                return 0;
+            out->x[k] = lo + (hi - lo) * u[k];
+            if (out->x[k] >= s->box[k])
+                out->x[k] = lo;
+        }
+    }
+    for (int k = 0; k < s->dim; k++)
+        if (s->walls[k] && !(out->x[k] >= out->r * 1.001 && out->x[k] <= s->box[k] - out->r * 1.001))
+            return 0;
+    if (s->report_only)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        double sigma = p[i].r + out->r;
+        double d = distance(s, p[i].x, out->x);
+        if (*touching ? d < sigma * (1.0 - 1e-12) : d < sigma * (1.0 + 1e-9))
+            return 0;
+    }
+    return 1;
+}
+
+#endif
