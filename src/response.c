@@ -18,6 +18,11 @@
  * happen again at once (moving into each other or into the wall, or at
  * rest with gravity pushing in): a callback may stop two spheres touching,
  * but cannot make a contact repeat at the same instant forever.
+ * A contact found by probing driven spheres may ask for more (keep_apart,
+ * 0 for every other contact): an approaching pair then separates at least
+ * at the smaller of its approach speed and keep_apart, whatever the
+ * restitution (world_driven_meet.c says why).
+ *
  * Two infinite masses collide as if they were equal masses. */
 #include <math.h>
 
@@ -58,7 +63,7 @@ int response_callback_velocities_ok(carom_world *w, const carom_contact *c, int 
 }
 
 void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3],
-                      double depth)
+                      double depth, double keep_apart)
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     double d[3], dv[3];
@@ -81,6 +86,8 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     double impulse = 0.0;
     if (vn < 0.0) {
         double e = restitution_for(w, w->def.restitution, vn);
+        if (e * -vn < keep_apart)
+            e = fmin(1.0, keep_apart / -vn);
         impulse = -(1.0 + e) * vn / (ia + ib);
     }
     /* The separating speed is then -e vn; make it at least the minimum. */
@@ -121,7 +128,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     }
 }
 
-void response_wall(carom_world *w, uint32_t i, int wall, double depth)
+void response_wall(carom_world *w, uint32_t i, int wall, double depth, double keep_apart)
 {
     sphere *s = &w->spheres[i];
     int axis = wall / 2;
@@ -129,6 +136,8 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth)
     double vn = s->v[axis] * outward; /* > 0: moving into the wall */
     double impulse = 0.0;
     double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
+    if (vn > 0.0 && away < keep_apart)
+        away = fmin(vn, keep_apart);
     if (away < w->def.restitution_min_speed)
         away = w->def.restitution_min_speed; /* see the top of this file */
     if (-away != vn) {

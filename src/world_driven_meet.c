@@ -18,6 +18,20 @@ static double touching_gap(double tol, double closing_speed, double t)
     return by_time > floor ? (by_time < tol ? by_time : tol) : floor;
 }
 
+/* The speed at which spheres that a contact leaves touching must at least
+ * separate (if they approached at least that fast) while accelerations
+ * of up to accel press them together. The next meeting of two touching
+ * bounds that do not approach is put off until they have grown by the
+ * tolerance tol (world_driven_predict.c), by which time the spheres may
+ * have sunk that far into each other; a slower separation, as
+ * restitution below 1 can leave, would let the overlap grow by as much
+ * at every contact. At sqrt(2 accel tol) the bounds meet again no sooner
+ * than twice that delay, at most as deep as they were. */
+static double keep_apart_speed(double accel, double tol)
+{
+    return sqrt(2.0 * accel * tol);
+}
+
 /* The pair is remembered as in contact (reported, not yet apart). */
 int world_driven_in_contact(const carom_world *w, uint32_t i, uint32_t j)
 {
@@ -213,7 +227,8 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
             w->stats.late_contacts++;
         w->stats.collisions++;
         if (pair_responds(w, i, j)) {
-            response_collide(w, i, j, shift, depth);
+            response_collide(w, i, j, shift, depth,
+                             keep_apart_speed(w->bounds[i].accel + w->bounds[j].accel, tol));
             w->events[i].counter++;
             w->events[j].counter++;
             kick(w, i, va);
@@ -249,7 +264,7 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
         double depth = gap < -tol ? -gap : 0.0;
         if (depth > 0.0)
             w->stats.late_contacts++;
-        response_wall(w, i, wall, depth);
+        response_wall(w, i, wall, depth, keep_apart_speed(w->bounds[i].accel, tol));
         w->events[i].counter++;
         w->stats.wall_hits++;
         kick(w, i, v);

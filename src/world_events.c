@@ -138,7 +138,7 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     world_advance_sphere(w, b, t);
     double shift[3];
     world_pair_shift(w, a, b, t, shift);
-    response_collide(w, i, j, shift, 0.0);
+    response_collide(w, i, j, shift, 0.0, 0.0);
     COUNTER(a)++;
     COUNTER(b)++;
     w->stats.collisions++;
@@ -150,7 +150,7 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
 static void process_wall(carom_world *w, uint32_t i, int wall, double t)
 {
     world_advance_sphere(w, &w->spheres[i], t);
-    response_wall(w, i, wall, 0.0);
+    response_wall(w, i, wall, 0.0, 0.0);
     w->events[i].counter++;
     w->stats.wall_hits++;
     world_predict(w, i);

@@ -683,10 +683,13 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
 
 /* response.c */
 /* depth: how far the two (or the sphere and the wall) already overlap
- * when a driven sphere broke its bound (0 otherwise), for the callback. */
+ * when a driven sphere broke its bound (0 otherwise), for the callback.
+ * keep_apart: an approaching pair separates at least at the smaller of
+ * its approach speed and this, whatever the restitution (0 but for
+ * contacts of driven spheres: world_driven_meet.c). */
 void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3],
-                      double depth);
-void response_wall(carom_world *w, uint32_t i, int wall, double depth);
+                      double depth, double keep_apart);
+void response_wall(carom_world *w, uint32_t i, int wall, double depth, double keep_apart);
 /* The contact callback left finite numbers in the first n velocities of
  * c; if not, the world records an error naming the sphere (the event
  * loop stops after this event with it), and the caller keeps the
