@@ -153,7 +153,12 @@ typedef uint32_t carom_sphere_id;
  * acceleration; the world never assumes more. It follows the sphere with a
  * time-varying bound (a sphere of radius r + A (t - t0)^2 / 2 around
  * x0 + v0 (t - t0), Kim, Guibas and Shin 2005) and probes the true state
- * through the driver only when a bound says a contact may be near. */
+ * through the driver only when a bound says a contact may be near. A
+ * contact of a driven sphere separates at least at the smaller of its
+ * approach speed and sqrt(2 A 1e-10 (r_i + r_j)) (A of both spheres
+ * together), whatever the restitution, so that spheres pressed together
+ * by accelerations come to rest in small bounces without sinking in
+ * (README, "Numerical rules"). */
 typedef struct carom_driver {
     /* Required. Position and velocity of driven sphere id at time t. For
      * one sphere, t never decreases from one call to the next. */
