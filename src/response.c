@@ -54,7 +54,7 @@ int response_callback_velocities_ok(carom_world *w, const carom_contact *c, int 
                            "had before the callback",
                            (unsigned)(m ? c->j : c->i), "xyz"[k], c->velocity_after[m][k],
                            c->time);
-                w->callback_failed = 1;
+                w->callback_failed = CAROM_ERR_INVALID_ARGUMENT;
                 return 0;
             }
         }

@@ -98,7 +98,7 @@ static carom_status reserve(carom_world *w, size_t n)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
         w->floors = f;
     }
-    if (w->def.response == CAROM_RESPONSE_NONE || w->def.driver.probe) {
+    if (w->def.response == CAROM_RESPONSE_NONE) {
         reported_contacts *r = realloc(w->reported, cap * sizeof *r);
         if (!r)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
@@ -208,6 +208,7 @@ void carom_world_free(carom_world *w)
     free(w->events);
     free(w->event_time);
     free(w->reported);
+    pair_set_free(&w->lingering);
     free(w->bounds);
     free(w->floors);
     free(w->id_of);
@@ -376,6 +377,7 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
     INFO(s)->alive = 0;
     COUNTER(s)++; /* events of others that name it become stale */
     w->alive_count--;
+    pair_set_remove_all_with(&w->lingering, id);
     return CAROM_OK;
 }
 

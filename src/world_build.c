@@ -343,6 +343,10 @@ carom_status world_build(carom_world *w, int resorted)
             st = check_every_pair(w);
         else if (unchecked > 0)
             st = check_unchecked(w);
+    } else if (st == CAROM_OK && w->has_driven) {
+        for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
+            if (w->info[i].alive && w->info[i].driven)
+                st = world_driven_note_overlaps(w, i);
     }
     if (st != CAROM_OK) {
         grid_levels_free(&w->levels);
@@ -356,8 +360,6 @@ carom_status world_build(carom_world *w, int resorted)
             w->info[i].unchecked = 0;
             w->event_time[i] = INFINITY;
             w->events[i].kind = EVENT_NONE;
-            if (w->info[i].driven && overlaps_allowed(w))
-                world_driven_note_overlaps(w, i);
         }
     }
     world_predict_first(w);
@@ -415,6 +417,10 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
         st = check_overlaps(w, id, UINT32_MAX);
         if (st == CAROM_OK)
             st = world_big_check_overlaps(w, id);
+    } else if (st == CAROM_OK && w->has_driven) {
+        st = world_driven_note_overlaps(w, id);
+        if (st != CAROM_OK) /* the id goes to the next sphere added */
+            pair_set_remove_all_with(&w->lingering, world_id_of(w, id));
     }
     if (st == CAROM_OK) {
         w->info[id].unchecked = 0;
@@ -422,7 +428,5 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
     }
     if (st == CAROM_OK && w->list_skin > 0.0)
         world_lists_insert(w, id);
-    if (st == CAROM_OK && w->has_driven && overlaps_allowed(w))
-        world_driven_note_overlaps(w, id);
     return st;
 }

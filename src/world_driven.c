@@ -41,8 +41,8 @@
  *
  * Pairs whose contact the response cannot change (report-only worlds;
  * two spheres neither of which the response can move) are remembered as
- * in contact once reported (an entry with until = INFINITY in the
- * world's reported list), and until probing finds them apart, their
+ * in contact once reported (in the world's set of lingering pairs, which
+ * holds as many as there are), and until probing finds them apart, their
  * prediction is instead the first time the bounds allow them to have
  * separated. So each contact is reported once, when it begins.
  *
@@ -161,7 +161,7 @@ int world_driven_true_state_checked(carom_world *w, uint32_t i, double t, double
                        "driven sphere %u: the driver's probe gave a position or velocity that "
                        "is not a finite number at t = %.17g",
                        (unsigned)world_id_of(w, i), t);
-            w->callback_failed = 1;
+            w->callback_failed = CAROM_ERR_INVALID_ARGUMENT;
             return 0;
         }
     }

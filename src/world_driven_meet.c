@@ -35,41 +35,23 @@ static double keep_apart_speed(double accel, double tol)
 /* The pair is remembered as in contact (reported, not yet apart). */
 int world_driven_in_contact(const carom_world *w, uint32_t i, uint32_t j)
 {
-    if (!w->contacts_linger)
-        return 0;
-    for (int k = 0; k < REPORTED_MAX; k++)
-        if (w->reported[i].e[k].partner == j && w->reported[i].e[k].until == INFINITY)
-            return 1;
-    return 0;
+    return w->contacts_linger &&
+           pair_set_contains(&w->lingering, world_id_of(w, i), world_id_of(w, j));
 }
 
 static void forget_contact(carom_world *w, uint32_t i, uint32_t j)
 {
-    for (int side = 0; side < 2; side++) {
-        uint32_t a = side ? j : i, b = side ? i : j;
-        reported_contact *e = w->reported[a].e;
-        for (int k = 0; k < REPORTED_MAX; k++)
-            if (e[k].partner == b && e[k].until == INFINITY)
-                e[k] = (reported_contact){SPHERE_NONE, 0, 0, -INFINITY};
-    }
+    pair_set_remove(&w->lingering, world_id_of(w, i), world_id_of(w, j));
 }
 
-/* Remembers i as in contact with j: in an empty or expired slot, else in
- * the one that expires first. */
-static void remember_contact(carom_world *w, uint32_t i, uint32_t j)
+/* Remembers the pair as in contact, however many contacts its spheres
+ * are in. */
+static carom_status remember_contact(carom_world *w, uint32_t i, uint32_t j)
 {
-    reported_contact *e = w->reported[i].e;
-    int slot = 0;
-    double first = INFINITY;
-    for (int k = 0; k < REPORTED_MAX; k++) {
-        int empty = e[k].partner == SPHERE_NONE || e[k].until <= w->time;
-        double u = empty ? -INFINITY : e[k].until;
-        if (k == 0 || u < first) {
-            slot = k;
-            first = u;
-        }
-    }
-    e[slot] = (reported_contact){j, 0, 0, INFINITY};
+    if (pair_set_insert(&w->lingering, world_id_of(w, i), world_id_of(w, j)) != 0)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY,
+                          "out of memory for the contacts of driven spheres");
+    return CAROM_OK;
 }
 
 /* Both spheres can be moved by the response. */
@@ -142,10 +124,10 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
 /* A pair with a driven sphere found overlapping (beyond the tolerance
  * of a contact) where the world places it is remembered as in contact,
  * unreported. */
-static void note_if_overlapping(carom_world *w, uint32_t i, uint32_t j)
+static carom_status note_if_overlapping(carom_world *w, uint32_t i, uint32_t j)
 {
-    if (j == i || !(w->info[i].driven || w->info[j].driven) || world_driven_in_contact(w, i, j))
-        return;
+    if (j == i || !(w->info[i].driven || w->info[j].driven))
+        return CAROM_OK;
     double xi[3], vi[3], xj[3], vj[3], shift[3], d[3];
     world_true_state(w, i, w->time, xi, vi);
     world_true_state(w, j, w->time, xj, vj);
@@ -153,28 +135,30 @@ static void note_if_overlapping(carom_world *w, uint32_t i, uint32_t j)
     for (int k = 0; k < 3; k++)
         d[k] = xj[k] + shift[k] - xi[k];
     double sigma = w->spheres[i].radius + w->spheres[j].radius;
-    if (sqrt(vec_dot(d, d)) - sigma < -contact_tolerance(sigma, xi, xj)) {
-        remember_contact(w, i, j);
-        remember_contact(w, j, i);
-    }
+    if (sqrt(vec_dot(d, d)) - sigma < -contact_tolerance(sigma, xi, xj))
+        return remember_contact(w, i, j);
+    return CAROM_OK;
 }
 
-/* (world_driven.h) */
-void world_driven_note_overlaps(carom_world *w, uint32_t id)
+/* (world_internal.h) */
+carom_status world_driven_note_overlaps(carom_world *w, uint32_t id)
 {
+    carom_status st = CAROM_OK;
     if (!w->info[id].big) {
         neighbour_lists nl;
         world_neighbour_lists(w, id, 0, &nl);
         for (int c = 0; c < nl.count; c++)
-            for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = nl.list[c].next[j])
-                note_if_overlapping(w, id, j);
-        for (size_t k = 0; k < w->nbig; k++)
-            note_if_overlapping(w, id, w->big[k]);
+            for (uint32_t j = nl.list[c].head; j != SPHERE_NONE && st == CAROM_OK;
+                 j = nl.list[c].next[j])
+                st = note_if_overlapping(w, id, j);
+        for (size_t k = 0; k < w->nbig && st == CAROM_OK; k++)
+            st = note_if_overlapping(w, id, w->big[k]);
     } else {
-        for (uint32_t j = 0; j < w->count; j++)
+        for (uint32_t j = 0; j < w->count && st == CAROM_OK; j++)
             if (w->info[j].alive)
-                note_if_overlapping(w, id, j);
+                st = note_if_overlapping(w, id, j);
     }
+    return st;
 }
 
 /* After a meeting without contact: a driven sphere predicts lazily, a
@@ -238,8 +222,8 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
             for (int k = 0; k < 3; k++)
                 n[k] = dist > 0.0 ? dr[k] / dist : (k == 0);
             report_only(w, i, j, n, depth);
-            remember_contact(w, i, j);
-            remember_contact(w, j, i);
+            if (remember_contact(w, i, j) != CAROM_OK)
+                w->callback_failed = CAROM_ERR_OUT_OF_MEMORY; /* the loop stops */
         }
     }
     world_predict(w, i);

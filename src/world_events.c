@@ -60,12 +60,9 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
     if (slot < 0) {
         double first = INFINITY;
         for (int k = 0; k < REPORTED_MAX; k++) {
-            /* A driven pair's entry (until = INFINITY) lives until the
-             * two are found apart (world_driven.c). */
-            int live = e[k].partner != SPHERE_NONE &&
-                       (e[k].until == INFINITY ||
-                        (e[k].until > w->time && e[k].counter == COUNTER(a) &&
-                         e[k].partner_counter == w->events[e[k].partner].counter));
+            int live = e[k].partner != SPHERE_NONE && e[k].until > w->time &&
+                       e[k].counter == COUNTER(a) &&
+                       e[k].partner_counter == w->events[e[k].partner].counter;
             double u = live ? e[k].until : -INFINITY;
             if (slot < 0 || u < first) {
                 slot = k;
@@ -204,7 +201,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
                                    uint64_t *processed)
 {
     uint64_t count = 0;
-    w->callback_failed = 0;
+    w->callback_failed = CAROM_OK;
     while (count < max_events) {
         uint32_t i = event_queue_top(&w->queue);
         if (i == EVENT_QUEUE_ABSENT)
@@ -323,12 +320,13 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
         if (w->callback_failed) {
             /* A driver or the contact callback gave non-finite numbers:
              * they were not taken (the event left the world as it was, or
-             * as the built-in response made it); stop here with the
-             * message. */
-            w->callback_failed = 0;
+             * as the built-in response made it); or memory ran out. Stop
+             * here with the message. */
+            carom_status st = w->callback_failed;
+            w->callback_failed = CAROM_OK;
             if (processed)
                 *processed = count;
-            return CAROM_ERR_INVALID_ARGUMENT;
+            return st;
         }
         if (w->list_failed) {
             /* Out of memory for a longer neighbour list: that list is

@@ -40,6 +40,7 @@
 #include "event_queue.h"
 #include "grid.h"
 #include "grid_levels.h"
+#include "pair_set.h"
 
 enum event_kind {
     EVENT_NONE = 0,
@@ -167,7 +168,9 @@ typedef struct sphere_event {
  * contact already reported, whatever its last bits (frames, periodic
  * wraps and the two sides of a pair round the same time differently). A
  * pair is remembered by both spheres; when a sphere is in contact with
- * more than REPORTED_MAX others, the entry that expires first goes. */
+ * more than REPORTED_MAX others, the entry that expires first goes (a
+ * repeat is then possible only within round-off of the contact). Pairs
+ * with a driven sphere are kept in the world's lingering set instead. */
 #define REPORTED_MAX 8
 typedef struct reported_contact {
     uint32_t partner;         /* SPHERE_NONE: empty */
@@ -224,11 +227,14 @@ struct carom_world {
     double bound_growth;  /* driven spheres' (world_driven.c), at the last
                              build; 0 before */
     double level_reach[GRID_LEVELS_MAX]; /* largest reach at each level */
-    int callback_failed;  /* a driver's probe or the contact callback gave
-                             non-finite numbers: the event loop stops
-                             after this event and returns the error */
+    carom_status callback_failed; /* a driver's probe or the contact
+                             callback gave non-finite numbers, or memory
+                             ran out: the event loop stops after this
+                             event and returns this error */
     int contacts_linger;  /* contacts that the response cannot resolve
                              can happen (world_driven.c) */
+    pair_set lingering;   /* the pairs with a driven sphere in such a
+                             contact, by id (world_driven_meet.c) */
 
     /* Neighbour-list mode (world_lists.c); list_skin 0: cells. */
     double list_skin;     /* how far a sphere may move from its centre */
@@ -601,8 +607,8 @@ carom_status world_driven_restart(carom_world *w, uint32_t id, int placed);
  * where the world places it are remembered as in contact, unreported:
  * such a pair is first reported when it meets again after separating, as
  * a ballistic pair is (whose prediction has no event while it overlaps),
- * not at once as a late contact. */
-void world_driven_note_overlaps(carom_world *w, uint32_t id);
+ * not at once as a late contact. Fails only when memory runs out. */
+carom_status world_driven_note_overlaps(carom_world *w, uint32_t id);
 /* True position and velocity of sphere i at time t >= its last probe:
  * probed for a driven sphere (in the periodic image of its bound), else
  * extrapolated. */

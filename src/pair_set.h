@@ -1,0 +1,27 @@
+/* A set of unordered pairs of sphere ids, as a hash table that grows
+ * (open addressing, linear probing, deletion by shifting back; no
+ * tombstones). The world keeps in one the driven pairs in contact that
+ * the response cannot separate (world_driven_meet.c): as many as there
+ * are, however many spheres one driven sphere overlaps at once. Ids, not
+ * slots, so that sorting the records changes nothing here. */
+#ifndef CAROM_PAIR_SET_H
+#define CAROM_PAIR_SET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pair_set {
+    uint64_t *keys; /* 0: empty (a pair of two equal ids is never stored) */
+    size_t capacity; /* a power of two, or 0 */
+    size_t count;
+} pair_set;
+
+void pair_set_free(pair_set *s);
+int pair_set_contains(const pair_set *s, uint32_t a, uint32_t b);
+/* Returns 0, or -1 when out of memory (the set is unchanged). */
+int pair_set_insert(pair_set *s, uint32_t a, uint32_t b);
+void pair_set_remove(pair_set *s, uint32_t a, uint32_t b);
+/* Removes every pair that has id a. */
+void pair_set_remove_all_with(pair_set *s, uint32_t a);
+
+#endif
