@@ -25,9 +25,13 @@
  *   (depth > tolerance), since no bound is ever broken; a wall contact
  *   touches its wall;
  * - the world is at the time asked.
- * CAROM_ERR_STUCK is allowed only where spheres that contacts do not move
- * (obstacles, driven spheres without kicks) can squeeze another without
- * end. Built only with -DCAROM_FUZZ=ON and clang. */
+ * Except where two bodies that contacts do not move (obstacles, driven
+ * spheres without kicks, walls), one of them a sphere that moves, can
+ * squeeze a sphere between them: no motion then keeps it out of both.
+ * Ballistic squeezes stop the advance with CAROM_ERR_STUCK (allowed
+ * there); a driven sphere's goes on, its contacts late and deeper, with
+ * overlaps (not checked there). Built only with -DCAROM_FUZZ=ON and
+ * clang. */
 #include "fuzz_worlds.h"
 
 #define MAX_DRIVEN 3
@@ -152,8 +156,11 @@ static void on_contact(void *user_data, carom_contact *c)
     sphere_state(h, j, xj);
     double sigma = h->p[i].r + h->p[j].r;
     double slack = driven_slack(&h->s, sigma);
-    if (!(c->depth <= slack))
+    if (!(c->depth <= slack)) {
+        if (h->s.squeezes)
+            return;
         fail("a late contact, though every bound was kept", c->depth / sigma);
+    }
     double gap = distance(&h->s, xi, xj) - sigma;
     if (!(fabs(gap) <= slack))
         fail("a contact of spheres that are not touching", gap / sigma);
@@ -267,11 +274,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sd.mass = out->m;
         if (carom_world_add_sphere(h.w, &sd, &out->id) != CAROM_OK)
             fail("a sphere clear of the others and inside the box was refused", (double)h.n);
-        h.s.obstacles |= !isfinite(out->m);
+        h.s.obstacles += !isfinite(out->m);
         touching_any |= touching;
         h.n++;
     }
-    int squeezable = h.s.obstacles || !h.kicks;
+    int unmoved = h.s.obstacles + (h.kicks ? 0 : h.driven);
+    int walled = h.s.walls[0] || h.s.walls[1] || (h.s.dim == 3 && h.s.walls[2]);
+    int squeezable = unmoved >= 2 || (unmoved >= 1 && walled);
+    h.s.squeezes = squeezable && !h.kicks;
 
     for (unsigned k = 1; k <= steps && h.driven > 0; k++) {
         uint64_t done = 0;

@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sd.mass = p[n].m;
         if (carom_world_add_sphere(w, &sd, &p[n].id) != CAROM_OK)
             fail("a sphere clear of the others and inside the box was refused", (double)n);
-        s.obstacles |= !isfinite(p[n].m);
+        s.obstacles += !isfinite(p[n].m);
         s.moving_obstacles |= !isfinite(p[n].m) && (p[n].v[0] != 0.0 || p[n].v[1] != 0.0 ||
                                                     p[n].v[2] != 0.0);
         touching_any |= touching;

@@ -43,10 +43,14 @@ static inline void fail(const char *what, double value)
 typedef struct world_spec {
     int dim;
     int walls[3];
-    int report_only, elastic, gravity, obstacles;
+    int report_only, elastic, gravity;
+    int obstacles;        /* how many spheres of infinite mass */
     int moving_obstacles; /* they give energy, as moving walls would */
     int driven_pass;      /* contacts do not move driven spheres (no kicks):
                              they pass through each other and obstacles */
+    int squeezes;         /* a driven sphere that contacts do not move may
+                             squeeze a sphere against another such body
+                             or a wall: overlaps are then not checked */
     double box[3];
 } world_spec;
 
@@ -109,7 +113,7 @@ static inline void check_states(const world_spec *s, const placed *p, int n)
                 !(p[i].x[k] >= p[i].r - slack && p[i].x[k] <= s->box[k] - p[i].r + slack))
                 fail("a sphere is outside the walled box", p[i].x[k]);
         }
-    if (s->report_only)
+    if (s->report_only || s->squeezes)
         return;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
