@@ -207,6 +207,23 @@ static void log_contact(void *user, carom_contact *c)
         ls->max_depth = c->depth;
 }
 
+/* A report-only world of box L whose contacts go to ls and whose driven
+ * spheres follow ps (NULL if it cannot be made). */
+static carom_world *paths_world(int dim, const double L[3], log_state *ls, paths *ps)
+{
+    carom_world_def def = carom_world_default_def();
+    def.dim = dim;
+    for (int k = 0; k < 3; k++)
+        def.box[k] = L[k];
+    def.response = CAROM_RESPONSE_NONE;
+    def.on_contact = log_contact;
+    def.user_data = ls;
+    def.driver.probe = paths_probe;
+    def.driver.user_data = ps;
+    carom_error e;
+    return carom_world_create(&def, &e);
+}
+
 /* Builds a random scene of analytic paths that keeps pairs apart at t = 0. */
 static void random_paths(paths *ps, int n, int dim, const double L[3])
 {
@@ -279,19 +296,9 @@ static void test_report_only_paths(void)
         reference_contacts(&ps, L, dim, T, 2e-3, &ref);
         qsort(ref.c, (size_t)ref.n, sizeof ref.c[0], by_time);
 
-        carom_world_def def = carom_world_default_def();
-        def.dim = dim;
-        for (int k = 0; k < 3; k++)
-            def.box[k] = L[k];
-        def.response = CAROM_RESPONSE_NONE;
         log_state ls = {&got, 0.0};
         got.n = 0;
-        def.on_contact = log_contact;
-        def.user_data = &ls;
-        def.driver.probe = paths_probe;
-        def.driver.user_data = &ps;
-        carom_error e;
-        carom_world *w = carom_world_create(&def, &e);
+        carom_world *w = paths_world(dim, L, &ls, &ps);
         CHECK(w != NULL);
         if (!w)
             return;
@@ -741,16 +748,8 @@ static void test_report_only_overlap_at_start(void)
     static contacts got;
     got.n = 0;
     log_state ls = {&got, 0.0};
-    carom_world_def def = carom_world_default_def();
-    for (int k = 0; k < 3; k++)
-        def.box[k] = 20.0;
-    def.response = CAROM_RESPONSE_NONE;
-    def.on_contact = log_contact;
-    def.user_data = &ls;
-    def.driver.probe = paths_probe;
-    def.driver.user_data = &ps;
-    carom_error e;
-    carom_world *w = carom_world_create(&def, &e);
+    const double L[3] = {20.0, 20.0, 20.0};
+    carom_world *w = paths_world(3, L, &ls, &ps);
     CHECK(w != NULL);
     if (!w)
         return;
