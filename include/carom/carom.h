@@ -156,9 +156,10 @@ typedef uint32_t carom_sphere_id;
  * through the driver only when a bound says a contact may be near. A
  * contact of a driven sphere separates at least at the smaller of its
  * approach speed and sqrt(2 A 1e-10 (r_i + r_j)) (A of both spheres
- * together), whatever the restitution, so that spheres pressed together
- * by accelerations come to rest in small bounces without sinking in
- * (README, "Numerical rules"). */
+ * together), whatever the restitution, so that a driven sphere pressed
+ * onto a wall or an immovable sphere comes to rest in small bounces
+ * without sinking in (README, "Numerical rules", also for what this does
+ * not yet cover: a driven sphere on a movable one resting on another). */
 typedef struct carom_driver {
     /* Required. Position and velocity of driven sphere id at time t. For
      * one sphere, t never decreases from one call to the next. */
