@@ -19,9 +19,10 @@
  * rest with gravity pushing in): a callback may stop two spheres touching,
  * but cannot make a contact repeat at the same instant forever.
  * A contact found by probing driven spheres may ask for more (keep_apart,
- * 0 for every other contact): an approaching pair then separates at least
- * at the smaller of its approach speed and keep_apart, whatever the
- * restitution (world_driven_meet.c says why).
+ * 0 for every other contact): the two sides then separate at least at
+ * keep_apart, whatever the restitution (world_driven_meet.c says how much
+ * and why), and a callback that leaves them at rest relative to each
+ * other gets restitution_min_speed, as under gravity.
  *
  * Two infinite masses collide as if they were equal masses. */
 #include <math.h>
@@ -86,14 +87,13 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     double impulse = 0.0;
     if (vn < 0.0) {
         double e = restitution_for(w, w->def.restitution, vn);
-        if (e * -vn < keep_apart)
-            e = fmin(1.0, keep_apart / -vn);
         impulse = -(1.0 + e) * vn / (ia + ib);
     }
     /* The separating speed is then -e vn; make it at least the minimum. */
     double separating = vn + impulse * (ia + ib);
-    if (separating < w->def.restitution_min_speed)
-        impulse += (w->def.restitution_min_speed - separating) / (ia + ib);
+    double least = fmax(w->def.restitution_min_speed, keep_apart);
+    if (separating < least)
+        impulse += (least - separating) / (ia + ib);
     if (impulse > 0.0) {
         apply_impulse(a, b, ia, ib, n, impulse);
         w->stats.virial += impulse * dist;
@@ -123,7 +123,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         for (int k = 0; k < 3; k++)
             pushed_in -= ((INFO(b)->falls ? w->gravity[k] : 0.0) - (INFO(a)->falls ? w->gravity[k] : 0.0)) * n[k];
         double short_by = w->def.restitution_min_speed - vn_after;
-        if (vn_after < 0.0 || (vn_after == 0.0 && pushed_in > 0.0))
+        if (vn_after < 0.0 || (vn_after == 0.0 && (pushed_in > 0.0 || keep_apart > 0.0)))
             apply_impulse(a, b, ia, ib, n, short_by / (ia + ib));
     }
 }
@@ -136,10 +136,9 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     double vn = s->v[axis] * outward; /* > 0: moving into the wall */
     double impulse = 0.0;
     double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
-    if (vn > 0.0 && away < keep_apart)
-        away = fmin(vn, keep_apart);
-    if (away < w->def.restitution_min_speed)
-        away = w->def.restitution_min_speed; /* see the top of this file */
+    double least = fmax(w->def.restitution_min_speed, keep_apart);
+    if (away < least)
+        away = least; /* see the top of this file */
     if (-away != vn) {
         double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;
@@ -166,7 +165,7 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
             s->v[k] = c.velocity_after[0][k];
         double into = s->v[axis] * outward;
         double pushed_in = INFO(s)->falls ? w->gravity[axis] * outward : 0.0;
-        if (into > 0.0 || (into == 0.0 && pushed_in > 0.0))
+        if (into > 0.0 || (into == 0.0 && (pushed_in > 0.0 || keep_apart > 0.0)))
             s->v[axis] = -w->def.restitution_min_speed * outward;
     }
 }

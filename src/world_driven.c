@@ -48,8 +48,10 @@
  *
  * Degenerate cases: spheres touching within the tolerance and not
  * approaching (a graze, or a contact just resolved) would let two fresh
- * bounds "meet" at once forever; their next meeting is put off until the
- * bounds have grown by the tolerance.
+ * bounds "meet" at once forever. If they separate slowly and the
+ * response can move them, the meeting is a contact ("pressed",
+ * world_driven_meet.c) that separates them fast enough; otherwise their
+ * next meeting is put off until the bounds have grown by the tolerance.
  *
  * Files: this one follows the bounds (adding, probing, restarting,
  * resets); world_driven_predict.c predicts meetings; world_driven_meet.c

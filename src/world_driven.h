@@ -29,6 +29,22 @@ static inline double contact_tolerance(double sigma, const double xa[3], const d
     return CONTACT_TOLERANCE * sigma + 1e-14 * big;
 }
 
+/* The speed at which a contact of driven spheres (or of a driven sphere
+ * and a wall) leaves them separating at least, when accelerations of up
+ * to accel (both bounds') may press them together and tol is the
+ * contact's tolerance: the speed that accel gives in the time it takes
+ * to sink tol. Rules in world_driven_meet.c; world_driven_predict.c puts
+ * off the next meeting of touching bounds separating at least half as
+ * fast. */
+static inline double keep_apart_speed(double accel, double tol)
+{
+    return sqrt(2.0 * accel * tol);
+}
+
+/* Both spheres of the pair can be moved by the response (not so in a
+ * report-only world, or for two spheres neither of which it can move). */
+int world_driven_pair_responds(const carom_world *w, uint32_t i, uint32_t j);
+
 /* How far apart the centres of two bounds (one of them may be a
  * ballistic sphere's, which never grows) can be and the bounds still
  * touch, at t_end: sigma plus both bounds' growth by then. */

@@ -18,18 +18,28 @@ static double touching_gap(double tol, double closing_speed, double t)
     return by_time > floor ? (by_time < tol ? by_time : tol) : floor;
 }
 
-/* The speed at which spheres that a contact leaves touching must at least
- * separate (if they approached at least that fast) while accelerations
- * of up to accel press them together. The next meeting of two touching
- * bounds that do not approach is put off until they have grown by the
- * tolerance tol (world_driven_predict.c), by which time the spheres may
- * have sunk that far into each other; a slower separation, as
- * restitution below 1 can leave, would let the overlap grow by as much
- * at every contact. At sqrt(2 accel tol) the bounds meet again no sooner
- * than twice that delay, at most as deep as they were. */
-static double keep_apart_speed(double accel, double tol)
+/* A contact of a pair the response can move, or of a sphere and a wall,
+ * leaves the two separating at least at keep, keep_apart_speed
+ * (world_driven.h) of the accelerations that may press them together,
+ * whatever the restitution; and a touching pair (gap within twice tol)
+ * that does not separate at least at 3/4 of keep is a contact too
+ * ("pressed"). Why: bounds that touch and do not approach would meet at
+ * once forever, so the next meeting of a pair that separates at keep / 2
+ * or faster is put off until the bounds have grown by the tolerance tol
+ * (world_driven_predict.c); it gains at least that much in that time,
+ * and never sinks in. A slower pair, as restitution below 1 leaves
+ * them, would sink that far before the world looks again, and deeper
+ * at every contact: a sphere resting on a sphere that rests on the
+ * floor passes every bounce on to the floor, and the two are left at
+ * rest, touching. So such a pair's meeting is not put off, and is a
+ * contact at once. (The margins between keep / 2 and 3/4 of keep, tol
+ * and twice tol, are for round-off: a meeting at once that is no contact
+ * would come again at once, forever.) A contact slower than keep gains
+ * at most the kinetic energy of keep along its normal (reduced mass
+ * times A tol), as restitution_min_speed does for ballistic spheres. */
+static int pressed(double accel, double gap, double tol, double closing, double keep)
 {
-    return sqrt(2.0 * accel * tol);
+    return accel > 0.0 && gap <= 2.0 * tol && closing > -0.75 * keep;
 }
 
 /* The pair is remembered as in contact (reported, not yet apart). */
@@ -54,8 +64,8 @@ static carom_status remember_contact(carom_world *w, uint32_t i, uint32_t j)
     return CAROM_OK;
 }
 
-/* Both spheres can be moved by the response. */
-static int pair_responds(const carom_world *w, uint32_t i, uint32_t j)
+/* (world_driven.h) */
+int world_driven_pair_responds(const carom_world *w, uint32_t i, uint32_t j)
 {
     if (w->def.response == CAROM_RESPONSE_NONE)
         return 0;
@@ -190,6 +200,8 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     double gap = dist - sigma, tol = contact_tolerance(sigma, xa, xb);
     double closing = dist > 0.0 ? -vec_dot(dr, dv) / dist : 0.0;
     int approaching = closing > 0.0;
+    double accel = w->bounds[i].accel + w->bounds[j].accel, keep = keep_apart_speed(accel, tol);
+    int responds = world_driven_pair_responds(w, i, j);
     w->stats.bound_collisions++;
     int moved_i = world_driven_settle(w, i, xa, va);
     int moved_j = world_driven_settle(w, j, xb, vb);
@@ -197,7 +209,8 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     if (world_driven_in_contact(w, i, j)) {
         if (gap > tol || (gap > -tol && !approaching))
             forget_contact(w, i, j);
-    } else if (!((approaching && gap <= touching_gap(tol, closing, t)) || gap < -tol)) {
+    } else if (!((approaching && gap <= touching_gap(tol, closing, t)) || gap < -tol ||
+                 (responds && pressed(accel, gap, tol, closing, keep)))) {
         /* No contact: only the restarted bounds' own events and this
          * pair's next meeting are new (the restarted bounds lie inside
          * the old ones, so the meetings with others are no earlier). */
@@ -210,9 +223,8 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
         if (depth > 0.0)
             w->stats.late_contacts++;
         w->stats.collisions++;
-        if (pair_responds(w, i, j)) {
-            response_collide(w, i, j, shift, depth,
-                             keep_apart_speed(w->bounds[i].accel + w->bounds[j].accel, tol));
+        if (responds) {
+            response_collide(w, i, j, shift, depth, keep);
             w->events[i].counter++;
             w->events[j].counter++;
             kick(w, i, va);
@@ -242,13 +254,15 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
     double gap = sign * (face - x[axis]) - s->radius; /* >= 0: inside */
     double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
     double closing = sign * v[axis];
+    double accel = w->bounds[i].accel, keep = keep_apart_speed(accel, tol);
     w->stats.bound_collisions++;
     int moved = world_driven_settle(w, i, x, v);
-    if ((closing > 0.0 && gap <= touching_gap(tol, closing, t)) || gap < -tol) {
+    if ((closing > 0.0 && gap <= touching_gap(tol, closing, t)) || gap < -tol ||
+        pressed(accel, gap, tol, closing, keep)) {
         double depth = gap < -tol ? -gap : 0.0;
         if (depth > 0.0)
             w->stats.late_contacts++;
-        response_wall(w, i, wall, depth, keep_apart_speed(w->bounds[i].accel, tol));
+        response_wall(w, i, wall, depth, keep);
         w->events[i].counter++;
         w->stats.wall_hits++;
         kick(w, i, v);

@@ -85,14 +85,17 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
     q[2] = grow[2];
     square_difference(p0, p1, p2, q, 1.0, c);
     double t = now + roots_first_upcrossing_poly_before(c, 4, H);
-    /* Two fresh bounds touching without approaching: see the top. */
-    double accel = grow[2] * 2.0;
-    if (grow[1] == 0.0 && accel > 0.0 && vec_dot(p0, p1) >= 0.0) {
+    /* Two fresh bounds touching without approaching: put off unless the
+     * meeting is a pressed contact (world_driven_meet.c). */
+    double accel = grow[2] * 2.0, apart = vec_dot(p0, p1);
+    if (grow[1] == 0.0 && accel > 0.0 && apart >= 0.0) {
         double xb[3];
         for (int k = 0; k < 3; k++)
             xb[k] = xa[k] + p0[k];
-        double tol = contact_tolerance(sigma, xa, xb);
-        if (sqrt(vec_dot(p0, p0)) - sigma <= tol) {
+        double tol = contact_tolerance(sigma, xa, xb), dist = sqrt(vec_dot(p0, p0));
+        if (dist - sigma <= tol &&
+            (apart >= 0.5 * keep_apart_speed(accel, tol) * dist ||
+             !world_driven_pair_responds(w, i, j))) {
             double later = now + sqrt(2.0 * tol / accel);
             if (t < later)
                 t = later;
@@ -120,8 +123,10 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
         return INFINITY;
     double t = now + roots_first_upcrossing_quadratic(c0, c1, c2);
     if (g[1] == 0.0 && c2 > 0.0 && c1 <= 0.0) {
+        /* Touching the face without approaching: put off unless the
+         * meeting is a pressed contact (world_driven_meet.c). */
         double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
-        if (c0 >= -tol) {
+        if (c0 >= -tol && -c1 >= 0.5 * keep_apart_speed(2.0 * c2, tol)) {
             double later = now + sqrt(tol / c2);
             if (t < later)
                 t = later;

@@ -690,9 +690,9 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
 /* response.c */
 /* depth: how far the two (or the sphere and the wall) already overlap
  * when a driven sphere broke its bound (0 otherwise), for the callback.
- * keep_apart: an approaching pair separates at least at the smaller of
- * its approach speed and this, whatever the restitution (0 but for
- * contacts of driven spheres: world_driven_meet.c). */
+ * keep_apart: the pair (or the sphere and the wall) separates at least
+ * at this speed, whatever the restitution (0 but for contacts of driven
+ * spheres: world_driven_meet.c chooses it). */
 void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3],
                       double depth, double keep_apart);
 void response_wall(carom_world *w, uint32_t i, int wall, double depth, double keep_apart);

@@ -154,12 +154,14 @@ typedef uint32_t carom_sphere_id;
  * time-varying bound (a sphere of radius r + A (t - t0)^2 / 2 around
  * x0 + v0 (t - t0), Kim, Guibas and Shin 2005) and probes the true state
  * through the driver only when a bound says a contact may be near. A
- * contact of a driven sphere separates at least at the smaller of its
- * approach speed and sqrt(2 A 1e-10 (r_i + r_j)) (A of both spheres
- * together), whatever the restitution, so that a driven sphere pressed
- * onto a wall or an immovable sphere comes to rest in small bounces
- * without sinking in (README, "Numerical rules", also for what this does
- * not yet cover: a driven sphere on a movable one resting on another). */
+ * contact of a driven sphere separates at least at
+ * sqrt(2 A 1e-10 (r_i + r_j)) (A of both spheres together), whatever the
+ * restitution, and two spheres touching within 1e-10 (r_i + r_j) that
+ * separate slower than half that are such a contact ("pressed"), so that
+ * a driven sphere pushed onto a wall, an immovable sphere or a stack
+ * comes to rest in small bounces without sinking in. A contact slower
+ * than that speed gains energy up to its kinetic energy (README,
+ * "Numerical rules"). */
 typedef struct carom_driver {
     /* Required. Position and velocity of driven sphere id at time t. For
      * one sphere, t never decreases from one call to the next. */
