@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs, with Debian's apt-get, what building and testing carom needs:
 # a C compiler, CMake, pkg-config and Debian's python3 (used by the CLI
-# tests), and for the optional viewer SDL2, OpenGL (Mesa's software
-# renderer), libpng, Xvfb and xdotool. Does nothing when everything is
-# already there.
+# tests), for the optional viewer SDL2, OpenGL (Mesa's software
+# renderer), libpng, Xvfb and xdotool, and clang with its libFuzzer
+# runtime for replaying the fuzz targets' inputs. Does nothing when
+# everything is already there.
 set -euo pipefail
 packages=(build-essential cmake pkg-config python3
   # carom view / carom render (tools/viewer) and their tests under Xvfb
-  libsdl2-dev libgl-dev libpng-dev libx11-dev libgl1-mesa-dri xvfb xauth xdotool)
+  libsdl2-dev libgl-dev libpng-dev libx11-dev libgl1-mesa-dri xvfb xauth xdotool
+  # the fuzz targets' replay (scripts/test.sh)
+  clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,6 +5,9 @@
 # physics runs there; every test still runs). Last, the engine's reference
 # tests run in a build that checks its invariants after every event
 # (CAROM_TEST_VALIDATING=1 there skips what would take hours at that pace).
+# Finally the fuzz targets (clang's libFuzzer, with the sanitizers) replay
+# their seed files and every input that once made one fail
+# (tests/fuzz/regressions); this fuzzes nothing new, so it is repeatable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -20,3 +23,8 @@ validated='test_reference test_driven test_drive_orbits test_lists test_reorder 
 cmake --build build-validate -j"$jobs" --target $validated
 (cd build-validate && CAROM_TEST_QUICK=1 CAROM_TEST_VALIDATING=1 ctest --output-on-failure -j"$jobs" \
    -R "^(${validated// /|})\$")
+fuzz_targets='carom-fuzz-readers carom-fuzz-config carom-fuzz-world carom-fuzz-driven'
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAROM_WERROR=ON \
+  -DCAROM_FUZZ=ON -DCAROM_SANITIZE=ON
+cmake --build build-fuzz -j"$jobs" --target $fuzz_targets
+(cd build-fuzz && ctest --output-on-failure -j"$jobs" -R '^carom-fuzz-')
