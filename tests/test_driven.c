@@ -950,6 +950,40 @@ static void test_pressed_at_rest(void)
     }
 }
 
+/* The same against a wall: a driven sphere at rest touching the face
+ * x = 0 is kicked off it at sqrt(2 A tol) (tol = 1e-10 of its radius
+ * plus round-off) and gains m A tol; one leaving at that speed is left
+ * alone. */
+static void test_pressed_on_wall(void)
+{
+    for (int away = 0; away < 2; away++) {
+        const double A = 100.0, r = 0.5;
+        const double tol = 1e-10 * r + 1e-14 * r, keep = sqrt(2.0 * A * tol);
+        straight sp = {0};
+        sp.x[0][0] = r;
+        sp.x[0][1] = sp.x[0][2] = 5.0;
+        sp.v[0][0] = away ? keep : 0.0;
+        carom_world_def def = walled_cube();
+        def.driver = (carom_driver){straight_probe, straight_kick, &sp};
+        carom_error e;
+        carom_world *w = carom_world_create(&def, &e);
+        CHECK(w != NULL);
+        if (!w)
+            return;
+        carom_sphere_def sd = driven_half(sp.x[0], sp.v[0], A);
+        CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
+        double energy0 = carom_world_kinetic_energy(w);
+        CHECK_OK(carom_world_advance_to(w, 1.0));
+        carom_stats st;
+        carom_world_get_stats(w, &st);
+        CHECK(st.wall_hits == (away ? 0u : 1u));
+        CHECK_NEAR(sp.v[0][0], keep, 1e-9 * keep);
+        CHECK_NEAR(carom_world_kinetic_energy(w) - energy0, away ? 0.0 : A * tol, 1e-6 * A * tol);
+        CHECK(st.late_contacts == 0);
+        carom_world_free(w);
+    }
+}
+
 /* ---- a driven sphere in contact with many at once ----------------------------- */
 
 typedef struct sweep_log {
@@ -1046,5 +1080,6 @@ int main(void)
     test_forced();
     test_pressed_inelastic();
     test_pressed_at_rest();
+    test_pressed_on_wall();
     return CHECK_REPORT();
 }
