@@ -41,6 +41,18 @@ static inline double keep_apart_speed(double accel, double tol)
     return sqrt(2.0 * accel * tol);
 }
 
+/* The largest acceleration that may press spheres i and j together:
+ * both bounds' and, where one of them falls and the other does not
+ * (driven spheres do not), gravity's. */
+static inline double pair_press_accel(const carom_world *w, uint32_t i, uint32_t j)
+{
+    double a = w->bounds[i].accel + w->bounds[j].accel;
+    if (w->has_gravity && w->info[i].falls != w->info[j].falls)
+        a += sqrt(w->gravity[0] * w->gravity[0] + w->gravity[1] * w->gravity[1] +
+                  w->gravity[2] * w->gravity[2]);
+    return a;
+}
+
 /* Both spheres of the pair can be moved by the response (not so in a
  * report-only world, or for two spheres neither of which it can move). */
 int world_driven_pair_responds(const carom_world *w, uint32_t i, uint32_t j);

@@ -200,7 +200,7 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     double gap = dist - sigma, tol = contact_tolerance(sigma, xa, xb);
     double closing = dist > 0.0 ? -vec_dot(dr, dv) / dist : 0.0;
     int approaching = closing > 0.0;
-    double accel = w->bounds[i].accel + w->bounds[j].accel, keep = keep_apart_speed(accel, tol);
+    double accel = pair_press_accel(w, i, j), keep = keep_apart_speed(accel, tol);
     int responds = world_driven_pair_responds(w, i, j);
     w->stats.bound_collisions++;
     int moved_i = world_driven_settle(w, i, xa, va);

@@ -87,7 +87,7 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
     double t = now + roots_first_upcrossing_poly_before(c, 4, H);
     /* Two fresh bounds touching without approaching: put off unless the
      * meeting is a pressed contact (world_driven_meet.c). */
-    double accel = grow[2] * 2.0, apart = vec_dot(p0, p1);
+    double accel = pair_press_accel(w, i, j), apart = vec_dot(p0, p1);
     if (grow[1] == 0.0 && accel > 0.0 && apart >= 0.0) {
         double xb[3];
         for (int k = 0; k < 3; k++)

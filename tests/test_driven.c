@@ -984,6 +984,63 @@ static void test_pressed_on_wall(void)
     }
 }
 
+/* Under gravity, a ball at rest on a driven sphere that does not
+ * accelerate (bound 0, no kicks: it keeps still) is pressed by gravity
+ * alone: it must bounce off in small hops, neither sinking in nor making
+ * the world "meet" the pair at one instant forever (before, that ended
+ * the advance at t = 0 with CAROM_ERR_STUCK). Also dropped onto it. */
+static void still_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    (void)user;
+    (void)id;
+    (void)t;
+    x[0] = x[2] = 5.0;
+    x[1] = 2.0;
+    v[0] = v[1] = v[2] = 0.0;
+}
+
+static void test_resting_on_still(void)
+{
+    const double above[] = {0.0, -1e-11, 0.1}; /* touching, overlapping by round-off, dropped */
+    for (int scene = 0; scene < 3; scene++) {
+        carom_world_def def = walled_cube();
+        def.gravity[1] = -1.0;
+        def.restitution = 0.5;
+        def.driver = (carom_driver){still_probe, NULL, NULL};
+        carom_error e;
+        carom_world *w = carom_world_create(&def, &e);
+        CHECK(w != NULL);
+        if (!w)
+            return;
+        const double at[3] = {5.0, 2.0, 5.0};
+        carom_sphere_def sd = driven_half(at, NULL, 0.0);
+        CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
+        carom_sphere_def bd = carom_sphere_default_def();
+        bd.position[0] = bd.position[2] = 5.0;
+        bd.position[1] = 3.0 + above[scene];
+        bd.radius = 0.5;
+        carom_sphere_id ball;
+        CHECK_OK(carom_world_add_sphere(w, &bd, &ball));
+        double lowest = INFINITY;
+        for (int step = 1; step <= 20; step++) {
+            CHECK_OK(carom_world_advance_to(w, 0.25 * step));
+            carom_sphere_state b;
+            CHECK_OK(carom_world_get_sphere(w, ball, &b));
+            if (b.position[1] - 3.0 < lowest)
+                lowest = b.position[1] - 3.0;
+        }
+        carom_stats st;
+        carom_world_get_stats(w, &st);
+        CHECK(st.collisions > 1000);
+        CHECK(st.late_contacts == 0);
+        CHECK(lowest > (scene == 1 ? -1e-11 : 0.0) - 1e-10);
+        printf("resting on a still driven sphere (%s): %llu contacts, lowest gap %.2g\n",
+               scene == 2 ? "dropped" : scene ? "overlapping" : "touching",
+               (unsigned long long)st.collisions, lowest);
+        carom_world_free(w);
+    }
+}
+
 /* ---- a driven sphere in contact with many at once ----------------------------- */
 
 typedef struct sweep_log {
@@ -1081,5 +1138,6 @@ int main(void)
     test_pressed_inelastic();
     test_pressed_at_rest();
     test_pressed_on_wall();
+    test_resting_on_still();
     return CHECK_REPORT();
 }

@@ -155,9 +155,10 @@ typedef uint32_t carom_sphere_id;
  * x0 + v0 (t - t0), Kim, Guibas and Shin 2005) and probes the true state
  * through the driver only when a bound says a contact may be near. A
  * contact of a driven sphere separates at least at
- * sqrt(2 A 1e-10 (r_i + r_j)) (A of both spheres together), whatever the
- * restitution, and two spheres touching within 1e-10 (r_i + r_j) that
- * separate slower than half that are such a contact ("pressed"), so that
+ * sqrt(2 A 1e-10 (r_i + r_j)) (A of both spheres together, plus gravity
+ * if the other sphere falls), whatever the restitution, and two spheres
+ * touching within 1e-10 (r_i + r_j) that separate slower than half that
+ * are such a contact ("pressed"), so that
  * a driven sphere pushed onto a wall, an immovable sphere or a stack
  * comes to rest in small bounces without sinking in. A contact slower
  * than that speed gains energy up to its kinetic energy (README,
