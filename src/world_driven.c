@@ -37,7 +37,8 @@
  * Probing that finds two spheres already overlapping (the application
  * broke its bound) reports the contact at once with its depth
  * (carom_contact.depth, stats.late_contacts), and responds if they are
- * approaching; it is never skipped.
+ * approaching; it is never skipped. A probe at a meeting or a reset that
+ * finds a sphere outside its bound is counted (stats.bound_breaks).
  *
  * Pairs whose contact the response cannot change (report-only worlds;
  * two spheres neither of which the response can move) are remembered as
@@ -170,9 +171,8 @@ int world_driven_true_state_checked(carom_world *w, uint32_t i, double t, double
     return 1;
 }
 
-#ifdef CAROM_VALIDATE
-/* The probed state lies in the bound (up to round-off); validation builds
- * remember a driver that broke it, after which nothing is promised. */
+/* The probed state lies in the bound (up to round-off, 1e-9 of the
+ * coordinates' and speeds' scale). */
 static int within_bound(const carom_world *w, uint32_t i, const double x[3], const double v[3])
 {
     const sphere *s = &w->spheres[i];
@@ -188,16 +188,24 @@ static int within_bound(const carom_world *w, uint32_t i, const double x[3], con
     return sqrt(d2) <= 0.5 * b->accel * dt * dt + slack &&
            sqrt(e2) <= b->accel * dt + slack + 1e-9 * sqrt(vec_dot(v, v));
 }
+
+/* A probe of the driver's own motion (not an announced jump) outside the
+ * bound is counted (stats.bound_breaks); validation builds also remember
+ * it, after which nothing is promised. */
+static void check_bound(carom_world *w, uint32_t i, const double x[3], const double v[3])
+{
+    if (within_bound(w, i, x, v))
+        return;
+    w->stats.bound_breaks++;
+#ifdef CAROM_VALIDATE
+    w->bounds_broken = 1;
 #endif
+}
 
 /* Starts sphere i's bound at the current time from a probed state. */
 static void restart_from(carom_world *w, uint32_t i, const double x[3], const double v[3])
 {
     sphere *s = &w->spheres[i];
-#ifdef CAROM_VALIDATE
-    if (!within_bound(w, i, x, v))
-        w->bounds_broken = 1;
-#endif
     vec_copy(s->x, x);
     vec_copy(s->v, v);
     s->t = w->time;
@@ -226,8 +234,12 @@ double world_driven_reset_time(const carom_world *w, const sphere *s)
 
 void world_driven_reset(carom_world *w, uint32_t i)
 {
-    if (world_driven_restart(w, i, 1) != CAROM_OK)
+    double x[3], v[3];
+    if (!world_driven_true_state_checked(w, i, w->time, x, v))
         return; /* the loop stops with the driver's error */
+    check_bound(w, i, x, v);
+    restart_from(w, i, x, v);
+    rehome(w, i);
     w->stats.bound_resets++;
     world_predict(w, i);
 }
@@ -271,6 +283,7 @@ int world_driven_settle(carom_world *w, uint32_t i, const double x[3], const dou
         world_advance_sphere(w, &w->spheres[i], w->time);
         return 0;
     }
+    check_bound(w, i, x, v);
     restart_from(w, i, x, v);
     return rehome(w, i);
 }

@@ -526,7 +526,7 @@ def case_neighbours_report_only(r):
 # ---- driven spheres (issue 4) ----
 
 EVENT_TYPES = ("collisions", "wall_hits", "cell_crossings", "bound_resets", "bound_collisions",
-               "late_contacts", "invalid_events")
+               "late_contacts", "bound_breaks", "invalid_events")
 
 
 def check_event_breakdown(d):
@@ -553,6 +553,7 @@ def case_kgs_forces(r):
     expect(e["bound_collisions"] > 0 and e["bound_resets"] > 0 and e["wall_hits"] > 0,
            "a driven run has bound events and wall hits: %r" % e)
     expect(e["late_contacts"] == 0, "late contacts %d" % e["late_contacts"])
+    expect(e["bound_breaks"] == 0, "bound breaks %d" % e["bound_breaks"])
     expect(d["max_overlap"] < 1e-9, "max_overlap %r" % d["max_overlap"])
     # Random forces change the kinetic energy; the same seed gives the same run.
     d2 = r.json(["scenario=kgs-forces", "n=100", "time=1"])

@@ -237,6 +237,7 @@ static int validate(const char *scene, carom_orbits *orbits, double t_end)
             check_failures++;
         }
     CHECK(stats.late_contacts == 0);
+    CHECK(stats.bound_breaks == 0);
     CHECK(orbits->misuse == 0);
     printf("%-10s %2zu spheres, t = %-5g: %4zu contacts (reference %4zu), %d mismatches; "
            "events %llu, bound collisions %llu, bound resets %llu\n",

@@ -625,6 +625,7 @@ static void test_forced(void)
         double overlap, outside;
         run_forced(dim, 1.0, quick() ? 1.0 : 4.0, &st, &dl, &overlap, &outside);
         CHECK(st.late_contacts == 0);
+        CHECK(st.bound_breaks == 0);
         CHECK(dl.late == 0);
         CHECK(overlap < 1e-9);
         CHECK(outside < 1e-9);
@@ -641,10 +642,13 @@ static void test_forced(void)
         depth_log broken = {0, 0, 0.0};
         run_forced(dim, 10.0, quick() ? 1.0 : 4.0, &st, &broken, &overlap, &outside);
         CHECK(st.late_contacts > 0);
+        CHECK(st.bound_breaks > st.late_contacts); /* most breaks touch no one */
         CHECK(broken.late == (int)st.late_contacts);
         CHECK(broken.max_depth > 0.0);
-        printf("forced %dD, bounds broken tenfold: %llu late contacts, deepest %.3g\n", dim,
-               (unsigned long long)st.late_contacts, broken.max_depth);
+        printf("forced %dD, bounds broken tenfold: %llu late contacts, deepest %.3g, "
+               "%llu probes outside the bound\n",
+               dim, (unsigned long long)st.late_contacts, broken.max_depth,
+               (unsigned long long)st.bound_breaks);
     }
 }
 
@@ -888,6 +892,7 @@ static void test_pressed_inelastic(void)
         CHECK(contacts > 1000);
         CHECK(contacts < 1000000); /* each bounce outruns the delay */
         CHECK(st.late_contacts == 0);
+        CHECK(st.bound_breaks == 0);
         CHECK(ls.max_depth == 0.0);
         CHECK(gap > -1e-9);
         printf("pressed inelastic on %s: %llu contacts, gap at the end %.2g\n", on[scene],
@@ -1033,12 +1038,57 @@ static void test_resting_on_still(void)
         carom_world_get_stats(w, &st);
         CHECK(st.collisions > 1000);
         CHECK(st.late_contacts == 0);
+        CHECK(st.bound_breaks == 0);
         CHECK(lowest > (scene == 1 ? -1e-11 : 0.0) - 1e-10);
         printf("resting on a still driven sphere (%s): %llu contacts, lowest gap %.2g\n",
                scene == 2 ? "dropped" : scene ? "overlapping" : "touching",
                (unsigned long long)st.collisions, lowest);
         carom_world_free(w);
     }
+}
+
+/* A driver that accepts kicks but does not apply them breaks its bound
+ * as soon as a kick is larger than the bound allows: the world counts
+ * such probes (stats.bound_breaks) rather than trust them silently. An
+ * honest driver's runs above count none. */
+static void deaf_kick(void *user, carom_sphere_id id, double t, const double dv[3])
+{
+    (void)user;
+    (void)id;
+    (void)t;
+    (void)dv;
+}
+
+static void test_deaf_driver(void)
+{
+    straight sp = {0};
+    sp.x[0][0] = 2.0;
+    sp.x[0][1] = sp.x[0][2] = 5.0;
+    sp.v[0][0] = 10.0;
+    carom_world_def def = carom_world_default_def();
+    for (int k = 0; k < 3; k++)
+        def.box[k] = 10.0; /* periodic */
+    def.driver = (carom_driver){straight_probe, deaf_kick, &sp};
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    carom_sphere_def sd = driven_half(sp.x[0], sp.v[0], 1.0);
+    CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
+    carom_sphere_def bd = carom_sphere_default_def();
+    bd.position[0] = 5.0;
+    bd.position[1] = bd.position[2] = 5.0;
+    bd.radius = 0.5;
+    CHECK_OK(carom_world_add_sphere(w, &bd, NULL));
+    CHECK_OK(carom_world_advance_to(w, 3.0));
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    CHECK(st.collisions >= 1);
+    CHECK(st.bound_breaks > 0);
+    printf("deaf driver: %llu contacts, %llu probes outside the bound\n",
+           (unsigned long long)st.collisions, (unsigned long long)st.bound_breaks);
+    carom_world_free(w);
 }
 
 /* ---- a driven sphere in contact with many at once ----------------------------- */
@@ -1139,5 +1189,6 @@ int main(void)
     test_pressed_at_rest();
     test_pressed_on_wall();
     test_resting_on_still();
+    test_deaf_driver();
     return CHECK_REPORT();
 }

@@ -165,6 +165,7 @@ static void check_motion(trial *t, totals before, uint64_t contacts_before,
     CHECK(t->contacts - contacts_before == st.collisions - collisions_before);
     if (t->driven) {
         CHECK(st.late_contacts == 0); /* the forces keep to their bounds */
+        CHECK(st.bound_breaks == 0);
         return; /* the forces change energy and momentum */
     }
     if (t->gravity > 0.0 && !t->elastic)

@@ -96,9 +96,10 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
             (unsigned long long)s->list_rebuilds, (unsigned long long)s->invalid_events);
     if (o->motion != MOTION_BALLISTIC)
         fprintf(out, "  driven (%s)%*s %llu bound collisions, %llu bound resets, %llu late "
-                     "contacts\n", motion_word(o), (int)(9 - strlen(motion_word(o))), "",
-                (unsigned long long)s->bound_collisions, (unsigned long long)s->bound_resets,
-                (unsigned long long)s->late_contacts);
+                     "contacts, %llu bound breaks\n", motion_word(o),
+                (int)(9 - strlen(motion_word(o))), "", (unsigned long long)s->bound_collisions,
+                (unsigned long long)s->bound_resets, (unsigned long long)s->late_contacts,
+                (unsigned long long)s->bound_breaks);
     fprintf(out, "  wall time          %.3f s  (%.4g collisions/s, %.4g s per simulated s)\n",
             r->wall_seconds, collision_rate(r), computing_per_simulated(o, r));
     if (r->stats.prefetch_advances > 0)
@@ -213,12 +214,14 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     fprintf(out, "{\"collisions\": %llu, \"wall_hits\": %llu, \"cell_crossings\": %llu, "
                  "\"list_rebuilds\": %llu, "
                  "\"bound_resets\": %llu, \"bound_collisions\": %llu, "
-                 "\"late_contacts\": %llu, \"invalid_events\": %llu, \"invalid\": %llu}",
+                 "\"late_contacts\": %llu, \"bound_breaks\": %llu, \"invalid_events\": %llu, "
+                 "\"invalid\": %llu}",
             (unsigned long long)s->collisions, (unsigned long long)s->wall_hits,
             (unsigned long long)s->cell_crossings, (unsigned long long)s->list_rebuilds,
             (unsigned long long)s->bound_resets,
             (unsigned long long)s->bound_collisions, (unsigned long long)s->late_contacts,
-            (unsigned long long)s->invalid_events, (unsigned long long)s->invalid_events);
+            (unsigned long long)s->bound_breaks, (unsigned long long)s->invalid_events,
+            (unsigned long long)s->invalid_events);
     json_num(out, "wall_seconds", r->wall_seconds, &first);
     json_num(out, "cpu_seconds", r->cpu_seconds, &first);
     json_key(out, "prefetch_thread", &first);

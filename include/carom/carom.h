@@ -259,6 +259,15 @@ typedef struct carom_stats {
                                    ran in (see carom_prefetch) */
     uint64_t reorders;          /* sorts of the spheres' records (see
                                    carom_reorder) */
+    uint64_t bound_breaks;      /* probes (at a bound's meeting or reset)
+                                   that found a driven sphere outside its
+                                   bound, beyond 1e-9 of its scale: the
+                                   driver broke its acceleration bound or
+                                   did not take a kick. Contacts may then
+                                   be late or missed (0 in a sound run;
+                                   announced jumps, through
+                                   carom_world_reprobe_sphere, are not
+                                   counted) */
 } carom_stats;
 
 typedef struct carom_world carom_world;

@@ -24,6 +24,7 @@
  *   apart at its time, within the tolerance, and no contact is late
  *   (depth > tolerance), since no bound is ever broken; a wall contact
  *   touches its wall;
+ * - no probe finds a driven sphere outside its bound (stats.bound_breaks);
  * - the world is at the time asked.
  * Except where two bodies that contacts do not move (obstacles, driven
  * spheres without kicks, walls), one of them a sphere that moves, can
@@ -303,6 +304,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail("the world is not at the time asked", carom_world_time(h.w));
         read_back(h.w, h.p, h.n);
         check_states(&h.s, h.p, h.n);
+        carom_stats stats;
+        carom_world_get_stats(h.w, &stats);
+        if (stats.bound_breaks > 0)
+            fail("a probe outside its bound, though every bound was kept",
+                 (double)stats.bound_breaks);
         if (!reached)
             break;
         h.t_from = h.t_to;
