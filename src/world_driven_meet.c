@@ -22,8 +22,9 @@ static double touching_gap(double tol, double closing_speed, double t)
  * leaves the two separating at least at keep, keep_apart_speed
  * (world_driven.h) of the accelerations that may press them together,
  * whatever the restitution; and a touching pair (gap within twice tol)
- * that does not separate at least at 3/4 of keep is a contact too
- * ("pressed"). Why: bounds that touch and do not approach would meet at
+ * that neither separates nor approaches at 3/4 of keep or faster is a
+ * contact too ("pressed"; a faster approach is left to the rule that
+ * finds its contact at its time). Why: bounds that touch and do not approach would meet at
  * once forever, so the next meeting of a pair that separates at keep / 2
  * or faster is put off until the bounds have grown by the tolerance tol
  * (world_driven_predict.c); it gains at least that much in that time,
@@ -39,7 +40,7 @@ static double touching_gap(double tol, double closing_speed, double t)
  * times A tol), as restitution_min_speed does for ballistic spheres. */
 static int pressed(double accel, double gap, double tol, double closing, double keep)
 {
-    return accel > 0.0 && gap <= 2.0 * tol && closing > -0.75 * keep;
+    return accel > 0.0 && gap <= 2.0 * tol && fabs(closing) < 0.75 * keep;
 }
 
 /* The pair is remembered as in contact (reported, not yet apart). */

@@ -157,10 +157,10 @@ typedef uint32_t carom_sphere_id;
  * contact of a driven sphere separates at least at
  * sqrt(2 A 1e-10 (r_i + r_j)) (A of both spheres together, plus gravity
  * if the other sphere falls), whatever the restitution, and two spheres
- * touching within 1e-10 (r_i + r_j) that separate slower than half that
- * are such a contact ("pressed"), so that
- * a driven sphere pushed onto a wall, an immovable sphere or a stack
- * comes to rest in small bounces without sinking in. A contact slower
+ * touching within 1e-10 (r_i + r_j) that approach or separate slower than
+ * about that are such a contact ("pressed"), so that a driven sphere
+ * pushed onto a wall, an immovable sphere or a stack comes to rest in
+ * small bounces without sinking in. A contact slower
  * than that speed gains energy up to its kinetic energy (README,
  * "Numerical rules"). */
 typedef struct carom_driver {
