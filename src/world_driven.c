@@ -237,9 +237,7 @@ void world_driven_reset(carom_world *w, uint32_t i)
     double x[3], v[3];
     if (!world_driven_true_state_checked(w, i, w->time, x, v))
         return; /* the loop stops with the driver's error */
-    check_bound(w, i, x, v);
-    restart_from(w, i, x, v);
-    rehome(w, i);
+    world_driven_settle(w, i, x, v);
     w->stats.bound_resets++;
     world_predict(w, i);
 }
