@@ -1091,6 +1091,70 @@ static void test_deaf_driver(void)
     carom_world_free(w);
 }
 
+/* Touching bounds that no contact can part (a report-only world) and
+ * that do not approach would "meet" at once forever: their meetings are
+ * put off until the bounds have grown by the tolerance, so they come
+ * about once per sqrt(2 tol / A), and nothing is reported. And a driven
+ * sphere that overlaps a wall by round-off while leaving it at the speed
+ * a contact would give is no contact. */
+static void test_touching_put_off(void)
+{
+    const double A = 100.0, sigma = 1.0, T = 0.01;
+    const double tol = 1e-10 * sigma + 1e-14 * 5.5, delay = sqrt(2.0 * tol / A);
+    straight sp = {0};
+    sp.x[0][0] = 4.5;
+    sp.x[0][1] = sp.x[0][2] = 5.0;
+    carom_world_def def = walled_cube();
+    def.response = CAROM_RESPONSE_NONE;
+    def.driver = (carom_driver){straight_probe, NULL, &sp};
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    carom_sphere_def sd = driven_half(sp.x[0], NULL, A);
+    CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
+    carom_sphere_def bd = carom_sphere_default_def();
+    bd.position[0] = 5.5;
+    bd.position[1] = bd.position[2] = 5.0;
+    bd.radius = 0.5;
+    CHECK_OK(carom_world_add_sphere(w, &bd, NULL));
+    CHECK_OK(carom_world_advance_to(w, T));
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    CHECK(st.collisions == 0);
+    CHECK(st.bound_collisions > 0);
+    CHECK((double)st.bound_collisions <= T / delay + 2.0);
+    printf("touching, report-only: %llu meetings in %g (one per %.3g)\n",
+           (unsigned long long)st.bound_collisions, T, delay);
+    carom_world_free(w);
+
+    /* A driven sphere 1e-12 into the face x = 0, leaving it at the speed
+     * a contact would give it: no contact, no wall hit. */
+    const double tol_wall = 1e-10 * 0.5 + 1e-14 * 0.5;
+    straight sw = {0};
+    sw.x[0][0] = 0.5 - 1e-12;
+    sw.x[0][1] = sw.x[0][2] = 5.0;
+    sw.v[0][0] = sqrt(2.0 * A * tol_wall);
+    def = walled_cube();
+    def.driver = (carom_driver){straight_probe, straight_kick, &sw};
+    w = carom_world_create(&def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    sd = driven_half(sw.x[0], sw.v[0], A);
+    carom_status added = carom_world_add_sphere(w, &sd, NULL);
+    CHECK_OK(added);
+    if (added == CAROM_OK) {
+        CHECK_OK(carom_world_advance_to(w, T));
+        carom_world_get_stats(w, &st);
+        CHECK(st.wall_hits == 0);
+        CHECK(st.bound_breaks == 0);
+        CHECK(sw.v[0][0] == sqrt(2.0 * A * tol_wall));
+    }
+    carom_world_free(w);
+}
+
 /* ---- a driven sphere in contact with many at once ----------------------------- */
 
 typedef struct sweep_log {
@@ -1190,5 +1254,6 @@ int main(void)
     test_pressed_on_wall();
     test_resting_on_still();
     test_deaf_driver();
+    test_touching_put_off();
     return CHECK_REPORT();
 }
