@@ -1155,6 +1155,60 @@ static void test_touching_put_off(void)
     carom_world_free(w);
 }
 
+/* In a report-only world the contact callback may still change
+ * velocities: a driven sphere's change reaches its driver as a kick, a
+ * ballistic sphere's its motion. A straight-flying driven sphere meets a
+ * ball at rest at t = 2; the callback slows it to 0.5 and sends the ball
+ * off at 2. */
+static void steer_on_contact(void *user, carom_contact *c)
+{
+    int *calls = user;
+    (*calls)++;
+    for (int m = 0; m < 2; m++) {
+        carom_sphere_id id = m ? c->j : c->i;
+        c->velocity_after[m][0] = id == 0 ? 0.5 : 2.0;
+    }
+}
+
+static void test_report_only_callback_kicks(void)
+{
+    straight sp = {0};
+    sp.x[0][0] = 2.0;
+    sp.x[0][1] = sp.x[0][2] = 5.0;
+    sp.v[0][0] = 1.0;
+    int calls = 0;
+    carom_world_def def = walled_cube();
+    def.response = CAROM_RESPONSE_NONE;
+    def.on_contact = steer_on_contact;
+    def.user_data = &calls;
+    def.driver = (carom_driver){straight_probe, straight_kick, &sp};
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    carom_sphere_def sd = driven_half(sp.x[0], sp.v[0], 1.0);
+    carom_sphere_id id, ball;
+    CHECK_OK(carom_world_add_sphere(w, &sd, &id));
+    carom_sphere_def bd = carom_sphere_default_def();
+    bd.position[0] = 5.0;
+    bd.position[1] = bd.position[2] = 5.0;
+    bd.radius = 0.5;
+    CHECK_OK(carom_world_add_sphere(w, &bd, &ball));
+    CHECK(id == 0 && ball == 1);
+    CHECK_OK(carom_world_advance_to(w, 3.0));
+    carom_sphere_state b, d;
+    CHECK_OK(carom_world_get_sphere(w, ball, &b));
+    CHECK_OK(carom_world_get_sphere(w, id, &d));
+    CHECK(calls == 1);
+    CHECK(b.velocity[0] == 2.0);
+    CHECK_NEAR(b.position[0], 5.0 + 2.0 * (3.0 - 2.0), 1e-9);
+    CHECK(sp.v[0][0] == 0.5); /* the kick reached the driver */
+    CHECK_NEAR(sp.t[0], 2.0, 1e-9);
+    CHECK_NEAR(d.position[0], 4.0 + 0.5 * (3.0 - 2.0), 1e-9);
+    carom_world_free(w);
+}
+
 /* ---- a driven sphere in contact with many at once ----------------------------- */
 
 typedef struct sweep_log {
@@ -1255,5 +1309,6 @@ int main(void)
     test_resting_on_still();
     test_deaf_driver();
     test_touching_put_off();
+    test_report_only_callback_kicks();
     return CHECK_REPORT();
 }
