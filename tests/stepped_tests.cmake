@@ -1,0 +1,4 @@
+# The time-stepped baseline (bench/baselines) against carom's exact contacts.
+add_executable(test_stepped ${CMAKE_CURRENT_SOURCE_DIR}/test_stepped.c)
+target_link_libraries(test_stepped PRIVATE carom_stepped carom_lib m)
+add_test(NAME test_stepped COMMAND test_stepped)
