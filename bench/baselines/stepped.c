@@ -67,7 +67,7 @@ static int by_key(const void *a, const void *b)
 
 static int pair_contains(const pair_list *p, uint64_t key)
 {
-    return bsearch(&key, p->key, p->count, sizeof key, by_key) != NULL;
+    return p->count > 0 && bsearch(&key, p->key, p->count, sizeof key, by_key) != NULL;
 }
 
 /* Straight flight from the scene's positions, folded into the box. */
@@ -125,7 +125,7 @@ static int find_overlaps(stepper *s)
 {
     int dim = s->scene->dim;
     s->now.count = 0;
-    if (s->cells[0] == 0) {
+    if (s->cells[0] == 0) { /* every pair, in the order of their keys */
         for (size_t i = 0; i < s->n; i++)
             for (size_t j = i + 1; j < s->n; j++)
                 if (test_pair(s, i, j))
@@ -162,7 +162,8 @@ static int find_overlaps(stepper *s)
                             return -1;
                 }
     }
-    qsort(s->now.key, s->now.count, sizeof *s->now.key, by_key);
+    if (s->now.count > 1)
+        qsort(s->now.key, s->now.count, sizeof *s->now.key, by_key);
     return 0;
 }
 
