@@ -1,5 +1,6 @@
 /* carom-stepped-bench: carom's exact detection against time-stepped
- * detection (stepped.h) on the same straight-flying spheres.
+ * detection (stepped.h) and kinetic sweep-and-prune (ksap.h) on the same
+ * straight-flying spheres.
  *
  * The scene: n spheres in a periodic cube at a volume (2D: area) fraction,
  * radius 0.5 or radii uniform in [0.25, 0.5] (--poly 1), Maxwell-Boltzmann
@@ -9,10 +10,13 @@
  * detection over --time (median of --runs), and counts the contacts each
  * finds. carom's are every contact there is; stepping's recall is the
  * share of them it sees, and its depth how far spheres had gone into
- * each other when it saw them.
+ * each other when it saw them. With --ksap 1 (the default) the same
+ * spheres also run in open space (the middle of a walled box that no
+ * sphere reaches by the end), through carom and through kinetic
+ * sweep-and-prune, which find the same contacts (test_ksap).
  *
  *   carom-stepped-bench [--dim 3] [--n 10000] [--packing 0.1] [--poly 0]
- *                       [--time 2] [--kT 1] [--runs 3]
+ *                       [--time 2] [--kT 1] [--runs 3] [--ksap 1]
  *                       [--dt 0.001,0.002,0.005,0.01,0.02,0.05,0.1]
  *                       [--seed 1] [--json FILE] [--csv FILE]
  *
@@ -28,13 +32,14 @@
 
 #include "carom/carom.h"
 #include "carom/scene.h"
+#include "ksap.h"
 #include "stepped.h"
 
 #define MAX_DTS 16
 #define MAX_RUNS 15
 
 typedef struct options {
-    int dim, poly, runs;
+    int dim, poly, runs, ksap;
     size_t n;
     double packing, time, kT;
     double dt[MAX_DTS];
@@ -44,7 +49,8 @@ typedef struct options {
 } options;
 
 typedef struct row {
-    double dt; /* 0: carom */
+    const char *method;
+    double dt; /* 0: exact */
     double seconds;
     uint64_t contacts;
     double recall, max_depth, mean_depth;
@@ -86,7 +92,7 @@ static double number(const char *key, const char *text)
 
 static options parse(int argc, char **argv)
 {
-    options o = {3, 0, 3, 10000, 0.1, 2.0, 1.0, {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1},
+    options o = {3, 0, 3, 1, 10000, 0.1, 2.0, 1.0, {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1},
                  7, 1, NULL, NULL};
     for (int a = 1; a < argc; a++) {
         const char *key = argv[a];
@@ -107,6 +113,8 @@ static options parse(int argc, char **argv)
             o.kT = number(key, v);
         else if (!strcmp(key, "--runs"))
             o.runs = (int)number(key, v);
+        else if (!strcmp(key, "--ksap"))
+            o.ksap = (int)number(key, v);
         else if (!strcmp(key, "--seed"))
             o.seed = (uint64_t)number(key, v);
         else if (!strcmp(key, "--json"))
@@ -171,7 +179,7 @@ static row run_carom(const options *o, const carom_scene *s)
         carom_world_get_stats(w, &st);
         carom_world_free(w);
     }
-    return (row){0.0, median(seconds, o->runs), st.collisions, 1.0, 0.0, 0.0};
+    return (row){"carom", 0.0, median(seconds, o->runs), st.collisions, 1.0, 0.0, 0.0};
 }
 
 typedef struct depth_sum {
@@ -201,7 +209,57 @@ static row run_stepped(const options *o, const carom_scene *s, double dt, uint64
     }
     double recall = exact ? (double)st.contacts / (double)exact : 0.0;
     double mean = st.contacts ? depths.total / (double)st.contacts : 0.0;
-    return (row){dt, median(seconds, o->runs), st.contacts, recall, st.max_depth, mean};
+    return (row){"stepped", dt, median(seconds, o->runs), st.contacts, recall, st.max_depth,
+                 mean};
+}
+
+/* The same spheres in open space: in the middle of a walled box that no
+ * sphere reaches by the end, where kinetic sweep-and-prune and carom see
+ * the same straight paths. */
+static void open_scene(const options *o, const carom_scene *periodic, carom_scene *s)
+{
+    carom_error e;
+    if (carom_scene_resize(s, periodic->n, &e) != CAROM_OK)
+        die("scene", e.message);
+    double fastest = 0.0;
+    for (size_t i = 0; i < periodic->n; i++) {
+        double v2 = 0.0;
+        for (int k = 0; k < 3; k++)
+            v2 += periodic->velocity[i][k] * periodic->velocity[i][k];
+        fastest = fmax(fastest, sqrt(v2));
+    }
+    double margin = fastest * o->time + 2.0;
+    s->dim = periodic->dim;
+    for (int k = 0; k < 3; k++) {
+        s->box[k] = periodic->box[k] + 2.0 * margin;
+        s->boundary[k] = CAROM_BOUNDARY_WALLS;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        for (int k = 0; k < 3; k++) {
+            s->position[i][k] = periodic->position[i][k] + (k < s->dim ? margin : 0.0);
+            s->velocity[i][k] = periodic->velocity[i][k];
+        }
+        s->radius[i] = periodic->radius[i];
+        s->mass[i] = periodic->mass[i];
+    }
+}
+
+/* carom and kinetic sweep-and-prune on the open scene: rows 0 and 1. */
+static void run_open(const options *o, const carom_scene *s, row out[2])
+{
+    double seconds[MAX_RUNS];
+    carom_ksap_stats ks = {0};
+    for (int r = 0; r < o->runs; r++) {
+        carom_error e;
+        double t0 = now_seconds();
+        if (carom_ksap_run(s, o->time, NULL, NULL, &ks, &e) != CAROM_OK)
+            die("ksap", e.message);
+        seconds[r] = now_seconds() - t0;
+    }
+    out[0] = run_carom(o, s);
+    out[0].method = "carom (open)";
+    double recall = out[0].contacts ? (double)ks.contacts / (double)out[0].contacts : 0.0;
+    out[1] = (row){"ksap (open)", 0.0, median(seconds, o->runs), ks.contacts, recall, 0.0, 0.0};
 }
 
 static void write_rows(const options *o, const row *rows, int n)
@@ -213,8 +271,8 @@ static void write_rows(const options *o, const row *rows, int n)
         char dt[32] = "exact";
         if (r->dt > 0.0)
             snprintf(dt, sizeof dt, "%.3g", r->dt);
-        printf("| %s | %s | %.4g | %llu | %.4f | %.3g | %.3g |\n",
-               r->dt > 0.0 ? "stepped" : "carom", dt, r->seconds / o->time,
+        printf("| %s | %s | %.4g | %llu | %.4f | %.3g | %.3g |\n", r->method, dt,
+               r->seconds / o->time,
                (unsigned long long)r->contacts, r->recall, r->mean_depth, r->max_depth);
     }
     FILE *json = o->json ? fopen(o->json, "w") : NULL;
@@ -231,7 +289,7 @@ static void write_rows(const options *o, const row *rows, int n)
                      "largest_depth\n");
     for (int k = 0; k < n; k++) {
         const row *r = &rows[k];
-        const char *method = r->dt > 0.0 ? "stepped" : "carom";
+        const char *method = r->method;
         if (json)
             fprintf(json, "%s{\"method\": \"%s\", \"dt\": %.17g, "
                           "\"seconds_per_simulated_second\": %.6g, \"contacts\": %llu, "
@@ -257,11 +315,20 @@ int main(int argc, char **argv)
     carom_scene s;
     carom_scene_init(&s);
     build_scene(&o, &s);
-    row rows[MAX_DTS + 1];
+    row rows[MAX_DTS + 3];
     rows[0] = run_carom(&o, &s);
     for (int k = 0; k < o.dts; k++)
         rows[k + 1] = run_stepped(&o, &s, o.dt[k], rows[0].contacts);
-    write_rows(&o, rows, o.dts + 1);
+    int count = o.dts + 1;
+    if (o.ksap) {
+        carom_scene open;
+        carom_scene_init(&open);
+        open_scene(&o, &s, &open);
+        run_open(&o, &open, &rows[count]);
+        count += 2;
+        carom_scene_free(&open);
+    }
+    write_rows(&o, rows, count);
     carom_scene_free(&s);
     return 0;
 }

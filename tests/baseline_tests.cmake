@@ -2,3 +2,7 @@
 add_executable(test_stepped ${CMAKE_CURRENT_SOURCE_DIR}/test_stepped.c)
 target_link_libraries(test_stepped PRIVATE carom_stepped carom_lib m)
 add_test(NAME test_stepped COMMAND test_stepped)
+# Kinetic sweep-and-prune (bench/baselines) against carom's contacts.
+add_executable(test_ksap ${CMAKE_CURRENT_SOURCE_DIR}/test_ksap.c)
+target_link_libraries(test_ksap PRIVATE carom_ksap carom_lib m)
+add_test(NAME test_ksap COMMAND test_ksap)

@@ -1,0 +1,426 @@
+/* Kinetic sweep-and-prune (contract in ksap.h).
+ *
+ * Endpoint e of sphere e / 2 is its box's lower (e even) or upper (e odd)
+ * face on an axis: x0 + v t -/+ r, a line in t, so two neighbours in a
+ * sorted list swap at one computable time. Each axis keeps its endpoints
+ * sorted (order) and where each one is (where); the certificate between
+ * positions k and k + 1 has a version that changes whenever either
+ * position changes hands, so a queued swap is valid only with its
+ * version. A lower face passing an upper one starts or ends the two
+ * spheres' overlap on that axis; a hash map counts, per pair, the axes on
+ * which their boxes overlap, and a pair's version changes whenever the
+ * count leaves dim, which invalidates its queued contact. */
+#include "ksap.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SWAP, CONTACT };
+
+typedef struct event {
+    double t;
+    uint64_t version;
+    int kind, axis;
+    uint32_t a, b; /* SWAP: position a; CONTACT: spheres a < b */
+} event;
+
+typedef struct heap {
+    event *e;
+    size_t count, capacity;
+} heap;
+
+typedef struct pair_entry {
+    uint64_t key; /* i * n + j + 1, i < j; 0: empty */
+    uint64_t version;
+    int count;    /* axes on which the boxes overlap */
+} pair_entry;
+
+typedef struct pair_map {
+    pair_entry *slot;
+    size_t count, capacity; /* capacity: a power of two */
+} pair_map;
+
+typedef struct ksap {
+    const carom_scene *scene;
+    size_t n;
+    int dim;
+    double now, t_end;
+    uint32_t *order[3], *where[3];
+    uint64_t *cert_version[3];
+    heap queue;
+    pair_map pairs;
+    carom_ksap_fn on_contact;
+    void *user_data;
+    carom_ksap_stats stats;
+    int out_of_memory;
+} ksap;
+
+static carom_status fail(carom_error *error, carom_status status, const char *format, ...)
+{
+    if (error) {
+        va_list args;
+        va_start(args, format);
+        error->status = status;
+        vsnprintf(error->message, sizeof error->message, format, args);
+        va_end(args);
+    }
+    return status;
+}
+
+/* ---- the event heap (earliest first) ---- */
+
+static int earlier(const event *x, const event *y)
+{
+    return x->t < y->t;
+}
+
+static void heap_push(ksap *k, event e)
+{
+    heap *h = &k->queue;
+    if (h->count == h->capacity) {
+        size_t capacity = h->capacity ? 2 * h->capacity : 1024;
+        event *grown = realloc(h->e, capacity * sizeof *grown);
+        if (!grown) {
+            k->out_of_memory = 1;
+            return;
+        }
+        h->e = grown;
+        h->capacity = capacity;
+    }
+    size_t i = h->count++;
+    while (i > 0 && earlier(&e, &h->e[(i - 1) / 2])) {
+        h->e[i] = h->e[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->e[i] = e;
+}
+
+static event heap_pop(heap *h)
+{
+    event top = h->e[0], last = h->e[--h->count];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->count)
+            break;
+        if (c + 1 < h->count && earlier(&h->e[c + 1], &h->e[c]))
+            c++;
+        if (!earlier(&h->e[c], &last))
+            break;
+        h->e[i] = h->e[c];
+        i = c;
+    }
+    if (h->count > 0)
+        h->e[i] = last;
+    return top;
+}
+
+/* ---- pairs and their overlap counts (linear probing) ---- */
+
+static size_t slot_of(const pair_map *m, uint64_t key)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 17) & (m->capacity - 1);
+}
+
+static int map_grow(pair_map *m)
+{
+    size_t capacity = m->capacity ? 2 * m->capacity : 1024;
+    pair_entry *slot = calloc(capacity, sizeof *slot), *old = m->slot;
+    if (!slot)
+        return -1;
+    size_t old_capacity = m->capacity;
+    m->slot = slot;
+    m->capacity = capacity;
+    for (size_t s = 0; s < old_capacity; s++) {
+        if (!old[s].key)
+            continue;
+        size_t at = slot_of(m, old[s].key);
+        while (slot[at].key)
+            at = (at + 1) & (capacity - 1);
+        slot[at] = old[s];
+    }
+    free(old);
+    return 0;
+}
+
+/* The pair's entry, created with count 0 if absent (NULL: out of memory). */
+static pair_entry *map_get(ksap *k, uint64_t key)
+{
+    pair_map *m = &k->pairs;
+    if (2 * (m->count + 1) > m->capacity && map_grow(m) != 0) {
+        k->out_of_memory = 1;
+        return NULL;
+    }
+    size_t at = slot_of(m, key);
+    while (m->slot[at].key && m->slot[at].key != key)
+        at = (at + 1) & (m->capacity - 1);
+    if (!m->slot[at].key) {
+        m->slot[at] = (pair_entry){key, 0, 0};
+        m->count++;
+    }
+    return &m->slot[at];
+}
+
+static const pair_entry *map_find(const pair_map *m, uint64_t key)
+{
+    if (!m->capacity)
+        return NULL;
+    size_t at = slot_of(m, key);
+    while (m->slot[at].key) {
+        if (m->slot[at].key == key)
+            return &m->slot[at];
+        at = (at + 1) & (m->capacity - 1);
+    }
+    return NULL;
+}
+
+/* Removes an entry, shifting back the ones after it that probed past. */
+static void map_remove(pair_map *m, pair_entry *entry)
+{
+    size_t hole = (size_t)(entry - m->slot), at = hole;
+    for (;;) {
+        at = (at + 1) & (m->capacity - 1);
+        if (!m->slot[at].key)
+            break;
+        size_t home = slot_of(m, m->slot[at].key);
+        /* The entry at `at` may fill the hole if its home is not in
+         * (hole, at] (cyclically). */
+        int between = hole <= at ? (home > hole && home <= at) : (home > hole || home <= at);
+        if (!between) {
+            m->slot[hole] = m->slot[at];
+            hole = at;
+        }
+    }
+    m->slot[hole].key = 0;
+    m->count--;
+}
+
+/* ---- geometry ---- */
+
+static double face(const ksap *k, int axis, uint32_t e, double *speed)
+{
+    uint32_t s = e / 2;
+    *speed = k->scene->velocity[s][axis];
+    double r = k->scene->radius[s];
+    return k->scene->position[s][axis] + (e % 2 ? r : -r);
+}
+
+/* When endpoint order[axis][p] passes order[axis][p + 1] (INFINITY: never). */
+static double swap_time(const ksap *k, int axis, uint32_t p)
+{
+    double va, vb;
+    double ca = face(k, axis, k->order[axis][p], &va);
+    double cb = face(k, axis, k->order[axis][p + 1], &vb);
+    if (!(va > vb))
+        return INFINITY;
+    double t = (cb - ca) / (va - vb);
+    return t > k->now ? t : k->now;
+}
+
+static void schedule_swap(ksap *k, int axis, uint32_t p)
+{
+    if ((size_t)p + 1 >= 2 * k->n)
+        return;
+    k->cert_version[axis][p]++;
+    double t = swap_time(k, axis, p);
+    if (t <= k->t_end)
+        heap_push(k, (event){t, k->cert_version[axis][p], SWAP, axis, p, 0});
+}
+
+/* When spheres i and j (straight paths) begin to touch, at or after now
+ * (INFINITY: never). */
+static double contact_time(const ksap *k, uint32_t i, uint32_t j)
+{
+    const carom_scene *s = k->scene;
+    double dr[3] = {0.0, 0.0, 0.0}, dv[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < k->dim; a++) {
+        dv[a] = s->velocity[j][a] - s->velocity[i][a];
+        dr[a] = s->position[j][a] - s->position[i][a] + dv[a] * k->now;
+    }
+    double sigma = s->radius[i] + s->radius[j];
+    double b = dr[0] * dv[0] + dr[1] * dv[1] + dr[2] * dv[2];
+    double a = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
+    double c = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2] - sigma * sigma;
+    if (!(b < 0.0) || c < 0.0)
+        return INFINITY; /* not approaching, or overlapping already */
+    double disc = b * b - a * c;
+    if (disc < 0.0)
+        return INFINITY;
+    return k->now + c / (-b + sqrt(disc)); /* the smaller root, without cancellation */
+}
+
+/* Sphere pair (i, j)'s boxes start (+1) or stop (-1) overlapping on one
+ * more axis. */
+static void overlap_changed(ksap *k, uint32_t i, uint32_t j, int change)
+{
+    if (i > j) {
+        uint32_t t = i;
+        i = j;
+        j = t;
+    }
+    uint64_t key = (uint64_t)i * k->n + j + 1;
+    pair_entry *p = map_get(k, key);
+    if (!p)
+        return;
+    if (p->count == k->dim)
+        p->version++; /* its queued contact, if any, no longer holds */
+    p->count += change;
+    if (p->count == k->dim) {
+        p->version++;
+        k->stats.candidates++;
+        double t = contact_time(k, i, j);
+        if (t <= k->t_end)
+            heap_push(k, (event){t, p->version, CONTACT, 0, i, j});
+    } else if (p->count <= 0) {
+        map_remove(&k->pairs, p);
+    }
+}
+
+/* ---- setting up ---- */
+
+typedef struct keyed {
+    double value;
+    uint32_t endpoint;
+} keyed;
+
+static int by_value(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    if (a->value != b->value)
+        return a->value < b->value ? -1 : 1;
+    return a->endpoint < b->endpoint ? -1 : a->endpoint > b->endpoint;
+}
+
+/* Sorts each axis's endpoints at t = 0 and counts, by a sweep per axis,
+ * the axes on which each pair's boxes overlap; pairs overlapping on every
+ * axis become candidates. */
+static int set_up(ksap *k)
+{
+    size_t m = 2 * k->n;
+    keyed *sorted = malloc(m * sizeof *sorted);
+    uint32_t *active = malloc(k->n * sizeof *active), *slot = malloc(k->n * sizeof *slot);
+    int ok = sorted && active && slot;
+    for (int a = 0; a < k->dim && ok; a++) {
+        k->order[a] = malloc(m * sizeof *k->order[a]);
+        k->where[a] = malloc(m * sizeof *k->where[a]);
+        k->cert_version[a] = calloc(m, sizeof *k->cert_version[a]);
+        ok = k->order[a] && k->where[a] && k->cert_version[a];
+        if (!ok)
+            break;
+        for (uint32_t e = 0; e < m; e++) {
+            double v;
+            sorted[e] = (keyed){face(k, a, e, &v), e};
+        }
+        qsort(sorted, m, sizeof *sorted, by_value);
+        size_t live = 0;
+        for (uint32_t p = 0; p < m && !k->out_of_memory; p++) {
+            uint32_t e = sorted[p].endpoint, s = e / 2;
+            k->order[a][p] = e;
+            k->where[a][e] = p;
+            if (e % 2 == 0) { /* a box opens: it overlaps every open one */
+                for (size_t q = 0; q < live; q++)
+                    overlap_changed(k, active[q], s, +1);
+                slot[s] = (uint32_t)live;
+                active[live++] = s;
+            } else { /* it closes */
+                uint32_t last = active[--live];
+                active[slot[s]] = last;
+                slot[last] = slot[s];
+            }
+        }
+    }
+    for (int a = 0; a < k->dim && ok; a++)
+        for (uint32_t p = 0; p + 1 < m; p++)
+            schedule_swap(k, a, p);
+    free(sorted);
+    free(active);
+    free(slot);
+    return ok && !k->out_of_memory ? 0 : -1;
+}
+
+/* Processes the swap at position p of an axis. */
+static void swap(ksap *k, int axis, uint32_t p)
+{
+    uint32_t *order = k->order[axis], *where = k->where[axis];
+    uint32_t e1 = order[p], e2 = order[p + 1];
+    order[p] = e2;
+    order[p + 1] = e1;
+    where[e2] = p;
+    where[e1] = p + 1;
+    k->stats.swaps++;
+    uint32_t s1 = e1 / 2, s2 = e2 / 2;
+    if (s1 != s2 && e1 % 2 != e2 % 2)
+        /* e2 passes e1: an opening face passing a closing one starts the
+         * overlap, a closing one passing an opening one ends it. */
+        overlap_changed(k, s1, s2, e2 % 2 == 0 ? +1 : -1);
+    if (p > 0)
+        schedule_swap(k, axis, p - 1);
+    schedule_swap(k, axis, p);
+    schedule_swap(k, axis, p + 1);
+}
+
+static void tear_down(ksap *k)
+{
+    for (int a = 0; a < 3; a++) {
+        free(k->order[a]);
+        free(k->where[a]);
+        free(k->cert_version[a]);
+    }
+    free(k->queue.e);
+    free(k->pairs.slot);
+}
+
+carom_status carom_ksap_run(const carom_scene *scene, double t_end, carom_ksap_fn on_contact,
+                            void *user_data, carom_ksap_stats *stats, carom_error *error)
+{
+    if (scene->dim != 2 && scene->dim != 3)
+        return fail(error, CAROM_ERR_INVALID_ARGUMENT, "the scene's dim is %d (2 or 3)",
+                    scene->dim);
+    if (!(t_end >= 0.0) || !isfinite(t_end))
+        return fail(error, CAROM_ERR_INVALID_ARGUMENT, "t_end (%g) must be finite, not negative",
+                    t_end);
+    if (scene->n < 1 || scene->n > (size_t)UINT32_MAX / 2)
+        return fail(error, CAROM_ERR_INVALID_ARGUMENT, "%zu spheres: 1 to %u", scene->n,
+                    (unsigned)(UINT32_MAX / 2));
+    ksap k;
+    memset(&k, 0, sizeof k);
+    k.scene = scene;
+    k.n = scene->n;
+    k.dim = scene->dim;
+    k.t_end = t_end;
+    k.on_contact = on_contact;
+    k.user_data = user_data;
+    carom_status status = CAROM_OK;
+    if (set_up(&k) != 0)
+        status = fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", k.n);
+    while (status == CAROM_OK && k.queue.count > 0) {
+        event e = heap_pop(&k.queue);
+        k.now = e.t;
+        if (e.kind == SWAP) {
+            if (e.version != k.cert_version[e.axis][e.a]) {
+                k.stats.stale++;
+                continue;
+            }
+            swap(&k, e.axis, e.a);
+        } else {
+            const pair_entry *p = map_find(&k.pairs, (uint64_t)e.a * k.n + e.b + 1);
+            if (!p || p->version != e.version) {
+                k.stats.stale++;
+                continue;
+            }
+            k.stats.contacts++;
+            if (k.on_contact)
+                k.on_contact(k.user_data, e.a, e.b, e.t);
+        }
+        if (k.out_of_memory)
+            status = fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for events or pairs");
+    }
+    if (stats)
+        *stats = k.stats;
+    tear_down(&k);
+    return status;
+}

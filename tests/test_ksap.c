@@ -1,0 +1,156 @@
+/* Kinetic sweep-and-prune (bench/baselines/ksap.c) against carom.
+ *
+ * Spheres fly straight without response in both: carom runs report-only
+ * in a walled box far larger than anything travels in the run, so both
+ * see the same straight paths, and must report the same contacts (each
+ * pair's start of contact while approaching) at the same times. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carom/carom.h"
+#include "carom/scene.h"
+#include "check.h"
+#include "ksap.h"
+
+typedef struct contact {
+    uint32_t i, j;
+    double t;
+} contact;
+
+typedef struct contact_log {
+    contact *c;
+    size_t n, capacity;
+} contact_log;
+
+static void log_add(contact_log *log, uint32_t i, uint32_t j, double t)
+{
+    if (log->n == log->capacity) {
+        log->capacity = log->capacity ? 2 * log->capacity : 1024;
+        log->c = realloc(log->c, log->capacity * sizeof *log->c);
+        if (!log->c)
+            abort();
+    }
+    log->c[log->n++] = (contact){i < j ? i : j, i < j ? j : i, t};
+}
+
+static void on_carom(void *user, carom_contact *c)
+{
+    if (c->kind == CAROM_CONTACT_SPHERE)
+        log_add(user, (uint32_t)c->i, (uint32_t)c->j, c->time);
+}
+
+static void on_ksap(void *user, uint32_t i, uint32_t j, double t)
+{
+    log_add(user, i, j, t);
+}
+
+static int by_pair_time(const void *a, const void *b)
+{
+    const contact *x = a, *y = b;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    if (x->j != y->j)
+        return x->j < y->j ? -1 : 1;
+    return x->t < y->t ? -1 : x->t > y->t;
+}
+
+static void test_against_carom(int dim)
+{
+    const double T = 4.0, side = dim == 3 ? 14.0 : 40.0, far = 1000.0;
+    carom_scene s;
+    carom_scene_init(&s);
+    carom_error e;
+    s.dim = dim;
+    for (int k = 0; k < 3; k++) {
+        s.box[k] = side;
+        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
+    }
+    CHECK_OK(carom_scene_resize(&s, 300, &e));
+    CHECK_OK(carom_scene_random_radii(&s, 0.1, 0.5, 5 + (uint64_t)dim, &e));
+    CHECK_OK(carom_scene_place_random(&s, 6 + (uint64_t)dim, &e));
+    CHECK_OK(carom_scene_maxwell_velocities(&s, 1.0, 7 + (uint64_t)dim, &e));
+    /* The same spheres in the middle of a box nobody reaches by T. */
+    double fastest = 0.0;
+    for (size_t i = 0; i < s.n; i++) {
+        double v2 = 0.0;
+        for (int k = 0; k < dim; k++) {
+            s.position[i][k] += 0.5 * (far - side);
+            v2 += s.velocity[i][k] * s.velocity[i][k];
+        }
+        fastest = fmax(fastest, sqrt(v2));
+    }
+    CHECK(fastest * T < 0.5 * (far - side) - 1.0);
+    for (int k = 0; k < 3; k++) {
+        s.box[k] = far;
+        s.boundary[k] = CAROM_BOUNDARY_WALLS;
+    }
+
+    contact_log want = {0}, got = {0};
+    carom_world_def def = carom_world_default_def();
+    def.response = CAROM_RESPONSE_NONE;
+    def.on_contact = on_carom;
+    def.user_data = &want;
+    carom_world *w = carom_scene_create_world(&s, &def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    CHECK_OK(carom_world_advance_to(w, T));
+    carom_stats cs;
+    carom_world_get_stats(w, &cs);
+    CHECK(cs.wall_hits == 0);
+    carom_world_free(w);
+
+    carom_ksap_stats ks;
+    CHECK_OK(carom_ksap_run(&s, T, on_ksap, &got, &ks, &e));
+    CHECK(ks.contacts == got.n);
+    CHECK(got.n == want.n);
+    CHECK(want.n > 100); /* the scene does have contacts */
+    CHECK(ks.candidates >= ks.contacts && ks.swaps > ks.contacts);
+    qsort(want.c, want.n, sizeof *want.c, by_pair_time);
+    qsort(got.c, got.n, sizeof *got.c, by_pair_time);
+    int bad = 0;
+    for (size_t k = 0; k < got.n && k < want.n; k++)
+        if (got.c[k].i != want.c[k].i || got.c[k].j != want.c[k].j ||
+            fabs(got.c[k].t - want.c[k].t) > 1e-9)
+            bad++;
+    CHECK(bad == 0);
+    printf("%dD: %zu contacts (carom %zu), %d mismatched; %llu swaps, %llu candidates, "
+           "%llu stale events\n",
+           dim, got.n, want.n, bad, (unsigned long long)ks.swaps,
+           (unsigned long long)ks.candidates, (unsigned long long)ks.stale);
+    free(want.c);
+    free(got.c);
+    carom_scene_free(&s);
+}
+
+static void test_bad_arguments(void)
+{
+    carom_scene s;
+    carom_scene_init(&s);
+    carom_error e;
+    s.dim = 4;
+    CHECK(carom_ksap_run(&s, 1.0, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
+    s.dim = 3;
+    CHECK(carom_ksap_run(&s, 1.0, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK_OK(carom_scene_resize(&s, 2, &e));
+    CHECK(carom_ksap_run(&s, NAN, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
+    s.position[1][0] = 2.0;
+    s.velocity[0][0] = 1.0;
+    carom_ksap_stats st;
+    contact_log got = {0};
+    CHECK_OK(carom_ksap_run(&s, 2.0, on_ksap, &got, &st, &e));
+    CHECK(got.n == 1 && st.contacts == 1); /* radius 0.5 each: touch at t = 1 */
+    if (got.n == 1)
+        CHECK_NEAR(got.c[0].t, 1.0, 1e-12);
+    free(got.c);
+    carom_scene_free(&s);
+}
+
+int main(void)
+{
+    test_against_carom(3);
+    test_against_carom(2);
+    test_bad_arguments();
+    return CHECK_REPORT();
+}
