@@ -835,6 +835,42 @@ static carom_sphere_def driven_half(const double x[3], const double v[3], double
     return sd;
 }
 
+/* A world made from def whose driver flies sphere 0 straight as sp says
+ * (kick: straight_kick, another, or NULL), holding that sphere: driven,
+ * radius 0.5, at sp->x[0] moving at sp->v[0], bound A. NULL, after a
+ * failed check, if either cannot be made. */
+static carom_world *straight_world(carom_world_def def, straight *sp,
+                                   void (*kick)(void *, carom_sphere_id, double, const double[3]),
+                                   double A)
+{
+    def.driver = (carom_driver){straight_probe, kick, sp};
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK(w != NULL);
+    if (!w)
+        return NULL;
+    carom_sphere_def sd = driven_half(sp->x[0], sp->v[0], A);
+    carom_status added = carom_world_add_sphere(w, &sd, NULL);
+    CHECK_OK(added);
+    if (added != CAROM_OK) {
+        carom_world_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* Adds a ball of radius 0.5 and mass 1 at rest at (x, 5, 5). */
+static carom_sphere_id add_ball_at(carom_world *w, double x)
+{
+    carom_sphere_def bd = carom_sphere_default_def();
+    bd.position[0] = x;
+    bd.position[1] = bd.position[2] = 5.0;
+    bd.radius = 0.5;
+    carom_sphere_id id = 0;
+    CHECK_OK(carom_world_add_sphere(w, &bd, &id));
+    return id;
+}
+
 /* With restitution 0 a driven sphere pushed onto the floor, onto an
  * obstacle, or onto a ball resting on the floor, by an acceleration large
  * against the contact tolerance comes to rest on it in many small
@@ -916,21 +952,10 @@ static void test_pressed_at_rest(void)
         sp.x[0][0] = 4.5;
         sp.x[0][1] = sp.x[0][2] = 5.0;
         sp.v[0][0] = away ? -keep : 0.0;
-        carom_world_def def = walled_cube();
-        def.driver = (carom_driver){straight_probe, straight_kick, &sp};
-        carom_error e;
-        carom_world *w = carom_world_create(&def, &e);
-        CHECK(w != NULL);
+        carom_world *w = straight_world(walled_cube(), &sp, straight_kick, A);
         if (!w)
             return;
-        carom_sphere_def sd = driven_half(sp.x[0], sp.v[0], A);
-        carom_sphere_id id, ball;
-        CHECK_OK(carom_world_add_sphere(w, &sd, &id));
-        carom_sphere_def bd = carom_sphere_default_def();
-        bd.position[0] = 5.5;
-        bd.position[1] = bd.position[2] = 5.0;
-        bd.radius = 0.5;
-        CHECK_OK(carom_world_add_sphere(w, &bd, &ball));
+        carom_sphere_id ball = add_ball_at(w, 5.5);
         double energy0 = carom_world_kinetic_energy(w);
         CHECK_OK(carom_world_advance_to(w, 1.0));
         carom_stats st;
@@ -968,15 +993,9 @@ static void test_pressed_on_wall(void)
         sp.x[0][0] = r;
         sp.x[0][1] = sp.x[0][2] = 5.0;
         sp.v[0][0] = away ? keep : 0.0;
-        carom_world_def def = walled_cube();
-        def.driver = (carom_driver){straight_probe, straight_kick, &sp};
-        carom_error e;
-        carom_world *w = carom_world_create(&def, &e);
-        CHECK(w != NULL);
+        carom_world *w = straight_world(walled_cube(), &sp, straight_kick, A);
         if (!w)
             return;
-        carom_sphere_def sd = driven_half(sp.x[0], sp.v[0], A);
-        CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
         double energy0 = carom_world_kinetic_energy(w);
         CHECK_OK(carom_world_advance_to(w, 1.0));
         carom_stats st;
@@ -1068,19 +1087,10 @@ static void test_deaf_driver(void)
     carom_world_def def = carom_world_default_def();
     for (int k = 0; k < 3; k++)
         def.box[k] = 10.0; /* periodic */
-    def.driver = (carom_driver){straight_probe, deaf_kick, &sp};
-    carom_error e;
-    carom_world *w = carom_world_create(&def, &e);
-    CHECK(w != NULL);
+    carom_world *w = straight_world(def, &sp, deaf_kick, 1.0);
     if (!w)
         return;
-    carom_sphere_def sd = driven_half(sp.x[0], sp.v[0], 1.0);
-    CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
-    carom_sphere_def bd = carom_sphere_default_def();
-    bd.position[0] = 5.0;
-    bd.position[1] = bd.position[2] = 5.0;
-    bd.radius = 0.5;
-    CHECK_OK(carom_world_add_sphere(w, &bd, NULL));
+    add_ball_at(w, 5.0);
     CHECK_OK(carom_world_advance_to(w, 3.0));
     carom_stats st;
     carom_world_get_stats(w, &st);
@@ -1106,19 +1116,10 @@ static void test_touching_put_off(void)
     sp.x[0][1] = sp.x[0][2] = 5.0;
     carom_world_def def = walled_cube();
     def.response = CAROM_RESPONSE_NONE;
-    def.driver = (carom_driver){straight_probe, NULL, &sp};
-    carom_error e;
-    carom_world *w = carom_world_create(&def, &e);
-    CHECK(w != NULL);
+    carom_world *w = straight_world(def, &sp, NULL, A);
     if (!w)
         return;
-    carom_sphere_def sd = driven_half(sp.x[0], NULL, A);
-    CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
-    carom_sphere_def bd = carom_sphere_default_def();
-    bd.position[0] = 5.5;
-    bd.position[1] = bd.position[2] = 5.0;
-    bd.radius = 0.5;
-    CHECK_OK(carom_world_add_sphere(w, &bd, NULL));
+    add_ball_at(w, 5.5);
     CHECK_OK(carom_world_advance_to(w, T));
     carom_stats st;
     carom_world_get_stats(w, &st);
@@ -1136,22 +1137,14 @@ static void test_touching_put_off(void)
     sw.x[0][0] = 0.5 - 1e-12;
     sw.x[0][1] = sw.x[0][2] = 5.0;
     sw.v[0][0] = sqrt(2.0 * A * tol_wall);
-    def = walled_cube();
-    def.driver = (carom_driver){straight_probe, straight_kick, &sw};
-    w = carom_world_create(&def, &e);
-    CHECK(w != NULL);
+    w = straight_world(walled_cube(), &sw, straight_kick, A);
     if (!w)
         return;
-    sd = driven_half(sw.x[0], sw.v[0], A);
-    carom_status added = carom_world_add_sphere(w, &sd, NULL);
-    CHECK_OK(added);
-    if (added == CAROM_OK) {
-        CHECK_OK(carom_world_advance_to(w, T));
-        carom_world_get_stats(w, &st);
-        CHECK(st.wall_hits == 0);
-        CHECK(st.bound_breaks == 0);
-        CHECK(sw.v[0][0] == sqrt(2.0 * A * tol_wall));
-    }
+    CHECK_OK(carom_world_advance_to(w, T));
+    carom_world_get_stats(w, &st);
+    CHECK(st.wall_hits == 0);
+    CHECK(st.bound_breaks == 0);
+    CHECK(sw.v[0][0] == sqrt(2.0 * A * tol_wall));
     carom_world_free(w);
 }
 
@@ -1181,21 +1174,11 @@ static void test_report_only_callback_kicks(void)
     def.response = CAROM_RESPONSE_NONE;
     def.on_contact = steer_on_contact;
     def.user_data = &calls;
-    def.driver = (carom_driver){straight_probe, straight_kick, &sp};
-    carom_error e;
-    carom_world *w = carom_world_create(&def, &e);
-    CHECK(w != NULL);
+    carom_world *w = straight_world(def, &sp, straight_kick, 1.0);
     if (!w)
         return;
-    carom_sphere_def sd = driven_half(sp.x[0], sp.v[0], 1.0);
-    carom_sphere_id id, ball;
-    CHECK_OK(carom_world_add_sphere(w, &sd, &id));
-    carom_sphere_def bd = carom_sphere_default_def();
-    bd.position[0] = 5.0;
-    bd.position[1] = bd.position[2] = 5.0;
-    bd.radius = 0.5;
-    CHECK_OK(carom_world_add_sphere(w, &bd, &ball));
-    CHECK(id == 0 && ball == 1);
+    carom_sphere_id id = 0, ball = add_ball_at(w, 5.0);
+    CHECK(ball == 1);
     CHECK_OK(carom_world_advance_to(w, 3.0));
     carom_sphere_state b, d;
     CHECK_OK(carom_world_get_sphere(w, ball, &b));

@@ -11,48 +11,12 @@
 #include "carom/carom.h"
 #include "carom/scene.h"
 #include "check.h"
+#include "pair_contacts.h"
 #include "ksap.h"
-
-typedef struct contact {
-    uint32_t i, j;
-    double t;
-} contact;
-
-typedef struct contact_log {
-    contact *c;
-    size_t n, capacity;
-} contact_log;
-
-static void log_add(contact_log *log, uint32_t i, uint32_t j, double t)
-{
-    if (log->n == log->capacity) {
-        log->capacity = log->capacity ? 2 * log->capacity : 1024;
-        log->c = realloc(log->c, log->capacity * sizeof *log->c);
-        if (!log->c)
-            abort();
-    }
-    log->c[log->n++] = (contact){i < j ? i : j, i < j ? j : i, t};
-}
-
-static void on_carom(void *user, carom_contact *c)
-{
-    if (c->kind == CAROM_CONTACT_SPHERE)
-        log_add(user, (uint32_t)c->i, (uint32_t)c->j, c->time);
-}
 
 static void on_ksap(void *user, uint32_t i, uint32_t j, double t)
 {
-    log_add(user, i, j, t);
-}
-
-static int by_pair_time(const void *a, const void *b)
-{
-    const contact *x = a, *y = b;
-    if (x->i != y->i)
-        return x->i < y->i ? -1 : 1;
-    if (x->j != y->j)
-        return x->j < y->j ? -1 : 1;
-    return x->t < y->t ? -1 : x->t > y->t;
+    log_add(user, i, j, t, 0.0);
 }
 
 static void test_against_carom(int dim)
@@ -89,7 +53,7 @@ static void test_against_carom(int dim)
     contact_log want = {0}, got = {0};
     carom_world_def def = carom_world_default_def();
     def.response = CAROM_RESPONSE_NONE;
-    def.on_contact = on_carom;
+    def.on_contact = log_carom_contact;
     def.user_data = &want;
     carom_world *w = carom_scene_create_world(&s, &def, &e);
     CHECK(w != NULL);

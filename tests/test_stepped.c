@@ -17,34 +17,8 @@
 #include "carom/carom.h"
 #include "carom/scene.h"
 #include "check.h"
+#include "pair_contacts.h"
 #include "stepped.h"
-
-typedef struct contact {
-    uint32_t i, j;
-    double t, depth;
-} contact;
-
-typedef struct contact_log {
-    contact *c;
-    size_t n, capacity;
-} contact_log;
-
-static void log_add(contact_log *log, uint32_t i, uint32_t j, double t, double depth)
-{
-    if (log->n == log->capacity) {
-        log->capacity = log->capacity ? 2 * log->capacity : 1024;
-        log->c = realloc(log->c, log->capacity * sizeof *log->c);
-        if (!log->c)
-            abort();
-    }
-    log->c[log->n++] = (contact){i < j ? i : j, i < j ? j : i, t, depth};
-}
-
-static void on_exact(void *user, carom_contact *c)
-{
-    if (c->kind == CAROM_CONTACT_SPHERE)
-        log_add(user, (uint32_t)c->i, (uint32_t)c->j, c->time, 0.0);
-}
 
 static void on_stepped(void *user, uint32_t i, uint32_t j, double t, double depth)
 {
@@ -84,16 +58,6 @@ static double first_sample_inside(const carom_scene *s, const contact *c, double
     return t < t_out && k <= floor(T / dt + 1e-9) ? t : -1.0;
 }
 
-static int by_pair_time(const void *a, const void *b)
-{
-    const contact *x = a, *y = b;
-    if (x->i != y->i)
-        return x->i < y->i ? -1 : 1;
-    if (x->j != y->j)
-        return x->j < y->j ? -1 : 1;
-    return x->t < y->t ? -1 : x->t > y->t;
-}
-
 static void scene_for(carom_scene *s, int dim, size_t n, uint64_t seed)
 {
     carom_error e;
@@ -117,7 +81,7 @@ static void test_against_exact(int dim)
     carom_world_def def = carom_world_default_def();
     def.response = CAROM_RESPONSE_NONE;
     contact_log exact = {0};
-    def.on_contact = on_exact;
+    def.on_contact = log_carom_contact;
     def.user_data = &exact;
     carom_error e;
     carom_world *w = carom_scene_create_world(&s, &def, &e);
@@ -194,7 +158,7 @@ static void test_tunnelling(void)
     carom_world_def def = carom_world_default_def();
     def.response = CAROM_RESPONSE_NONE;
     contact_log exact = {0};
-    def.on_contact = on_exact;
+    def.on_contact = log_carom_contact;
     def.user_data = &exact;
     carom_world *w = carom_scene_create_world(&s, &def, &e);
     CHECK(w != NULL);

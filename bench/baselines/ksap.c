@@ -11,9 +11,9 @@
  * which their boxes overlap, and a pair's version changes whenever the
  * count leaves dim, which invalidates its queued contact. */
 #include "ksap.h"
+#include "baseline_error.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,18 +57,6 @@ typedef struct ksap {
     carom_ksap_stats stats;
     int out_of_memory;
 } ksap;
-
-static carom_status fail(carom_error *error, carom_status status, const char *format, ...)
-{
-    if (error) {
-        va_list args;
-        va_start(args, format);
-        error->status = status;
-        vsnprintf(error->message, sizeof error->message, format, args);
-        va_end(args);
-    }
-    return status;
-}
 
 /* ---- the event heap (earliest first) ---- */
 
@@ -378,14 +366,14 @@ carom_status carom_ksap_run(const carom_scene *scene, double t_end, carom_ksap_f
                             void *user_data, carom_ksap_stats *stats, carom_error *error)
 {
     if (scene->dim != 2 && scene->dim != 3)
-        return fail(error, CAROM_ERR_INVALID_ARGUMENT, "the scene's dim is %d (2 or 3)",
-                    scene->dim);
+        return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT, "the scene's dim is %d (2 or 3)",
+                             scene->dim);
     if (!(t_end >= 0.0) || !isfinite(t_end))
-        return fail(error, CAROM_ERR_INVALID_ARGUMENT, "t_end (%g) must be finite, not negative",
-                    t_end);
+        return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT,
+                             "t_end (%g) must be finite, not negative", t_end);
     if (scene->n < 1 || scene->n > (size_t)UINT32_MAX / 2)
-        return fail(error, CAROM_ERR_INVALID_ARGUMENT, "%zu spheres: 1 to %u", scene->n,
-                    (unsigned)(UINT32_MAX / 2));
+        return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT, "%zu spheres: 1 to %u", scene->n,
+                             (unsigned)(UINT32_MAX / 2));
     ksap k;
     memset(&k, 0, sizeof k);
     k.scene = scene;
@@ -396,7 +384,8 @@ carom_status carom_ksap_run(const carom_scene *scene, double t_end, carom_ksap_f
     k.user_data = user_data;
     carom_status status = CAROM_OK;
     if (set_up(&k) != 0)
-        status = fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", k.n);
+        status =
+            baseline_fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", k.n);
     while (status == CAROM_OK && k.queue.count > 0) {
         event e = heap_pop(&k.queue);
         k.now = e.t;
@@ -417,7 +406,8 @@ carom_status carom_ksap_run(const carom_scene *scene, double t_end, carom_ksap_f
                 k.on_contact(k.user_data, e.a, e.b, e.t);
         }
         if (k.out_of_memory)
-            status = fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for events or pairs");
+            status =
+                baseline_fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for events or pairs");
     }
     if (stats)
         *stats = k.stats;

@@ -9,9 +9,9 @@
  * are kept sorted, to tell new contacts from ones seen at the sample
  * before. */
 #include "stepped.h"
+#include "baseline_error.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,18 +32,6 @@ typedef struct stepper {
     pair_list now, before;
     carom_stepped_stats stats;
 } stepper;
-
-static carom_status fail(carom_error *error, carom_status status, const char *format, ...)
-{
-    if (error) {
-        va_list args;
-        va_start(args, format);
-        error->status = status;
-        vsnprintf(error->message, sizeof error->message, format, args);
-        va_end(args);
-    }
-    return status;
-}
 
 static int pair_add(pair_list *p, uint64_t key)
 {
@@ -171,15 +159,15 @@ static carom_status set_up(stepper *s, const carom_scene *scene, double dt, doub
                            carom_error *error)
 {
     if (scene->dim != 2 && scene->dim != 3)
-        return fail(error, CAROM_ERR_INVALID_ARGUMENT, "the scene's dim is %d (2 or 3)",
-                    scene->dim);
+        return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT, "the scene's dim is %d (2 or 3)",
+                             scene->dim);
     if (!(dt > 0.0) || !isfinite(dt) || !(t_end >= 0.0) || !isfinite(t_end))
-        return fail(error, CAROM_ERR_INVALID_ARGUMENT,
-                    "dt (%g) must be positive and t_end (%g) not negative, both finite", dt,
-                    t_end);
+        return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT,
+                             "dt (%g) must be positive and t_end (%g) not negative, both finite",
+                             dt, t_end);
     if (scene->n > (size_t)INT32_MAX)
-        return fail(error, CAROM_ERR_INVALID_ARGUMENT, "%zu spheres: at most %d", scene->n,
-                    INT32_MAX);
+        return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT, "%zu spheres: at most %d", scene->n,
+                             INT32_MAX);
     double largest = 0.0;
     for (size_t i = 0; i < scene->n; i++)
         if (scene->radius[i] > largest)
@@ -197,9 +185,9 @@ static carom_status set_up(stepper *s, const carom_scene *scene, double dt, doub
             continue;
         }
         if (scene->boundary[k] != CAROM_BOUNDARY_PERIODIC || !(scene->box[k] > 0.0))
-            return fail(error, CAROM_ERR_INVALID_ARGUMENT,
-                        "axis %c: the stepped baseline needs a periodic box of positive length",
-                        "xyz"[k]);
+            return baseline_fail(
+                error, CAROM_ERR_INVALID_ARGUMENT,
+                "axis %c: the stepped baseline needs a periodic box of positive length", "xyz"[k]);
         double cells = largest > 0.0 ? floor(scene->box[k] / (2.0 * largest)) : 1.0;
         s->cells[k] = (int)(cells < cap ? cells : cap);
         s->cell[k] = scene->box[k] / s->cells[k];
@@ -213,7 +201,8 @@ static carom_status set_up(stepper *s, const carom_scene *scene, double dt, doub
     s->next = malloc((scene->n ? scene->n : 1) * sizeof *s->next);
     s->head = s->cells[0] ? malloc(total * sizeof *s->head) : NULL;
     if (!s->x || !s->next || (s->cells[0] && !s->head))
-        return fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", scene->n);
+        return baseline_fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres",
+                             scene->n);
     return CAROM_OK;
 }
 
@@ -240,7 +229,8 @@ carom_status carom_stepped_run(const carom_scene *scene, double dt, double t_end
         double t = (double)k * dt;
         positions_at(&s, t);
         if (find_overlaps(&s) != 0) {
-            status = fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for overlapping pairs");
+            status = baseline_fail(error, CAROM_ERR_OUT_OF_MEMORY,
+                                   "out of memory for overlapping pairs");
             break;
         }
         s.stats.samples++;
