@@ -1,6 +1,6 @@
 /* A growing list of sphere contacts (pair i < j, time, depth) and their
  * order by pair then time, for tests that compare two methods' contacts
- * one by one (test_stepped, test_ksap). */
+ * one by one (test_stepped, test_ksap, test_drive_orbits). */
 #ifndef CAROM_TEST_PAIR_CONTACTS_H
 #define CAROM_TEST_PAIR_CONTACTS_H
 
@@ -20,7 +20,7 @@ typedef struct contact_log {
 } contact_log;
 
 /* Adds the contact of i and j (either order) at t. */
-static void log_add(contact_log *log, uint32_t i, uint32_t j, double t, double depth)
+static inline void log_add(contact_log *log, uint32_t i, uint32_t j, double t, double depth)
 {
     if (log->n == log->capacity) {
         log->capacity = log->capacity ? 2 * log->capacity : 1024;
@@ -33,13 +33,13 @@ static void log_add(contact_log *log, uint32_t i, uint32_t j, double t, double d
 
 /* A carom contact callback (user_data: a contact_log): sphere contacts
  * only, depth 0. */
-static void log_carom_contact(void *user, carom_contact *c)
+static inline void log_carom_contact(void *user, carom_contact *c)
 {
     if (c->kind == CAROM_CONTACT_SPHERE)
         log_add(user, (uint32_t)c->i, (uint32_t)c->j, c->time, 0.0);
 }
 
-static int by_pair_time(const void *a, const void *b)
+static inline int by_pair_time(const void *a, const void *b)
 {
     const contact *x = a, *y = b;
     if (x->i != y->i)

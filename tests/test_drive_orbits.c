@@ -24,43 +24,9 @@
 
 #include "carom/drive.h"
 #include "check.h"
+#include "pair_contacts.h"
 
 static const double pi = 3.14159265358979323846;
-
-typedef struct contact {
-    double t;
-    uint32_t i, j;
-    double depth;
-} contact;
-
-typedef struct contact_list {
-    contact *c;
-    size_t n, cap;
-} contact_list;
-
-static void list_push(contact_list *l, double t, uint32_t i, uint32_t j, double depth)
-{
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 64;
-        l->c = realloc(l->c, l->cap * sizeof *l->c);
-        if (!l->c) {
-            fprintf(stderr, "out of memory\n");
-            exit(1);
-        }
-    }
-    contact c = {t, i < j ? i : j, i < j ? j : i, depth};
-    l->c[l->n++] = c;
-}
-
-static int by_pair_time(const void *pa, const void *pb)
-{
-    const contact *a = pa, *b = pb;
-    if (a->i != b->i)
-        return a->i < b->i ? -1 : 1;
-    if (a->j != b->j)
-        return a->j < b->j ? -1 : 1;
-    return a->t < b->t ? -1 : a->t > b->t;
-}
 
 /* ---- reference ---- */
 
@@ -94,7 +60,7 @@ static double bisect(const pair_ctx *p, double a, double b)
 }
 
 static void scan(const pair_ctx *p, double lip, double min_width, double a, double fa, double b,
-                 double fb, uint32_t i, uint32_t j, contact_list *out)
+                 double fb, uint32_t i, uint32_t j, contact_log *out)
 {
     if (fabs(fa) + fabs(fb) <= lip * (b - a) && b - a > min_width) {
         double m = 0.5 * (a + b), fm = gap(p, m);
@@ -103,10 +69,10 @@ static void scan(const pair_ctx *p, double lip, double min_width, double a, doub
         return;
     }
     if (fa > 0.0 && fb <= 0.0)
-        list_push(out, bisect(p, a, b), i, j, 0.0);
+        log_add(out, i, j, bisect(p, a, b), 0.0);
 }
 
-static void reference(const carom_orbit *o, size_t n, double t_end, contact_list *out)
+static void reference(const carom_orbit *o, size_t n, double t_end, contact_log *out)
 {
     const int samples = 4000;
     for (size_t i = 0; i < n; i++)
@@ -135,7 +101,7 @@ static int same_time(double a, double b)
 
 /* Number of mismatches (missing + extra + off in time); prints them
  * when verbose. Both lists sorted by pair and time. */
-static int compare(const char *scene, const contact_list *got, const contact_list *want,
+static int compare(const char *scene, const contact_log *got, const contact_log *want,
                    int verbose)
 {
     int bad = 0;
@@ -168,11 +134,11 @@ static int compare(const char *scene, const contact_list *got, const contact_lis
 static void on_contact(void *user_data, carom_contact *c)
 {
     if (c->kind == CAROM_CONTACT_SPHERE)
-        list_push(user_data, c->time, c->i, c->j, c->depth);
+        log_add(user_data, c->i, c->j, c->time, c->depth);
 }
 
 static void run_engine(const char *scene, carom_orbits *orbits, double t_end,
-                       contact_list *got, carom_stats *stats)
+                       contact_log *got, carom_stats *stats)
 {
     carom_world_def def = carom_world_default_def();
     def.dim = 3;
@@ -222,7 +188,7 @@ static void run_engine(const char *scene, carom_orbits *orbits, double t_end,
 
 static int validate(const char *scene, carom_orbits *orbits, double t_end)
 {
-    contact_list want = {0}, got = {0};
+    contact_log want = {0}, got = {0};
     reference(orbits->orbit, orbits->n, t_end, &want);
     carom_stats stats;
     memset(&stats, 0, sizeof stats);
@@ -275,7 +241,7 @@ static void scene_analytic(carom_orbits *o)
 /* Closed-form contact starts of orbit 0 (centre c, R, omega > 0, phase)
  * with a sphere at rest at p in the plane of the orbit or off it by h. */
 static void analytic_contacts(const carom_orbit *a, const carom_orbit *b, uint32_t j,
-                              double t_end, contact_list *out)
+                              double t_end, contact_log *out)
 {
     double dx = b->center[0] - a->center[0], dy = b->center[1] - a->center[1];
     double h = b->center[2] - a->center[2];
@@ -291,7 +257,7 @@ static void analytic_contacts(const carom_orbit *a, const carom_orbit *b, uint32
         double theta = 2.0 * pi * k - acos(c0);
         double t = (theta + theta_p - a->phase) / a->omega;
         if (t > 0.0 && t < t_end)
-            list_push(out, t, 0, j, 0.0);
+            log_add(out, 0, j, t, 0.0);
     }
 }
 
@@ -301,7 +267,7 @@ static void test_reference_self(void)
     carom_orbits_init(&o);
     scene_analytic(&o);
     const double t_end = 20.0;
-    contact_list want = {0}, got = {0};
+    contact_log want = {0}, got = {0};
     for (uint32_t j = 1; j < o.n; j++)
         analytic_contacts(&o.orbit[0], &o.orbit[j], j, t_end, &want);
     qsort(want.c, want.n, sizeof *want.c, by_pair_time);
@@ -323,8 +289,8 @@ static void test_reference_self(void)
         got.n--;
         memmove(&got.c[2], &got.c[3], (got.n - 2) * sizeof *got.c);
         CHECK(compare("missing", &got, &want, 0) == 1);
-        list_push(&got, saved.t, saved.i, saved.j, 0.0);
-        list_push(&got, 0.5, 0, 2, 0.0);
+        log_add(&got, saved.i, saved.j, saved.t, 0.0);
+        log_add(&got, 0, 2, 0.5, 0.0);
         qsort(got.c, got.n, sizeof *got.c, by_pair_time);
         CHECK(compare("extra", &got, &want, 0) == 1);
     }
