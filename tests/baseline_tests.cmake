@@ -6,3 +6,7 @@ add_test(NAME test_stepped COMMAND test_stepped)
 add_executable(test_ksap ${CMAKE_CURRENT_SOURCE_DIR}/test_ksap.c)
 target_link_libraries(test_ksap PRIVATE carom_ksap carom_lib m)
 add_test(NAME test_ksap COMMAND test_ksap)
+# The point octree of the stepped baseline against a plain scan.
+add_executable(test_octree ${CMAKE_CURRENT_SOURCE_DIR}/test_octree.c)
+target_link_libraries(test_octree PRIVATE carom_stepped carom_lib m)
+add_test(NAME test_octree COMMAND test_octree)

@@ -8,7 +8,11 @@
  * overlap holds a sample k dt, each at the first such sample and at the
  * depth the straight paths give there, and nothing else: a check of the
  * grid and of the bookkeeping of old and new overlaps that shares no code
- * with them. And a small fast sphere crossing another between two samples
+ * with them; every broad phase (grid, octree, every pair) must give that
+ * same list. With bounding boxes instead of spheres, every broad phase
+ * must give exactly the new box overlaps that a plain loop over all pairs
+ * finds at each sample, and count as false those whose spheres do not
+ * overlap. And a small fast sphere crossing another between two samples
  * is missed by stepping and found by carom. */
 #include <math.h>
 #include <stdlib.h>
@@ -72,6 +76,40 @@ static void scene_for(carom_scene *s, int dim, size_t n, uint64_t seed)
     CHECK_OK(carom_scene_maxwell_velocities(s, 1.0, seed + 2, &e));
 }
 
+static const carom_stepped_broad broads[] = {CAROM_STEPPED_GRID, CAROM_STEPPED_OCTREE,
+                                             CAROM_STEPPED_ALL_PAIRS};
+static const char *const broad_names[] = {"grid", "octree", "all pairs"};
+
+/* Stepping's contacts, in pair-then-time order. */
+static contact_log stepped_contacts(const carom_scene *s, double dt, double T,
+                                    carom_stepped_broad broad, carom_stepped_shape shape,
+                                    carom_stepped_stats *st)
+{
+    contact_log got = {0};
+    carom_error e;
+    carom_stepped_def def = carom_stepped_default_def(dt, T);
+    def.broad = broad;
+    def.shape = shape;
+    CHECK_OK(carom_stepped_run(s, &def, on_stepped, &got, st, &e));
+    CHECK(st->contacts == got.n);
+    if (got.n > 1)
+        qsort(got.c, got.n, sizeof *got.c, by_pair_time);
+    return got;
+}
+
+/* Contacts of two sorted logs that differ in pair, time or depth (to
+ * 1e-9), counting a missing or extra one as a difference. */
+static int mismatches(const contact_log *got, const contact_log *want)
+{
+    int bad = got->n > want->n ? (int)(got->n - want->n) : (int)(want->n - got->n);
+    for (size_t k = 0; k < got->n && k < want->n; k++)
+        if (got->c[k].i != want->c[k].i || got->c[k].j != want->c[k].j ||
+            fabs(got->c[k].t - want->c[k].t) > 1e-9 ||
+            fabs(got->c[k].depth - want->c[k].depth) > 1e-9)
+            bad++;
+    return bad;
+}
+
 static void test_against_exact(int dim)
 {
     const double T = 4.0, dts[] = {0.002, 0.03, 0.4};
@@ -94,7 +132,7 @@ static void test_against_exact(int dim)
 
     for (size_t m = 0; m < sizeof dts / sizeof *dts; m++) {
         double dt = dts[m];
-        contact_log want = {0}, got = {0};
+        contact_log want = {0};
         for (size_t k = 0; k < exact.n; k++) {
             double t = first_sample_inside(&s, &exact.c[k], dt, T);
             if (t >= 0.0) {
@@ -104,29 +142,107 @@ static void test_against_exact(int dim)
                 log_add(&want, exact.c[k].i, exact.c[k].j, t, sigma - sqrt(dot(dr, dr)));
             }
         }
-        carom_stepped_stats st;
-        CHECK_OK(carom_stepped_run(&s, dt, T, on_stepped, &got, &st, &e));
-        CHECK(st.contacts == got.n);
-        CHECK(got.n == want.n);
         qsort(want.c, want.n, sizeof *want.c, by_pair_time);
-        qsort(got.c, got.n, sizeof *got.c, by_pair_time);
-        int bad = 0;
-        for (size_t k = 0; k < got.n && k < want.n; k++)
-            if (got.c[k].i != want.c[k].i || got.c[k].j != want.c[k].j ||
-                fabs(got.c[k].t - want.c[k].t) > 1e-9 ||
-                fabs(got.c[k].depth - want.c[k].depth) > 1e-9)
-                bad++;
-        CHECK(bad == 0);
-        printf("%dD, dt %g: %zu of %zu exact contacts seen by stepping (%.1f%%), %d mismatched\n",
-               dim, dt, got.n, exact.n, 100.0 * (double)got.n / (double)exact.n, bad);
-        if (m == 0)
-            CHECK(got.n > exact.n * 9 / 10); /* fine steps see most */
-        if (m == 2)
-            CHECK(got.n < exact.n); /* coarse ones miss some */
+        for (size_t b = 0; b < sizeof broads / sizeof *broads; b++) {
+            carom_stepped_stats st;
+            contact_log got = stepped_contacts(&s, dt, T, broads[b], CAROM_STEPPED_SPHERES, &st);
+            int bad = mismatches(&got, &want);
+            CHECK(bad == 0);
+            CHECK(st.false_contacts == 0);
+            CHECK(st.touched_contacts == st.contacts);
+            printf("%dD, dt %g, %s: %zu of %zu exact contacts seen by stepping (%.1f%%), "
+                   "%d mismatched\n",
+                   dim, dt, broad_names[b], got.n, exact.n, 100.0 * (double)got.n / (double)exact.n,
+                   bad);
+            if (m == 0)
+                CHECK(got.n > exact.n * 9 / 10); /* fine steps see most */
+            if (m == 2)
+                CHECK(got.n < exact.n); /* coarse ones miss some */
+            free(got.c);
+        }
         free(want.c);
-        free(got.c);
     }
     free(exact.c);
+    carom_scene_free(&s);
+}
+
+/* Whether the bounding boxes (cubes of side 2 r) of i and j overlap at t:
+ * the nearest-image separation on every axis under the sum of radii. */
+static int boxes_meet(const carom_scene *s, uint32_t i, uint32_t j, double t)
+{
+    double dr[3], dv[3];
+    relative(s, i, j, t, dr, dv);
+    for (int k = 0; k < s->dim; k++)
+        if (!(fabs(dr[k]) < s->radius[i] + s->radius[j]))
+            return 0;
+    return 1;
+}
+
+enum episode { BOXES_PARTED, SPHERES_MET, STILL_OPEN };
+
+/* What follows a box contact of i and j at t: from that sample on, their
+ * spheres overlap at a sample while the boxes still do, or the boxes part
+ * first, or neither happens by T. */
+static enum episode box_episode(const carom_scene *s, uint32_t i, uint32_t j, double t, double dt,
+                                double T)
+{
+    for (int k = (int)round(t / dt); k * dt <= T + 1e-9; k++) {
+        if (!boxes_meet(s, i, j, k * dt))
+            return BOXES_PARTED;
+        double dr[3], dv[3];
+        relative(s, i, j, k * dt, dr, dv);
+        if (sqrt(dot(dr, dr)) < s->radius[i] + s->radius[j])
+            return SPHERES_MET;
+    }
+    return STILL_OPEN;
+}
+
+/* Bounding boxes: at each sample, the pairs whose boxes overlap there and
+ * did not at the sample before, from a plain loop over every pair; depth
+ * as the spheres' contact distance minus distance; false if the spheres
+ * overlap at none of the samples while the boxes do. */
+static void test_boxes(int dim)
+{
+    const double T = 2.0, dt = 0.05;
+    carom_scene s;
+    carom_scene_init(&s);
+    scene_for(&s, dim, 200, 41 + (uint64_t)dim);
+    contact_log want = {0};
+    uint64_t want_false = 0, want_touched = 0, early = 0;
+    for (int k = 1; k <= (int)round(T / dt); k++) {
+        double t = k * dt;
+        for (uint32_t i = 0; i < s.n; i++)
+            for (uint32_t j = i + 1; j < s.n; j++) {
+                if (!boxes_meet(&s, i, j, t) || boxes_meet(&s, i, j, t - dt))
+                    continue;
+                double dr[3], dv[3];
+                relative(&s, i, j, t, dr, dv);
+                double depth = s.radius[i] + s.radius[j] - sqrt(dot(dr, dr));
+                log_add(&want, i, j, t, depth);
+                enum episode next = box_episode(&s, i, j, t, dt, T);
+                want_false += next == BOXES_PARTED;
+                want_touched += next == SPHERES_MET;
+                early += !(depth > 0.0);
+            }
+    }
+    qsort(want.c, want.n, sizeof *want.c, by_pair_time);
+    CHECK(want.n > 50);
+    CHECK(want_false > 0 && want_false < early && early < want.n);
+    CHECK(want_false + want_touched < want.n); /* some still open at T */
+    for (size_t b = 0; b < sizeof broads / sizeof *broads; b++) {
+        carom_stepped_stats st;
+        contact_log got = stepped_contacts(&s, dt, T, broads[b], CAROM_STEPPED_BOXES, &st);
+        int bad = mismatches(&got, &want);
+        CHECK(bad == 0);
+        CHECK(st.false_contacts == want_false);
+        CHECK(st.touched_contacts == want_touched);
+        printf("%dD boxes, %s: %zu box contacts, %llu before the spheres meet, %llu false, "
+               "%llu true, %d mismatched\n",
+               dim, broad_names[b], got.n, (unsigned long long)early,
+               (unsigned long long)st.false_contacts, (unsigned long long)st.touched_contacts, bad);
+        free(got.c);
+    }
+    free(want.c);
     carom_scene_free(&s);
 }
 
@@ -151,10 +267,14 @@ static void test_tunnelling(void)
     s.position[0][0] = 4.45;
     s.velocity[0][0] = 100.0;
     s.position[1][0] = 5.0;
-    carom_stepped_stats st;
-    CHECK_OK(carom_stepped_run(&s, 0.01, 0.02, NULL, NULL, &st, &e));
-    CHECK(st.samples == 3);
-    CHECK(st.contacts == 0);
+    for (size_t b = 0; b < sizeof broads / sizeof *broads; b++) {
+        carom_stepped_stats st;
+        carom_stepped_def def = carom_stepped_default_def(0.01, 0.02);
+        def.broad = broads[b];
+        CHECK_OK(carom_stepped_run(&s, &def, NULL, NULL, &st, &e));
+        CHECK(st.samples == 3);
+        CHECK(st.contacts == 0);
+    }
     carom_world_def def = carom_world_default_def();
     def.response = CAROM_RESPONSE_NONE;
     contact_log exact = {0};
@@ -183,12 +303,24 @@ static void test_bad_arguments(void)
     s.boundary[0] = CAROM_BOUNDARY_PERIODIC;
     s.boundary[1] = CAROM_BOUNDARY_WALLS;
     CHECK_OK(carom_scene_resize(&s, 1, &e));
-    CHECK(carom_stepped_run(&s, 0.1, 1.0, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
+    carom_stepped_def def = carom_stepped_default_def(0.1, 1.0);
+    CHECK(carom_stepped_run(&s, &def, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(strstr(e.message, "axis y") != NULL);
     s.boundary[1] = CAROM_BOUNDARY_PERIODIC;
-    CHECK(carom_stepped_run(&s, 0.0, 1.0, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK(carom_stepped_run(&s, NAN, 1.0, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK_OK(carom_stepped_run(&s, 0.1, 1.0, NULL, NULL, NULL, &e));
+    def.dt = 0.0;
+    CHECK(carom_stepped_run(&s, &def, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
+    def.dt = NAN;
+    CHECK(carom_stepped_run(&s, &def, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
+    def.dt = 0.1;
+    def.broad = (carom_stepped_broad)7;
+    CHECK(carom_stepped_run(&s, &def, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(e.message, "broad phase") != NULL);
+    def.broad = CAROM_STEPPED_OCTREE;
+    def.shape = (carom_stepped_shape)-1;
+    CHECK(carom_stepped_run(&s, &def, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(e.message, "shape") != NULL);
+    def.shape = CAROM_STEPPED_BOXES;
+    CHECK_OK(carom_stepped_run(&s, &def, NULL, NULL, NULL, &e));
     carom_scene_free(&s);
 }
 
@@ -196,6 +328,8 @@ int main(void)
 {
     test_against_exact(3);
     test_against_exact(2);
+    test_boxes(3);
+    test_boxes(2);
     test_tunnelling();
     test_bad_arguments();
     return CHECK_REPORT();

@@ -15,9 +15,18 @@
  * sphere reaches by the end), through carom and through kinetic
  * sweep-and-prune, which find the same contacts (test_ksap).
  *
+ * Stepping finds each sample's overlaps with the broad phases of --broad
+ * (grid, octree, all: seed 002's spatial partition and its O(n^2)
+ * algorithms; all find the same pairs) and, with --boxes 1, also with
+ * seed 002's bounding boxes instead of the spheres (its rows count the
+ * false contacts: boxes that part before their spheres are seen to
+ * overlap; share found counts contacts whose spheres were seen to
+ * overlap; box rows give no depth).
+ *
  *   carom-stepped-bench [--dim 3] [--n 10000] [--packing 0.1] [--poly 0]
  *                       [--time 2] [--kT 1] [--runs 3] [--ksap 1]
  *                       [--dt 0.001,0.002,0.005,0.01,0.02,0.05,0.1]
+ *                       [--broad grid] [--boxes 0]
  *                       [--seed 1] [--json FILE] [--csv FILE]
  *
  * Every dt must divide --time, so that the last sample is at the end:
@@ -37,24 +46,29 @@
 
 #define MAX_DTS 16
 #define MAX_RUNS 15
+#define BROADS 3
 
 typedef struct options {
-    int dim, poly, runs, ksap;
+    int dim, poly, runs, ksap, boxes;
     size_t n;
     double packing, time, kT;
     double dt[MAX_DTS];
     int dts;
+    carom_stepped_broad broad[BROADS];
+    int broads;
     uint64_t seed;
     const char *json, *csv;
 } options;
 
 typedef struct row {
-    const char *method;
+    char method[32];
     double dt; /* 0: exact */
     double seconds;
-    uint64_t contacts;
+    uint64_t contacts, false_contacts;
     double recall, max_depth, mean_depth;
 } row;
+
+static const char *const broad_name[BROADS] = {"grid", "octree", "all pairs"};
 
 static double now_seconds(void)
 {
@@ -92,8 +106,18 @@ static double number(const char *key, const char *text)
 
 static options parse(int argc, char **argv)
 {
-    options o = {3, 0, 3, 1, 10000, 0.1, 2.0, 1.0, {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1},
-                 7, 1, NULL, NULL};
+    options o = {.dim = 3,
+                 .runs = 3,
+                 .ksap = 1,
+                 .n = 10000,
+                 .packing = 0.1,
+                 .time = 2.0,
+                 .kT = 1.0,
+                 .dt = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1},
+                 .dts = 7,
+                 .broad = {CAROM_STEPPED_GRID},
+                 .broads = 1,
+                 .seed = 1};
     for (int a = 1; a < argc; a++) {
         const char *key = argv[a];
         if (a + 1 >= argc)
@@ -115,6 +139,8 @@ static options parse(int argc, char **argv)
             o.runs = (int)number(key, v);
         else if (!strcmp(key, "--ksap"))
             o.ksap = (int)number(key, v);
+        else if (!strcmp(key, "--boxes"))
+            o.boxes = (int)number(key, v);
         else if (!strcmp(key, "--seed"))
             o.seed = (uint64_t)number(key, v);
         else if (!strcmp(key, "--json"))
@@ -128,6 +154,19 @@ static options parse(int argc, char **argv)
             for (char *t = strtok(buffer, ","); t; t = strtok(NULL, ","))
                 if (o.dts < MAX_DTS)
                     o.dt[o.dts++] = number(key, t);
+        } else if (!strcmp(key, "--broad")) {
+            char buffer[64];
+            snprintf(buffer, sizeof buffer, "%s", v);
+            o.broads = 0;
+            for (char *t = strtok(buffer, ","); t; t = strtok(NULL, ",")) {
+                int b = !strcmp(t, "grid")     ? 0
+                        : !strcmp(t, "octree") ? 1
+                        : !strcmp(t, "all")    ? 2
+                                               : -1;
+                if (b < 0 || o.broads == BROADS)
+                    die(key, "expected up to three of grid, octree, all");
+                o.broad[o.broads++] = (carom_stepped_broad)b;
+            }
         } else
             die(key, "unknown option");
     }
@@ -138,7 +177,8 @@ static options parse(int argc, char **argv)
     for (int k = 0; k < o.dts; k++) {
         double steps = o.time / o.dt[k];
         if (!(o.dt[k] > 0.0) || fabs(steps - round(steps)) > 1e-9 * steps)
-            die("--dt", "every dt must be positive and divide --time (so that the last sample "
+            die("--dt", "every dt must be positive and divide --time (so that the "
+                        "last sample "
                         "is at the end and every method sees the same contacts)");
     }
     return o;
@@ -179,7 +219,7 @@ static row run_carom(const options *o, const carom_scene *s)
         carom_world_get_stats(w, &st);
         carom_world_free(w);
     }
-    return (row){"carom", 0.0, median(seconds, o->runs), st.collisions, 1.0, 0.0, 0.0};
+    return (row){"carom", 0.0, median(seconds, o->runs), st.collisions, 0, 1.0, 0.0, 0.0};
 }
 
 typedef struct depth_sum {
@@ -194,23 +234,43 @@ static void add_depth(void *user, uint32_t i, uint32_t j, double t, double depth
     d->total += depth / (d->s->radius[i] + d->s->radius[j]);
 }
 
-static row run_stepped(const options *o, const carom_scene *s, double dt, uint64_t exact)
+/* Stepping at dt with a broad phase and shape. Share found counts the
+ * contacts whose spheres overlap; depths are means over those. */
+static row run_stepped(const options *o, const carom_scene *s, double dt, carom_stepped_broad broad,
+                       carom_stepped_shape shape, uint64_t exact)
 {
     double seconds[MAX_RUNS];
     carom_stepped_stats st = {0};
     depth_sum depths = {s, 0.0};
+    carom_stepped_def def = carom_stepped_default_def(dt, o->time);
+    def.broad = broad;
+    def.shape = shape;
     for (int r = 0; r < o->runs; r++) {
         carom_error e;
         depths.total = 0.0;
         double t0 = now_seconds();
-        if (carom_stepped_run(s, dt, o->time, add_depth, &depths, &st, &e) != CAROM_OK)
+        if (carom_stepped_run(s, &def, add_depth, &depths, &st, &e) != CAROM_OK)
             die("stepped", e.message);
         seconds[r] = now_seconds() - t0;
     }
-    double recall = exact ? (double)st.contacts / (double)exact : 0.0;
-    double mean = st.contacts ? depths.total / (double)st.contacts : 0.0;
-    return (row){"stepped", dt, median(seconds, o->runs), st.contacts, recall, st.max_depth,
-                 mean};
+    /* A box contact's depth is the spheres' when the boxes meet, most
+     * often before the spheres do: none is given. */
+    int boxes = shape == CAROM_STEPPED_BOXES;
+    double recall = exact ? (double)st.touched_contacts / (double)exact : 0.0;
+    double mean = st.contacts && !boxes ? depths.total / (double)st.contacts : 0.0;
+    row out = {.dt = dt,
+               .seconds = median(seconds, o->runs),
+               .contacts = st.contacts,
+               .false_contacts = st.false_contacts,
+               .recall = recall,
+               .max_depth = boxes ? 0.0 : st.max_depth,
+               .mean_depth = mean};
+    const char *what = boxes ? "boxes" : "stepped";
+    if (broad == CAROM_STEPPED_GRID)
+        snprintf(out.method, sizeof out.method, "%s", what);
+    else
+        snprintf(out.method, sizeof out.method, "%s, %s", what, broad_name[broad]);
+    return out;
 }
 
 /* The same spheres in open space: in the middle of a walled box that no
@@ -257,49 +317,56 @@ static void run_open(const options *o, const carom_scene *s, row out[2])
         seconds[r] = now_seconds() - t0;
     }
     out[0] = run_carom(o, s);
-    out[0].method = "carom (open)";
+    snprintf(out[0].method, sizeof out[0].method, "carom (open)");
     double recall = out[0].contacts ? (double)ks.contacts / (double)out[0].contacts : 0.0;
-    out[1] = (row){"ksap (open)", 0.0, median(seconds, o->runs), ks.contacts, recall, 0.0, 0.0};
+    out[1] = (row){"ksap (open)", 0.0, median(seconds, o->runs), ks.contacts, 0, recall, 0.0, 0.0};
 }
 
 static void write_rows(const options *o, const row *rows, int n)
 {
-    printf("| method | dt | seconds per simulated second | contacts | share found | mean depth "
-           "| largest depth |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+    printf("| method | dt | seconds per simulated second | contacts | false "
+           "contacts | share found "
+           "| mean depth | largest depth |\n| --- | --- | --- | --- | --- | --- "
+           "| --- | --- |\n");
     for (int k = 0; k < n; k++) {
         const row *r = &rows[k];
         char dt[32] = "exact";
         if (r->dt > 0.0)
             snprintf(dt, sizeof dt, "%.3g", r->dt);
-        printf("| %s | %s | %.4g | %llu | %.4f | %.3g | %.3g |\n", r->method, dt,
-               r->seconds / o->time,
-               (unsigned long long)r->contacts, r->recall, r->mean_depth, r->max_depth);
+        printf("| %s | %s | %.4g | %llu | %llu | %.4f | %.3g | %.3g |\n", r->method, dt,
+               r->seconds / o->time, (unsigned long long)r->contacts,
+               (unsigned long long)r->false_contacts, r->recall, r->mean_depth, r->max_depth);
     }
     FILE *json = o->json ? fopen(o->json, "w") : NULL;
     FILE *csv = o->csv ? fopen(o->csv, "w") : NULL;
     if ((o->json && !json) || (o->csv && !csv))
         die(json ? o->csv : o->json, "cannot write");
     if (json)
-        fprintf(json, "{\"dim\": %d, \"n\": %zu, \"packing\": %g, \"poly\": %d, \"time\": %g, "
-                      "\"kT\": %g, \"runs\": %d, \"seed\": %llu, \"rows\": [",
+        fprintf(json,
+                "{\"dim\": %d, \"n\": %zu, \"packing\": %g, \"poly\": %d, "
+                "\"time\": %g, "
+                "\"kT\": %g, \"runs\": %d, \"seed\": %llu, \"rows\": [",
                 o->dim, o->n, o->packing, o->poly, o->time, o->kT, o->runs,
                 (unsigned long long)o->seed);
     if (csv)
-        fprintf(csv, "method,dt,seconds_per_simulated_second,contacts,share_found,mean_depth,"
-                     "largest_depth\n");
+        fprintf(csv, "method,dt,seconds_per_simulated_second,contacts,false_contacts,"
+                     "share_found,mean_depth,largest_depth\n");
     for (int k = 0; k < n; k++) {
         const row *r = &rows[k];
         const char *method = r->method;
         if (json)
-            fprintf(json, "%s{\"method\": \"%s\", \"dt\": %.17g, "
-                          "\"seconds_per_simulated_second\": %.6g, \"contacts\": %llu, "
-                          "\"share_found\": %.6g, \"mean_depth\": %.6g, \"largest_depth\": %.6g}",
+            fprintf(json,
+                    "%s{\"method\": \"%s\", \"dt\": %.17g, "
+                    "\"seconds_per_simulated_second\": %.6g, \"contacts\": %llu, "
+                    "\"false_contacts\": %llu, \"share_found\": %.6g, "
+                    "\"mean_depth\": %.6g, \"largest_depth\": %.6g}",
                     k ? ", " : "", method, r->dt, r->seconds / o->time,
-                    (unsigned long long)r->contacts, r->recall, r->mean_depth, r->max_depth);
+                    (unsigned long long)r->contacts, (unsigned long long)r->false_contacts,
+                    r->recall, r->mean_depth, r->max_depth);
         if (csv)
-            fprintf(csv, "%s,%.17g,%.6g,%llu,%.6g,%.6g,%.6g\n", method, r->dt,
-                    r->seconds / o->time, (unsigned long long)r->contacts, r->recall,
-                    r->mean_depth, r->max_depth);
+            fprintf(csv, "\"%s\",%.17g,%.6g,%llu,%llu,%.6g,%.6g,%.6g\n", method, r->dt,
+                    r->seconds / o->time, (unsigned long long)r->contacts,
+                    (unsigned long long)r->false_contacts, r->recall, r->mean_depth, r->max_depth);
     }
     if (json) {
         fprintf(json, "]}\n");
@@ -315,11 +382,14 @@ int main(int argc, char **argv)
     carom_scene s;
     carom_scene_init(&s);
     build_scene(&o, &s);
-    row rows[MAX_DTS + 3];
+    row rows[2 * BROADS * MAX_DTS + 3];
     rows[0] = run_carom(&o, &s);
-    for (int k = 0; k < o.dts; k++)
-        rows[k + 1] = run_stepped(&o, &s, o.dt[k], rows[0].contacts);
-    int count = o.dts + 1;
+    int count = 1;
+    for (int b = 0; b < o.broads; b++)
+        for (int shape = 0; shape <= (o.boxes ? 1 : 0); shape++)
+            for (int k = 0; k < o.dts; k++)
+                rows[count++] = run_stepped(&o, &s, o.dt[k], o.broad[b], (carom_stepped_shape)shape,
+                                            rows[0].contacts);
     if (o.ksap) {
         carom_scene open;
         carom_scene_init(&open);
