@@ -10,3 +10,7 @@ add_test(NAME test_ksap COMMAND test_ksap)
 add_executable(test_octree ${CMAKE_CURRENT_SOURCE_DIR}/test_octree.c)
 target_link_libraries(test_octree PRIVATE carom_stepped carom_lib m)
 add_test(NAME test_octree COMMAND test_octree)
+# Stepped continuous detection (bench/baselines) against carom's contacts.
+add_executable(test_swept ${CMAKE_CURRENT_SOURCE_DIR}/test_swept.c)
+target_link_libraries(test_swept PRIVATE carom_stepped carom_lib m)
+add_test(NAME test_swept COMMAND test_swept)

@@ -22,6 +22,7 @@
 #include "carom/scene.h"
 #include "check.h"
 #include "pair_contacts.h"
+#include "stepped_scenes.h"
 #include "stepped.h"
 
 static void on_stepped(void *user, uint32_t i, uint32_t j, double t, double depth)
@@ -62,27 +63,13 @@ static double first_sample_inside(const carom_scene *s, const contact *c, double
     return t < t_out && k <= floor(T / dt + 1e-9) ? t : -1.0;
 }
 
-static void scene_for(carom_scene *s, int dim, size_t n, uint64_t seed)
-{
-    carom_error e;
-    s->dim = dim;
-    for (int k = 0; k < 3; k++) {
-        s->box[k] = dim == 3 ? 14.0 : 40.0;
-        s->boundary[k] = CAROM_BOUNDARY_PERIODIC;
-    }
-    CHECK_OK(carom_scene_resize(s, n, &e));
-    CHECK_OK(carom_scene_random_radii(s, 0.1, 0.5, seed, &e));
-    CHECK_OK(carom_scene_place_random(s, seed + 1, &e));
-    CHECK_OK(carom_scene_maxwell_velocities(s, 1.0, seed + 2, &e));
-}
-
-static const carom_stepped_broad broads[] = {CAROM_STEPPED_GRID, CAROM_STEPPED_OCTREE,
-                                             CAROM_STEPPED_ALL_PAIRS};
+static const carom_broad_kind broads[] = {CAROM_BROAD_GRID, CAROM_BROAD_OCTREE,
+                                          CAROM_BROAD_ALL_PAIRS};
 static const char *const broad_names[] = {"grid", "octree", "all pairs"};
 
 /* Stepping's contacts, in pair-then-time order. */
 static contact_log stepped_contacts(const carom_scene *s, double dt, double T,
-                                    carom_stepped_broad broad, carom_stepped_shape shape,
+                                    carom_broad_kind broad, carom_stepped_shape shape,
                                     carom_stepped_stats *st)
 {
     contact_log got = {0};
@@ -115,7 +102,7 @@ static void test_against_exact(int dim)
     const double T = 4.0, dts[] = {0.002, 0.03, 0.4};
     carom_scene s;
     carom_scene_init(&s);
-    scene_for(&s, dim, 300, 17 + (uint64_t)dim);
+    random_periodic_scene(&s, dim, 300, 17 + (uint64_t)dim);
     carom_world_def def = carom_world_default_def();
     def.response = CAROM_RESPONSE_NONE;
     contact_log exact = {0};
@@ -206,7 +193,7 @@ static void test_boxes(int dim)
     const double T = 2.0, dt = 0.05;
     carom_scene s;
     carom_scene_init(&s);
-    scene_for(&s, dim, 200, 41 + (uint64_t)dim);
+    random_periodic_scene(&s, dim, 200, 41 + (uint64_t)dim);
     contact_log want = {0};
     uint64_t want_false = 0, want_touched = 0, early = 0;
     for (int k = 1; k <= (int)round(T / dt); k++) {
@@ -254,19 +241,7 @@ static void test_tunnelling(void)
     carom_scene s;
     carom_scene_init(&s);
     carom_error e;
-    s.dim = 3;
-    for (int k = 0; k < 3; k++) {
-        s.box[k] = 10.0;
-        s.boundary[k] = CAROM_BOUNDARY_PERIODIC;
-    }
-    CHECK_OK(carom_scene_resize(&s, 2, &e));
-    for (int i = 0; i < 2; i++) {
-        s.radius[i] = 0.05;
-        s.position[i][1] = s.position[i][2] = 5.0;
-    }
-    s.position[0][0] = 4.45;
-    s.velocity[0][0] = 100.0;
-    s.position[1][0] = 5.0;
+    head_on_crossing_scene(&s);
     for (size_t b = 0; b < sizeof broads / sizeof *broads; b++) {
         carom_stepped_stats st;
         carom_stepped_def def = carom_stepped_default_def(0.01, 0.02);
@@ -312,10 +287,10 @@ static void test_bad_arguments(void)
     def.dt = NAN;
     CHECK(carom_stepped_run(&s, &def, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
     def.dt = 0.1;
-    def.broad = (carom_stepped_broad)7;
+    def.broad = (carom_broad_kind)7;
     CHECK(carom_stepped_run(&s, &def, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(strstr(e.message, "broad phase") != NULL);
-    def.broad = CAROM_STEPPED_OCTREE;
+    def.broad = CAROM_BROAD_OCTREE;
     def.shape = (carom_stepped_shape)-1;
     CHECK(carom_stepped_run(&s, &def, NULL, NULL, NULL, &e) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(strstr(e.message, "shape") != NULL);

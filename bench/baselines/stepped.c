@@ -1,21 +1,11 @@
 /* Time-stepped collision detection (contract in stepped.h).
  *
- * Every sample folds the straight paths into the box and collects the
- * overlapping pairs with one of three broad phases:
- * - a grid of cells at least as wide as the largest contact distance, so
- *   that overlapping spheres (and boxes) lie in the same or neighbouring
- *   cells; each sphere is tested against the spheres of higher index in
- *   its 3^dim neighbourhood. With fewer than three cells on an axis the
- *   neighbourhood would hold a cell twice, so such boxes test every pair;
- * - a point octree of the centres, queried for each sphere i with the
- *   box of half-width r_i + (largest radius) around its centre, and with
- *   each periodic image of that box that reaches into the cell;
- * - every pair.
- * The overlapping pairs of a sample are kept sorted and without repeats,
- * to tell new contacts from ones seen at the sample before. */
+ * Every sample folds the straight paths into the box, lets the broad
+ * phase (broad_phase.h) offer the pairs that could overlap, and keeps
+ * those that do (as spheres or as boxes), sorted and without repeats, to
+ * tell new contacts from ones seen at the sample before. */
 #include "stepped.h"
 #include "baseline_error.h"
-#include "octree.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,20 +29,15 @@ typedef struct stepper {
     const carom_scene *scene;
     carom_stepped_def def;
     size_t n;
-    double largest; /* largest radius */
     double (*x)[3]; /* positions at the current sample, in the box */
-    int cells[3];   /* grid: per axis; 0: test every pair */
-    double cell[3]; /* grid: cell widths */
-    int32_t *head;  /* grid: first sphere of each cell, -1: none */
-    int32_t *next;  /* grid: next sphere in the same cell */
-    carom_octree tree;
+    carom_broad_phase broad;
     pair_list now, before;
     carom_stepped_stats stats;
 } stepper;
 
 carom_stepped_def carom_stepped_default_def(double dt, double t_end)
 {
-    return (carom_stepped_def){dt, t_end, CAROM_STEPPED_GRID, CAROM_STEPPED_SPHERES};
+    return (carom_stepped_def){dt, t_end, CAROM_BROAD_GRID, CAROM_STEPPED_SPHERES};
 }
 
 static int pair_add(pair_list *p, uint64_t key)
@@ -92,29 +77,10 @@ static void pair_sort(pair_list *p)
     p->count = kept;
 }
 
-/* Straight flight from the scene's positions, folded into the box. */
-static void positions_at(stepper *s, double t)
-{
-    const carom_scene *sc = s->scene;
-    for (size_t i = 0; i < s->n; i++) {
-        for (int k = 0; k < 3; k++) {
-            if (k >= sc->dim) {
-                s->x[i][k] = 0.0;
-                continue;
-            }
-            double L = sc->box[k], x = sc->position[i][k] + sc->velocity[i][k] * t;
-            x -= L * floor(x / L);
-            s->x[i][k] = x < L ? x : 0.0;
-        }
-    }
-}
-
 /* Separation of j from i on axis k (nearest image). */
 static double separation(const stepper *s, size_t i, size_t j, int k)
 {
-    /* Both positions lie in [0, L), so one fold brings d into [-L/2, L/2]. */
-    double L = s->scene->box[k], d = s->x[j][k] - s->x[i][k];
-    return d > 0.5 * L ? d - L : d < -0.5 * L ? d + L : d;
+    return carom_broad_separation(s->x[i][k], s->x[j][k], s->scene->box[k]);
 }
 
 /* Contact distance minus distance (nearest image) of spheres i and j. */
@@ -150,7 +116,7 @@ static int boxes_overlap(const stepper *s, size_t i, size_t j)
     return 1;
 }
 
-static int test_pair(stepper *s, size_t i, size_t j)
+static int test_pair(stepper *s, uint32_t i, uint32_t j)
 {
     s->stats.pair_tests++;
     int overlaps =
@@ -158,192 +124,39 @@ static int test_pair(stepper *s, size_t i, size_t j)
     return overlaps ? pair_add(&s->now, (uint64_t)i * s->n + j) : 0;
 }
 
-static int all_pairs(stepper *s)
+static int offered(void *user, uint32_t i, uint32_t j)
 {
-    for (size_t i = 0; i < s->n; i++)
-        for (size_t j = i + 1; j < s->n; j++)
-            if (test_pair(s, i, j))
-                return -1;
-    return 0;
-}
-
-static int cell_of(const stepper *s, const double x[3], int k)
-{
-    int c = (int)(x[k] / s->cell[k]);
-    return c < s->cells[k] ? c : s->cells[k] - 1;
-}
-
-static size_t cell_index(const stepper *s, const int c[3])
-{
-    return ((size_t)c[2] * (size_t)s->cells[1] + (size_t)c[1]) * (size_t)s->cells[0] + (size_t)c[0];
-}
-
-static int grid_pairs(stepper *s)
-{
-    if (s->cells[0] == 0)
-        return all_pairs(s);
-    int dim = s->scene->dim;
-    size_t total = (size_t)s->cells[0] * (size_t)s->cells[1] * (size_t)s->cells[2];
-    for (size_t c = 0; c < total; c++)
-        s->head[c] = -1;
-    for (size_t i = s->n; i-- > 0;) {
-        int c[3] = {0, 0, 0};
-        for (int k = 0; k < dim; k++)
-            c[k] = cell_of(s, s->x[i], k);
-        size_t at = cell_index(s, c);
-        s->next[i] = s->head[at];
-        s->head[at] = (int32_t)i;
-    }
-    int reach[3] = {1, 1, dim == 3 ? 1 : 0};
-    for (size_t i = 0; i < s->n; i++) {
-        int home[3] = {0, 0, 0};
-        for (int k = 0; k < dim; k++)
-            home[k] = cell_of(s, s->x[i], k);
-        int d[3];
-        for (d[2] = -reach[2]; d[2] <= reach[2]; d[2]++)
-            for (d[1] = -reach[1]; d[1] <= reach[1]; d[1]++)
-                for (d[0] = -reach[0]; d[0] <= reach[0]; d[0]++) {
-                    int c[3];
-                    for (int k = 0; k < 3; k++) {
-                        int m = s->cells[k];
-                        c[k] = ((home[k] + d[k]) % m + m) % m;
-                    }
-                    for (int32_t j = s->head[cell_index(s, c)]; j >= 0; j = s->next[j])
-                        if ((size_t)j > i && test_pair(s, i, (size_t)j))
-                            return -1;
-                }
-    }
-    return 0;
-}
-
-typedef struct octree_query {
-    stepper *s;
-    size_t i;
-} octree_query;
-
-static int visit_candidate(void *user, uint32_t j)
-{
-    octree_query *q = user;
-    return j > q->i ? test_pair(q->s, q->i, j) : 0;
-}
-
-static int octree_pairs(stepper *s)
-{
-    int dim = s->scene->dim;
-    double lo[3] = {0.0, 0.0, 0.0}, hi[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < dim; k++)
-        hi[k] = s->scene->box[k];
-    if (carom_octree_build(&s->tree, dim, (const double(*)[3])s->x, s->n, lo, hi, NULL) != CAROM_OK)
-        return -1;
-    octree_query q = {s, 0};
-    for (q.i = 0; q.i < s->n; q.i++) {
-        double reach = s->scene->radius[q.i] + s->largest;
-        /* Shifts of the query box on each axis: itself, and the image
-         * one period over where it reaches out of the cell. */
-        double shift[3][3];
-        int shifts[3] = {1, 1, 1};
-        for (int k = 0; k < 3; k++) {
-            shift[k][0] = 0.0;
-            if (k >= dim)
-                continue;
-            double L = s->scene->box[k];
-            if (s->x[q.i][k] - reach < 0.0)
-                shift[k][shifts[k]++] = L;
-            if (s->x[q.i][k] + reach > L)
-                shift[k][shifts[k]++] = -L;
-        }
-        for (int a = 0; a < shifts[0]; a++)
-            for (int b = 0; b < shifts[1]; b++)
-                for (int c = 0; c < shifts[2]; c++) {
-                    double qlo[3], qhi[3], by[3] = {shift[0][a], shift[1][b], shift[2][c]};
-                    for (int k = 0; k < 3; k++) {
-                        qlo[k] = s->x[q.i][k] + by[k] - reach;
-                        qhi[k] = s->x[q.i][k] + by[k] + reach;
-                    }
-                    if (carom_octree_query(&s->tree, qlo, qhi, visit_candidate, &q))
-                        return -1;
-                }
-    }
-    return 0;
+    return test_pair(user, i, j);
 }
 
 /* The overlapping pairs at the current positions, into s->now. */
 static int find_overlaps(stepper *s)
 {
     s->now.count = 0;
-    int failed = s->def.broad == CAROM_STEPPED_OCTREE      ? octree_pairs(s)
-                 : s->def.broad == CAROM_STEPPED_ALL_PAIRS ? all_pairs(s)
-                                                           : grid_pairs(s);
-    if (failed)
+    if (carom_broad_phase_pairs(&s->broad, (const double(*)[3])s->x, offered, s) != 0)
         return -1;
     pair_sort(&s->now);
     return 0;
 }
 
-/* The grid's cells: at least as wide as the largest contact distance, and
- * no more than about two per sphere (wider cells only hold more spheres
- * each). */
-static size_t set_up_grid(stepper *s, const carom_scene *scene)
-{
-    double cap = ceil(pow(2.0 * (double)(scene->n ? scene->n : 1), 1.0 / scene->dim));
-    if (cap < 3.0)
-        cap = 3.0;
-    size_t total = 1;
-    for (int k = 0; k < 3; k++) {
-        if (k >= scene->dim) {
-            s->cells[k] = 1;
-            s->cell[k] = 1.0;
-            continue;
-        }
-        double cells = s->largest > 0.0 ? floor(scene->box[k] / (2.0 * s->largest)) : 1.0;
-        s->cells[k] = (int)(cells < cap ? cells : cap);
-        s->cell[k] = scene->box[k] / s->cells[k];
-        total *= (size_t)s->cells[k];
-    }
-    if (s->cells[0] < 3 || s->cells[1] < 3 || (scene->dim == 3 && s->cells[2] < 3)) {
-        s->cells[0] = 0; /* test every pair */
-        return 0;
-    }
-    return total;
-}
-
 static carom_status set_up(stepper *s, const carom_scene *scene, const carom_stepped_def *def,
                            carom_error *error)
 {
-    if (scene->dim != 2 && scene->dim != 3)
-        return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT, "the scene's dim is %d (2 or 3)",
-                             scene->dim);
     if (!(def->dt > 0.0) || !isfinite(def->dt) || !(def->t_end >= 0.0) || !isfinite(def->t_end))
         return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT,
                              "dt (%g) must be positive and t_end (%g) not negative, both finite",
                              def->dt, def->t_end);
-    if (def->broad != CAROM_STEPPED_GRID && def->broad != CAROM_STEPPED_OCTREE &&
-        def->broad != CAROM_STEPPED_ALL_PAIRS)
-        return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT, "unknown broad phase %d",
-                             (int)def->broad);
     if (def->shape != CAROM_STEPPED_SPHERES && def->shape != CAROM_STEPPED_BOXES)
         return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT, "unknown shape %d",
                              (int)def->shape);
-    if (scene->n > (size_t)INT32_MAX)
-        return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT, "%zu spheres: at most %d", scene->n,
-                             INT32_MAX);
-    for (int k = 0; k < scene->dim; k++)
-        if (scene->boundary[k] != CAROM_BOUNDARY_PERIODIC || !(scene->box[k] > 0.0))
-            return baseline_fail(error, CAROM_ERR_INVALID_ARGUMENT,
-                                 "axis %c: the stepped baseline needs a periodic box "
-                                 "of positive length",
-                                 "xyz"[k]);
+    carom_status status = carom_broad_phase_init(&s->broad, def->broad, scene, 0.0, error);
+    if (status != CAROM_OK)
+        return status;
     s->scene = scene;
     s->def = *def;
     s->n = scene->n;
-    for (size_t i = 0; i < scene->n; i++)
-        if (scene->radius[i] > s->largest)
-            s->largest = scene->radius[i];
-    size_t cells = def->broad == CAROM_STEPPED_GRID ? set_up_grid(s, scene) : 0;
     s->x = malloc((scene->n ? scene->n : 1) * sizeof *s->x);
-    s->next = malloc((scene->n ? scene->n : 1) * sizeof *s->next);
-    s->head = cells ? malloc(cells * sizeof *s->head) : NULL;
-    if (!s->x || !s->next || (cells && !s->head))
+    if (!s->x)
         return baseline_fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres",
                              scene->n);
     return CAROM_OK;
@@ -352,9 +165,7 @@ static carom_status set_up(stepper *s, const carom_scene *scene, const carom_ste
 static void tear_down(stepper *s)
 {
     free(s->x);
-    free(s->next);
-    free(s->head);
-    carom_octree_free(&s->tree);
+    carom_broad_phase_free(&s->broad);
     free(s->now.key);
     free(s->now.flags);
     free(s->before.key);
@@ -420,14 +231,13 @@ carom_status carom_stepped_run(const carom_scene *scene, const carom_stepped_def
 {
     stepper s;
     memset(&s, 0, sizeof s);
-    carom_octree_init(&s.tree);
     carom_status status = set_up(&s, scene, def, error);
     /* The last sample is t_end itself when t_end is a multiple of dt up
      * to round-off. */
     double last = status == CAROM_OK ? floor(def->t_end / def->dt + 1e-9) : -1.0;
     for (uint64_t k = 0; status == CAROM_OK && (double)k <= last; k++) {
         double t = (double)k * def->dt;
-        positions_at(&s, t);
+        carom_broad_straight_positions(scene, t, s.x);
         if (find_overlaps(&s) != 0) {
             status = baseline_fail(error, CAROM_ERR_OUT_OF_MEMORY,
                                    "out of memory for overlapping pairs");

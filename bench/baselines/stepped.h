@@ -24,22 +24,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "broad_phase.h"
 #include "carom/carom.h"
 #include "carom/scene.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* How a sample finds its overlapping pairs: the broad phase. Each finds
- * exactly the same pairs; they differ only in cost. */
-typedef enum carom_stepped_broad {
-    CAROM_STEPPED_GRID,     /* a cell grid as wide as the largest contact
-                               distance (the default) */
-    CAROM_STEPPED_OCTREE,   /* a point octree (quadtree in 2D) rebuilt at
-                               every sample: seed 002's spatial partition */
-    CAROM_STEPPED_ALL_PAIRS /* every pair: seed 002's O(n^2) algorithms */
-} carom_stepped_broad;
 
 /* What counts as an overlap: the narrow phase. */
 typedef enum carom_stepped_shape {
@@ -52,11 +43,12 @@ typedef enum carom_stepped_shape {
 } carom_stepped_shape;
 
 typedef struct carom_stepped_def {
-    double dt;    /* time between samples, > 0 */
-    double t_end; /* samples at k dt for k = 0 .. floor(t_end / dt) (the
-                     last is t_end when t_end is a multiple of dt, up to
-                     round-off of 1e-9 of a step) */
-    carom_stepped_broad broad;
+    double dt;              /* time between samples, > 0 */
+    double t_end;           /* samples at k dt for k = 0 .. floor(t_end / dt) (the
+                               last is t_end when t_end is a multiple of dt, up to
+                               round-off of 1e-9 of a step) */
+    carom_broad_kind broad; /* how a sample finds its overlapping pairs;
+                               each kind finds the same, at its own cost */
     carom_stepped_shape shape;
 } carom_stepped_def;
 

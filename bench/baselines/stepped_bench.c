@@ -21,12 +21,15 @@
  * seed 002's bounding boxes instead of the spheres (its rows count the
  * false contacts: boxes that part before their spheres are seen to
  * overlap; share found counts contacts whose spheres were seen to
- * overlap; box rows give no depth).
+ * overlap; box rows give no depth). With --swept 1 it also runs
+ * stepped continuous detection (swept.h: every contact at its exact time,
+ * found from each step's broad phase widened by 2 v_max dt) at each dt
+ * and broad phase; --stepped 0 leaves out the time-stepped rows.
  *
  *   carom-stepped-bench [--dim 3] [--n 10000] [--packing 0.1] [--poly 0]
  *                       [--time 2] [--kT 1] [--runs 3] [--ksap 1]
  *                       [--dt 0.001,0.002,0.005,0.01,0.02,0.05,0.1]
- *                       [--broad grid] [--boxes 0]
+ *                       [--broad grid] [--boxes 0] [--stepped 1] [--swept 0]
  *                       [--seed 1] [--json FILE] [--csv FILE]
  *
  * Every dt must divide --time, so that the last sample is at the end:
@@ -43,18 +46,19 @@
 #include "carom/scene.h"
 #include "ksap.h"
 #include "stepped.h"
+#include "swept.h"
 
 #define MAX_DTS 16
 #define MAX_RUNS 15
 #define BROADS 3
 
 typedef struct options {
-    int dim, poly, runs, ksap, boxes;
+    int dim, poly, runs, ksap, boxes, stepped, swept;
     size_t n;
     double packing, time, kT;
     double dt[MAX_DTS];
     int dts;
-    carom_stepped_broad broad[BROADS];
+    carom_broad_kind broad[BROADS];
     int broads;
     uint64_t seed;
     const char *json, *csv;
@@ -109,13 +113,14 @@ static options parse(int argc, char **argv)
     options o = {.dim = 3,
                  .runs = 3,
                  .ksap = 1,
+                 .stepped = 1,
                  .n = 10000,
                  .packing = 0.1,
                  .time = 2.0,
                  .kT = 1.0,
                  .dt = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1},
                  .dts = 7,
-                 .broad = {CAROM_STEPPED_GRID},
+                 .broad = {CAROM_BROAD_GRID},
                  .broads = 1,
                  .seed = 1};
     for (int a = 1; a < argc; a++) {
@@ -141,6 +146,10 @@ static options parse(int argc, char **argv)
             o.ksap = (int)number(key, v);
         else if (!strcmp(key, "--boxes"))
             o.boxes = (int)number(key, v);
+        else if (!strcmp(key, "--stepped"))
+            o.stepped = (int)number(key, v);
+        else if (!strcmp(key, "--swept"))
+            o.swept = (int)number(key, v);
         else if (!strcmp(key, "--seed"))
             o.seed = (uint64_t)number(key, v);
         else if (!strcmp(key, "--json"))
@@ -165,7 +174,7 @@ static options parse(int argc, char **argv)
                                                : -1;
                 if (b < 0 || o.broads == BROADS)
                     die(key, "expected up to three of grid, octree, all");
-                o.broad[o.broads++] = (carom_stepped_broad)b;
+                o.broad[o.broads++] = (carom_broad_kind)b;
             }
         } else
             die(key, "unknown option");
@@ -236,7 +245,7 @@ static void add_depth(void *user, uint32_t i, uint32_t j, double t, double depth
 
 /* Stepping at dt with a broad phase and shape. Share found counts the
  * contacts whose spheres overlap; depths are means over those. */
-static row run_stepped(const options *o, const carom_scene *s, double dt, carom_stepped_broad broad,
+static row run_stepped(const options *o, const carom_scene *s, double dt, carom_broad_kind broad,
                        carom_stepped_shape shape, uint64_t exact)
 {
     double seconds[MAX_RUNS];
@@ -266,10 +275,36 @@ static row run_stepped(const options *o, const carom_scene *s, double dt, carom_
                .max_depth = boxes ? 0.0 : st.max_depth,
                .mean_depth = mean};
     const char *what = boxes ? "boxes" : "stepped";
-    if (broad == CAROM_STEPPED_GRID)
+    if (broad == CAROM_BROAD_GRID)
         snprintf(out.method, sizeof out.method, "%s", what);
     else
         snprintf(out.method, sizeof out.method, "%s, %s", what, broad_name[broad]);
+    return out;
+}
+
+/* Stepped continuous detection at dt with a broad phase: exact contacts,
+ * so no depth. */
+static row run_swept(const options *o, const carom_scene *s, double dt, carom_broad_kind broad,
+                     uint64_t exact)
+{
+    double seconds[MAX_RUNS];
+    carom_swept_stats st = {0};
+    carom_swept_def def = {dt, o->time, broad};
+    for (int r = 0; r < o->runs; r++) {
+        carom_error e;
+        double t0 = now_seconds();
+        if (carom_swept_run(s, &def, NULL, NULL, &st, &e) != CAROM_OK)
+            die("swept", e.message);
+        seconds[r] = now_seconds() - t0;
+    }
+    row out = {.dt = dt,
+               .seconds = median(seconds, o->runs),
+               .contacts = st.contacts,
+               .recall = exact ? (double)st.contacts / (double)exact : 0.0};
+    if (broad == CAROM_BROAD_GRID)
+        snprintf(out.method, sizeof out.method, "swept");
+    else
+        snprintf(out.method, sizeof out.method, "swept, %s", broad_name[broad]);
     return out;
 }
 
@@ -382,14 +417,17 @@ int main(int argc, char **argv)
     carom_scene s;
     carom_scene_init(&s);
     build_scene(&o, &s);
-    row rows[2 * BROADS * MAX_DTS + 3];
+    row rows[3 * BROADS * MAX_DTS + 3];
     rows[0] = run_carom(&o, &s);
     int count = 1;
-    for (int b = 0; b < o.broads; b++)
-        for (int shape = 0; shape <= (o.boxes ? 1 : 0); shape++)
+    for (int b = 0; b < o.broads; b++) {
+        for (int shape = 0; o.stepped && shape <= (o.boxes ? 1 : 0); shape++)
             for (int k = 0; k < o.dts; k++)
                 rows[count++] = run_stepped(&o, &s, o.dt[k], o.broad[b], (carom_stepped_shape)shape,
                                             rows[0].contacts);
+        for (int k = 0; o.swept && k < o.dts; k++)
+            rows[count++] = run_swept(&o, &s, o.dt[k], o.broad[b], rows[0].contacts);
+    }
     if (o.ksap) {
         carom_scene open;
         carom_scene_init(&open);
