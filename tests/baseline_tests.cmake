@@ -14,3 +14,7 @@ add_test(NAME test_octree COMMAND test_octree)
 add_executable(test_swept ${CMAKE_CURRENT_SOURCE_DIR}/test_swept.c)
 target_link_libraries(test_swept PRIVATE carom_stepped carom_lib m)
 add_test(NAME test_swept COMMAND test_swept)
+# seed 003's frame-by-frame algorithms (bench/baselines) against carom.
+add_executable(test_frames ${CMAKE_CURRENT_SOURCE_DIR}/test_frames.c)
+target_link_libraries(test_frames PRIVATE carom_frames carom_lib m)
+add_test(NAME test_frames COMMAND test_frames)

@@ -1,9 +1,11 @@
-/* A growing list of sphere contacts (pair i < j, time, depth) and their
- * order by pair then time, for tests that compare two methods' contacts
- * one by one (test_stepped, test_ksap, test_drive_orbits). */
+/* A growing list of sphere contacts (pair i < j, time, depth), their
+ * order by pair then time, and the count of differences between two
+ * lists, for tests that compare two methods' contacts one by one
+ * (test_stepped, test_swept, test_ksap, test_frames, test_drive_orbits). */
 #ifndef CAROM_TEST_PAIR_CONTACTS_H
 #define CAROM_TEST_PAIR_CONTACTS_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -47,6 +49,26 @@ static inline int by_pair_time(const void *a, const void *b)
     if (x->j != y->j)
         return x->j < y->j ? -1 : 1;
     return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* Sorts both lists by pair then time and counts the contacts that differ
+ * in pair, in time by more than time_tol, or (depth_tol >= 0) in depth
+ * by more than depth_tol; each contact one list has beyond the other's
+ * length counts once too. */
+static inline int log_mismatches(contact_log *got, contact_log *want, double time_tol,
+                                 double depth_tol)
+{
+    if (got->n > 1)
+        qsort(got->c, got->n, sizeof *got->c, by_pair_time);
+    if (want->n > 1)
+        qsort(want->c, want->n, sizeof *want->c, by_pair_time);
+    int bad = got->n > want->n ? (int)(got->n - want->n) : (int)(want->n - got->n);
+    for (size_t k = 0; k < got->n && k < want->n; k++)
+        if (got->c[k].i != want->c[k].i || got->c[k].j != want->c[k].j ||
+            !(fabs(got->c[k].t - want->c[k].t) <= time_tol) ||
+            (depth_tol >= 0.0 && !(fabs(got->c[k].depth - want->c[k].depth) <= depth_tol)))
+            bad++;
+    return bad;
 }
 
 #endif

@@ -71,13 +71,7 @@ static void test_against_carom(int dim)
     CHECK(got.n == want.n);
     CHECK(want.n > 100); /* the scene does have contacts */
     CHECK(ks.candidates >= ks.contacts && ks.swaps > ks.contacts);
-    qsort(want.c, want.n, sizeof *want.c, by_pair_time);
-    qsort(got.c, got.n, sizeof *got.c, by_pair_time);
-    int bad = 0;
-    for (size_t k = 0; k < got.n && k < want.n; k++)
-        if (got.c[k].i != want.c[k].i || got.c[k].j != want.c[k].j ||
-            fabs(got.c[k].t - want.c[k].t) > 1e-9)
-            bad++;
+    int bad = log_mismatches(&got, &want, 1e-9, -1.0);
     CHECK(bad == 0);
     printf("%dD: %zu contacts (carom %zu), %d mismatched; %llu swaps, %llu candidates, "
            "%llu stale events\n",

@@ -22,8 +22,8 @@
 #include "carom/scene.h"
 #include "check.h"
 #include "pair_contacts.h"
-#include "stepped_scenes.h"
 #include "stepped.h"
+#include "stepped_scenes.h"
 
 static void on_stepped(void *user, uint32_t i, uint32_t j, double t, double depth)
 {
@@ -84,19 +84,6 @@ static contact_log stepped_contacts(const carom_scene *s, double dt, double T,
     return got;
 }
 
-/* Contacts of two sorted logs that differ in pair, time or depth (to
- * 1e-9), counting a missing or extra one as a difference. */
-static int mismatches(const contact_log *got, const contact_log *want)
-{
-    int bad = got->n > want->n ? (int)(got->n - want->n) : (int)(want->n - got->n);
-    for (size_t k = 0; k < got->n && k < want->n; k++)
-        if (got->c[k].i != want->c[k].i || got->c[k].j != want->c[k].j ||
-            fabs(got->c[k].t - want->c[k].t) > 1e-9 ||
-            fabs(got->c[k].depth - want->c[k].depth) > 1e-9)
-            bad++;
-    return bad;
-}
-
 static void test_against_exact(int dim)
 {
     const double T = 4.0, dts[] = {0.002, 0.03, 0.4};
@@ -133,7 +120,7 @@ static void test_against_exact(int dim)
         for (size_t b = 0; b < sizeof broads / sizeof *broads; b++) {
             carom_stepped_stats st;
             contact_log got = stepped_contacts(&s, dt, T, broads[b], CAROM_STEPPED_SPHERES, &st);
-            int bad = mismatches(&got, &want);
+            int bad = log_mismatches(&got, &want, 1e-9, 1e-9);
             CHECK(bad == 0);
             CHECK(st.false_contacts == 0);
             CHECK(st.touched_contacts == st.contacts);
@@ -219,7 +206,7 @@ static void test_boxes(int dim)
     for (size_t b = 0; b < sizeof broads / sizeof *broads; b++) {
         carom_stepped_stats st;
         contact_log got = stepped_contacts(&s, dt, T, broads[b], CAROM_STEPPED_BOXES, &st);
-        int bad = mismatches(&got, &want);
+        int bad = log_mismatches(&got, &want, 1e-9, 1e-9);
         CHECK(bad == 0);
         CHECK(st.false_contacts == want_false);
         CHECK(st.touched_contacts == want_touched);

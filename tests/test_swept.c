@@ -73,13 +73,7 @@ static void test_against_carom(int dim)
             CHECK(st.contacts == got.log.n);
             CHECK(st.steps == (uint64_t)ceil(T / dts[m] - 1e-9));
             CHECK(st.candidates >= st.contacts);
-            if (got.log.n > 1)
-                qsort(got.log.c, got.log.n, sizeof *got.log.c, by_pair_time);
-            int bad = got.log.n > exact.n ? (int)(got.log.n - exact.n) : (int)(exact.n - got.log.n);
-            for (size_t k = 0; k < got.log.n && k < exact.n; k++)
-                if (got.log.c[k].i != exact.c[k].i || got.log.c[k].j != exact.c[k].j ||
-                    fabs(got.log.c[k].t - exact.c[k].t) > 1e-9)
-                    bad++;
+            int bad = log_mismatches(&got.log, &exact, 1e-9, -1.0);
             CHECK(bad == 0);
             printf("%dD, dt %g, %s: %zu contacts (carom %zu), %d mismatched, %llu steps, "
                    "%llu candidates\n",

@@ -40,8 +40,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_common.h"
 #include "carom/carom.h"
 #include "carom/scene.h"
 #include "ksap.h"
@@ -74,38 +74,16 @@ typedef struct row {
 
 static const char *const broad_name[BROADS] = {"grid", "octree", "all pairs"};
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int by_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#define PROGRAM "carom-stepped-bench"
 
 static void die(const char *what, const char *message)
 {
-    fprintf(stderr, "carom-stepped-bench: %s: %s\n", what, message);
-    exit(1);
+    bench_die(PROGRAM, what, message);
 }
 
 static double number(const char *key, const char *text)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(v))
-        die(key, "expected a finite number");
-    return v;
+    return bench_number(PROGRAM, key, text);
 }
 
 static options parse(int argc, char **argv)
@@ -221,14 +199,14 @@ static row run_carom(const options *o, const carom_scene *s)
         carom_world *w = carom_scene_create_world(s, &def, &e);
         if (!w)
             die("carom", e.message);
-        double t0 = now_seconds();
+        double t0 = bench_now();
         if (carom_world_advance_to(w, o->time) != CAROM_OK)
             die("carom", carom_world_error_message(w));
-        seconds[r] = now_seconds() - t0;
+        seconds[r] = bench_now() - t0;
         carom_world_get_stats(w, &st);
         carom_world_free(w);
     }
-    return (row){"carom", 0.0, median(seconds, o->runs), st.collisions, 0, 1.0, 0.0, 0.0};
+    return (row){"carom", 0.0, bench_median(seconds, o->runs), st.collisions, 0, 1.0, 0.0, 0.0};
 }
 
 typedef struct depth_sum {
@@ -257,10 +235,10 @@ static row run_stepped(const options *o, const carom_scene *s, double dt, carom_
     for (int r = 0; r < o->runs; r++) {
         carom_error e;
         depths.total = 0.0;
-        double t0 = now_seconds();
+        double t0 = bench_now();
         if (carom_stepped_run(s, &def, add_depth, &depths, &st, &e) != CAROM_OK)
             die("stepped", e.message);
-        seconds[r] = now_seconds() - t0;
+        seconds[r] = bench_now() - t0;
     }
     /* A box contact's depth is the spheres' when the boxes meet, most
      * often before the spheres do: none is given. */
@@ -268,7 +246,7 @@ static row run_stepped(const options *o, const carom_scene *s, double dt, carom_
     double recall = exact ? (double)st.touched_contacts / (double)exact : 0.0;
     double mean = st.contacts && !boxes ? depths.total / (double)st.contacts : 0.0;
     row out = {.dt = dt,
-               .seconds = median(seconds, o->runs),
+               .seconds = bench_median(seconds, o->runs),
                .contacts = st.contacts,
                .false_contacts = st.false_contacts,
                .recall = recall,
@@ -292,13 +270,13 @@ static row run_swept(const options *o, const carom_scene *s, double dt, carom_br
     carom_swept_def def = {dt, o->time, broad};
     for (int r = 0; r < o->runs; r++) {
         carom_error e;
-        double t0 = now_seconds();
+        double t0 = bench_now();
         if (carom_swept_run(s, &def, NULL, NULL, &st, &e) != CAROM_OK)
             die("swept", e.message);
-        seconds[r] = now_seconds() - t0;
+        seconds[r] = bench_now() - t0;
     }
     row out = {.dt = dt,
-               .seconds = median(seconds, o->runs),
+               .seconds = bench_median(seconds, o->runs),
                .contacts = st.contacts,
                .recall = exact ? (double)st.contacts / (double)exact : 0.0};
     if (broad == CAROM_BROAD_GRID)
@@ -346,15 +324,16 @@ static void run_open(const options *o, const carom_scene *s, row out[2])
     carom_ksap_stats ks = {0};
     for (int r = 0; r < o->runs; r++) {
         carom_error e;
-        double t0 = now_seconds();
+        double t0 = bench_now();
         if (carom_ksap_run(s, o->time, NULL, NULL, &ks, &e) != CAROM_OK)
             die("ksap", e.message);
-        seconds[r] = now_seconds() - t0;
+        seconds[r] = bench_now() - t0;
     }
     out[0] = run_carom(o, s);
     snprintf(out[0].method, sizeof out[0].method, "carom (open)");
     double recall = out[0].contacts ? (double)ks.contacts / (double)out[0].contacts : 0.0;
-    out[1] = (row){"ksap (open)", 0.0, median(seconds, o->runs), ks.contacts, 0, recall, 0.0, 0.0};
+    out[1] =
+        (row){"ksap (open)", 0.0, bench_median(seconds, o->runs), ks.contacts, 0, recall, 0.0, 0.0};
 }
 
 static void write_rows(const options *o, const row *rows, int n)

@@ -1,0 +1,49 @@
+/* What the baselines' benchmark programs (stepped_bench.c,
+ * frames_bench.c) share: a monotonic clock, the median of timed runs,
+ * and reading numbers from the command line, where a bad value ends the
+ * program with one line on stderr naming the program and the option. */
+#ifndef CAROM_BENCH_COMMON_H
+#define CAROM_BENCH_COMMON_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static inline double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline int bench_by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of v[0 .. n), n >= 1 (sorts v). */
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_by_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static inline void bench_die(const char *program, const char *what, const char *message)
+{
+    fprintf(stderr, "%s: %s: %s\n", program, what, message);
+    exit(1);
+}
+
+/* text as a finite number, or the end of the program. */
+static inline double bench_number(const char *program, const char *key, const char *text)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(v))
+        bench_die(program, key, "expected a finite number");
+    return v;
+}
+
+#endif
