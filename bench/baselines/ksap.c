@@ -12,6 +12,7 @@
  * count leaves dim, which invalidates its queued contact. */
 #include "ksap.h"
 #include "baseline_error.h"
+#include "kinetic.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,29 +21,6 @@
 
 enum { SWAP, CONTACT };
 
-typedef struct event {
-    double t;
-    uint64_t version;
-    int kind, axis;
-    uint32_t a, b; /* SWAP: position a; CONTACT: spheres a < b */
-} event;
-
-typedef struct heap {
-    event *e;
-    size_t count, capacity;
-} heap;
-
-typedef struct pair_entry {
-    uint64_t key; /* i * n + j + 1, i < j; 0: empty */
-    uint64_t version;
-    int count;    /* axes on which the boxes overlap */
-} pair_entry;
-
-typedef struct pair_map {
-    pair_entry *slot;
-    size_t count, capacity; /* capacity: a power of two */
-} pair_map;
-
 typedef struct ksap {
     const carom_scene *scene;
     size_t n;
@@ -50,141 +28,18 @@ typedef struct ksap {
     double now, t_end;
     uint32_t *order[3], *where[3];
     uint64_t *cert_version[3];
-    heap queue;
-    pair_map pairs;
+    kinetic_heap queue;
+    kinetic_pairs pairs;
     carom_ksap_fn on_contact;
     void *user_data;
     carom_ksap_stats stats;
     int out_of_memory;
 } ksap;
 
-/* ---- the event heap (earliest first) ---- */
-
-static int earlier(const event *x, const event *y)
+static void push(ksap *k, kinetic_event e)
 {
-    return x->t < y->t;
-}
-
-static void heap_push(ksap *k, event e)
-{
-    heap *h = &k->queue;
-    if (h->count == h->capacity) {
-        size_t capacity = h->capacity ? 2 * h->capacity : 1024;
-        event *grown = realloc(h->e, capacity * sizeof *grown);
-        if (!grown) {
-            k->out_of_memory = 1;
-            return;
-        }
-        h->e = grown;
-        h->capacity = capacity;
-    }
-    size_t i = h->count++;
-    while (i > 0 && earlier(&e, &h->e[(i - 1) / 2])) {
-        h->e[i] = h->e[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->e[i] = e;
-}
-
-static event heap_pop(heap *h)
-{
-    event top = h->e[0], last = h->e[--h->count];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->count)
-            break;
-        if (c + 1 < h->count && earlier(&h->e[c + 1], &h->e[c]))
-            c++;
-        if (!earlier(&h->e[c], &last))
-            break;
-        h->e[i] = h->e[c];
-        i = c;
-    }
-    if (h->count > 0)
-        h->e[i] = last;
-    return top;
-}
-
-/* ---- pairs and their overlap counts (linear probing) ---- */
-
-static size_t slot_of(const pair_map *m, uint64_t key)
-{
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 17) & (m->capacity - 1);
-}
-
-static int map_grow(pair_map *m)
-{
-    size_t capacity = m->capacity ? 2 * m->capacity : 1024;
-    pair_entry *slot = calloc(capacity, sizeof *slot), *old = m->slot;
-    if (!slot)
-        return -1;
-    size_t old_capacity = m->capacity;
-    m->slot = slot;
-    m->capacity = capacity;
-    for (size_t s = 0; s < old_capacity; s++) {
-        if (!old[s].key)
-            continue;
-        size_t at = slot_of(m, old[s].key);
-        while (slot[at].key)
-            at = (at + 1) & (capacity - 1);
-        slot[at] = old[s];
-    }
-    free(old);
-    return 0;
-}
-
-/* The pair's entry, created with count 0 if absent (NULL: out of memory). */
-static pair_entry *map_get(ksap *k, uint64_t key)
-{
-    pair_map *m = &k->pairs;
-    if (2 * (m->count + 1) > m->capacity && map_grow(m) != 0) {
+    if (kinetic_heap_push(&k->queue, e) != 0)
         k->out_of_memory = 1;
-        return NULL;
-    }
-    size_t at = slot_of(m, key);
-    while (m->slot[at].key && m->slot[at].key != key)
-        at = (at + 1) & (m->capacity - 1);
-    if (!m->slot[at].key) {
-        m->slot[at] = (pair_entry){key, 0, 0};
-        m->count++;
-    }
-    return &m->slot[at];
-}
-
-static const pair_entry *map_find(const pair_map *m, uint64_t key)
-{
-    if (!m->capacity)
-        return NULL;
-    size_t at = slot_of(m, key);
-    while (m->slot[at].key) {
-        if (m->slot[at].key == key)
-            return &m->slot[at];
-        at = (at + 1) & (m->capacity - 1);
-    }
-    return NULL;
-}
-
-/* Removes an entry, shifting back the ones after it that probed past. */
-static void map_remove(pair_map *m, pair_entry *entry)
-{
-    size_t hole = (size_t)(entry - m->slot), at = hole;
-    for (;;) {
-        at = (at + 1) & (m->capacity - 1);
-        if (!m->slot[at].key)
-            break;
-        size_t home = slot_of(m, m->slot[at].key);
-        /* The entry at `at` may fill the hole if its home is not in
-         * (hole, at] (cyclically). */
-        int between = hole <= at ? (home > hole && home <= at) : (home > hole || home <= at);
-        if (!between) {
-            m->slot[hole] = m->slot[at];
-            hole = at;
-        }
-    }
-    m->slot[hole].key = 0;
-    m->count--;
 }
 
 /* ---- geometry ---- */
@@ -216,7 +71,7 @@ static void schedule_swap(ksap *k, int axis, uint32_t p)
     k->cert_version[axis][p]++;
     double t = swap_time(k, axis, p);
     if (t <= k->t_end)
-        heap_push(k, (event){t, k->cert_version[axis][p], SWAP, axis, p, 0});
+        push(k, (kinetic_event){t, k->cert_version[axis][p], SWAP, axis, 0, p, 0});
 }
 
 /* When spheres i and j (straight paths) begin to touch, at or after now
@@ -251,9 +106,11 @@ static void overlap_changed(ksap *k, uint32_t i, uint32_t j, int change)
         j = t;
     }
     uint64_t key = (uint64_t)i * k->n + j + 1;
-    pair_entry *p = map_get(k, key);
-    if (!p)
+    kinetic_pair *p = kinetic_pairs_get(&k->pairs, key);
+    if (!p) {
+        k->out_of_memory = 1;
         return;
+    }
     if (p->count == k->dim)
         p->version++; /* its queued contact, if any, no longer holds */
     p->count += change;
@@ -262,9 +119,9 @@ static void overlap_changed(ksap *k, uint32_t i, uint32_t j, int change)
         k->stats.candidates++;
         double t = contact_time(k, i, j);
         if (t <= k->t_end)
-            heap_push(k, (event){t, p->version, CONTACT, 0, i, j});
+            push(k, (kinetic_event){t, p->version, CONTACT, 0, 0, i, j});
     } else if (p->count <= 0) {
-        map_remove(&k->pairs, p);
+        kinetic_pairs_remove(&k->pairs, p);
     }
 }
 
@@ -387,7 +244,7 @@ carom_status carom_ksap_run(const carom_scene *scene, double t_end, carom_ksap_f
         status =
             baseline_fail(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", k.n);
     while (status == CAROM_OK && k.queue.count > 0) {
-        event e = heap_pop(&k.queue);
+        kinetic_event e = kinetic_heap_pop(&k.queue);
         k.now = e.t;
         if (e.kind == SWAP) {
             if (e.version != k.cert_version[e.axis][e.a]) {
@@ -396,7 +253,7 @@ carom_status carom_ksap_run(const carom_scene *scene, double t_end, carom_ksap_f
             }
             swap(&k, e.axis, e.a);
         } else {
-            const pair_entry *p = map_find(&k.pairs, (uint64_t)e.a * k.n + e.b + 1);
+            const kinetic_pair *p = kinetic_pairs_find(&k.pairs, (uint64_t)e.a * k.n + e.b + 1);
             if (!p || p->version != e.version) {
                 k.stats.stale++;
                 continue;
