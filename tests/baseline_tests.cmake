@@ -18,3 +18,7 @@ add_test(NAME test_swept COMMAND test_swept)
 add_executable(test_frames ${CMAKE_CURRENT_SOURCE_DIR}/test_frames.c)
 target_link_libraries(test_frames PRIVATE carom_frames carom_lib m)
 add_test(NAME test_frames COMMAND test_frames)
+# Balls rolling on a plane (seed 001's collision tree) against carom.
+add_executable(test_rolling ${CMAKE_CURRENT_SOURCE_DIR}/test_rolling.c)
+target_link_libraries(test_rolling PRIVATE carom_ksap carom_lib m)
+add_test(NAME test_rolling COMMAND test_rolling)

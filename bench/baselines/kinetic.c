@@ -122,3 +122,34 @@ void kinetic_pairs_remove(kinetic_pairs *m, kinetic_pair *entry)
     m->slot[hole].key = 0;
     m->count--;
 }
+
+int kinetic_pairs_count(kinetic_pairs *m, uint64_t key, int change, int full, uint64_t *version)
+{
+    kinetic_pair *p = kinetic_pairs_get(m, key);
+    if (!p)
+        return -1;
+    if (p->count == full)
+        p->version++;
+    p->count += change;
+    if (p->count == full) {
+        p->version++;
+        *version = p->version;
+        return 1;
+    }
+    if (p->count <= 0)
+        kinetic_pairs_remove(m, p);
+    return 0;
+}
+
+static int by_value(const void *x, const void *y)
+{
+    const kinetic_keyed *a = x, *b = y;
+    if (a->value != b->value)
+        return a->value < b->value ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+void kinetic_sort_keyed(kinetic_keyed *k, size_t n)
+{
+    qsort(k, n, sizeof *k, by_value);
+}

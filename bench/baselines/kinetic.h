@@ -43,4 +43,20 @@ kinetic_pair *kinetic_pairs_get(kinetic_pairs *m, uint64_t key);
 const kinetic_pair *kinetic_pairs_find(const kinetic_pairs *m, uint64_t key);
 void kinetic_pairs_remove(kinetic_pairs *m, kinetic_pair *entry);
 
+/* Adds change (+1 or -1) to the pair's count of overlapping axes, where
+ * full axes make it a candidate. Leaving full changes the pair's version
+ * (its queued contact no longer holds); a count of 0 removes the pair.
+ * Returns 1 when the count has just become full (the caller then queues
+ * the contact with *version), 0 otherwise, -1 when out of memory. */
+int kinetic_pairs_count(kinetic_pairs *m, uint64_t key, int change, int full, uint64_t *version);
+
+/* A value and what it belongs to, sorted by value (ties by id): the
+ * entries of a sorted list at the start. */
+typedef struct kinetic_keyed {
+    double value;
+    uint32_t id;
+} kinetic_keyed;
+
+void kinetic_sort_keyed(kinetic_keyed *k, size_t n);
+
 #endif

@@ -105,40 +105,19 @@ static void overlap_changed(ksap *k, uint32_t i, uint32_t j, int change)
         i = j;
         j = t;
     }
-    uint64_t key = (uint64_t)i * k->n + j + 1;
-    kinetic_pair *p = kinetic_pairs_get(&k->pairs, key);
-    if (!p) {
+    uint64_t version;
+    int full = kinetic_pairs_count(&k->pairs, (uint64_t)i * k->n + j + 1, change, k->dim, &version);
+    if (full < 0) {
         k->out_of_memory = 1;
-        return;
-    }
-    if (p->count == k->dim)
-        p->version++; /* its queued contact, if any, no longer holds */
-    p->count += change;
-    if (p->count == k->dim) {
-        p->version++;
+    } else if (full) {
         k->stats.candidates++;
         double t = contact_time(k, i, j);
         if (t <= k->t_end)
-            push(k, (kinetic_event){t, p->version, CONTACT, 0, 0, i, j});
-    } else if (p->count <= 0) {
-        kinetic_pairs_remove(&k->pairs, p);
+            push(k, (kinetic_event){t, version, CONTACT, 0, 0, i, j});
     }
 }
 
 /* ---- setting up ---- */
-
-typedef struct keyed {
-    double value;
-    uint32_t endpoint;
-} keyed;
-
-static int by_value(const void *x, const void *y)
-{
-    const keyed *a = x, *b = y;
-    if (a->value != b->value)
-        return a->value < b->value ? -1 : 1;
-    return a->endpoint < b->endpoint ? -1 : a->endpoint > b->endpoint;
-}
 
 /* Sorts each axis's endpoints at t = 0 and counts, by a sweep per axis,
  * the axes on which each pair's boxes overlap; pairs overlapping on every
@@ -146,7 +125,7 @@ static int by_value(const void *x, const void *y)
 static int set_up(ksap *k)
 {
     size_t m = 2 * k->n;
-    keyed *sorted = malloc(m * sizeof *sorted);
+    kinetic_keyed *sorted = malloc(m * sizeof *sorted);
     uint32_t *active = malloc(k->n * sizeof *active), *slot = malloc(k->n * sizeof *slot);
     int ok = sorted && active && slot;
     for (int a = 0; a < k->dim && ok; a++) {
@@ -158,12 +137,12 @@ static int set_up(ksap *k)
             break;
         for (uint32_t e = 0; e < m; e++) {
             double v;
-            sorted[e] = (keyed){face(k, a, e, &v), e};
+            sorted[e] = (kinetic_keyed){face(k, a, e, &v), e};
         }
-        qsort(sorted, m, sizeof *sorted, by_value);
+        kinetic_sort_keyed(sorted, m);
         size_t live = 0;
         for (uint32_t p = 0; p < m && !k->out_of_memory; p++) {
-            uint32_t e = sorted[p].endpoint, s = e / 2;
+            uint32_t e = sorted[p].id, s = e / 2;
             k->order[a][p] = e;
             k->where[a][e] = p;
             if (e % 2 == 0) { /* a box opens: it overlaps every open one */
