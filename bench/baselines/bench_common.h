@@ -1,7 +1,8 @@
 /* What the baselines' benchmark programs (stepped_bench.c,
- * frames_bench.c) share: a monotonic clock, the median of timed runs,
- * and reading numbers from the command line, where a bad value ends the
- * program with one line on stderr naming the program and the option. */
+ * frames_bench.c, rolling_bench.c) share: a monotonic clock, the median
+ * of timed runs, reading numbers from the command line, where a bad value
+ * ends the program with one line on stderr naming the program and the
+ * option, and opening and closing the JSON and CSV files. */
 #ifndef CAROM_BENCH_COMMON_H
 #define CAROM_BENCH_COMMON_H
 
@@ -44,6 +45,36 @@ static inline double bench_number(const char *program, const char *key, const ch
     if (end == text || *end != '\0' || !isfinite(v))
         bench_die(program, key, "expected a finite number");
     return v;
+}
+
+/* Opens path for writing (NULL: no file), or ends the program. */
+static inline FILE *bench_open(const char *program, const char *path)
+{
+    FILE *f = path ? fopen(path, "w") : NULL;
+    if (path && !f)
+        bench_die(program, path, "cannot write");
+    return f;
+}
+
+/* Ends the program now, not after the runs, if path (may be NULL) cannot
+ * be written. */
+static inline void bench_check_writable(const char *program, const char *path)
+{
+    FILE *f = bench_open(program, path);
+    if (f)
+        fclose(f);
+}
+
+/* Ends the JSON record's list of rows and closes both files (either may
+ * be NULL). */
+static inline void bench_close(FILE *json, FILE *csv)
+{
+    if (json) {
+        fprintf(json, "]}\n");
+        fclose(json);
+    }
+    if (csv)
+        fclose(csv);
 }
 
 #endif

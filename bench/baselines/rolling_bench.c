@@ -220,10 +220,7 @@ static void write_rows(const options *o, const row *rows, int n)
     for (int k = 0; k < n; k++)
         printf("| %s | %.4g | %llu | %llu |\n", rows[k].method, rows[k].seconds / o->time,
                (unsigned long long)rows[k].contacts, (unsigned long long)rows[k].events);
-    FILE *json = o->json ? fopen(o->json, "w") : NULL;
-    FILE *csv = o->csv ? fopen(o->csv, "w") : NULL;
-    if ((o->json && !json) || (o->csv && !csv))
-        bench_die(PROGRAM, json ? o->csv : o->json, "cannot write");
+    FILE *json = bench_open(PROGRAM, o->json), *csv = bench_open(PROGRAM, o->csv);
     if (json)
         fprintf(json,
                 "{\"n\": %zu, \"radius_min\": %g, \"radius_max\": %g, \"side\": %g, "
@@ -244,17 +241,14 @@ static void write_rows(const options *o, const row *rows, int n)
             fprintf(csv, "%s,%.6g,%llu,%llu\n", r->method, r->seconds / o->time,
                     (unsigned long long)r->contacts, (unsigned long long)r->events);
     }
-    if (json) {
-        fprintf(json, "]}\n");
-        fclose(json);
-    }
-    if (csv)
-        fclose(csv);
+    bench_close(json, csv);
 }
 
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
+    bench_check_writable(PROGRAM, o.json);
+    bench_check_writable(PROGRAM, o.csv);
     carom_rolling_ball *b = make_balls(&o);
     carom_scene s;
     carom_scene_init(&s);

@@ -351,10 +351,7 @@ static void write_rows(const options *o, const row *rows, int n)
                r->seconds / o->time, (unsigned long long)r->contacts,
                (unsigned long long)r->false_contacts, r->recall, r->mean_depth, r->max_depth);
     }
-    FILE *json = o->json ? fopen(o->json, "w") : NULL;
-    FILE *csv = o->csv ? fopen(o->csv, "w") : NULL;
-    if ((o->json && !json) || (o->csv && !csv))
-        die(json ? o->csv : o->json, "cannot write");
+    FILE *json = bench_open(PROGRAM, o->json), *csv = bench_open(PROGRAM, o->csv);
     if (json)
         fprintf(json,
                 "{\"dim\": %d, \"n\": %zu, \"packing\": %g, \"poly\": %d, "
@@ -382,17 +379,14 @@ static void write_rows(const options *o, const row *rows, int n)
                     r->seconds / o->time, (unsigned long long)r->contacts,
                     (unsigned long long)r->false_contacts, r->recall, r->mean_depth, r->max_depth);
     }
-    if (json) {
-        fprintf(json, "]}\n");
-        fclose(json);
-    }
-    if (csv)
-        fclose(csv);
+    bench_close(json, csv);
 }
 
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
+    bench_check_writable(PROGRAM, o.json);
+    bench_check_writable(PROGRAM, o.csv);
     carom_scene s;
     carom_scene_init(&s);
     build_scene(&o, &s);
