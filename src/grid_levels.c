@@ -19,9 +19,7 @@
 
 static uint64_t cell_key(int L, const int32_t c[3])
 {
-    return ((uint64_t)L << (3 * GRID_COORD_BITS)) |
-           ((uint64_t)(uint32_t)c[2] << (2 * GRID_COORD_BITS)) |
-           ((uint64_t)(uint32_t)c[1] << GRID_COORD_BITS) | (uint64_t)(uint32_t)c[0];
+    return grid_levels_cell_key(L, c);
 }
 
 /* The fewest levels above level 0 (widths w0) whose coarsest cells are

@@ -69,6 +69,27 @@ int grid_levels_reserve_sphere(grid_levels *gl, int level);
  * coarsest if none is). */
 int grid_levels_level_of(const grid_levels *gl, double reach);
 
+/* The key of a sparse cell in the table: its level above its coordinates
+ * (each in [0, 2^GRID_COORD_BITS)), and back. */
+static inline uint64_t grid_levels_cell_key(int L, const int32_t c[3])
+{
+    return ((uint64_t)L << (3 * GRID_COORD_BITS)) |
+           ((uint64_t)(uint32_t)c[2] << (2 * GRID_COORD_BITS)) |
+           ((uint64_t)(uint32_t)c[1] << GRID_COORD_BITS) | (uint64_t)(uint32_t)c[0];
+}
+
+static inline int grid_levels_key_level(uint64_t key)
+{
+    return (int)(key >> (3 * GRID_COORD_BITS));
+}
+
+static inline void grid_levels_key_cell(uint64_t key, int32_t c[3])
+{
+    uint64_t mask = ((uint64_t)1 << GRID_COORD_BITS) - 1;
+    for (int k = 0; k < 3; k++)
+        c[k] = (int32_t)((key >> (k * GRID_COORD_BITS)) & mask);
+}
+
 /* Coordinate at level `to` of cell coordinate c at level `from` <= to. */
 static inline int32_t grid_levels_coarsen(int32_t c, int from, int to)
 {

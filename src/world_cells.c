@@ -233,6 +233,82 @@ double world_cells_region_margin(const carom_world *w, uint32_t id)
     return 0.5 * width;
 }
 
+/* Visits the list from first (linked through next) of sparse cell c
+ * (wrapped) of grid g at every image of it whose unwrapped coordinates
+ * lie in [lo, hi] on every axis: the cells that a loop over the region
+ * would have visited. */
+static void visit_images(const carom_world *w, const grid *g, const int32_t c[3], uint32_t first,
+                         const uint32_t *next, const int32_t lo[3], const int32_t hi[3],
+                         sphere_batch_fn visit, void *ctx)
+{
+    int32_t from[3], to[3];
+    for (int k = 0; k < 3; k++) {
+        if (!g->periodic[k]) {
+            from[k] = to[k] = 0;
+            if (c[k] < lo[k] || c[k] > hi[k])
+                return;
+            continue;
+        }
+        /* Images m with lo <= c + m n <= hi. */
+        from[k] = (int32_t)ceil((double)(lo[k] - c[k]) / g->n[k]);
+        to[k] = (int32_t)floor((double)(hi[k] - c[k]) / g->n[k]);
+        if (from[k] > to[k])
+            return;
+    }
+    uint32_t ids[64];
+    const double *shifts[64];
+    double shift[3];
+    int32_t m[3];
+    for (m[2] = from[2]; m[2] <= to[2]; m[2]++)
+        for (m[1] = from[1]; m[1] <= to[1]; m[1]++)
+            for (m[0] = from[0]; m[0] <= to[0]; m[0]++) {
+                for (int k = 0; k < 3; k++)
+                    shift[k] = m[k] * g->length[k];
+                int n = 0;
+                for (uint32_t j = first; j != SPHERE_NONE; j = next[j]) {
+                    ids[n] = j;
+                    shifts[n] = shift;
+                    if (++n == 64) {
+                        visit(w, ctx, ids, shifts, n);
+                        n = 0;
+                    }
+                }
+                visit(w, ctx, ids, shifts, n);
+            }
+}
+
+/* Whether a region [lo, hi] of a level is better visited through the
+ * occupied cells: a sparse level whose region holds more cells than the
+ * table has slots (a big or fast driven sphere over fine levels). */
+static int region_is_wide(const grid_levels *gl, int L, const int32_t lo[3], const int32_t hi[3])
+{
+    const grid *g = &gl->level[L];
+    double cells = 1.0;
+    for (int k = 0; k < g->dim; k++)
+        cells *= (double)hi[k] - (double)lo[k] + 1.0;
+    return !g->head && cells > (double)gl->table.capacity;
+}
+
+/* The own (finer = 0) or finer (finer = 1) lists of a sparse level's
+ * occupied cells, each at its images in the region [lo, hi]: the same
+ * cells and shifts as the loop over the region, in table order. */
+static void visit_occupied(const carom_world *w, int L, int finer, const int32_t lo[3],
+                           const int32_t hi[3], sphere_batch_fn visit, void *ctx)
+{
+    const cell_table *t = &w->levels.table;
+    const uint32_t *next = finer ? w->levels.finer_next[L] : w->cell_next;
+    for (size_t k = 0; k < t->capacity; k++) {
+        const cell_slot *slot = &t->slot[k];
+        uint32_t first = finer ? slot->finer : slot->own;
+        if (slot->key == CELL_TABLE_EMPTY || first == SPHERE_NONE ||
+            grid_levels_key_level(slot->key) != L)
+            continue;
+        int32_t c[3];
+        grid_levels_key_cell(slot->key, c);
+        visit_images(w, &w->levels.level[L], c, first, next, lo, hi, visit, ctx);
+    }
+}
+
 /* Visits the spheres of the own (finer = 0) or finer (finer = 1) lists of
  * the cells of level L within reach of x along every axis. */
 static void visit_cells(const carom_world *w, int L, int finer, const double x[3],
@@ -252,6 +328,10 @@ static void visit_cells(const carom_world *w, int L, int finer, const double x[3
             lo[k] = lo[k] < 0 ? 0 : lo[k];
             hi[k] = hi[k] > g->n[k] - 1 ? g->n[k] - 1 : hi[k];
         } /* periodic: a cell may come twice, once per image */
+    }
+    if (region_is_wide(gl, L, lo, hi)) {
+        visit_occupied(w, L, finer, lo, hi, visit, ctx);
+        return;
     }
     int n = 0;
     int32_t c[3];
@@ -326,6 +406,11 @@ void world_neighbour_lists(const carom_world *w, uint32_t id, int predicting,
 
 #define REGION_BATCH 64
 
+/* The spheres of every cell within reach of x, level by level, each cell
+ * once per image in the region (a shift per batch). Where a sparse
+ * level's region holds more cells than the table has slots (a big or
+ * fast driven sphere over fine levels), the occupied cells are visited
+ * instead, in table order: the same cells and shifts. */
 void world_cells_in_region(const carom_world *w, const double x[3], double reach,
                            sphere_batch_fn visit, void *ctx)
 {
@@ -347,6 +432,10 @@ void world_cells_in_region(const carom_world *w, const double x[3], double reach
                 if (hi[k] > g->n[k] - 1)
                     hi[k] = g->n[k] - 1;
             }
+        }
+        if (region_is_wide(gl, L, lo, hi)) {
+            visit_occupied(w, L, 0, lo, hi, visit, ctx);
+            continue;
         }
         int n = 0;
         int32_t c[3];
