@@ -1,24 +1,21 @@
-# The time-stepped baseline (bench/baselines) against carom's exact contacts.
-add_executable(test_stepped ${CMAKE_CURRENT_SOURCE_DIR}/test_stepped.c)
-target_link_libraries(test_stepped PRIVATE carom_stepped carom_lib m)
-add_test(NAME test_stepped COMMAND test_stepped)
-# Kinetic sweep-and-prune (bench/baselines) against carom's contacts.
-add_executable(test_ksap ${CMAKE_CURRENT_SOURCE_DIR}/test_ksap.c)
-target_link_libraries(test_ksap PRIVATE carom_ksap carom_lib m)
-add_test(NAME test_ksap COMMAND test_ksap)
-# The point octree of the stepped baseline against a plain scan.
-add_executable(test_octree ${CMAKE_CURRENT_SOURCE_DIR}/test_octree.c)
-target_link_libraries(test_octree PRIVATE carom_stepped carom_lib m)
-add_test(NAME test_octree COMMAND test_octree)
-# Stepped continuous detection (bench/baselines) against carom's contacts.
-add_executable(test_swept ${CMAKE_CURRENT_SOURCE_DIR}/test_swept.c)
-target_link_libraries(test_swept PRIVATE carom_stepped carom_lib m)
-add_test(NAME test_swept COMMAND test_swept)
-# seed 003's frame-by-frame algorithms (bench/baselines) against carom.
-add_executable(test_frames ${CMAKE_CURRENT_SOURCE_DIR}/test_frames.c)
-target_link_libraries(test_frames PRIVATE carom_frames carom_lib m)
-add_test(NAME test_frames COMMAND test_frames)
+# Tests of the comparison baselines (bench/baselines), each against carom
+# or a plain reference: carom_add_baseline_test(NAME LIBRARY) builds
+# NAME.c against the baseline's library.
+function(carom_add_baseline_test name library)
+  add_executable(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${name}.c)
+  target_link_libraries(${name} PRIVATE ${library} carom_lib m)
+  add_test(NAME ${name} COMMAND ${name})
+endfunction()
+
+# Time-stepped detection against carom's exact contacts.
+carom_add_baseline_test(test_stepped carom_stepped)
+# Kinetic sweep-and-prune against carom's contacts.
+carom_add_baseline_test(test_ksap carom_ksap)
+# The point octree of the stepped baselines against a plain scan.
+carom_add_baseline_test(test_octree carom_stepped)
+# Stepped continuous detection against carom's contacts.
+carom_add_baseline_test(test_swept carom_stepped)
+# Seed 003's frame-by-frame algorithms against carom.
+carom_add_baseline_test(test_frames carom_frames)
 # Balls rolling on a plane (seed 001's collision tree) against carom.
-add_executable(test_rolling ${CMAKE_CURRENT_SOURCE_DIR}/test_rolling.c)
-target_link_libraries(test_rolling PRIVATE carom_ksap carom_lib m)
-add_test(NAME test_rolling COMMAND test_rolling)
+carom_add_baseline_test(test_rolling carom_ksap)

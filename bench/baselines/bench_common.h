@@ -2,7 +2,8 @@
  * frames_bench.c, rolling_bench.c) share: a monotonic clock, the median
  * of timed runs, reading numbers from the command line, where a bad value
  * ends the program with one line on stderr naming the program and the
- * option, and opening and closing the JSON and CSV files. */
+ * option, timing carom report-only on a scene, and opening and closing
+ * the JSON and CSV files. */
 #ifndef CAROM_BENCH_COMMON_H
 #define CAROM_BENCH_COMMON_H
 
@@ -10,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include "carom/carom.h"
+#include "carom/scene.h"
 
 static inline double bench_now(void)
 {
@@ -45,6 +49,30 @@ static inline double bench_number(const char *program, const char *key, const ch
     if (end == text || *end != '\0' || !isfinite(v))
         bench_die(program, key, "expected a finite number");
     return v;
+}
+
+/* carom on the scene, report-only, from 0 to t_end: the median over runs
+ * (1 to 15) of the seconds carom_world_advance_to takes (the world's
+ * build not counted); the last run's stats into *stats. */
+static inline double bench_time_carom(const char *program, const carom_scene *scene, double t_end,
+                                      int runs, carom_stats *stats)
+{
+    double seconds[15];
+    for (int r = 0; r < runs && r < 15; r++) {
+        carom_world_def def = carom_world_default_def();
+        def.response = CAROM_RESPONSE_NONE;
+        carom_error e;
+        carom_world *w = carom_scene_create_world(scene, &def, &e);
+        if (!w)
+            bench_die(program, "carom", e.message);
+        double t0 = bench_now();
+        if (carom_world_advance_to(w, t_end) != CAROM_OK)
+            bench_die(program, "carom", carom_world_error_message(w));
+        seconds[r] = bench_now() - t0;
+        carom_world_get_stats(w, stats);
+        carom_world_free(w);
+    }
+    return bench_median(seconds, runs < 15 ? runs : 15);
 }
 
 /* Opens path for writing (NULL: no file), or ends the program. */

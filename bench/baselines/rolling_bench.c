@@ -166,23 +166,9 @@ static void sphere_scene(const options *o, const carom_rolling_ball *b, carom_sc
 
 static row run_carom(const options *o, const carom_scene *s)
 {
-    double seconds[MAX_RUNS];
     carom_stats st = {0};
-    for (int r = 0; r < o->runs; r++) {
-        carom_world_def def = carom_world_default_def();
-        def.response = CAROM_RESPONSE_NONE;
-        carom_error e;
-        carom_world *w = carom_scene_create_world(s, &def, &e);
-        if (!w)
-            bench_die(PROGRAM, "carom", e.message);
-        double t0 = bench_now();
-        if (carom_world_advance_to(w, o->time) != CAROM_OK)
-            bench_die(PROGRAM, "carom", carom_world_error_message(w));
-        seconds[r] = bench_now() - t0;
-        carom_world_get_stats(w, &st);
-        carom_world_free(w);
-    }
-    return (row){"carom", bench_median(seconds, o->runs), st.collisions, st.events};
+    double seconds = bench_time_carom(PROGRAM, s, o->time, o->runs, &st);
+    return (row){"carom", seconds, st.collisions, st.events};
 }
 
 static row run_rolling(const options *o, const carom_rolling_ball *b)

@@ -190,23 +190,9 @@ static void build_scene(const options *o, carom_scene *s)
 
 static row run_carom(const options *o, const carom_scene *s)
 {
-    double seconds[MAX_RUNS];
     carom_stats st = {0};
-    for (int r = 0; r < o->runs; r++) {
-        carom_world_def def = carom_world_default_def();
-        def.response = CAROM_RESPONSE_NONE;
-        carom_error e;
-        carom_world *w = carom_scene_create_world(s, &def, &e);
-        if (!w)
-            die("carom", e.message);
-        double t0 = bench_now();
-        if (carom_world_advance_to(w, o->time) != CAROM_OK)
-            die("carom", carom_world_error_message(w));
-        seconds[r] = bench_now() - t0;
-        carom_world_get_stats(w, &st);
-        carom_world_free(w);
-    }
-    return (row){"carom", 0.0, bench_median(seconds, o->runs), st.collisions, 0, 1.0, 0.0, 0.0};
+    double seconds = bench_time_carom(PROGRAM, s, o->time, o->runs, &st);
+    return (row){"carom", 0.0, seconds, st.collisions, 0, 1.0, 0.0, 0.0};
 }
 
 typedef struct depth_sum {
