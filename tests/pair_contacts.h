@@ -10,6 +10,8 @@
 #include <stdlib.h>
 
 #include "carom/carom.h"
+#include "carom/scene.h"
+#include "check.h"
 
 typedef struct contact {
     uint32_t i, j;
@@ -39,6 +41,31 @@ static inline void log_carom_contact(void *user, carom_contact *c)
 {
     if (c->kind == CAROM_CONTACT_SPHERE)
         log_add(user, (uint32_t)c->i, (uint32_t)c->j, c->time, 0.0);
+}
+
+/* carom's sphere contacts of the scene from t = 0 to T with the given
+ * response, and the world's stats (stats may be NULL). A world that
+ * cannot be made fails a check and gives no contacts. */
+static inline contact_log carom_contacts_of(const carom_scene *scene, carom_response response,
+                                            double T, carom_stats *stats)
+{
+    contact_log log = {0};
+    carom_world_def def = carom_world_default_def();
+    def.response = response;
+    def.on_contact = log_carom_contact;
+    def.user_data = &log;
+    carom_error e;
+    carom_world *w = carom_scene_create_world(scene, &def, &e);
+    CHECK(w != NULL);
+    if (stats)
+        *stats = (carom_stats){0};
+    if (!w)
+        return log;
+    CHECK_OK(carom_world_advance_to(w, T));
+    if (stats)
+        carom_world_get_stats(w, stats);
+    carom_world_free(w);
+    return log;
 }
 
 static inline int by_pair_time(const void *a, const void *b)

@@ -83,20 +83,9 @@ static contact_log carom_contacts(const carom_rolling_ball *b, size_t n, double 
         s.velocity[i][2] = 0.0;
         s.radius[i] = b[i].radius;
     }
-    contact_log log = {0};
-    carom_world_def def = carom_world_default_def();
-    def.response = CAROM_RESPONSE_NONE;
-    def.on_contact = log_carom_contact;
-    def.user_data = &log;
-    carom_world *w = carom_scene_create_world(&s, &def, &e);
-    CHECK(w != NULL);
-    if (w) {
-        CHECK_OK(carom_world_advance_to(w, T));
-        carom_stats st;
-        carom_world_get_stats(w, &st);
-        CHECK(st.wall_hits == 0);
-        carom_world_free(w);
-    }
+    carom_stats st;
+    contact_log log = carom_contacts_of(&s, CAROM_RESPONSE_NONE, T, &st);
+    CHECK(st.wall_hits == 0);
     carom_scene_free(&s);
     return log;
 }

@@ -90,18 +90,7 @@ static void test_against_exact(int dim)
     carom_scene s;
     carom_scene_init(&s);
     random_periodic_scene(&s, dim, 300, 17 + (uint64_t)dim);
-    carom_world_def def = carom_world_default_def();
-    def.response = CAROM_RESPONSE_NONE;
-    contact_log exact = {0};
-    def.on_contact = log_carom_contact;
-    def.user_data = &exact;
-    carom_error e;
-    carom_world *w = carom_scene_create_world(&s, &def, &e);
-    CHECK(w != NULL);
-    if (!w)
-        return;
-    CHECK_OK(carom_world_advance_to(w, T));
-    carom_world_free(w);
+    contact_log exact = carom_contacts_of(&s, CAROM_RESPONSE_NONE, T, NULL);
     CHECK(exact.n > 100); /* the scene does have contacts */
 
     for (size_t m = 0; m < sizeof dts / sizeof *dts; m++) {
@@ -237,20 +226,10 @@ static void test_tunnelling(void)
         CHECK(st.samples == 3);
         CHECK(st.contacts == 0);
     }
-    carom_world_def def = carom_world_default_def();
-    def.response = CAROM_RESPONSE_NONE;
-    contact_log exact = {0};
-    def.on_contact = log_carom_contact;
-    def.user_data = &exact;
-    carom_world *w = carom_scene_create_world(&s, &def, &e);
-    CHECK(w != NULL);
-    if (w) {
-        CHECK_OK(carom_world_advance_to(w, 0.02));
-        CHECK(exact.n == 1);
-        if (exact.n == 1)
-            CHECK_NEAR(exact.c[0].t, 0.0045, 1e-12);
-        carom_world_free(w);
-    }
+    contact_log exact = carom_contacts_of(&s, CAROM_RESPONSE_NONE, 0.02, NULL);
+    CHECK(exact.n == 1);
+    if (exact.n == 1)
+        CHECK_NEAR(exact.c[0].t, 0.0045, 1e-12);
     free(exact.c);
     carom_scene_free(&s);
 }
