@@ -2,7 +2,8 @@
 # Installs carom into a scratch prefix and builds examples/two_spheres.c
 # against it with pkg-config, as another C project would; then checks
 # what the example prints (spheres 0 and 1 meet at t=2.5, in either order;
-# sphere 0 at x=3 at t=4).
+# sphere 0 at x=3 at t=4); then runs the Python example with the installed
+# Python package, which must find the installed library by itself.
 set -euo pipefail
 build_dir=$1
 source_dir=$2
@@ -17,3 +18,17 @@ out=$(LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}" "$prefix/two_spheres")
 echo "$out"
 grep -Eq "t=2.500000: spheres (0 and 1|1 and 0) meet" <<<"$out"
 grep -q "t=4: sphere 0 at x=3.000000 moving at -1.000000" <<<"$out"
+
+# The installed Python package finds the installed library by itself.
+python=/usr/bin/python3
+if ! "$python" -c "import numpy" 2>/dev/null; then
+  echo "install test: Debian's python3-numpy missing, the Python package not checked" >&2
+  exit 1
+fi
+out=$(cd "$prefix" && env -u CAROM_LIBRARY PYTHONPATH="$prefix/lib/python3/dist-packages" \
+      "$python" "$source_dir/examples/two_spheres.py")
+echo "$out"
+grep -Eq "t=2.500000: spheres (0 and 1|1 and 0) meet" <<<"$out"
+grep -q "t=4: sphere 0 at x=3.000000 moving at -1.000000" <<<"$out"
+(cd "$prefix" && env -u CAROM_LIBRARY PYTHONPATH="$prefix/lib/python3/dist-packages" \
+   "$python" -c "import carom._library as l; print(l._find_library())") | grep -q "^$prefix/"

@@ -1,0 +1,23 @@
+"""carom: exact event-driven collision detection among moving spheres.
+
+The Python face of the C library (include/carom/): World mirrors
+carom_world_*, Scene mirrors carom_scene_* and the XYZ files, Error is a
+failed call with its status and message. The library is loaded with
+ctypes from CAROM_LIBRARY, from beside this package, or from the system's
+library path.
+
+    import carom
+    world = carom.World(dim=2, box=10, boundary="walls")
+    a = world.add_sphere((2, 5), velocity=(1, 0))
+    b = world.add_sphere((8, 5), velocity=(-1, 0))
+    world.advance_to(4)
+    world.get_sphere(a).position  # (3.0, 5.0, 0.0)
+"""
+
+from .errors import Error
+from .scene import Scene, box_length_for_packing
+from .world import Contact, SphereState, Stats, World
+
+__version__ = "0.1.0"
+__all__ = ["Contact", "Error", "Scene", "SphereState", "Stats", "World",
+           "box_length_for_packing"]

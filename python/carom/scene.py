@@ -1,0 +1,194 @@
+"""carom.Scene: arrays of spheres plus a box (carom_scene_* of scene.h).
+
+A scene builds initial configurations (lattices, random placement,
+velocities), reads and writes extended XYZ files, and makes worlds. Its
+arrays live in C; position, velocity, radius and mass give read-only
+NumPy copies (n x 3 for vectors, z 0 in 2D), and assigning one of them
+copies the new values in, so that an array kept from before can never
+point into memory the scene has since given back.
+"""
+
+import ctypes
+
+import numpy as np
+
+from . import _library
+from ._library import lib
+from .errors import check_error
+from .world import World, choice, number, per_axis
+
+
+def box_length_for_packing(dim, n, radius, packing):
+    """Edge of the cubic (square) box holding n spheres of this radius at
+    this volume (area) fraction."""
+    return lib.carom_box_length_for_packing(dim, n, number(radius, "radius"),
+                                            number(packing, "packing"))
+
+
+class Scene:
+    """Scene(dim=3, box=10.0, boundary="periodic"): an empty scene."""
+
+    def __init__(self, dim=3, box=10.0, boundary="periodic"):
+        if dim not in (2, 3):
+            raise ValueError(f"dim: {dim!r} is not 2 or 3")
+        self._scene = _library.carom_scene()
+        lib.carom_scene_init(ctypes.byref(self._scene))
+        self._scene.dim = dim
+        for k, length in enumerate(per_axis(box, "box", number)):
+            self._scene.box[k] = length
+        boundary = per_axis(boundary, "boundary",
+                            lambda v, key: choice(_library.BOUNDARY, v, key))
+        for k, b in enumerate(boundary):
+            self._scene.boundary[k] = b
+
+    def __del__(self):
+        scene = getattr(self, "_scene", None)
+        if scene is not None:
+            lib.carom_scene_free(ctypes.byref(scene))
+
+    def _run(self, function, *arguments):
+        error = _library.carom_error()
+        check_error(function(ctypes.byref(self._scene), *arguments, ctypes.byref(error)), error)
+        return self
+
+    # -- the box -----------------------------------------------------------
+
+    @property
+    def dim(self):
+        return self._scene.dim
+
+    @property
+    def n(self):
+        return self._scene.n
+
+    def __len__(self):
+        return self._scene.n
+
+    @property
+    def box(self):
+        return tuple(self._scene.box)
+
+    @property
+    def boundary(self):
+        names = {value: name for name, value in _library.BOUNDARY.items()}
+        return tuple(names[b] for b in self._scene.boundary)
+
+    # -- the arrays --------------------------------------------------------
+
+    def _array(self, name, width):
+        n = self._scene.n
+        if n == 0:
+            out = np.zeros((0, width) if width else 0)
+        else:
+            pointer = ctypes.cast(getattr(self._scene, name), ctypes.POINTER(ctypes.c_double))
+            out = np.ctypeslib.as_array(pointer, shape=(n * (width or 1),)).copy()
+            if width:
+                out = out.reshape(n, width)
+        out.flags.writeable = False
+        return out
+
+    def _assign(self, name, width, values):
+        n = self._scene.n
+        values = np.asarray(values, dtype=float)
+        if width:
+            if values.ndim != 2 or values.shape[0] != n or values.shape[1] not in (self.dim, 3):
+                raise ValueError(f"{name}: expected an array of {n} x {self.dim} (or {n} x 3), "
+                                 f"got shape {values.shape}")
+            full = np.zeros((n, 3))
+            full[:, :values.shape[1]] = values
+            values = full
+        elif values.shape != (n,):
+            values = np.broadcast_to(values, (n,)) if values.ndim == 0 else None
+            if values is None:
+                raise ValueError(f"{name}: expected {n} numbers or one")
+        if n:
+            pointer = ctypes.cast(getattr(self._scene, name), ctypes.POINTER(ctypes.c_double))
+            np.ctypeslib.as_array(pointer, shape=(n * (width or 1),))[:] = values.ravel()
+
+    position = property(lambda self: self._array("position", 3),
+                        lambda self, v: self._assign("position", 3, v))
+    velocity = property(lambda self: self._array("velocity", 3),
+                        lambda self, v: self._assign("velocity", 3, v))
+    radius = property(lambda self: self._array("radius", 0),
+                      lambda self, v: self._assign("radius", 0, v))
+    mass = property(lambda self: self._array("mass", 0),
+                    lambda self, v: self._assign("mass", 0, v))
+
+    def resize(self, n):
+        """n spheres: the first ones kept, new ones zeroed (mass 1, radius 0.5)."""
+        return self._run(lib.carom_scene_resize, n)
+
+    # -- configurations ----------------------------------------------------
+
+    def lattice(self, n, radius, lattice="auto"):
+        """n spheres on a lattice filling the box ("auto": hexagonal in 2D,
+        FCC in 3D; "square", "hex", "fcc"), at rest."""
+        return self._run(lib.carom_scene_lattice, n, number(radius, "radius"),
+                         choice(_library.LATTICE, lattice, "lattice"))
+
+    def random(self, n, radius, seed=1):
+        """n spheres at random non-overlapping places, mass 1, at rest."""
+        return self._run(lib.carom_scene_random, n, number(radius, "radius"), seed)
+
+    def place_random(self, seed=1):
+        """The spheres there are (any radii) at random non-overlapping places."""
+        return self._run(lib.carom_scene_place_random, seed)
+
+    def random_radii(self, radius_min, radius_max, seed=1):
+        return self._run(lib.carom_scene_random_radii, number(radius_min, "radius_min"),
+                         number(radius_max, "radius_max"), seed)
+
+    def random_velocities(self, speed_min, speed_max, seed=1):
+        return self._run(lib.carom_scene_random_velocities, number(speed_min, "speed_min"),
+                         number(speed_max, "speed_max"), seed)
+
+    def maxwell_velocities(self, kT, seed=1):
+        """Maxwell-Boltzmann velocities, zero momentum, kinetic temperature exactly kT."""
+        return self._run(lib.carom_scene_maxwell_velocities, number(kT, "kT"), seed)
+
+    def sort_spatially(self):
+        """Renumbers the spheres along a space-filling curve (faster worlds for large n)."""
+        return self._run(lib.carom_scene_sort_spatially)
+
+    # -- worlds and files --------------------------------------------------
+
+    def create_world(self, **settings):
+        """A World with this scene's box and spheres (ids 0..n-1 in scene
+        order); settings as for World, except dim, box and boundary, which
+        are the scene's."""
+        for key in ("dim", "box", "boundary"):
+            if key in settings:
+                raise TypeError(f"create_world: {key} is the scene's own")
+        settings = dict(settings, dim=self.dim)
+        world = World.__new__(World)
+        world._open(lambda d, e: lib.carom_scene_create_world(
+            ctypes.byref(self._scene), ctypes.byref(d), ctypes.byref(e)), settings)
+        return world
+
+    @classmethod
+    def from_world(cls, world):
+        """The world's box and spheres at its time (ids in order, removed ones skipped)."""
+        scene = cls(world.dim())
+        world_handle = world._handle()
+        return scene._run(lambda s, e: lib.carom_scene_from_world(s, world_handle, e))
+
+    @classmethod
+    def read_xyz(cls, path):
+        """Reads an extended XYZ file; errors name the file and line."""
+        scene = cls()
+        return scene._run(lambda s, e: lib.carom_xyz_read(str(path).encode(), s, e))
+
+    def write_xyz(self, path, time=0.0, append=False):
+        """Writes (or appends a frame to) an extended XYZ file."""
+        libc = _library.libc
+        stream = libc.fopen(str(path).encode(), b"a" if append else b"w")
+        if not stream:
+            errno = ctypes.get_errno()
+            raise OSError(errno, f"cannot open for writing: {path}")
+        try:
+            self._run(lambda s, e: lib.carom_xyz_write(stream, s, number(time, "time"), e))
+        finally:
+            closed = libc.fclose(stream)
+        if closed != 0:
+            raise OSError(ctypes.get_errno(), f"cannot finish writing: {path}")
+        return self

@@ -1,0 +1,388 @@
+"""carom.World: a world of moving spheres (carom_world_* of carom.h).
+
+Methods mirror the C functions without their prefix:
+carom_world_advance_to(w, t) is w.advance_to(t). Settings are keywords
+named as the fields of carom_world_def; those not given keep the C
+defaults (carom_world_default_def). Vectors are sequences of 3 numbers
+(or 2 in a 2D world, z then 0); ids are the C ids.
+
+Callbacks (on_contact, and a driver's probe and kick) are Python
+callables. An exception raised in one ends the call into the world as
+soon as the engine lets it (after the event in progress; for a kick, at
+the next probe) and is raised from that call, with the world left
+consistent at its last processed event. The world holds the callbacks, so
+they live as long as it does.
+"""
+
+import collections
+import ctypes
+import math
+import operator
+
+import numpy as np
+
+from . import _library
+from ._library import lib
+from .errors import Error, check_error
+
+SphereState = collections.namedtuple("SphereState",
+                                     "position velocity radius mass collisions")
+SphereState.__doc__ = "A sphere at the world's time (carom_sphere_state)."
+
+Stats = collections.namedtuple("Stats", [name for name, _ in _library.carom_stats._fields_])
+Stats.__doc__ = "Counters and sums over the measured interval (carom_stats)."
+
+SETTINGS = ("dim", "box", "boundary", "gravity", "restitution", "wall_restitution",
+            "restitution_min_speed", "response", "on_contact", "capacity_hint", "driver",
+            "neighbours", "prefetch", "reorder")
+
+
+class Contact:
+    """One contact, as the on_contact callback sees it (carom_contact).
+
+    kind is "sphere" or "wall"; j is None for a wall, wall None for a
+    sphere. velocity_after is a writable 2 x 3 array (rows i and j): what
+    it holds when the callback returns is the response.
+    """
+
+    __slots__ = ("kind", "time", "i", "j", "wall", "normal", "impulse", "depth",
+                 "velocity_after")
+
+    def __init__(self, c):
+        wall = c.kind == _library.CONTACT_KIND["wall"]
+        self.kind = "wall" if wall else "sphere"
+        self.time = c.time
+        self.i = c.i
+        self.j = None if wall else c.j
+        self.wall = c.wall if wall else None
+        self.normal = tuple(c.normal)
+        self.impulse = c.impulse
+        self.depth = c.depth
+        self.velocity_after = np.array([list(c.velocity_after[0]), list(c.velocity_after[1])])
+
+    def __repr__(self):
+        who = f"{self.i} and {self.j}" if self.kind == "sphere" else f"{self.i}, wall {self.wall}"
+        return f"Contact({self.kind} {who} at t={self.time!r})"
+
+
+def number(value, key):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{key}: {value!r} is not a number") from None
+
+
+def vector(value, key, dim=3):
+    """A c_double3 from 3 numbers, or 2 in 2D (z = 0)."""
+    try:
+        items = [number(x, key) for x in value]
+    except TypeError:
+        raise TypeError(f"{key}: expected {dim} numbers, got {value!r}") from None
+    if len(items) not in (dim, 3):
+        raise ValueError(f"{key}: expected {dim} numbers, got {len(items)}")
+    return _library.c_double3(*(items + [0.0] * (3 - len(items))))
+
+
+def choice(table, value, key):
+    if value not in table:
+        raise ValueError(f"{key}: {value!r} is not one of {', '.join(map(repr, table))}")
+    return table[value]
+
+
+def per_axis(value, key, convert):
+    """Three values from one (for every axis) or from a sequence of 2 or 3."""
+    if isinstance(value, (str, int, float)):
+        return [convert(value, key)] * 3
+    values = [convert(v, key) for v in value]
+    if len(values) not in (2, 3):
+        raise ValueError(f"{key}: expected one value or one per axis, got {len(values)}")
+    return values
+
+
+def sphere_id(value):
+    try:
+        k = operator.index(value)
+    except TypeError:
+        raise TypeError(f"sphere id: expected an integer, got {value!r}") from None
+    if not 0 <= k < 2**32:
+        raise ValueError(f"sphere id {k} is not a valid id")
+    return k
+
+
+class World:
+    """A world of moving spheres. World(dim=2, box=(10, 10), boundary="walls")."""
+
+    def __init__(self, **settings):
+        self._open(lambda d, e: lib.carom_world_create(ctypes.byref(d), ctypes.byref(e)),
+                   settings)
+
+    # -- creation and lifetime ---------------------------------------------
+
+    def _open(self, create, settings):
+        """Builds the carom_world_def from settings; create(def, error) makes the world."""
+        self._world = None
+        self._pending = None
+        self._depth = 0
+        unknown = sorted(set(settings) - set(SETTINGS))
+        if unknown:
+            raise TypeError(f"World: unknown setting {unknown[0]!r}; the settings are "
+                            + ", ".join(SETTINGS))
+        d = lib.carom_world_default_def()
+        dim = settings.get("dim", d.dim)
+        if dim not in (2, 3):
+            raise ValueError(f"dim: {dim!r} is not 2 or 3")
+        d.dim = dim
+        if "box" in settings:
+            box = per_axis(settings["box"], "box", number)
+            for k, length in enumerate(box):
+                d.box[k] = length
+        if "boundary" in settings:
+            boundary = per_axis(settings["boundary"], "boundary",
+                                lambda v, key: choice(_library.BOUNDARY, v, key))
+            for k, b in enumerate(boundary):
+                d.boundary[k] = b
+        if "gravity" in settings:
+            d.gravity = vector(settings["gravity"], "gravity", dim)
+        for key in ("restitution", "wall_restitution", "restitution_min_speed"):
+            if key in settings:
+                setattr(d, key, number(settings[key], key))
+        for key, table in (("response", _library.RESPONSE), ("neighbours", _library.NEIGHBOURS),
+                           ("prefetch", _library.PREFETCH), ("reorder", _library.REORDER)):
+            if key in settings:
+                setattr(d, key, choice(table, settings[key], key))
+        if "capacity_hint" in settings:
+            d.capacity_hint = operator.index(settings["capacity_hint"])
+        self._callbacks = []
+        on_contact = settings.get("on_contact")
+        if on_contact is not None:
+            if not callable(on_contact):
+                raise TypeError("on_contact: expected a callable f(contact)")
+            d.on_contact = self._keep(_library.contact_fn(self._contact_caller(on_contact)))
+        driver = settings.get("driver")
+        if driver is not None:
+            if not callable(getattr(driver, "probe", None)):
+                raise TypeError("driver: expected an object with probe(id, t) -> "
+                                "(position, velocity) and optionally kick(id, t, delta_v)")
+            d.driver.probe = self._keep(_library.probe_fn(self._probe_caller(driver.probe, dim)))
+            kick = getattr(driver, "kick", None)
+            if kick is not None:
+                d.driver.kick = self._keep(_library.kick_fn(self._kick_caller(kick)))
+        error = _library.carom_error()
+        world = create(d, error)
+        if not world:
+            check_error(error.status or 1, error)
+        self._world = world
+
+    def close(self):
+        """Frees the C world; the World cannot be used afterwards."""
+        if self._depth > 0:
+            raise RuntimeError("a world cannot be closed from inside its own callbacks")
+        if getattr(self, "_world", None):
+            lib.carom_world_free(self._world)
+            self._world = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        if getattr(self, "_world", None) and self._depth == 0:
+            lib.carom_world_free(self._world)
+            self._world = None
+
+    def _handle(self):
+        if not self._world:
+            raise ValueError("this world is closed")
+        return self._world
+
+    def _keep(self, c_function):
+        self._callbacks.append(c_function)
+        return c_function
+
+    # -- callbacks -------------------------------------------------------
+
+    def _contact_caller(self, on_contact):
+        def call(_user_data, contact_pointer):
+            c = contact_pointer.contents
+            if self._pending is None:
+                try:
+                    contact = Contact(c)
+                    on_contact(contact)
+                    after = np.asarray(contact.velocity_after, dtype=float)
+                    if after.shape != (2, 3):
+                        raise ValueError("contact.velocity_after: expected a 2 x 3 array, "
+                                         f"got shape {after.shape}")
+                    for row in range(2):
+                        for k in range(3):
+                            c.velocity_after[row][k] = after[row, k]
+                    return
+                except BaseException as e:  # raised from the world's call
+                    self._pending = e
+            # A velocity that is no number stops the advance after this event.
+            c.velocity_after[0][0] = math.nan
+        return call
+
+    def _probe_caller(self, probe, dim):
+        def call(_user_data, sphere, t, position, velocity):
+            if self._pending is None:
+                try:
+                    x, v = probe(sphere, t)
+                    x = vector(x, "probe position", dim)
+                    v = vector(v, "probe velocity", dim)
+                    for k in range(3):
+                        position[k] = x[k]
+                        velocity[k] = v[k]
+                    return
+                except BaseException as e:
+                    self._pending = e
+            # The world stops its work at a probe that gives no number.
+            for k in range(3):
+                position[k] = math.nan
+                velocity[k] = math.nan
+        return call
+
+    def _kick_caller(self, kick):
+        def call(_user_data, sphere, t, delta_v):
+            if self._pending is None:
+                try:
+                    kick(sphere, t, (delta_v[0], delta_v[1], delta_v[2]))
+                except BaseException as e:
+                    self._pending = e
+        return call
+
+    def _call(self, function, *arguments):
+        """Calls a carom_world_* function; raises what failed in it or its callbacks."""
+        world = self._handle()
+        self._depth += 1
+        try:
+            result = function(world, *arguments)
+        finally:
+            self._depth -= 1
+        if self._depth == 0 and self._pending is not None:
+            pending, self._pending = self._pending, None
+            raise pending
+        return result
+
+    def _check(self, function, *arguments):
+        status = self._call(function, *arguments)
+        if status != 0:
+            raise Error(status, lib.carom_world_error_message(self._world).decode(
+                errors="replace"))
+
+    # -- spheres -----------------------------------------------------------
+
+    def add_sphere(self, position, velocity=(0.0, 0.0, 0.0), radius=None, mass=None,
+                   driven=False, accel_bound=0.0):
+        """Adds a sphere (radius 0.5 and mass 1 by default); returns its id.
+        mass may be math.inf (an obstacle)."""
+        dim = self.dim()
+        s = lib.carom_sphere_default_def()
+        s.position = vector(position, "position", dim)
+        s.velocity = vector(velocity, "velocity", dim)
+        if radius is not None:
+            s.radius = number(radius, "radius")
+        if mass is not None:
+            s.mass = number(mass, "mass")
+        s.driven = 1 if driven else 0
+        s.accel_bound = number(accel_bound, "accel_bound")
+        new_id = ctypes.c_uint32()
+        self._check(lib.carom_world_add_sphere, ctypes.byref(s), ctypes.byref(new_id))
+        return new_id.value
+
+    def remove_sphere(self, sphere):
+        self._check(lib.carom_world_remove_sphere, sphere_id(sphere))
+
+    def set_velocity(self, sphere, velocity):
+        self._check(lib.carom_world_set_velocity, sphere_id(sphere),
+                    vector(velocity, "velocity", self.dim()))
+
+    def reprobe_sphere(self, sphere, accel_bound):
+        self._check(lib.carom_world_reprobe_sphere, sphere_id(sphere),
+                    number(accel_bound, "accel_bound"))
+
+    def get_sphere(self, sphere):
+        state = _library.carom_sphere_state()
+        self._check(lib.carom_world_get_sphere, sphere_id(sphere), ctypes.byref(state))
+        return SphereState(tuple(state.position), tuple(state.velocity), state.radius,
+                           state.mass, state.collisions)
+
+    def sphere_capacity(self):
+        """Number of ids handed out so far (removed spheres keep theirs)."""
+        return self._call(lib.carom_world_sphere_capacity)
+
+    def sphere_count(self):
+        return self._call(lib.carom_world_sphere_count)
+
+    def sphere_exists(self, sphere):
+        return bool(self._call(lib.carom_world_sphere_exists, sphere_id(sphere)))
+
+    def to_scene(self):
+        """The world's box and spheres now, as a carom.Scene (removed spheres skipped)."""
+        from .scene import Scene
+        return Scene.from_world(self)
+
+    # -- time --------------------------------------------------------------
+
+    def time(self):
+        return self._call(lib.carom_world_time)
+
+    def dim(self):
+        return self._call(lib.carom_world_dim)
+
+    def list_skin(self):
+        return self._call(lib.carom_world_list_skin)
+
+    def sort_spatially(self):
+        self._check(lib.carom_world_sort_spatially)
+
+    def advance_to(self, t):
+        """Processes every event up to time t and moves every sphere to t."""
+        self._check(lib.carom_world_advance_to, number(t, "t"))
+
+    def step_events(self, max_events):
+        """Processes at most max_events events; returns how many."""
+        processed = ctypes.c_uint64()
+        self._check(lib.carom_world_step_events, operator.index(max_events),
+                    ctypes.byref(processed))
+        return processed.value
+
+    def advance_to_limited(self, t, max_events):
+        """advance_to in pieces; returns (events processed, whether t was reached)."""
+        processed = ctypes.c_uint64()
+        reached = ctypes.c_int()
+        self._check(lib.carom_world_advance_to_limited, number(t, "t"),
+                    operator.index(max_events), ctypes.byref(processed), ctypes.byref(reached))
+        return processed.value, bool(reached.value)
+
+    # -- measurements ------------------------------------------------------
+
+    def get_stats(self):
+        stats = _library.carom_stats()
+        self._call(lib.carom_world_get_stats, ctypes.byref(stats))
+        return Stats(*(getattr(stats, name) for name in Stats._fields))
+
+    def reset_stats(self):
+        self._call(lib.carom_world_reset_stats)
+
+    def kinetic_energy(self):
+        return self._call(lib.carom_world_kinetic_energy)
+
+    def momentum(self):
+        out = _library.c_double3()
+        self._call(lib.carom_world_momentum, out)
+        return tuple(out)
+
+    def temperature(self):
+        return self._call(lib.carom_world_temperature)
+
+    def volume(self):
+        return self._call(lib.carom_world_volume)
+
+    def compressibility(self):
+        """Z = PV/(NkT) from the collision virial over the measured interval."""
+        return self._call(lib.carom_world_compressibility)
+
+    def max_overlap_now(self):
+        return self._call(lib.carom_world_max_overlap_now)

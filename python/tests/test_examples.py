@@ -1,0 +1,25 @@
+"""The Python examples run and print what they should."""
+
+import os
+import re
+import subprocess
+import sys
+
+EXAMPLES = os.environ["CAROM_EXAMPLES"]
+
+
+def run(name, *arguments):
+    return subprocess.run([sys.executable, os.path.join(EXAMPLES, name), *arguments],
+                          check=True, capture_output=True, text=True).stdout
+
+
+def test_two_spheres_prints_what_the_c_example_prints():
+    out = run("two_spheres.py")
+    assert re.search(r"t=2.500000: spheres (0 and 1|1 and 0) meet, impulse 2.000", out)
+    assert "t=4: sphere 0 at x=3.000000 moving at -1.000000" in out
+
+
+def test_hard_spheres_is_near_carnahan_starling():
+    out = run("hard_spheres.py", "0.25")
+    z, z_cs = map(float, re.search(r"Z = (\S+) \(Carnahan-Starling (\S+)\)", out).groups())
+    assert abs(z / z_cs - 1) < 0.02

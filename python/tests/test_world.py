@@ -1,0 +1,233 @@
+"""carom.World: contacts against an independent O(N^2) reference, the
+response, the callbacks and their exceptions, and the errors."""
+
+import math
+
+import numpy as np
+import pytest
+
+import carom
+
+
+def straight_line_contacts(position, velocity, radius, box, t_end):
+    """Every first contact of two spheres moving on straight lines in a
+    periodic box before t_end, as {(i, j): time} with i < j: the smaller
+    root of |dx + dv t| = r_i + r_j in its stable form. Valid while no pair
+    can close more than half a box (only the nearest images can meet)."""
+    n = len(radius)
+    i, j = np.triu_indices(n, 1)
+    dx = position[j] - position[i]
+    dx -= box * np.round(dx / box)
+    dv = velocity[j] - velocity[i]
+    sigma = radius[i] + radius[j]
+    a = np.einsum("ij,ij->i", dv, dv)
+    b = np.einsum("ij,ij->i", dx, dv)
+    c = np.einsum("ij,ij->i", dx, dx) - sigma**2
+    disc = b * b - a * c
+    meets = (c > 0) & (b < 0) & (disc > 0)
+    t = np.full(len(i), np.inf)
+    t[meets] = c[meets] / (-b[meets] + np.sqrt(disc[meets]))
+    hit = t <= t_end
+    return {(int(p), int(q)): float(s) for p, q, s in zip(i[hit], j[hit], t[hit])}
+
+
+@pytest.mark.parametrize("dim, n, length", [(3, 400, 12.0), (2, 150, 20.0)])
+def test_report_only_contacts_are_those_of_straight_lines(dim, n, length):
+    scene = carom.Scene(dim, length).random(n, 0.5, seed=11)
+    scene.random_velocities(0.5, 1.0, seed=12)
+    t_end = (length / 2 - 1.0) / 2.0 * 0.99
+    expected = straight_line_contacts(scene.position, scene.velocity, scene.radius,
+                                      np.array(scene.box), t_end)
+    seen = []
+    world = scene.create_world(response="none", on_contact=seen.append)
+    world.advance_to(t_end)
+    assert len(expected) > 100
+    times = [c.time for c in seen]
+    assert times == sorted(times)
+    found = {(min(c.i, c.j), max(c.i, c.j)): c.time for c in seen}
+    assert len(found) == len(seen)
+    assert found.keys() == expected.keys()
+    assert max(abs(found[k] - expected[k]) for k in found) < 1e-9
+    assert world.get_stats().collisions == len(seen)
+    # Report-only: every sphere is where its straight line puts it.
+    after = world.to_scene()
+    moved = scene.position + scene.velocity * t_end
+    box = np.array(scene.box)
+    assert np.abs((after.position - moved + box / 2) % box - box / 2).max() < 1e-9
+
+
+def test_two_spheres_meet_head_on():
+    seen = []
+    world = carom.World(dim=2, box=10, boundary="walls", on_contact=seen.append)
+    a = world.add_sphere((2, 5), velocity=(1, 0))
+    b = world.add_sphere((8, 5), velocity=(-1, 0))
+    world.advance_to(4)
+    assert [(c.kind, {c.i, c.j}, c.time, c.impulse) for c in seen] == [
+        ("sphere", {a, b}, 2.5, 2.0)]
+    state = world.get_sphere(a)
+    assert state.position == (3.0, 5.0, 0.0)
+    assert state.velocity == (-1.0, 0.0, 0.0)
+    assert state.collisions == 1
+    assert world.time() == 4.0
+
+
+def test_elastic_gas_keeps_energy_momentum_and_spheres_apart():
+    scene = carom.Scene(3, 8.0).random(150, 0.5, seed=3)
+    scene.random_radii(0.3, 0.6, seed=4)
+    scene.place_random(seed=5)
+    scene.mass = 0.5 + np.arange(150) % 3
+    scene.maxwell_velocities(1.5, seed=6)
+    world = scene.create_world()
+    energy, momentum = world.kinetic_energy(), np.array(world.momentum())
+    world.advance_to(20)
+    stats = world.get_stats()
+    assert stats.collisions > 3000
+    assert world.kinetic_energy() == pytest.approx(energy, rel=1e-11)
+    assert np.abs(np.array(world.momentum()) - momentum).max() < 1e-10
+    assert world.max_overlap_now() == 0.0
+    assert world.temperature() == pytest.approx(1.5, rel=1e-11)
+
+
+def test_walls_gravity_and_restitution():
+    seen = []
+    world = carom.World(dim=2, box=(4, 10), boundary=("periodic", "walls"),
+                        gravity=(0, -1), wall_restitution=0.5, on_contact=seen.append)
+    ball = world.add_sphere((2, 4.5))
+    world.advance_to(3.5)
+    # Falls 4 from rest: meets the floor at t = sqrt(8) moving at -sqrt(8).
+    assert len(seen) == 1 and seen[0].kind == "wall" and seen[0].wall == 2
+    assert seen[0].time == pytest.approx(math.sqrt(8), abs=1e-12)
+    assert seen[0].velocity_after[0][1] == pytest.approx(0.5 * math.sqrt(8), abs=1e-12)
+    rise = 3.5 - math.sqrt(8)
+    assert world.get_sphere(ball).position[1] == pytest.approx(
+        0.5 + 0.5 * math.sqrt(8) * rise - rise**2 / 2, abs=1e-12)
+
+
+def test_a_callback_can_impose_its_own_response():
+    def stick(contact):
+        mean = contact.velocity_after.mean(axis=0)
+        contact.velocity_after[0] = mean
+        contact.velocity_after[1] = mean
+
+    world = carom.World(dim=3, box=20, on_contact=stick)
+    a = world.add_sphere((5, 5, 5), velocity=(2, 0, 0))
+    b = world.add_sphere((8, 5, 5), velocity=(0, 0, 0))
+    world.advance_to(3)
+    assert world.get_sphere(a).velocity == (1.0, 0.0, 0.0)
+    assert world.get_sphere(b).velocity == (1.0, 0.0, 0.0)
+    assert world.get_sphere(b).position[0] == pytest.approx(8 + 1 * (3 - 1), abs=1e-12)
+
+
+def head_on_world(on_contact):
+    world = carom.World(dim=3, box=20, on_contact=on_contact)
+    world.add_sphere((5, 5, 5), velocity=(1, 0, 0))
+    world.add_sphere((8, 5, 5), velocity=(-1, 0, 0))
+    world.add_sphere((5, 12, 5), velocity=(1, 0, 0))
+    world.add_sphere((10, 12, 5), velocity=(-1, 0, 0))
+    return world
+
+
+def test_an_exception_in_a_callback_stops_the_advance_and_is_raised():
+    calls = []
+
+    def fail_once(contact):
+        calls.append(contact.time)
+        if len(calls) == 1:
+            raise KeyError("from the callback")
+
+    world = head_on_world(fail_once)
+    with pytest.raises(KeyError, match="from the callback"):
+        world.advance_to(10)
+    # Stopped after the failing contact (t = 1), whose response stands.
+    assert world.time() == 1.0
+    assert world.get_sphere(0).velocity == (-1.0, 0.0, 0.0)
+    world.advance_to(5)
+    assert calls == [1.0, 2.0]
+
+
+def test_changing_the_world_inside_a_callback_is_refused():
+    world = head_on_world(lambda contact: world.set_velocity(contact.i, (0, 0, 0)))
+    with pytest.raises(carom.Error) as raised:
+        world.advance_to(10)
+    assert raised.value.status == "CAROM_ERR_IN_CALLBACK"
+    closing = head_on_world(lambda contact: closing.close())
+    with pytest.raises(RuntimeError, match="closed from inside"):
+        closing.advance_to(10)
+
+
+def test_a_callback_response_must_be_numbers():
+    def bad(contact):
+        contact.velocity_after[1] = (math.nan, 0, 0)
+
+    world = head_on_world(bad)
+    with pytest.raises(carom.Error) as raised:
+        world.advance_to(10)
+    assert raised.value.status == "CAROM_ERR_INVALID_ARGUMENT"
+    assert world.time() == 1.0
+
+
+def test_bad_input_gets_a_clear_error():
+    world = carom.World(dim=3, box=10, boundary="walls")
+    world.add_sphere((5, 5, 5))
+    world.add_sphere((5.5, 5, 5))
+    with pytest.raises(carom.Error) as raised:
+        world.advance_to(1)
+    assert raised.value.status == "CAROM_ERR_OVERLAP"
+    assert "0" in raised.value.message and "1" in raised.value.message
+    with pytest.raises(carom.Error) as raised:
+        world.add_sphere((2, 2, 2), radius=math.nan)
+    assert raised.value.status == "CAROM_ERR_INVALID_ARGUMENT"
+    assert "radius" in str(raised.value)
+    with pytest.raises(carom.Error) as raised:
+        world.get_sphere(7)
+    assert raised.value.status == "CAROM_ERR_NO_SUCH_SPHERE"
+    with pytest.raises(ValueError, match="sphere id -1"):
+        world.get_sphere(-1)
+    with pytest.raises(ValueError, match="position: expected 3 numbers, got 4"):
+        world.add_sphere((1, 2, 3, 4))
+    with pytest.raises(ValueError, match="radius: 'big' is not a number"):
+        world.add_sphere((1, 2, 3), radius="big")
+    with pytest.raises(ValueError, match="boundary: 'wall' is not one of"):
+        carom.World(boundary="wall")
+    with pytest.raises(TypeError, match="unknown setting 'restitutoin'"):
+        carom.World(restitutoin=0.5)
+    with pytest.raises(carom.Error) as raised:
+        carom.World(box=(10, -1, 10))
+    assert raised.value.status == "CAROM_ERR_INVALID_ARGUMENT"
+    world.close()
+    with pytest.raises(ValueError, match="closed"):
+        world.time()
+
+
+def test_spheres_come_and_go():
+    with carom.World(dim=2, box=10) as world:
+        ids = [world.add_sphere((1 + 2 * k, 5), velocity=(0, 1)) for k in range(4)]
+        assert ids == [0, 1, 2, 3]
+        world.advance_to(1)
+        world.remove_sphere(1)
+        assert not world.sphere_exists(1) and world.sphere_exists(2)
+        assert world.sphere_count() == 3 and world.sphere_capacity() == 4
+        assert world.add_sphere((3, 1)) == 4
+        world.set_velocity(4, (1, 0))
+        world.advance_to(2)
+        assert world.get_sphere(4).position == pytest.approx((4, 1, 0))
+        scene = world.to_scene()
+        assert len(scene) == 4
+        assert scene.position[:, 0].tolist() == pytest.approx([1, 5, 7, 4])
+
+
+def test_events_in_pieces():
+    scene = carom.Scene(3, 10.0).lattice(300, 0.5).maxwell_velocities(1.0, seed=2)
+    whole = scene.create_world()
+    whole.advance_to(2)
+    pieces = scene.create_world()
+    done, reached = 0, False
+    while not reached:
+        processed, reached = pieces.advance_to_limited(2, 1000)
+        assert processed <= 1000
+        done += processed
+    assert done == whole.get_stats().events
+    assert np.array_equal(whole.to_scene().position, pieces.to_scene().position)
+    stepped = scene.create_world()
+    assert stepped.step_events(50) == 50
+    assert stepped.get_stats().events == 50 and 0 < stepped.time() < 2
