@@ -98,7 +98,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         apply_impulse(a, b, ia, ib, n, impulse);
         w->stats.virial += impulse * dist;
     }
-    if (w->def.on_contact) {
+    if (world_reports_contacts(w)) {
         carom_contact c = {0};
         c.kind = CAROM_CONTACT_SPHERE;
         c.time = a->t;
@@ -110,8 +110,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         c.depth = depth;
         vec_copy(c.velocity_after[0], a->v);
         vec_copy(c.velocity_after[1], b->v);
-        w->def.on_contact(w->def.user_data, &c);
-        if (!response_callback_velocities_ok(w, &c, 2))
+        if (!world_report_contact(w, &c) || !response_callback_velocities_ok(w, &c, 2))
             return;
         for (int k = 0; k < w->def.dim; k++) {
             a->v[k] = c.velocity_after[0][k];
@@ -145,7 +144,7 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
         s->v[axis] = -away * outward;
         w->stats.wall_momentum += impulse;
     }
-    if (w->def.on_contact) {
+    if (world_reports_contacts(w)) {
         carom_contact c = {0};
         c.kind = CAROM_CONTACT_WALL;
         c.time = s->t;
@@ -158,8 +157,7 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
         c.depth = depth;
         vec_copy(c.velocity_after[0], s->v);
         vec_copy(c.velocity_after[1], s->v);
-        w->def.on_contact(w->def.user_data, &c);
-        if (!response_callback_velocities_ok(w, &c, 1))
+        if (!world_report_contact(w, &c) || !response_callback_velocities_ok(w, &c, 1))
             return;
         for (int k = 0; k < w->def.dim; k++)
             s->v[k] = c.velocity_after[0][k];

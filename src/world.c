@@ -208,6 +208,7 @@ void carom_world_free(carom_world *w)
     free(w->events);
     free(w->event_time);
     free(w->reported);
+    free(w->recorded);
     pair_set_free(&w->lingering);
     free(w->bounds);
     free(w->floors);

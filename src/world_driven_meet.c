@@ -99,7 +99,7 @@ static void kick(carom_world *w, uint32_t i, const double v_before[3])
  * change velocities (kicks for driven spheres). */
 static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3], double depth)
 {
-    if (!w->def.on_contact)
+    if (!world_reports_contacts(w))
         return;
     sphere *s[2] = {&w->spheres[i], &w->spheres[j]};
     carom_contact c = {0};
@@ -112,8 +112,7 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
     vec_copy(c.normal, n);
     vec_copy(c.velocity_after[0], s[0]->v);
     vec_copy(c.velocity_after[1], s[1]->v);
-    w->def.on_contact(w->def.user_data, &c);
-    if (!response_callback_velocities_ok(w, &c, 2))
+    if (!world_report_contact(w, &c) || !response_callback_velocities_ok(w, &c, 2))
         return;
     for (int m = 0; m < 2; m++) {
         uint32_t id = m ? j : i;

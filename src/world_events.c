@@ -79,7 +79,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
     w->stats.collisions++;
     double shift[3];
     world_pair_shift(w, a, b, t, shift);
-    if (w->def.on_contact) {
+    if (world_reports_contacts(w)) {
         double xa[3], xb[3], d[3];
         carom_contact c = {0};
         c.kind = CAROM_CONTACT_SPHERE;
@@ -98,9 +98,8 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
         double va[3], vb[3];
         vec_copy(va, c.velocity_after[0]);
         vec_copy(vb, c.velocity_after[1]);
-        w->def.on_contact(w->def.user_data, &c);
         /* A callback that changes velocities starts new trajectories. */
-        int taken = response_callback_velocities_ok(w, &c, 2);
+        int taken = world_report_contact(w, &c) && response_callback_velocities_ok(w, &c, 2);
         for (int s = 0; s < 2 && taken; s++) {
             sphere *sp = s ? b : a;
             const double *before = s ? vb : va;
@@ -365,6 +364,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
     uint64_t done = 0;
     carom_status st;
     w->busy++; /* the callbacks run in here */
+    world_contacts_clear(w);
     for (;;) {
         uint64_t count = 0;
         world_helper_start(w, t_end, max_events - done);

@@ -231,6 +231,9 @@ struct carom_world {
                              callback gave non-finite numbers, or memory
                              ran out: the event loop stops after this
                              event and returns this error */
+    carom_contact *recorded; /* def.record_contacts: this advance's
+                             contacts (world_contacts.c) */
+    size_t recorded_count, recorded_room;
     int contacts_linger;  /* contacts that the response cannot resolve
                              can happen (world_driven.c) */
     pair_set lingering;   /* the pairs with a driven sphere in such a
@@ -686,6 +689,18 @@ void world_pair_shift(const carom_world *w, const sphere *a, const sphere *b, do
                       double shift[3]);
 carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
                                  uint64_t *processed);
+
+/* world_contacts.c */
+/* Whether contacts are built at all: for a callback, or for the record. */
+static inline int world_reports_contacts(const carom_world *w)
+{
+    return w->def.on_contact != NULL || w->def.record_contacts;
+}
+/* Gives c to the callback, then records it (def.record_contacts). Returns
+ * 1 when a callback ran (it may have changed c's velocities), 0 when c is
+ * as the caller made it. */
+int world_report_contact(carom_world *w, carom_contact *c);
+void world_contacts_clear(carom_world *w); /* a call that processes events starts */
 
 /* response.c */
 /* depth: how far the two (or the sphere and the wall) already overlap

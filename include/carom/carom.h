@@ -198,6 +198,9 @@ typedef struct carom_world_def {
     carom_neighbours neighbours;    /* default CAROM_NEIGHBOURS_AUTO */
     carom_prefetch prefetch;        /* default CAROM_PREFETCH_AUTO */
     carom_reorder reorder;          /* default CAROM_REORDER_AUTO */
+    int record_contacts;            /* 1: keep every contact of an advance
+                                       for carom_world_recorded_contacts
+                                       (default 0) */
 } carom_world_def;
 
 carom_world_def carom_world_default_def(void);
@@ -349,6 +352,18 @@ carom_status carom_world_step_events(carom_world *world, uint64_t max_events,
 carom_status carom_world_advance_to_limited(carom_world *world, double t,
                                             uint64_t max_events, uint64_t *processed,
                                             int *reached);
+
+/* The contacts of the last call that processed events (carom_world_advance_to,
+ * carom_world_advance_to_limited, carom_world_step_events), in the order
+ * they happened, when the world was created with def.record_contacts = 1:
+ * events pulled after an advance instead of (or as well as) a callback.
+ * Each is as the contact callback left it (or as it would have seen it).
+ * *count receives their number (0 without record_contacts). The array
+ * belongs to the world and is valid until its next such call. Keeping
+ * them costs sizeof(carom_contact) bytes each; when memory runs out the
+ * advance stops after that event with CAROM_ERR_OUT_OF_MEMORY, the
+ * contacts so far kept. */
+const carom_contact *carom_world_recorded_contacts(const carom_world *world, size_t *count);
 
 void carom_world_get_stats(const carom_world *world, carom_stats *out);
 void carom_world_reset_stats(carom_world *world);

@@ -91,6 +91,7 @@ class carom_world_def(ctypes.Structure):
         ("neighbours", ctypes.c_int),
         ("prefetch", ctypes.c_int),
         ("reorder", ctypes.c_int),
+        ("record_contacts", ctypes.c_int),
     ]
 
 
@@ -214,6 +215,7 @@ _PROTOTYPES = {
     "carom_world_step_events": (_status, [_world_p, ctypes.c_uint64, _P(ctypes.c_uint64)]),
     "carom_world_advance_to_limited": (_status, [_world_p, ctypes.c_double, ctypes.c_uint64,
                                                  _P(ctypes.c_uint64), _P(ctypes.c_int)]),
+    "carom_world_recorded_contacts": (_P(carom_contact), [_world_p, _P(ctypes.c_size_t)]),
     "carom_world_get_stats": (None, [_world_p, _P(carom_stats)]),
     "carom_world_reset_stats": (None, [_world_p]),
     "carom_world_kinetic_energy": (ctypes.c_double, [_world_p]),

@@ -32,9 +32,11 @@ SphereState.__doc__ = "A sphere at the world's time (carom_sphere_state)."
 Stats = collections.namedtuple("Stats", [name for name, _ in _library.carom_stats._fields_])
 Stats.__doc__ = "Counters and sums over the measured interval (carom_stats)."
 
+CONTACT_DTYPE = np.dtype(_library.carom_contact)
+
 SETTINGS = ("dim", "box", "boundary", "gravity", "restitution", "wall_restitution",
             "restitution_min_speed", "response", "on_contact", "capacity_hint", "driver",
-            "neighbours", "prefetch", "reorder")
+            "neighbours", "prefetch", "reorder", "record_contacts")
 
 
 class Contact:
@@ -150,6 +152,8 @@ class World:
                            ("prefetch", _library.PREFETCH), ("reorder", _library.REORDER)):
             if key in settings:
                 setattr(d, key, choice(table, settings[key], key))
+        if settings.get("record_contacts"):
+            d.record_contacts = 1
         if "capacity_hint" in settings:
             d.capacity_hint = operator.index(settings["capacity_hint"])
         self._callbacks = []
@@ -355,6 +359,19 @@ class World:
         self._check(lib.carom_world_advance_to_limited, number(t, "t"),
                     operator.index(max_events), ctypes.byref(processed), ctypes.byref(reached))
         return processed.value, bool(reached.value)
+
+    def recorded_contacts(self):
+        """The contacts of the last advance or step, in the order they
+        happened, for a world made with record_contacts=True: a NumPy
+        structured array (a copy) with the fields of carom_contact (kind 0
+        for spheres, 1 for walls; time, i, j, wall, normal, impulse,
+        velocity_after, depth). Empty without record_contacts."""
+        count = ctypes.c_size_t()
+        pointer = self._call(lib.carom_world_recorded_contacts, ctypes.byref(count))
+        out = np.empty(count.value, dtype=CONTACT_DTYPE)
+        if count.value:
+            ctypes.memmove(out.ctypes.data, pointer, out.nbytes)
+        return out
 
     # -- measurements ------------------------------------------------------
 

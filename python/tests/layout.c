@@ -74,6 +74,7 @@ int main(void)
     FIELD(carom_world_def, neighbours);
     FIELD(carom_world_def, prefetch);
     FIELD(carom_world_def, reorder);
+    FIELD(carom_world_def, record_contacts);
     end_struct();
     begin_struct("carom_sphere_def", sizeof(carom_sphere_def), 0);
     FIELD(carom_sphere_def, position);

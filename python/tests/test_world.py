@@ -39,7 +39,7 @@ def test_report_only_contacts_are_those_of_straight_lines(dim, n, length):
     expected = straight_line_contacts(scene.position, scene.velocity, scene.radius,
                                       np.array(scene.box), t_end)
     seen = []
-    world = scene.create_world(response="none", on_contact=seen.append)
+    world = scene.create_world(response="none", on_contact=seen.append, record_contacts=True)
     world.advance_to(t_end)
     assert len(expected) > 100
     times = [c.time for c in seen]
@@ -49,6 +49,12 @@ def test_report_only_contacts_are_those_of_straight_lines(dim, n, length):
     assert found.keys() == expected.keys()
     assert max(abs(found[k] - expected[k]) for k in found) < 1e-9
     assert world.get_stats().collisions == len(seen)
+    # The same contacts pulled after the advance, in the same order.
+    recorded = world.recorded_contacts()
+    assert recorded["time"].tolist() == times
+    assert recorded["i"].tolist() == [c.i for c in seen]
+    assert recorded["j"].tolist() == [c.j for c in seen]
+    assert np.array_equal(recorded["normal"], [c.normal for c in seen])
     # Report-only: every sphere is where its straight line puts it.
     after = world.to_scene()
     moved = scene.position + scene.velocity * t_end
@@ -86,6 +92,23 @@ def test_elastic_gas_keeps_energy_momentum_and_spheres_apart():
     assert np.abs(np.array(world.momentum()) - momentum).max() < 1e-10
     assert world.max_overlap_now() == 0.0
     assert world.temperature() == pytest.approx(1.5, rel=1e-11)
+
+
+def test_recorded_contacts_are_those_of_the_last_call():
+    world = carom.World(dim=2, box=10, boundary="walls", record_contacts=True)
+    world.add_sphere((2, 5), velocity=(1, 0))
+    world.add_sphere((8, 5), velocity=(-1, 0))
+    world.advance_to(3)
+    first = world.recorded_contacts()
+    assert first["time"].tolist() == [2.5] and first["kind"].tolist() == [0]
+    after = {0: [-1, 0, 0], 1: [1, 0, 0]}  # rows: sphere i, then j
+    assert first["velocity_after"][0].tolist() == [after[first["i"][0]], after[first["j"][0]]]
+    world.advance_to(7)
+    walls = world.recorded_contacts()
+    assert walls["time"].tolist() == [6.5, 6.5] and walls["kind"].tolist() == [1, 1]
+    assert sorted(walls["wall"].tolist()) == [0, 1]
+    assert first["time"].tolist() == [2.5]  # a copy, kept
+    assert len(carom.World().recorded_contacts()) == 0
 
 
 def test_walls_gravity_and_restitution():
