@@ -1,8 +1,9 @@
 """carom: exact event-driven collision detection among moving spheres.
 
 The Python face of the C library (include/carom/): World mirrors
-carom_world_*, Scene mirrors carom_scene_* and the XYZ files, Error is a
-failed call with its status and message. The library is loaded with
+carom_world_*, Scene mirrors carom_scene_* and the XYZ files, Orbits,
+Forces and Field are the ready-made drivers of drive.h, Error is a failed
+call with its status and message. The library is loaded with
 ctypes from CAROM_LIBRARY, from beside this package, or from the system's
 library path.
 
@@ -14,10 +15,12 @@ library path.
     world.get_sphere(a).position  # (3.0, 5.0, 0.0)
 """
 
+from . import drive
+from .drive import Field, Forces, Orbits
 from .errors import Error
 from .scene import Scene, box_length_for_packing
 from .world import Contact, SphereState, Stats, World
 
 __version__ = "0.1.0"
-__all__ = ["Contact", "Error", "Scene", "SphereState", "Stats", "World",
-           "box_length_for_packing"]
+__all__ = ["Contact", "Error", "Field", "Forces", "Orbits", "Scene", "SphereState", "Stats",
+           "World", "box_length_for_packing", "drive"]

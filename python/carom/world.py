@@ -6,8 +6,10 @@ named as the fields of carom_world_def; those not given keep the C
 defaults (carom_world_default_def). Vectors are sequences of 3 numbers
 (or 2 in a 2D world, z then 0); ids are the C ids.
 
-Callbacks (on_contact, and a driver's probe and kick) are Python
-callables. An exception raised in one ends the call into the world as
+A driver is either one of carom.drive's (Orbits, Forces, Field), which
+run in C, or any object with probe(id, t) -> (position, velocity) and
+optionally kick(id, t, delta_v). Callbacks (on_contact, and a Python
+driver's probe and kick) are Python callables. An exception raised in one ends the call into the world as
 soon as the engine lets it (after the event in progress; for a kick, at
 the next probe) and is raised from that call, with the world left
 consistent at its last processed event. The world holds the callbacks, so
@@ -163,7 +165,10 @@ class World:
                 raise TypeError("on_contact: expected a callable f(contact)")
             d.on_contact = self._keep(_library.contact_fn(self._contact_caller(on_contact)))
         driver = settings.get("driver")
-        if driver is not None:
+        if driver is not None and hasattr(driver, "_c_driver"):  # carom.drive: runs in C
+            d.driver = driver._c_driver()
+            self._callbacks.append(driver)
+        elif driver is not None:
             if not callable(getattr(driver, "probe", None)):
                 raise TypeError("driver: expected an object with probe(id, t) -> "
                                 "(position, velocity) and optionally kick(id, t, delta_v)")
@@ -291,8 +296,11 @@ class World:
             s.mass = number(mass, "mass")
         s.driven = 1 if driven else 0
         s.accel_bound = number(accel_bound, "accel_bound")
+        return self._add_sphere_def(s)
+
+    def _add_sphere_def(self, definition):
         new_id = ctypes.c_uint32()
-        self._check(lib.carom_world_add_sphere, ctypes.byref(s), ctypes.byref(new_id))
+        self._check(lib.carom_world_add_sphere, ctypes.byref(definition), ctypes.byref(new_id))
         return new_id.value
 
     def remove_sphere(self, sphere):

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include <carom/carom.h>
+#include <carom/drive.h>
 #include <carom/scene.h>
 
 static int first_field;
@@ -120,6 +121,34 @@ int main(void)
     FIELD(carom_scene, velocity);
     FIELD(carom_scene, radius);
     FIELD(carom_scene, mass);
+    end_struct();
+    begin_struct("carom_orbit", sizeof(carom_orbit), 0);
+    FIELD(carom_orbit, center);
+    FIELD(carom_orbit, orbit_radius);
+    FIELD(carom_orbit, omega);
+    FIELD(carom_orbit, phase);
+    FIELD(carom_orbit, radius);
+    end_struct();
+    begin_struct("carom_orbits", sizeof(carom_orbits), 0);
+    FIELD(carom_orbits, n);
+    FIELD(carom_orbits, orbit);
+    FIELD(carom_orbits, first_id);
+    FIELD(carom_orbits, misuse);
+    end_struct();
+    begin_struct("carom_forces_def", sizeof(carom_forces_def), 0);
+    FIELD(carom_forces_def, dim);
+    FIELD(carom_forces_def, interval);
+    FIELD(carom_forces_def, seed);
+    FIELD(carom_forces_def, start_time);
+    FIELD(carom_forces_def, first_id);
+    end_struct();
+    begin_struct("carom_field_def", sizeof(carom_field_def), 0);
+    FIELD(carom_field_def, box);
+    FIELD(carom_field_def, speed);
+    FIELD(carom_field_def, gain);
+    FIELD(carom_field_def, step);
+    FIELD(carom_field_def, start_time);
+    FIELD(carom_field_def, first_id);
     end_struct();
     printf("}, \"constants\": {");
     CONSTANT(CAROM_OK, 1);

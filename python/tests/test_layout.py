@@ -1,6 +1,7 @@
-"""The Python mirror of the headers (carom/_library.py) against the C
-compiler's view of them (layout.c, run through CAROM_LAYOUT): sizes, field
-offsets, enum values, and every enum constant of the headers mirrored."""
+"""The Python mirror of the headers (carom/_library.py, carom/drive.py)
+against the C compiler's view of them (layout.c, run through
+CAROM_LAYOUT): sizes, field offsets, enum values, and every enum constant
+of the headers mirrored."""
 
 import ctypes
 import json
@@ -9,7 +10,7 @@ import re
 import subprocess
 
 import carom
-from carom import _library
+from carom import _library, drive
 
 C = json.loads(subprocess.run([os.environ["CAROM_LAYOUT"]], check=True, capture_output=True,
                               text=True).stdout)
@@ -20,9 +21,12 @@ ENUMS = {"CAROM_BOUNDARY_": _library.BOUNDARY, "CAROM_RESPONSE_": _library.RESPO
          "CAROM_LATTICE_": _library.LATTICE}
 
 
+STRUCTURES = _library.STRUCTURES + drive.STRUCTURES
+
+
 def test_every_structure_has_the_c_size_and_offsets():
-    assert sorted(C["structs"]) == sorted(s.__name__ for s in _library.STRUCTURES)
-    for structure in _library.STRUCTURES:
+    assert sorted(C["structs"]) == sorted(s.__name__ for s in STRUCTURES)
+    for structure in STRUCTURES:
         c = C["structs"][structure.__name__]
         fields = [name for name, _ in structure._fields_]
         assert fields == list(c["fields"]), structure.__name__
