@@ -19,7 +19,11 @@
  *   world with restitution does not gain energy without gravity (beyond
  *   what restitution_min_speed may give); none of this with obstacles
  *   that move, which give energy as moving walls would;
- * - a periodic world without obstacles keeps its momentum.
+ * - a periodic world without obstacles keeps its momentum;
+ * - the contacts recorded (def.record_contacts) are the step's: in time
+ *   order within it, as many sphere contacts and wall hits as the stats
+ *   count, between spheres that exist (or a walled face), with unit
+ *   normals.
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
  * infinite mass can squeeze a sphere without end. Built only with
@@ -54,6 +58,45 @@ static double energy(const world_spec *s, const placed *p, int n, double g)
     return e;
 }
 
+/* The step's recorded contacts against the stats' counts (what the step
+ * added to them) and the world's spheres and faces. */
+static void check_recorded(const carom_world *w, const world_spec *s, const placed *p, int n,
+                           double t_start, uint64_t collisions, uint64_t wall_hits)
+{
+    size_t count;
+    const carom_contact *c = carom_world_recorded_contacts(w, &count);
+    uint64_t spheres = 0, walls = 0;
+    double last = t_start;
+    for (size_t k = 0; k < count; k++) {
+        if (!(c[k].time >= last && c[k].time <= carom_world_time(w)))
+            fail("a recorded contact out of the step or out of order", c[k].time);
+        last = c[k].time;
+        double len = sqrt(c[k].normal[0] * c[k].normal[0] + c[k].normal[1] * c[k].normal[1] +
+                          c[k].normal[2] * c[k].normal[2]);
+        if (!(fabs(len - 1.0) <= 1e-9 || (len == 0.0 && c[k].kind == CAROM_CONTACT_SPHERE)))
+            fail("a recorded contact's normal is not a unit vector", len);
+        int known_i = 0, known_j = 0;
+        for (int m = 0; m < n; m++) {
+            known_i |= p[m].id == c[k].i;
+            known_j |= p[m].id == c[k].j;
+        }
+        if (!known_i)
+            fail("a recorded contact of a sphere that is not there", (double)c[k].i);
+        if (c[k].kind == CAROM_CONTACT_SPHERE) {
+            spheres++;
+            if (!known_j || c[k].j == c[k].i)
+                fail("a recorded sphere contact without two spheres", (double)c[k].j);
+        } else {
+            walls++;
+            if (c[k].wall < 0 || c[k].wall >= 2 * s->dim || !s->walls[c[k].wall / 2])
+                fail("a recorded wall hit on no wall", (double)c[k].wall);
+        }
+    }
+    if (spheres != collisions || walls != wall_hits)
+        fail("the recorded contacts are not those the stats count",
+             (double)spheres - (double)collisions + (double)walls - (double)wall_hits);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     byte_reader r = {data, size};
@@ -69,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Contacts slower than this are elastic and separate at least this
      * fast: a scale of its own for every speed scale. */
     def.restitution_min_speed = 1e-6 * vmax;
+    def.record_contacts = 1;
 
     carom_error error;
     carom_world *w = carom_world_create(&def, &error);
@@ -109,7 +153,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (unsigned k = 1; k <= steps; k++) {
         uint64_t done = 0;
         int reached = 0;
-        double t = step * k;
+        double t = step * k, t_start = carom_world_time(w);
+        carom_stats before;
+        carom_world_get_stats(w, &before);
         carom_status st = carom_world_advance_to_limited(w, t, EVENT_BUDGET, &done, &reached);
         if (st == CAROM_ERR_OVERLAP && touching_any && k == 1)
             break; /* a touching sphere's last bits made it overlap */
@@ -126,6 +172,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail("the world is not at the time asked", carom_world_time(w));
         read_back(w, p, n);
         check_states(&s, p, n);
+        carom_stats after;
+        carom_world_get_stats(w, &after);
+        check_recorded(w, &s, p, n, t_start, after.collisions - before.collisions,
+                       after.wall_hits - before.wall_hits);
         double e = energy(&s, p, n, g);
         int energy_kept = !s.gravity || s.walls[1];
         if (s.moving_obstacles && !s.report_only) {
