@@ -7,15 +7,8 @@
 if(NOT TARGET carom_shared)
   return()
 endif()
-find_program(CAROM_PACKAGE_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
-if(NOT CAROM_PACKAGE_PYTHON3)
-  find_program(CAROM_PACKAGE_PYTHON3 python3)
-endif()
-if(CAROM_PACKAGE_PYTHON3)
-  execute_process(COMMAND ${CAROM_PACKAGE_PYTHON3} -c "import numpy, pytest"
-                  RESULT_VARIABLE _python_modules_status OUTPUT_QUIET ERROR_QUIET)
-endif()
-if(NOT CAROM_PACKAGE_PYTHON3 OR NOT _python_modules_status EQUAL 0)
+carom_python3_with(_package_python3 "numpy, pytest")
+if(NOT _package_python3)
   message(WARNING "python3 with numpy and pytest not found: the Python package's tests are "
                   "skipped (Debian: apt-get install python3-numpy python3-pytest)")
   return()
@@ -41,7 +34,7 @@ file(GLOB _python_tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/tests/tes
 foreach(_file IN LISTS _python_tests)
   get_filename_component(_name ${_file} NAME_WE)
   add_test(NAME python_${_name}
-           COMMAND ${CAROM_PACKAGE_PYTHON3} -m pytest -q -p no:cacheprovider ${_file})
+           COMMAND ${_package_python3} -m pytest -q -p no:cacheprovider ${_file})
   set_tests_properties(python_${_name} PROPERTIES ENVIRONMENT "${_python_env}" TIMEOUT 300
                        LABELS python)
 endforeach()

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frames.h"
+
 /* ---- scenario presets ---- */
 
 typedef struct preset_value {
@@ -537,6 +539,8 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     }
     if (o->trajectory && o->time / o->frame_interval > 1e7)
         return bad_value(c, KEY_FRAME_INTERVAL, error, "more than 10^7 frames");
+    if (o->trajectory)
+        TRY(frames_format_available(o->trajectory, c->origin[KEY_TRAJECTORY], error));
 
     TRY(get_motion(c, o, error));
 

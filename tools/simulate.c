@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "frames.h"
+
 /* ---- collision log ---- */
 
 typedef struct contact_log {
@@ -75,27 +77,6 @@ static void progress_end(progress *p)
     }
 }
 
-/* ---- frames ---- */
-
-static int write_state(const carom_scene *like, const carom_world *w, FILE *f, const char *path,
-                       cli_error *error)
-{
-    carom_scene s;
-    carom_scene_init(&s);
-    s.dim = like->dim;
-    for (int d = 0; d < 3; d++) {
-        s.box[d] = like->box[d];
-        s.boundary[d] = like->boundary[d];
-    }
-    carom_error e;
-    int status = 0;
-    if (carom_scene_from_world(&s, w, &e) != CAROM_OK ||
-        carom_xyz_write(f, &s, carom_world_time(w), &e) != CAROM_OK)
-        status = cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s", path, e.message);
-    carom_scene_free(&s);
-    return status;
-}
-
 static int world_failed(const run_options *o, carom_world *w, cli_error *error)
 {
     if (o->init)
@@ -148,9 +129,8 @@ static int close_output(FILE *f, const char *path, int status, cli_error *error)
     return status;
 }
 
-static int measured_run(const run_options *o, const carom_scene *scene, carom_world *w,
-                        contact_log *log, FILE *trajectory, run_result *r, progress *p,
-                        cli_error *error)
+static int measured_run(const run_options *o, carom_world *w, contact_log *log,
+                        frames *trajectory, run_result *r, progress *p, cli_error *error)
 {
     const double t0 = carom_world_time(w), t_end = t0 + o->time;
     carom_world_reset_stats(w);
@@ -171,7 +151,7 @@ static int measured_run(const run_options *o, const carom_scene *scene, carom_wo
             double t = k == 0 ? t0 : fmin(t0 + (double)k * o->frame_interval, t_end);
             status = advance(o, w, t, p, error);
             if (!status)
-                status = write_state(scene, w, trajectory, o->trajectory, error);
+                status = frames_write(trajectory, w, error);
             r->frames++;
         }
     }
@@ -211,7 +191,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     def.neighbours = o->neighbours;
     def.prefetch = o->prefetch;
     def.reorder = o->reorder;
-    FILE *trajectory = NULL;
+    frames *trajectory = NULL;
     int status = 0;
     if (o->collision_log) {
         log.file = open_output(o->collision_log, error);
@@ -252,22 +232,23 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     }
     r->equilibrate_wall_seconds = now_seconds() - wall_start;
     if (o->trajectory) {
-        trajectory = open_output(o->trajectory, error);
+        trajectory = frames_open(o->trajectory, scene, error);
         if (!trajectory) {
             status = error->exit_code;
             goto done;
         }
     }
-    status = measured_run(o, scene, w, &log, trajectory, r, &p, error);
+    status = measured_run(o, w, &log, trajectory, r, &p, error);
     if (!status && o->final) {
         FILE *f = open_output(o->final, error);
         if (!f)
             status = error->exit_code;
         else
-            status = close_output(f, o->final, write_state(scene, w, f, o->final, error), error);
+            status = close_output(f, o->final, write_xyz_state(scene, w, f, o->final, error),
+                                  error);
     }
 done:
-    status = close_output(trajectory, o->trajectory, status, error);
+    status = frames_close(trajectory, status, error);
     status = close_output(log.file, o->collision_log, status, error);
     carom_world_free(w);
     return status;

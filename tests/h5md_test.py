@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""The H5MD trajectories of `carom run` (trajectory=FILE.h5), read back
+with h5py: the layout of H5MD 1.1, and every frame equal to the extended
+XYZ frames of the same run (which keep every double exactly).
+
+usage: h5md_test.py CAROM WORK_DIR
+"""
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+CAROM, WORK = sys.argv[1], sys.argv[2]
+os.makedirs(WORK, exist_ok=True)
+
+
+def run(*keys):
+    done = subprocess.run([CAROM, "run", *keys], capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr
+
+
+def read_xyz(path):
+    frames, lines = [], open(path).read().splitlines()
+    while lines:
+        n = int(lines[0])
+        frames.append((lines[1], np.array([[float(x) for x in row.split()[1:]]
+                                           for row in lines[2:2 + n]])))
+        lines = lines[2 + n:]
+    return frames
+
+
+def check_run(name, keys, dim, boundary):
+    h5, xyz = os.path.join(WORK, name + ".h5"), os.path.join(WORK, name + ".xyz")
+    for path in (h5, xyz):
+        code, _, err = run(*keys, "trajectory=" + path)
+        assert code == 0, err
+    frames = read_xyz(xyz)
+    with h5py.File(h5, "r") as f:
+        assert list(f["h5md"].attrs["version"]) == [1, 1]
+        assert f["h5md/creator"].attrs["name"] == b"carom"
+        assert f["h5md/author"].attrs["name"]
+        box = f["particles/all/box"]
+        assert box.attrs["dimension"] == dim
+        assert [b.decode() for b in box.attrs["boundary"]] == [boundary] * dim
+        particles = f["particles/all"]
+        position, velocity = particles["position"], particles["velocity"]
+        n = len(frames[0][1])
+        assert position["value"].shape == (len(frames), n, dim)
+        assert velocity["value"].shape == (len(frames), n, dim)
+        assert list(position["step"][:]) == list(range(len(frames)))
+        assert np.array_equal(position["time"][:], velocity["time"][:])
+        radius, mass = particles["radius"][:], particles["mass"][:]
+        energy = f["observables/kinetic_energy/value"][:]
+        for k, (comment, rows) in enumerate(frames):
+            time = float(comment.split("Time=")[1].split()[0])
+            assert position["time"][k] == time
+            assert np.array_equal(position["value"][k], rows[:, 0:dim]), (name, k)
+            assert np.array_equal(velocity["value"][k], rows[:, 3:3 + dim]), (name, k)
+            assert np.array_equal(radius, rows[:, 6])
+            v = velocity["value"][k]
+            expected = 0.5 * np.sum(mass[:, None] * v * v)
+            assert abs(energy[k] - expected) <= 1e-12 * expected, (energy[k], expected)
+        lattice = frames[0][0].split('Lattice="')[1].split('"')[0].split()
+        edges = [float(lattice[4 * a]) for a in range(dim)]
+        assert np.array_equal(box["edges"][:], edges)
+    return len(frames)
+
+
+assert check_run("periodic_2d", ["dim=2", "n=200", "packing=0.3", "equilibrate=0.5", "time=2",
+                                 "frame_interval=0.5"], 2, "periodic") == 5
+assert check_run("walls_3d", ["dim=3", "n=300", "packing=0.2", "boundary=walls",
+                              "radius=0.4", "radius_max=0.6", "gravity=1", "equilibrate=0",
+                              "time=1", "frame_interval=0.1"], 3, "none") == 11
+
+# The other suffix; and a file that cannot be made is one line on stderr.
+code, _, err = run("n=50", "time=0.2", "trajectory=" + os.path.join(WORK, "t.h5md"))
+assert code == 0 and h5py.is_hdf5(os.path.join(WORK, "t.h5md")), err
+missing = os.path.join(WORK, "no", "such", "t.h5")
+code, out, err = run("n=50", "time=0.2", "trajectory=" + missing)
+lines = err.splitlines()
+assert code == 1 and len(lines) == 1 and lines[0].startswith("carom: "), err
+assert missing in lines[0] and out == "", (out, err)
+print("h5md: ok")

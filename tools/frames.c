@@ -1,0 +1,144 @@
+/* Trajectory frames; contract in frames.h. */
+#include "frames.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef CAROM_HAVE_HDF5
+#include "h5md_out.h"
+#endif
+
+struct frames {
+    const char *path;
+    carom_scene like; /* dimension, box, boundaries; no spheres */
+    FILE *xyz;
+#ifdef CAROM_HAVE_HDF5
+    h5md_out *h5md;
+#endif
+};
+
+static int ends_with(const char *s, const char *end)
+{
+    size_t n = strlen(s), m = strlen(end);
+    return n >= m && strcmp(s + n - m, end) == 0;
+}
+
+static int is_h5md(const char *path)
+{
+    return ends_with(path, ".h5") || ends_with(path, ".h5md");
+}
+
+int frames_format_available(const char *path, const char *origin, cli_error *error)
+{
+#ifndef CAROM_HAVE_HDF5
+    if (is_h5md(path))
+        return cli_fail(error, CLI_EXIT_USAGE,
+                        "%s: trajectory '%s': this carom was built without HDF5 (Debian: "
+                        "libhdf5-dev), so it writes no H5MD; name the file otherwise for "
+                        "extended XYZ",
+                        origin, path);
+#else
+    (void)path;
+    (void)origin;
+    (void)error;
+#endif
+    return 0;
+}
+
+/* The world's spheres now, with like's dimension, box and boundaries. */
+static int scene_now(const carom_scene *like, const carom_world *w, carom_scene *s,
+                     const char *path, cli_error *error)
+{
+    carom_scene_init(s);
+    s->dim = like->dim;
+    for (int d = 0; d < 3; d++) {
+        s->box[d] = like->box[d];
+        s->boundary[d] = like->boundary[d];
+    }
+    carom_error e;
+    if (carom_scene_from_world(s, w, &e) != CAROM_OK)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s", path, e.message);
+    return 0;
+}
+
+int write_xyz_state(const carom_scene *like, const carom_world *w, FILE *f, const char *path,
+                    cli_error *error)
+{
+    carom_scene s;
+    int status = scene_now(like, w, &s, path, error);
+    carom_error e;
+    if (!status && carom_xyz_write(f, &s, carom_world_time(w), &e) != CAROM_OK)
+        status = cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s", path, e.message);
+    carom_scene_free(&s);
+    return status;
+}
+
+frames *frames_open(const char *path, const carom_scene *like, cli_error *error)
+{
+    frames *f = calloc(1, sizeof *f);
+    if (!f) {
+        cli_fail(error, CLI_EXIT_RUNTIME, "%s: out of memory", path);
+        return NULL;
+    }
+    f->path = path;
+    carom_scene_init(&f->like);
+    f->like.dim = like->dim;
+    for (int d = 0; d < 3; d++) {
+        f->like.box[d] = like->box[d];
+        f->like.boundary[d] = like->boundary[d];
+    }
+#ifdef CAROM_HAVE_HDF5
+    if (is_h5md(path)) {
+        f->h5md = h5md_open(path, like, error);
+        if (!f->h5md) {
+            free(f);
+            return NULL;
+        }
+        return f;
+    }
+#endif
+    f->xyz = fopen(path, "w");
+    if (!f->xyz) {
+        cli_fail(error, CLI_EXIT_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+int frames_write(frames *f, const carom_world *w, cli_error *error)
+{
+#ifdef CAROM_HAVE_HDF5
+    if (f->h5md) {
+        carom_scene s;
+        int status = scene_now(&f->like, w, &s, f->path, error);
+        if (!status)
+            status =
+                h5md_write(f->h5md, &s, carom_world_time(w), carom_world_kinetic_energy(w), error);
+        carom_scene_free(&s);
+        return status;
+    }
+#endif
+    return write_xyz_state(&f->like, w, f->xyz, f->path, error);
+}
+
+int frames_close(frames *f, int status, cli_error *error)
+{
+    if (!f)
+        return status;
+    int closing = 0;
+#ifdef CAROM_HAVE_HDF5
+    if (f->h5md)
+        closing = h5md_close(f->h5md, status ? NULL : error);
+#endif
+    if (f->xyz) {
+        int bad = ferror(f->xyz);
+        bad |= fclose(f->xyz) != 0;
+        if (bad && !status)
+            closing = cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", f->path);
+    }
+    free(f);
+    return status ? status : closing;
+}

@@ -1,0 +1,33 @@
+/* Trajectory frames of the measured run, in the format the file's name
+ * asks for: H5MD (HDF5; names ending in .h5 or .h5md, when carom was
+ * built with Debian's libhdf5-dev) or extended XYZ (any other name).
+ *
+ * Contract: frames_open creates the file (truncating it); each
+ * frames_write appends the world's spheres at its current time, ids in
+ * order; frames_close finishes the file and reports any write error that
+ * was pending, returning status when it is already an error. Errors are
+ * one cli_fail line naming the file. */
+#ifndef CAROM_TOOLS_FRAMES_H
+#define CAROM_TOOLS_FRAMES_H
+
+#include <stdio.h>
+
+#include "carom/carom.h"
+#include "carom/scene.h"
+#include "cli.h"
+
+typedef struct frames frames;
+
+/* Whether this build can write such a file; else a usage error naming
+ * the key's origin (for the options, before anything runs). */
+int frames_format_available(const char *path, const char *origin, cli_error *error);
+/* like: the dimension, box and boundaries of the frames. */
+frames *frames_open(const char *path, const carom_scene *like, cli_error *error);
+int frames_write(frames *f, const carom_world *w, cli_error *error);
+int frames_close(frames *f, int status, cli_error *error);
+
+/* One extended XYZ frame of the world now (also the run's final state). */
+int write_xyz_state(const carom_scene *like, const carom_world *w, FILE *f, const char *path,
+                    cli_error *error);
+
+#endif

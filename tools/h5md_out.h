@@ -1,0 +1,32 @@
+/* Trajectory frames as H5MD 1.1 (de Buyl et al. 2014), the HDF5 layout
+ * that LAMMPS's dump h5md writes and MDAnalysis and VMD read:
+ *
+ *   /h5md                      version = [1, 1]; author, creator (carom)
+ *   /particles/all/box         dimension, boundary ("periodic" or "none"
+ *                              per axis); edges [dim]
+ *   /particles/all/position    step [frames], time [frames],
+ *                              value [frames][N][dim]
+ *   /particles/all/velocity    the same
+ *   /particles/all/radius      [N], /particles/all/mass [N] (inf: an obstacle)
+ *   /observables/kinetic_energy  step, time, value [frames]
+ *
+ * step is the frame's number (an event-driven run has no time step).
+ * Built only with HDF5 (CAROM_HAVE_HDF5). HDF5's own error printing is
+ * switched off: errors are one cli_fail line naming the file. */
+#ifndef CAROM_TOOLS_H5MD_OUT_H
+#define CAROM_TOOLS_H5MD_OUT_H
+
+#include "carom/scene.h"
+#include "cli.h"
+
+typedef struct h5md_out h5md_out;
+
+h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error);
+/* Appends a frame: the scene's spheres (the same count every frame) at
+ * time, with the world's kinetic energy. */
+int h5md_write(h5md_out *h, const carom_scene *now, double time, double kinetic_energy,
+               cli_error *error);
+/* Closes the file; 0 or a cli_fail exit code. */
+int h5md_close(h5md_out *h, cli_error *error);
+
+#endif
