@@ -2,8 +2,9 @@
 # Installs carom into a scratch prefix and builds examples/two_spheres.c
 # against it with pkg-config, as another C project would; then checks
 # what the example prints (spheres 0 and 1 meet at t=2.5, in either order;
-# sphere 0 at x=3 at t=4); then runs the Python example with the installed
-# Python package, which must find the installed library by itself.
+# sphere 0 at x=3 at t=4), and examples/cradle.c (contacts pulled after
+# each frame); then runs the Python example with the installed Python
+# package, which must find the installed library by itself.
 set -euo pipefail
 build_dir=$1
 source_dir=$2
@@ -18,6 +19,15 @@ out=$(LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}" "$prefix/two_spheres")
 echo "$out"
 grep -Eq "t=2.500000: spheres (0 and 1|1 and 0) meet" <<<"$out"
 grep -q "t=4: sphere 0 at x=3.000000 moving at -1.000000" <<<"$out"
+
+# The example that pulls contacts after each frame (record_contacts).
+cc -std=c11 -Wall -Wextra -Werror "$source_dir/examples/cradle.c" \
+   $(pkg-config --cflags carom) $(pkg-config --libs --static carom) -o "$prefix/cradle"
+out=$(LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}" "$prefix/cradle")
+grep -q "^frame 4: 4 contacts$" <<<"$out"
+grep -q "^  t=3.040000: balls 3 and 4$" <<<"$out"
+grep -q "^  t=5.500000: ball 4 and wall 1$" <<<"$out"
+grep -q "^  t=7.990000: balls 0 and 1$" <<<"$out"
 
 # The installed Python package finds the installed library by itself.
 python=/usr/bin/python3
