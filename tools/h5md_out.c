@@ -32,17 +32,18 @@ static int failed(h5md_out *h, cli_error *error, const char *what)
                     what);
 }
 
-static herr_t string_attribute(hid_t at, const char *name, const char *const *values, int count)
+static herr_t string_attribute(hid_t at, const char *name, const char *const *values,
+                               size_t count)
 {
     size_t longest = 1;
-    for (int k = 0; k < count; k++)
+    for (size_t k = 0; k < count; k++)
         if (strlen(values[k]) + 1 > longest)
             longest = strlen(values[k]) + 1;
-    char *packed = calloc((size_t)count, longest);
+    char *packed = calloc(count, longest);
     if (!packed)
         return -1;
-    for (int k = 0; k < count; k++)
-        memcpy(packed + (size_t)k * longest, values[k], strlen(values[k]));
+    for (size_t k = 0; k < count; k++)
+        memcpy(packed + k * longest, values[k], strlen(values[k]));
     hid_t type = H5Tcopy(H5T_C_S1);
     H5Tset_size(type, longest);
     H5Tset_strpad(type, H5T_STR_NULLTERM);
@@ -197,7 +198,7 @@ static herr_t write_header(h5md_out *h, const carom_scene *like)
     if (status >= 0)
         status = int_attribute(box, "dimension", &h->dim, 1);
     if (status >= 0)
-        status = string_attribute(box, "boundary", boundary, h->dim);
+        status = string_attribute(box, "boundary", boundary, (size_t)h->dim);
     if (status >= 0)
         status = fixed_dataset(box, "edges", 1, dims, edges);
     hid_t groups[4] = {top, author, creator, box};
