@@ -23,3 +23,13 @@ def test_hard_spheres_is_near_carnahan_starling():
     out = run("hard_spheres.py", "0.25")
     z, z_cs = map(float, re.search(r"Z = (\S+) \(Carnahan-Starling (\S+)\)", out).groups())
     assert abs(z / z_cs - 1) < 0.02
+
+
+def test_speed_distribution_relaxes_to_maxwell_boltzmann(tmp_path):
+    picture = tmp_path / "speeds.png"
+    out = run("speed_distribution.py", str(picture))
+    distances = [float(d) for d in re.findall(r"distance from Maxwell-Boltzmann (\S+)", out)]
+    assert len(distances) == 4
+    assert distances[0] > 1.5 and distances[-1] < 0.15
+    assert distances == sorted(distances, reverse=True)
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
