@@ -17,7 +17,12 @@ if(carom_have_render)
            COMMAND /usr/bin/python3 ${viewer_test_dir}/render_test.py $<TARGET_FILE:carom>
                    ${viewer_work_dir}/render)
   file(MAKE_DIRECTORY ${viewer_work_dir}/render)
-  set_tests_properties(viewer_render PROPERTIES TIMEOUT 300 ENVIRONMENT "${viewer_env}")
+  # With HDF5, renders of an H5MD trajectory are checked too.
+  set(render_env ${viewer_env})
+  if(CAROM_HAVE_HDF5)
+    list(APPEND render_env "CAROM_HAVE_HDF5=1")
+  endif()
+  set_tests_properties(viewer_render PROPERTIES TIMEOUT 300 ENVIRONMENT "${render_env}")
 endif()
 
 find_program(CAROM_XVFB_RUN xvfb-run)

@@ -3,8 +3,9 @@
 usage: render_test.py CAROM WORKDIR
 
 Checks that 2D, 3D and trajectory renders give non-blank PNG frames that
-change from frame to frame, and that bad input ends with one clear error
-line and a nonzero exit.
+change from frame to frame, that an H5MD trajectory (CAROM_HAVE_HDF5=1)
+renders to the same pictures as the XYZ one of the same run, and that bad
+input ends with one clear error line and a nonzero exit.
 """
 import os
 import shutil
@@ -90,6 +91,26 @@ with open(traj) as f:
     in_file = sum(1 for line in f if "Lattice=" in line)
 check(in_file >= 2, f"trajectory has {in_file} frames")
 check_frames(out, in_file, "render trajectory")
+
+# The same run written as H5MD renders to the same pictures, byte for byte.
+if os.environ.get("CAROM_HAVE_HDF5"):
+    h5 = os.path.join(WORK, "traj.h5")
+    run(["run", "dim=2", "n=200", "packing=0.3", "time=2", "frame_interval=0.5",
+         f"trajectory={h5}"])
+    out_h5 = fresh("render_h5md")
+    run(["render", f"input={h5}", "frames=100", "width=160", "height=160", f"out={out_h5}"])
+    from_xyz, from_h5 = frames_in(out), frames_in(out_h5)
+    check(len(from_h5) == in_file, f"render H5MD: {len(from_h5)} frames, expected {in_file}")
+    for a, b in zip(from_xyz, from_h5):
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            check(fa.read() == fb.read(), f"render H5MD: {b} differs from {a}")
+    not_hdf5 = os.path.join(WORK, "not_hdf5.h5")
+    with open(not_hdf5, "w") as f:
+        f.write("2\nnot an HDF5 file\n")
+    p = subprocess.run([CAROM, "render", f"input={not_hdf5}", f"out={WORK}/bad"],
+                       capture_output=True, text=True, timeout=60)
+    check(p.returncode != 0 and "not_hdf5.h5" in p.stderr and p.stderr.count("\n") == 1,
+          f"render of a file that is not HDF5: exit {p.returncode}, stderr {p.stderr!r}")
 
 # Bad input: one line on stderr, nonzero exit.
 empty = fresh("empty_path")

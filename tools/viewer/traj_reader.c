@@ -7,10 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef CAROM_HAVE_HDF5
+#include "h5md_in.h"
+#endif
+
+static int is_h5md(const char *path)
+{
+    size_t n = strlen(path);
+    return (n >= 3 && !strcmp(path + n - 3, ".h5")) || (n >= 5 && !strcmp(path + n - 5, ".h5md"));
+}
+
 int traj_open(traj_reader *r, const char *path, char *err, size_t err_size)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", path);
+    if (is_h5md(path)) {
+#ifdef CAROM_HAVE_HDF5
+        r->h5md = h5md_in_open(path, err, err_size);
+        return r->h5md ? 0 : -1;
+#else
+        snprintf(err, err_size, "%s: this carom was built without HDF5 (Debian: libhdf5-dev), "
+                 "so it reads no H5MD", path);
+        return -1;
+#endif
+    }
     r->file = fopen(path, "r");
     if (!r->file) {
         snprintf(err, err_size, "%s: cannot open (%s)", path, strerror(errno));
@@ -24,7 +44,44 @@ void traj_close(traj_reader *r)
     if (r->file)
         fclose(r->file);
     r->file = NULL;
+#ifdef CAROM_HAVE_HDF5
+    h5md_in_close(r->h5md);
+#endif
+    r->h5md = NULL;
 }
+
+#ifdef CAROM_HAVE_HDF5
+/* The next H5MD frame, checked as an XYZ frame is. */
+static int h5md_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
+{
+    size_t n = h5md_in_count(r->h5md);
+    if (frame_reserve(f, n)) {
+        snprintf(err, err_size, "%s: out of memory", r->path);
+        return -1;
+    }
+    int got = h5md_in_next(r->h5md, &f->time, f->pos, f->vel, f->radius, err, err_size);
+    if (got <= 0)
+        return got;
+    f->dim = h5md_in_dim(r->h5md);
+    h5md_in_box(r->h5md, f->box);
+    f->n = n;
+    f->big = -1;
+    int sound = 1;
+    for (int k = 0; k < f->dim; k++)
+        sound &= isfinite(f->box[k]) && f->box[k] > 0.0;
+    for (size_t i = 0; i < n && sound; i++) {
+        sound &= isfinite(f->radius[i]) && f->radius[i] > 0.0;
+        for (int k = 0; k < 3; k++)
+            sound &= isfinite(f->pos[i][k]) && isfinite(f->vel[i][k]);
+    }
+    if (!sound) {
+        snprintf(err, err_size, "%s: a box length, radius, position or velocity that is not "
+                 "a positive (or finite) number", r->path);
+        return -1;
+    }
+    return 1;
+}
+#endif
 
 /* 1: a line; 0: end of file; -1: too long. */
 static int next_line(traj_reader *r)
@@ -108,6 +165,10 @@ static int parse_properties(const char *props, columns *c)
 
 int traj_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
 {
+#ifdef CAROM_HAVE_HDF5
+    if (r->h5md)
+        return h5md_next(r, f, err, err_size);
+#endif
     int got;
     do {
         got = next_line(r);

@@ -1,5 +1,7 @@
 /* Reading a multi-frame extended XYZ file (as `carom run trajectory=`
- * writes it) one frame at a time, for `carom render input=FILE`.
+ * writes it) one frame at a time, for `carom render input=FILE`; or an
+ * H5MD file (a name ending in .h5 or .h5md; tools/h5md_in.h), in a build
+ * with HDF5.
  *
  * Contract: traj_next reads the next frame into f (positions, velocities
  * if present, radii; f->big = -1) and returns 1, returns 0 at the end of
@@ -16,6 +18,7 @@
 
 typedef struct traj_reader {
     FILE *file;
+    struct h5md_in *h5md; /* an H5MD file instead */
     char path[512];
     long line;
     char text[8192];

@@ -1,0 +1,167 @@
+/* The H5MD trajectory reader (see h5md_in.h). */
+#include "h5md_in.h"
+
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct h5md_in {
+    char path[512];
+    hid_t file, position, velocity; /* velocity < 0 when absent */
+    int dim;
+    size_t n;
+    hsize_t frames, next;
+    double box[3];
+    double *times;  /* [frames] */
+    double *radius; /* [n], or NULL: 0.5 */
+    double *buffer; /* a frame's [n][dim] */
+};
+
+static h5md_in *fail(h5md_in *h, char *err, size_t err_size, const char *what)
+{
+    snprintf(err, err_size, "%s: %s", h->path, what);
+    h5md_in_close(h);
+    return NULL;
+}
+
+/* Dimensions of a dataset of the given rank, or 0 when it is not one. */
+static int shape(hid_t set, int rank, hsize_t *dims)
+{
+    hid_t space = H5Dget_space(set);
+    int ok = space >= 0 && H5Sget_simple_extent_ndims(space) == rank &&
+             H5Sget_simple_extent_dims(space, dims, NULL) == rank;
+    if (space >= 0)
+        H5Sclose(space);
+    return ok;
+}
+
+static int read_all(hid_t file, const char *name, hsize_t count, double **out)
+{
+    hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+    hsize_t dims[1];
+    int ok = set >= 0 && shape(set, 1, dims) && dims[0] == count;
+    if (ok) {
+        *out = malloc((count ? count : 1) * sizeof **out);
+        ok = *out && H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) >= 0;
+    }
+    if (set >= 0)
+        H5Dclose(set);
+    return ok;
+}
+
+h5md_in *h5md_in_open(const char *path, char *err, size_t err_size)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors come back as one line */
+    h5md_in *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return NULL;
+    }
+    snprintf(h->path, sizeof h->path, "%s", path);
+    h->position = h->velocity = -1;
+    h->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (h->file < 0)
+        return fail(h, err, err_size, "cannot open as an HDF5 file");
+    h->position = H5Dopen2(h->file, "particles/all/position/value", H5P_DEFAULT);
+    hsize_t dims[3];
+    if (h->position < 0 || !shape(h->position, 3, dims) || (dims[2] != 2 && dims[2] != 3))
+        return fail(h, err, err_size,
+                    "no /particles/all/position/value of [frames][N][2 or 3]: not an H5MD "
+                    "trajectory");
+    h->frames = dims[0];
+    h->n = (size_t)dims[1];
+    h->dim = (int)dims[2];
+    if (!read_all(h->file, "particles/all/position/time", h->frames, &h->times))
+        return fail(h, err, err_size, "no /particles/all/position/time of one time a frame");
+    double *edges = NULL;
+    if (!read_all(h->file, "particles/all/box/edges", (hsize_t)h->dim, &edges)) {
+        free(edges);
+        return fail(h, err, err_size,
+                    "no fixed /particles/all/box/edges (a box that changes is not read)");
+    }
+    memcpy(h->box, edges, (size_t)h->dim * sizeof *edges);
+    free(edges);
+    if (H5Lexists(h->file, "particles/all/velocity", H5P_DEFAULT) > 0) {
+        h->velocity = H5Dopen2(h->file, "particles/all/velocity/value", H5P_DEFAULT);
+        hsize_t v[3];
+        if (h->velocity < 0 || !shape(h->velocity, 3, v) || v[0] != dims[0] || v[1] != dims[1] ||
+            v[2] != dims[2])
+            return fail(h, err, err_size,
+                        "/particles/all/velocity/value is not the shape of "
+                        "the positions");
+    }
+    if (H5Lexists(h->file, "particles/all/radius", H5P_DEFAULT) > 0 &&
+        !read_all(h->file, "particles/all/radius", (hsize_t)h->n, &h->radius))
+        return fail(h, err, err_size, "/particles/all/radius is not one number a sphere");
+    h->buffer = malloc((h->n ? h->n : 1) * (size_t)h->dim * sizeof *h->buffer);
+    if (!h->buffer)
+        return fail(h, err, err_size, "out of memory");
+    return h;
+}
+
+size_t h5md_in_count(const h5md_in *h)
+{
+    return h->n;
+}
+
+int h5md_in_dim(const h5md_in *h)
+{
+    return h->dim;
+}
+
+void h5md_in_box(const h5md_in *h, double box[3])
+{
+    memcpy(box, h->box, sizeof h->box);
+}
+
+/* Frame h->next of a [frames][n][dim] dataset into out[n][3]. */
+static int read_frame(h5md_in *h, hid_t set, double (*out)[3])
+{
+    hsize_t start[3] = {h->next, 0, 0}, count[3] = {1, (hsize_t)h->n, (hsize_t)h->dim};
+    hid_t file_space = H5Dget_space(set);
+    hid_t memory_space = H5Screate_simple(3, count, NULL);
+    int ok = H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+             H5Dread(set, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, h->buffer) >= 0;
+    H5Sclose(memory_space);
+    H5Sclose(file_space);
+    for (size_t i = 0; ok && i < h->n; i++)
+        for (int k = 0; k < 3; k++)
+            out[i][k] = k < h->dim ? h->buffer[i * (size_t)h->dim + (size_t)k] : 0.0;
+    return ok;
+}
+
+int h5md_in_next(h5md_in *h, double *time, double (*position)[3], double (*velocity)[3],
+                 double *radius, char *err, size_t err_size)
+{
+    if (h->next >= h->frames)
+        return 0;
+    if (!read_frame(h, h->position, position) ||
+        (h->velocity >= 0 && !read_frame(h, h->velocity, velocity))) {
+        snprintf(err, err_size, "%s: frame %llu cannot be read", h->path,
+                 (unsigned long long)h->next);
+        return -1;
+    }
+    if (h->velocity < 0)
+        memset(velocity, 0, h->n * sizeof *velocity);
+    for (size_t i = 0; i < h->n; i++)
+        radius[i] = h->radius ? h->radius[i] : 0.5;
+    *time = h->times[h->next++];
+    return 1;
+}
+
+void h5md_in_close(h5md_in *h)
+{
+    if (!h)
+        return;
+    if (h->velocity >= 0)
+        H5Dclose(h->velocity);
+    if (h->position >= 0)
+        H5Dclose(h->position);
+    if (h->file >= 0)
+        H5Fclose(h->file);
+    free(h->times);
+    free(h->radius);
+    free(h->buffer);
+    free(h);
+}

@@ -1,0 +1,28 @@
+/* Reading an H5MD trajectory one frame at a time (for `carom render
+ * input=FILE.h5`): the layout h5md_out.h writes, and any H5MD file with
+ * the same elements (/particles/all/position with value [frames][N][dim]
+ * and time; a fixed /particles/all/box/edges [dim]; velocity and a fixed
+ * radius [N] if present, else velocity 0 and radius 0.5).
+ *
+ * Contract: h5md_in_open checks that layout and returns NULL with a
+ * one-line message naming the file and the element when it is not there;
+ * h5md_in_next reads the next frame into the caller's arrays of
+ * h5md_in_count spheres and returns 1, 0 after the last frame, or -1 with
+ * a message. HDF5's own error printing is switched off. */
+#ifndef CAROM_TOOLS_H5MD_IN_H
+#define CAROM_TOOLS_H5MD_IN_H
+
+#include <stddef.h>
+
+typedef struct h5md_in h5md_in;
+
+h5md_in *h5md_in_open(const char *path, char *err, size_t err_size);
+size_t h5md_in_count(const h5md_in *h);
+int h5md_in_dim(const h5md_in *h);
+/* Box edges; 0 beyond the dimension. */
+void h5md_in_box(const h5md_in *h, double box[3]);
+int h5md_in_next(h5md_in *h, double *time, double (*position)[3], double (*velocity)[3],
+                 double *radius, char *err, size_t err_size);
+void h5md_in_close(h5md_in *h);
+
+#endif
