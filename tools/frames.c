@@ -25,7 +25,7 @@ static int ends_with(const char *s, const char *end)
     return n >= m && strcmp(s + n - m, end) == 0;
 }
 
-static int is_h5md(const char *path)
+int frames_name_is_h5md(const char *path)
 {
     return ends_with(path, ".h5") || ends_with(path, ".h5md");
 }
@@ -33,7 +33,7 @@ static int is_h5md(const char *path)
 int frames_format_available(const char *path, const char *origin, cli_error *error)
 {
 #ifndef CAROM_HAVE_HDF5
-    if (is_h5md(path))
+    if (frames_name_is_h5md(path))
         return cli_fail(error, CLI_EXIT_USAGE,
                         "%s: trajectory '%s': this carom was built without HDF5 (Debian: "
                         "libhdf5-dev), so it writes no H5MD; name the file otherwise for "
@@ -90,7 +90,7 @@ frames *frames_open(const char *path, const carom_scene *like, cli_error *error)
         f->like.boundary[d] = like->boundary[d];
     }
 #ifdef CAROM_HAVE_HDF5
-    if (is_h5md(path)) {
+    if (frames_name_is_h5md(path)) {
         f->h5md = h5md_open(path, like, error);
         if (!f->h5md) {
             free(f);

@@ -18,6 +18,8 @@
 
 typedef struct frames frames;
 
+/* The name asks for H5MD (it ends in .h5 or .h5md). */
+int frames_name_is_h5md(const char *path);
 /* Whether this build can write such a file; else a usage error naming
  * the key's origin (for the options, before anything runs). */
 int frames_format_available(const char *path, const char *origin, cli_error *error);

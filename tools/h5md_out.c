@@ -157,16 +157,13 @@ static herr_t series_append(series *s, long frame, double time, const double *va
 
 static void series_close(series *s)
 {
-    hid_t *ids[4] = {&s->value, &s->time, &s->step, &s->group};
-    for (int k = 0; k < 4; k++) {
-        if (*ids[k] >= 0) {
-            if (k < 3)
-                H5Dclose(*ids[k]);
-            else
-                H5Gclose(*ids[k]);
-        }
-        *ids[k] = -1;
-    }
+    hid_t *sets[3] = {&s->value, &s->time, &s->step};
+    for (int k = 0; k < 3; k++)
+        if (*sets[k] >= 0)
+            H5Dclose(*sets[k]);
+    if (s->group >= 0)
+        H5Gclose(s->group);
+    s->value = s->time = s->step = s->group = -1;
 }
 
 /* The header groups and the box (h5md_out.h). */

@@ -15,7 +15,7 @@ import numpy as np
 from . import _library
 from ._library import c_double3, lib
 from .errors import Error, check_error
-from .world import number, vector
+from .world import number, vector, vectors
 
 _P = ctypes.POINTER
 
@@ -113,16 +113,9 @@ class _Driver:
 
 
 def _initial_states(position, velocity, radius, accel_bound):
-    x = np.ascontiguousarray(position, dtype=float)
-    n = len(x)
-    if x.ndim != 2 or x.shape[1] not in (2, 3):
-        raise ValueError(f"position: expected n x 3 (or n x 2) numbers, got shape {x.shape}")
-    x = np.hstack([x, np.zeros((n, 3 - x.shape[1]))])
-    v = np.ascontiguousarray(velocity, dtype=float)
-    if v.shape != x.shape:
-        v = np.hstack([v, np.zeros((n, 3 - v.shape[1]))]) if v.ndim == 2 and len(v) == n else None
-    if v is None:
-        raise ValueError(f"velocity: expected {n} x 3 (or {n} x 2) numbers")
+    n = len(position)
+    x = vectors(position, "position", n, 2)
+    v = vectors(velocity, "velocity", n, 2)
     r = np.ascontiguousarray(np.broadcast_to(np.asarray(radius, dtype=float), (n,)))
     a = np.ascontiguousarray(np.broadcast_to(np.asarray(accel_bound, dtype=float), (n,)))
     return n, x, v, r, a

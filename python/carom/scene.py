@@ -15,7 +15,7 @@ import numpy as np
 from . import _library
 from ._library import lib
 from .errors import check_error
-from .world import World, choice, number, per_axis
+from .world import World, choice, number, per_axis, vectors
 
 
 def box_length_for_packing(dim, n, radius, packing):
@@ -91,12 +91,7 @@ class Scene:
         n = self._scene.n
         values = np.asarray(values, dtype=float)
         if width:
-            if values.ndim != 2 or values.shape[0] != n or values.shape[1] not in (self.dim, 3):
-                raise ValueError(f"{name}: expected an array of {n} x {self.dim} (or {n} x 3), "
-                                 f"got shape {values.shape}")
-            full = np.zeros((n, 3))
-            full[:, :values.shape[1]] = values
-            values = full
+            values = vectors(values, name, n, self.dim)
         elif values.shape != (n,):
             values = np.broadcast_to(values, (n,)) if values.ndim == 0 else None
             if values is None:

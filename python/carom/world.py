@@ -87,6 +87,17 @@ def vector(value, key, dim=3):
     return _library.c_double3(*(items + [0.0] * (3 - len(items))))
 
 
+def vectors(values, key, n, dim=3):
+    """An n x 3 float array from n x 3 numbers, or n x 2 in 2D (z = 0)."""
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 2 or values.shape[0] != n or values.shape[1] not in (dim, 3):
+        raise ValueError(f"{key}: expected an array of {n} x {dim} (or {n} x 3), "
+                         f"got shape {values.shape}")
+    full = np.zeros((n, 3))
+    full[:, :values.shape[1]] = values
+    return full
+
+
 def choice(table, value, key):
     if value not in table:
         raise ValueError(f"{key}: {value!r} is not one of {', '.join(map(repr, table))}")
@@ -212,54 +223,57 @@ class World:
 
     # -- callbacks -------------------------------------------------------
 
-    def _contact_caller(self, on_contact):
-        def call(_user_data, contact_pointer):
-            c = contact_pointer.contents
+    def _shielded(self, body, stop):
+        """A C callback running body(*arguments). The first exception it
+        raises is kept for _call to raise, and from then on every call
+        runs stop(*arguments) instead, which makes the engine end its work:
+        a contact velocity or a probed state that is no number."""
+        def call(*arguments):
             if self._pending is None:
                 try:
-                    contact = Contact(c)
-                    on_contact(contact)
-                    after = np.asarray(contact.velocity_after, dtype=float)
-                    if after.shape != (2, 3):
-                        raise ValueError("contact.velocity_after: expected a 2 x 3 array, "
-                                         f"got shape {after.shape}")
-                    for row in range(2):
-                        for k in range(3):
-                            c.velocity_after[row][k] = after[row, k]
+                    body(*arguments)
                     return
                 except BaseException as e:  # raised from the world's call
                     self._pending = e
-            # A velocity that is no number stops the advance after this event.
-            c.velocity_after[0][0] = math.nan
+            stop(*arguments)
         return call
+
+    def _contact_caller(self, on_contact):
+        def body(_user_data, contact_pointer):
+            c = contact_pointer.contents
+            contact = Contact(c)
+            on_contact(contact)
+            after = np.asarray(contact.velocity_after, dtype=float)
+            if after.shape != (2, 3):
+                raise ValueError("contact.velocity_after: expected a 2 x 3 array, "
+                                 f"got shape {after.shape}")
+            for row in range(2):
+                for k in range(3):
+                    c.velocity_after[row][k] = after[row, k]
+
+        def stop(_user_data, contact_pointer):
+            contact_pointer.contents.velocity_after[0][0] = math.nan
+        return self._shielded(body, stop)
 
     def _probe_caller(self, probe, dim):
-        def call(_user_data, sphere, t, position, velocity):
-            if self._pending is None:
-                try:
-                    x, v = probe(sphere, t)
-                    x = vector(x, "probe position", dim)
-                    v = vector(v, "probe velocity", dim)
-                    for k in range(3):
-                        position[k] = x[k]
-                        velocity[k] = v[k]
-                    return
-                except BaseException as e:
-                    self._pending = e
-            # The world stops its work at a probe that gives no number.
+        def body(_user_data, sphere, t, position, velocity):
+            x, v = probe(sphere, t)
+            x = vector(x, "probe position", dim)
+            v = vector(v, "probe velocity", dim)
             for k in range(3):
-                position[k] = math.nan
-                velocity[k] = math.nan
-        return call
+                position[k] = x[k]
+                velocity[k] = v[k]
+
+        def stop(_user_data, sphere, t, position, velocity):
+            for k in range(3):
+                position[k] = velocity[k] = math.nan
+        return self._shielded(body, stop)
 
     def _kick_caller(self, kick):
-        def call(_user_data, sphere, t, delta_v):
-            if self._pending is None:
-                try:
-                    kick(sphere, t, (delta_v[0], delta_v[1], delta_v[2]))
-                except BaseException as e:
-                    self._pending = e
-        return call
+        def body(_user_data, sphere, t, delta_v):
+            kick(sphere, t, (delta_v[0], delta_v[1], delta_v[2]))
+        # Nothing stops the engine from here: the next probe will.
+        return self._shielded(body, lambda *arguments: None)
 
     def _call(self, function, *arguments):
         """Calls a carom_world_* function; raises what failed in it or its callbacks."""

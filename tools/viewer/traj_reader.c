@@ -7,21 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frames.h"
 #ifdef CAROM_HAVE_HDF5
 #include "h5md_in.h"
 #endif
-
-static int is_h5md(const char *path)
-{
-    size_t n = strlen(path);
-    return (n >= 3 && !strcmp(path + n - 3, ".h5")) || (n >= 5 && !strcmp(path + n - 5, ".h5md"));
-}
 
 int traj_open(traj_reader *r, const char *path, char *err, size_t err_size)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", path);
-    if (is_h5md(path)) {
+    if (frames_name_is_h5md(path)) {
 #ifdef CAROM_HAVE_HDF5
         r->h5md = h5md_in_open(path, err, err_size);
         return r->h5md ? 0 : -1;
