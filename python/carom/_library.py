@@ -207,6 +207,7 @@ _PROTOTYPES = {
     "carom_world_sphere_capacity": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_count": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_exists": (ctypes.c_int, [_world_p, _id]),
+    "carom_world_get_def": (_P(carom_world_def), [_world_p]),
     "carom_world_time": (ctypes.c_double, [_world_p]),
     "carom_world_dim": (ctypes.c_int, [_world_p]),
     "carom_world_list_skin": (ctypes.c_double, [_world_p]),

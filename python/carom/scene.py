@@ -15,7 +15,7 @@ import numpy as np
 from . import _library
 from ._library import lib
 from .errors import check_error
-from .world import World, choice, number, per_axis, vectors
+from .world import World, choice, choice_name, number, per_axis, vectors
 
 
 def box_length_for_packing(dim, n, radius, packing):
@@ -70,8 +70,7 @@ class Scene:
 
     @property
     def boundary(self):
-        names = {value: name for name, value in _library.BOUNDARY.items()}
-        return tuple(names[b] for b in self._scene.boundary)
+        return tuple(choice_name(_library.BOUNDARY, b) for b in self._scene.boundary)
 
     # -- the arrays --------------------------------------------------------
 

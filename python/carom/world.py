@@ -104,6 +104,11 @@ def choice(table, value, key):
     return table[value]
 
 
+def choice_name(table, value):
+    """The name of an enum value, as choice takes it."""
+    return next(name for name, v in table.items() if v == value)
+
+
 def per_axis(value, key, convert):
     """Three values from one (for every axis) or from a sequence of 2 or 3."""
     if isinstance(value, (str, int, float)):
@@ -348,6 +353,28 @@ class World:
         """The world's box and spheres now, as a carom.Scene (removed spheres skipped)."""
         from .scene import Scene
         return Scene.from_world(self)
+
+    def get_def(self):
+        """The settings the world was made with (carom_world_get_def), as a
+        dict of the World keywords; on_contact and driver are left out."""
+        d = self._call(lib.carom_world_get_def).contents
+        dim = d.dim
+        name = choice_name
+        return {
+            "dim": dim,
+            "box": tuple(d.box[:dim]),
+            "boundary": tuple(name(_library.BOUNDARY, b) for b in d.boundary[:dim]),
+            "gravity": tuple(d.gravity[:dim]),
+            "restitution": d.restitution,
+            "wall_restitution": d.wall_restitution,
+            "restitution_min_speed": d.restitution_min_speed,
+            "response": name(_library.RESPONSE, d.response),
+            "capacity_hint": d.capacity_hint,
+            "neighbours": name(_library.NEIGHBOURS, d.neighbours),
+            "prefetch": name(_library.PREFETCH, d.prefetch),
+            "reorder": name(_library.REORDER, d.reorder),
+            "record_contacts": bool(d.record_contacts),
+        }
 
     # -- time --------------------------------------------------------------
 

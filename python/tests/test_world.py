@@ -222,6 +222,18 @@ def test_bad_input_gets_a_clear_error():
         world.time()
 
 
+def test_the_settings_read_back():
+    settings = {"dim": 2, "box": (12.0, 7.0), "boundary": ("walls", "periodic"),
+                "gravity": (0.0, -2.0), "restitution": 0.8, "wall_restitution": 0.6,
+                "restitution_min_speed": 1e-5, "response": "none", "capacity_hint": 10,
+                "neighbours": "cells", "prefetch": "off", "reorder": "off",
+                "record_contacts": True}
+    assert carom.World(**settings).get_def() == settings
+    defaults = carom.World().get_def()
+    assert defaults["box"] == (10.0, 10.0, 10.0) and defaults["response"] == "elastic"
+    assert defaults["boundary"] == ("periodic",) * 3 and not defaults["record_contacts"]
+
+
 def test_spheres_come_and_go():
     with carom.World(dim=2, box=10) as world:
         ids = [world.add_sphere((1 + 2 * k, 5), velocity=(0, 1)) for k in range(4)]
