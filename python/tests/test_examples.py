@@ -33,3 +33,11 @@ def test_speed_distribution_relaxes_to_maxwell_boltzmann(tmp_path):
     assert distances[0] > 1.5 and distances[-1] < 0.15
     assert distances == sorted(distances, reverse=True)
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bullet_goes_through_when_stepped_and_hits_in_carom():
+    out = run("bullet.py")
+    assert "stepping at 60 Hz: 0 overlaps seen" in out
+    hit = re.search(r"meets wall ball 44 at t = (\S+) s \(expected (\S+) s\), 1 contact", out)
+    assert hit and abs(float(hit.group(1)) - float(hit.group(2))) < 1e-9
+    assert "bullet now moving at -1000.0 m/s" in out
