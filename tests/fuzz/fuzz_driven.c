@@ -25,6 +25,8 @@
  *   (depth > tolerance), since no bound is ever broken; a wall contact
  *   touches its wall;
  * - no probe finds a driven sphere outside its bound (stats.bound_breaks);
+ * - the advance's recorded contacts (def.record_contacts) are as many as
+ *   the callback saw, the last one the same;
  * - the world is at the time asked.
  * Except where two bodies that contacts do not move (obstacles, driven
  * spheres without kicks, walls), one of them a sphere that moves, can
@@ -64,6 +66,7 @@ typedef struct harness {
     int driven;       /* p[0 .. driven-1] are driven */
     double t_from, t_to; /* the advance under way */
     carom_contact last;  /* the last contact reported */
+    uint64_t reported;   /* contacts reported in the advance under way */
 } harness;
 
 static int index_of(const harness *h, carom_sphere_id id)
@@ -136,6 +139,7 @@ static void on_contact(void *user_data, carom_contact *c)
 {
     harness *h = user_data;
     h->last = *c;
+    h->reported++;
     if (!(c->time >= h->t_from && c->time <= h->t_to))
         fail("a contact outside the advance", c->time);
     if (c->time != carom_world_time(h->w))
@@ -165,6 +169,19 @@ static void on_contact(void *user_data, carom_contact *c)
     double gap = distance(&h->s, xi, xj) - sigma;
     if (!(fabs(gap) <= slack))
         fail("a contact of spheres that are not touching", gap / sigma);
+}
+
+/* The advance's recorded contacts against what the callback saw. */
+static void check_recorded(const harness *h)
+{
+    size_t n;
+    const carom_contact *c = carom_world_recorded_contacts(h->w, &n);
+    if (n != h->reported)
+        fail("the recorded contacts are not as many as the callback saw",
+             (double)n - (double)h->reported);
+    if (n > 0 && (c[n - 1].time != h->last.time || c[n - 1].i != h->last.i ||
+                  c[n - 1].j != h->last.j || c[n - 1].kind != h->last.kind))
+        fail("the last recorded contact is not the callback's last", c[n - 1].time);
 }
 
 /* Reads driven sphere h->n; 0 if it is left out (it would overlap, or its
@@ -251,6 +268,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     def.driver.user_data = &h;
     def.on_contact = on_contact;
     def.user_data = &h;
+    def.record_contacts = 1;
 
     carom_error error;
     h.w = carom_world_create(&def, &error);
@@ -288,6 +306,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t done = 0;
         int reached = 0;
         h.t_to = step * k;
+        h.reported = 0;
         carom_status st = carom_world_advance_to_limited(h.w, h.t_to, EVENT_BUDGET, &done, &reached);
         if (st == CAROM_ERR_OVERLAP && touching_any && k == 1)
             break; /* a touching sphere's last bits made it overlap */
@@ -302,6 +321,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (reached && carom_world_time(h.w) != h.t_to)
             fail("the world is not at the time asked", carom_world_time(h.w));
+        check_recorded(&h);
         read_back(h.w, h.p, h.n);
         check_states(&h.s, h.p, h.n);
         carom_stats stats;
