@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The H5MD trajectories of `carom run` (trajectory=FILE.h5), read back
 with h5py: the layout of H5MD 1.1, and every frame equal to the extended
-XYZ frames of the same run (which keep every double exactly).
+XYZ frames of the same run (which keep every double exactly); and runs
+restarted from a trajectory's last frame (init=FILE.h5) equal to runs
+restarted from the final XYZ state.
 
 usage: h5md_test.py CAROM WORK_DIR
 """
@@ -73,6 +75,46 @@ assert check_run("periodic_2d", ["dim=2", "n=200", "packing=0.3", "equilibrate=0
 assert check_run("walls_3d", ["dim=3", "n=300", "packing=0.2", "boundary=walls",
                               "radius=0.4", "radius_max=0.6", "gravity=1", "equilibrate=0",
                               "time=1", "frame_interval=0.1"], 3, "none") == 11
+
+
+
+def check_restart(name, init_keys):
+    """A run restarted from an H5MD trajectory's last frame (init=FILE.h5)
+    is the run restarted from the final XYZ state, to the last byte."""
+    h5, final = os.path.join(WORK, name + ".h5"), os.path.join(WORK, name + "_final.xyz")
+    code, _, err = run(*init_keys, "time=1", "frame_interval=0.5", "trajectory=" + h5,
+                       "final=" + final)
+    assert code == 0, err
+    outs = []
+    for start in (h5, final):
+        out = os.path.join(WORK, name + "_from_" + os.path.basename(start) + ".xyz")
+        code, _, err = run("init=" + start, "time=1", "final=" + out)
+        assert code == 0, err
+        outs.append(open(out).read())
+    assert outs[0] == outs[1], name
+
+
+check_restart("restart_2d", ["dim=2", "n=200", "packing=0.3", "boundary=walls,periodic",
+                             "equilibrate=0.2"])
+obstacle = os.path.join(WORK, "obstacle.xyz")
+with open(obstacle, "w") as f:
+    f.write('3\nLattice="10 0 0 0 10 0 0 0 10" '
+            'Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 pbc="F F F"\n'
+            "A 2 5 5 1 0 0 0.5 1\nA 5 5 5 0 0 0 1.5 inf\nA 8 5 5 -1 0.5 0 0.25 2\n")
+check_restart("restart_obstacle", ["init=" + obstacle, "equilibrate=0"])
+
+# Files that are not H5MD trajectories: one line, exit 2.
+not_hdf5 = os.path.join(WORK, "not_hdf5.h5")
+with open(not_hdf5, "w") as f:
+    f.write("3\n")
+no_positions = os.path.join(WORK, "no_positions.h5")
+with h5py.File(no_positions, "w") as f:
+    f.create_group("particles/all/box")
+for path, words in ((not_hdf5, "cannot open as an HDF5 file"),
+                    (no_positions, "not an H5MD trajectory")):
+    code, out, err = run("init=" + path, "time=0.1")
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 1 and words in lines[0] and path in lines[0], err
 
 # The other suffix; and a file that cannot be made is one line on stderr.
 code, _, err = run("n=50", "time=0.2", "trajectory=" + os.path.join(WORK, "t.h5md"))

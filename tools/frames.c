@@ -7,6 +7,7 @@
 #include <string.h>
 
 #ifdef CAROM_HAVE_HDF5
+#include "h5md_in.h"
 #include "h5md_out.h"
 #endif
 
@@ -35,15 +36,33 @@ int frames_format_available(const char *path, const char *origin, cli_error *err
 #ifndef CAROM_HAVE_HDF5
     if (frames_name_is_h5md(path))
         return cli_fail(error, CLI_EXIT_USAGE,
-                        "%s: trajectory '%s': this carom was built without HDF5 (Debian: "
-                        "libhdf5-dev), so it writes no H5MD; name the file otherwise for "
-                        "extended XYZ",
+                        "%s: trajectory '%s': " FRAMES_WITHOUT_HDF5 ", so it writes no H5MD; "
+                        "name the file otherwise for extended XYZ",
                         origin, path);
 #else
     (void)path;
     (void)origin;
     (void)error;
 #endif
+    return 0;
+}
+
+int frames_read_init(const char *path, carom_scene *scene, cli_error *error)
+{
+    if (frames_name_is_h5md(path)) {
+#ifdef CAROM_HAVE_HDF5
+        char message[CAROM_ERROR_MESSAGE_SIZE];
+        if (h5md_in_last_scene(path, scene, message, sizeof message) < 0)
+            return cli_fail(error, CLI_EXIT_USAGE, "%s", message);
+        return 0;
+#else
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: " FRAMES_WITHOUT_HDF5 ", so it reads no H5MD",
+                        path);
+#endif
+    }
+    carom_error e;
+    if (carom_xyz_read(path, scene, &e) != CAROM_OK)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
     return 0;
 }
 

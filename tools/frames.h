@@ -18,6 +18,9 @@
 
 typedef struct frames frames;
 
+/* What a build without HDF5 says of an H5MD file. */
+#define FRAMES_WITHOUT_HDF5 "this carom was built without HDF5 (Debian: libhdf5-dev)"
+
 /* The name asks for H5MD (it ends in .h5 or .h5md). */
 int frames_name_is_h5md(const char *path);
 /* Whether this build can write such a file; else a usage error naming
@@ -27,6 +30,11 @@ int frames_format_available(const char *path, const char *origin, cli_error *err
 frames *frames_open(const char *path, const carom_scene *like, cli_error *error);
 int frames_write(frames *f, const carom_world *w, cli_error *error);
 int frames_close(frames *f, int status, cli_error *error);
+
+/* The spheres and box of an initial state file: extended XYZ, or the last
+ * frame of an H5MD trajectory (a name frames_name_is_h5md; in a build
+ * with HDF5). A usage error naming the file when it cannot be read. */
+int frames_read_init(const char *path, carom_scene *scene, cli_error *error);
 
 /* One extended XYZ frame of the world now (also the run's final state). */
 int write_xyz_state(const carom_scene *like, const carom_world *w, FILE *f, const char *path,

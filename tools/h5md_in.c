@@ -6,6 +6,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Boundaries from /particles/all/box's boundary attribute: 1 for
+ * "periodic" per axis; -1 when it cannot be read. */
+static int read_boundaries(hid_t file, int dim, int periodic[3])
+{
+    hid_t attribute =
+        H5Aopen_by_name(file, "particles/all/box", "boundary", H5P_DEFAULT, H5P_DEFAULT);
+    if (attribute < 0)
+        return -1;
+    hid_t stored = H5Aget_type(attribute);
+    hid_t space = H5Aget_space(attribute);
+    hssize_t count = H5Sget_simple_extent_npoints(space);
+    int ok = stored >= 0 && H5Tget_class(stored) == H5T_STRING && !H5Tis_variable_str(stored) &&
+             count == dim;
+    size_t size = ok ? H5Tget_size(stored) : 0;
+    char *text = ok ? calloc((size_t)dim, size + 1) : NULL;
+    ok = text != NULL && H5Aread(attribute, stored, text) >= 0;
+    for (int k = 0; ok && k < dim; k++)
+        periodic[k] = strncmp(text + (size_t)k * size, "periodic", size) == 0;
+    free(text);
+    H5Sclose(space);
+    if (stored >= 0)
+        H5Tclose(stored);
+    H5Aclose(attribute);
+    return ok ? 0 : -1;
+}
+
 struct h5md_in {
     char path[512];
     hid_t file, position, velocity; /* velocity < 0 when absent */
@@ -164,4 +190,44 @@ void h5md_in_close(h5md_in *h)
     free(h->radius);
     free(h->buffer);
     free(h);
+}
+
+int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size)
+{
+    h5md_in *h = h5md_in_open(path, err, err_size);
+    if (!h)
+        return -1;
+    int periodic[3] = {1, 1, 1};
+    double *mass = NULL;
+    int status = -1;
+    carom_error e;
+    if (h->frames == 0) {
+        snprintf(err, err_size, "%s: the trajectory holds no frame", path);
+    } else if (read_boundaries(h->file, h->dim, periodic) < 0) {
+        snprintf(err, err_size, "%s: no /particles/all/box boundary attribute of %d strings", path,
+                 h->dim);
+    } else if (H5Lexists(h->file, "particles/all/mass", H5P_DEFAULT) > 0 &&
+               !read_all(h->file, "particles/all/mass", (hsize_t)h->n, &mass)) {
+        snprintf(err, err_size, "%s: /particles/all/mass is not one number a sphere", path);
+    } else if (carom_scene_resize(scene, h->n, &e) != CAROM_OK) {
+        snprintf(err, err_size, "%s: %s", path, e.message);
+    } else {
+        double time;
+        h->next = h->frames - 1;
+        if (h5md_in_next(h, &time, scene->position, scene->velocity, scene->radius, err,
+                         err_size) == 1) {
+            scene->dim = h->dim;
+            for (int k = 0; k < 3; k++) {
+                scene->box[k] = k < h->dim ? h->box[k] : 0.0;
+                scene->boundary[k] =
+                    k < h->dim && !periodic[k] ? CAROM_BOUNDARY_WALLS : CAROM_BOUNDARY_PERIODIC;
+            }
+            for (size_t i = 0; i < h->n; i++)
+                scene->mass[i] = mass ? mass[i] : 1.0;
+            status = 0;
+        }
+    }
+    free(mass);
+    h5md_in_close(h);
+    return status;
 }

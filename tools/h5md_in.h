@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "carom/scene.h"
+
 typedef struct h5md_in h5md_in;
 
 h5md_in *h5md_in_open(const char *path, char *err, size_t err_size);
@@ -24,5 +26,11 @@ void h5md_in_box(const h5md_in *h, double box[3]);
 int h5md_in_next(h5md_in *h, double *time, double (*position)[3], double (*velocity)[3],
                  double *radius, char *err, size_t err_size);
 void h5md_in_close(h5md_in *h);
+
+/* The last frame of an H5MD trajectory as a scene (for `carom run
+ * init=FILE.h5`): dimension, box edges, boundaries ("periodic", else
+ * walls), positions and velocities, radii (0.5 if absent) and masses (1 if
+ * absent). 0, or -1 with a message naming the file. */
+int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size);
 
 #endif

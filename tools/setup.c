@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "frames.h"
+
 /* Below this packing fraction spheres are placed at random; above, on a
  * lattice (which equilibrate melts). */
 #define RANDOM_PLACEMENT_MAX_PACKING 0.1
@@ -50,9 +52,9 @@ int setup_read_init(config *c, carom_scene *scene, cli_error *error)
 {
     if (!config_is_set(c, KEY_INIT))
         return 0;
-    carom_error e;
-    if (carom_xyz_read(c->value[KEY_INIT], scene, &e) != CAROM_OK)
-        return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
+    int status = frames_read_init(c->value[KEY_INIT], scene, error);
+    if (status)
+        return status;
     /* The file's dimension is the default for dim (a user's dim must agree). */
     char origin[300];
     snprintf(origin, sizeof origin, "init file %s", c->value[KEY_INIT]);

@@ -21,8 +21,7 @@ int traj_open(traj_reader *r, const char *path, char *err, size_t err_size)
         r->h5md = h5md_in_open(path, err, err_size);
         return r->h5md ? 0 : -1;
 #else
-        snprintf(err, err_size, "%s: this carom was built without HDF5 (Debian: libhdf5-dev), "
-                 "so it reads no H5MD", path);
+        snprintf(err, err_size, "%s: " FRAMES_WITHOUT_HDF5 ", so it reads no H5MD", path);
         return -1;
 #endif
     }
