@@ -407,6 +407,69 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
     return CAROM_OK;
 }
 
+/* A sphere taken out of the grid (and lists and queue) is placed again at
+ * its new position, checked as a sphere added after the build is; if it
+ * fails there, it goes back where it was. A big sphere (world_big.c) is
+ * checked in place, then the world is built again (O(N)). */
+carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const double position[3])
+{
+    carom_status begun = begin_change(w, "carom_world_set_position");
+    if (begun != CAROM_OK)
+        return begun;
+    uint32_t i = 0;
+    carom_status st = slot_for(w, id, &i);
+    if (st != CAROM_OK)
+        return st;
+    if (!position || !all_finite(position, w->def.dim))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %u: position must be finite numbers", (unsigned)id);
+    sphere *s = &w->spheres[i];
+    if (INFO(s)->driven)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %u is driven: its position is the application's (after a "
+                          "jump, call carom_world_reprobe_sphere)",
+                          (unsigned)id);
+    world_advance_sphere(w, s, w->time);
+    double old[3];
+    vec_copy(old, s->x);
+    for (int k = 0; k < w->def.dim; k++)
+        s->x[k] = position[k];
+    if (!w->built) {
+        INFO(s)->unchecked = 1; /* checked by the next advance */
+        return CAROM_OK;
+    }
+    if (INFO(s)->big) {
+        st = world_check_unplaced(w, i);
+        if (st != CAROM_OK) {
+            vec_copy(s->x, old);
+            return st;
+        }
+        /* Every event is predicted again, and a large world may sort its
+         * records (slot i may then hold another sphere): nothing below. */
+        pair_set_remove_all_with(&w->lingering, id);
+        world_unbuild(w);
+        return world_build(w, 0); /* fails only for memory: all was checked */
+    }
+    cell_unlink(w, i);
+    if (w->list_skin > 0.0)
+        world_lists_remove(w, i);
+    event_queue_remove(&w->queue, i);
+    st = world_place_sphere(w, i);
+    if (st != CAROM_OK) { /* back where it was, with the message of the failure */
+        char message[CAROM_ERROR_MESSAGE_SIZE];
+        memcpy(message, w->error, sizeof message);
+        vec_copy(s->x, old);
+        if (world_place_sphere(w, i) != CAROM_OK)
+            world_unbuild(w); /* out of memory: placed by the next build */
+        memcpy(w->error, message, sizeof message);
+    }
+    COUNTER(s)++; /* events of others that name it become stale */
+    pair_set_remove_all_with(&w->lingering, id);
+    if (w->built)
+        world_predict(w, i);
+    return st;
+}
+
 carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, double accel_bound)
 {
     carom_status begun = begin_change(w, "carom_world_reprobe_sphere");

@@ -2,7 +2,7 @@
  *
  * They must not change the world they are called from: a contact
  * callback, or a driver's probe or kick, that adds, removes, sets a
- * velocity, reprobes, advances, steps or sorts gets CAROM_ERR_IN_CALLBACK
+ * velocity or a position, reprobes, advances, steps or sorts gets CAROM_ERR_IN_CALLBACK
  * with a message naming the call, and the world goes on exactly as if the
  * call had not been made (same contacts, same states to the last bit).
  * Before this rule, advancing from inside a callback crashed or left
@@ -47,6 +47,8 @@ static void meddle(attempts *a, carom_sphere_id id)
     expect_refused(a, carom_world_remove_sphere(w, id), "carom_world_remove_sphere");
     double v[3] = {1.0, 0.0, 0.0};
     expect_refused(a, carom_world_set_velocity(w, id, v), "carom_world_set_velocity");
+    double x[3] = {0.25, 0.25, 0.25};
+    expect_refused(a, carom_world_set_position(w, id, x), "carom_world_set_position");
     expect_refused(a, carom_world_reprobe_sphere(w, id, 1.0), "carom_world_reprobe_sphere");
     expect_refused(a, carom_world_advance_to(w, carom_world_time(w) + 1.0),
                    "carom_world_advance_to");
@@ -109,7 +111,7 @@ static void test_contact_callback_cannot_change_the_world(void)
         return;
     CHECK_OK(carom_world_advance_to(a, 3.0));
     CHECK_OK(carom_world_advance_to(b, 3.0));
-    CHECK(busy.made == 50 * 8);
+    CHECK(busy.made == 50 * 9); /* the nine calls of meddle() */
     CHECK(busy.refused == busy.made);
     CHECK(busy.named == busy.made);
     /* The world went on as if nothing had been asked. */

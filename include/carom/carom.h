@@ -298,6 +298,16 @@ carom_status carom_world_add_sphere(carom_world *world, const carom_sphere_def *
 carom_status carom_world_remove_sphere(carom_world *world, carom_sphere_id id);
 carom_status carom_world_set_velocity(carom_world *world, carom_sphere_id id,
                                       const double velocity[3]);
+/* Moves a sphere (not a driven one) to a new position at the world's
+ * time, keeping its velocity: a teleport. The new position is checked as
+ * a sphere added then is (inside a walled box; overlapping no other
+ * sphere, unless report-only; before the first advance, by that
+ * advance); on failure the sphere stays where it was and the error names
+ * what is in the way. Contacts on the way are not found: there is no way.
+ * O(1) but for a sphere kept out of the grid for its size (carom_world
+ * then builds itself again, O(N)). */
+carom_status carom_world_set_position(carom_world *world, carom_sphere_id id,
+                                      const double position[3]);
 /* For a driven sphere: the application moved it in a way its bound did not
  * allow (a jump, a new acceleration bound): the world probes it now and
  * starts a new bound with accel_bound (>= 0). Contacts the jump skipped

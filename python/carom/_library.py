@@ -202,6 +202,7 @@ _PROTOTYPES = {
     "carom_world_add_sphere": (_status, [_world_p, _P(carom_sphere_def), _P(_id)]),
     "carom_world_remove_sphere": (_status, [_world_p, _id]),
     "carom_world_set_velocity": (_status, [_world_p, _id, c_double3]),
+    "carom_world_set_position": (_status, [_world_p, _id, c_double3]),
     "carom_world_reprobe_sphere": (_status, [_world_p, _id, ctypes.c_double]),
     "carom_world_get_sphere": (_status, [_world_p, _id, _P(carom_sphere_state)]),
     "carom_world_sphere_capacity": (ctypes.c_size_t, [_world_p]),

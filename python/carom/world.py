@@ -329,6 +329,12 @@ class World:
         self._check(lib.carom_world_set_velocity, sphere_id(sphere),
                     vector(velocity, "velocity", self.dim()))
 
+    def set_position(self, sphere, position):
+        """Moves a sphere (a teleport, velocity kept); refused with
+        carom.Error where it would overlap another or leave a walled box."""
+        self._check(lib.carom_world_set_position, sphere_id(sphere),
+                    vector(position, "position", self.dim()))
+
     def reprobe_sphere(self, sphere, accel_bound):
         self._check(lib.carom_world_reprobe_sphere, sphere_id(sphere),
                     number(accel_bound, "accel_bound"))

@@ -246,6 +246,12 @@ def test_spheres_come_and_go():
         world.set_velocity(4, (1, 0))
         world.advance_to(2)
         assert world.get_sphere(4).position == pytest.approx((4, 1, 0))
+        world.set_position(4, (4, 8))
+        assert world.get_sphere(4).position == (4.0, 8.0, 0.0)
+        with pytest.raises(carom.Error) as raised:
+            world.set_position(4, (5.2, 7))  # onto sphere 2, at (5, 7)
+        assert raised.value.status == "CAROM_ERR_OVERLAP" and "2 and 4" in raised.value.message
+        assert world.get_sphere(4).position == (4.0, 8.0, 0.0)
         scene = world.to_scene()
         assert len(scene) == 4
         assert scene.position[:, 0].tolist() == pytest.approx([1, 5, 7, 4])
