@@ -356,13 +356,18 @@ static carom_status slot_for(carom_world *w, carom_sphere_id id, uint32_t *slot)
     return CAROM_OK;
 }
 
+/* begin_change for a call on live sphere id, whose slot it gives. */
+static carom_status begin_sphere_change(carom_world *w, const char *call, carom_sphere_id id,
+                                        uint32_t *slot)
+{
+    carom_status begun = begin_change(w, call);
+    return begun != CAROM_OK ? begun : slot_for(w, id, slot);
+}
+
 carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
 {
-    carom_status begun = begin_change(w, "carom_world_remove_sphere");
-    if (begun != CAROM_OK)
-        return begun;
     uint32_t i = 0;
-    carom_status st = slot_for(w, id, &i);
+    carom_status st = begin_sphere_change(w, "carom_world_remove_sphere", id, &i);
     if (st != CAROM_OK)
         return st;
     sphere *s = &w->spheres[i];
@@ -384,11 +389,8 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
 
 carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const double velocity[3])
 {
-    carom_status begun = begin_change(w, "carom_world_set_velocity");
-    if (begun != CAROM_OK)
-        return begun;
     uint32_t i = 0;
-    carom_status st = slot_for(w, id, &i);
+    carom_status st = begin_sphere_change(w, "carom_world_set_velocity", id, &i);
     if (st != CAROM_OK)
         return st;
     if (!velocity || !all_finite(velocity, w->def.dim))
@@ -413,11 +415,8 @@ carom_status carom_world_set_velocity(carom_world *w, carom_sphere_id id, const 
  * checked in place, then the world is built again (O(N)). */
 carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const double position[3])
 {
-    carom_status begun = begin_change(w, "carom_world_set_position");
-    if (begun != CAROM_OK)
-        return begun;
     uint32_t i = 0;
-    carom_status st = slot_for(w, id, &i);
+    carom_status st = begin_sphere_change(w, "carom_world_set_position", id, &i);
     if (st != CAROM_OK)
         return st;
     if (!position || !all_finite(position, w->def.dim))
@@ -472,11 +471,8 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
 
 carom_status carom_world_reprobe_sphere(carom_world *w, carom_sphere_id id, double accel_bound)
 {
-    carom_status begun = begin_change(w, "carom_world_reprobe_sphere");
-    if (begun != CAROM_OK)
-        return begun;
     uint32_t i = 0;
-    carom_status st = slot_for(w, id, &i);
+    carom_status st = begin_sphere_change(w, "carom_world_reprobe_sphere", id, &i);
     if (st != CAROM_OK)
         return st;
     if (!w->info[i].driven)
