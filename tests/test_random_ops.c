@@ -9,6 +9,8 @@
  * - removing works once, and the id is then unknown; setting a velocity
  *   or reprobing works where it should (not a driven sphere's velocity,
  *   not reprobing a ballistic sphere), and reprobing moves nothing;
+ * - moving a sphere (carom_world_set_position) follows the rules of
+ *   adding one, keeps its velocity, and a refused move changes nothing;
  * - after every advance, step or sort: the world is at the time asked,
  *   no two spheres overlap, every sphere is in a walled box, the energy
  *   is kept (elastic) or does not grow (restitution), the momentum of a
@@ -88,11 +90,13 @@ static void separation(const trial *t, const double a[3], const double b[3], dou
 
 /* The smallest gap between a sphere at x (radius r) and the spheres
  * present, relative to the contact distance. */
-static double least_gap(const trial *t, const double x[3], double r)
+/* Least relative gap between a sphere at x of radius r and the live
+ * spheres but entry `except` (-1: none). */
+static double least_gap_but(const trial *t, const double x[3], double r, int except)
 {
     double least = INFINITY;
     for (int k = 0; k < t->n; k++) {
-        if (!t->alive[k])
+        if (!t->alive[k] || k == except)
             continue;
         carom_sphere_state s;
         CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &s));
@@ -104,6 +108,11 @@ static double least_gap(const trial *t, const double x[3], double r)
             least = gap;
     }
     return least;
+}
+
+static double least_gap(const trial *t, const double x[3], double r)
+{
+    return least_gap_but(t, x, r, -1);
 }
 
 typedef struct totals {
@@ -275,6 +284,49 @@ static void op_set_velocity(trial *t, rng *r)
         CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &s));
         for (int a = 0; a < 3; a++)
             CHECK(s.velocity[a] == v[a]);
+    }
+}
+
+/* Moving a sphere: taken where it is clear of the others and inside the
+ * box (state there, velocity kept), refused (nothing changed) where it is
+ * clearly not, and for driven spheres. */
+static void op_set_position(trial *t, rng *r)
+{
+    if (t->n == 0)
+        return;
+    int k = (int)(rng_uniform(r) * t->n);
+    if (t->obstacles && k < KEPT)
+        return; /* obstacles stay where they are */
+    carom_sphere_state before, after;
+    int alive = t->alive[k];
+    if (alive)
+        CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &before));
+    double radius = alive ? before.radius : 0.5, x[3];
+    random_point(r, t, radius, x);
+    int outside = t->walls && t->built && rng_uniform(r) < 0.1;
+    if (outside)
+        x[0] = radius * 0.5; /* half out of the low wall */
+    double gap = least_gap_but(t, x, radius, k);
+    if (!t->built && (outside || (gap < 1e-6 && !t->report_only)))
+        return; /* checks wait for the first advance: move only to clear places */
+    carom_status st = carom_world_set_position(t->w, t->ids[k], x);
+    if (!alive) {
+        CHECK(st == CAROM_ERR_NO_SUCH_SPHERE);
+        return;
+    }
+    if (k < t->driven)
+        CHECK(st == CAROM_ERR_INVALID_ARGUMENT);
+    else if (outside)
+        CHECK(st == CAROM_ERR_OUTSIDE_BOX ||
+              (st == CAROM_ERR_OVERLAP && gap < 1e-6 && !t->report_only));
+    else if (gap > 1e-6 || t->report_only)
+        CHECK_OK(st);
+    else if (gap < -1e-6)
+        CHECK(st == CAROM_ERR_OVERLAP);
+    CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &after));
+    for (int a = 0; a < 3; a++) {
+        CHECK(after.position[a] == (st == CAROM_OK ? x[a] : before.position[a]));
+        CHECK(after.velocity[a] == before.velocity[a]);
     }
 }
 
@@ -454,6 +506,8 @@ static void run_trial(uint64_t seed, int config, int operations)
             op_set_velocity(&t, &r);
         else if (u < 0.5)
             op_reprobe(&t, &r);
+        else if (u < 0.55)
+            op_set_position(&t, &r);
         else
             op_move(&t, &r);
     }
