@@ -253,8 +253,10 @@ def test_spheres_come_and_go():
         assert raised.value.status == "CAROM_ERR_OVERLAP" and "2 and 4" in raised.value.message
         assert world.get_sphere(4).position == (4.0, 8.0, 0.0)
         scene = world.to_scene()
-        assert len(scene) == 4
+        assert len(scene) == 4 and world.ids().tolist() == [0, 2, 3, 4]
         assert scene.position[:, 0].tolist() == pytest.approx([1, 5, 7, 4])
+        for row, sphere in enumerate(world.ids()):
+            assert tuple(scene.position[row]) == world.get_sphere(sphere).position
 
 
 def test_events_in_pieces():
