@@ -31,7 +31,7 @@ theory = middles / kT * np.exp(-middles**2 / (2 * kT))
 figure, axes = plt.subplots(figsize=(7, 4.5))
 for t in (0.0, 0.5, 2.0, 10.0):
     world.advance_to(t)
-    speeds = np.linalg.norm(world.to_scene().velocity, axis=1)
+    speeds = np.linalg.norm(carom.Scene.from_world(world).velocity, axis=1)
     density, _ = np.histogram(speeds, bins=edges, density=True)
     per_disk = 2 * world.get_stats().collisions / n
     distance = np.sum(np.abs(density - theory)) * (edges[1] - edges[0])

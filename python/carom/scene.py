@@ -161,7 +161,8 @@ class Scene:
 
     @classmethod
     def from_world(cls, world):
-        """The world's box and spheres at its time (ids in order, removed ones skipped)."""
+        """The world's box and spheres at its time (carom_scene_from_world):
+        ids in order, removed ones skipped (row k is sphere world.ids()[k])."""
         scene = cls(world.dim())
         world_handle = world._handle()
         return scene._run(lambda s, e: lib.carom_scene_from_world(s, world_handle, e))

@@ -356,16 +356,10 @@ class World:
         return bool(self._call(lib.carom_world_sphere_exists, sphere_id(sphere)))
 
     def ids(self):
-        """The ids of the spheres present, in order: row k of to_scene()'s
-        arrays is sphere ids()[k]."""
+        """The ids of the spheres present, in order: row k of the arrays of
+        carom.Scene.from_world(world) is sphere ids()[k]."""
         live = [k for k in range(self.sphere_capacity()) if self.sphere_exists(k)]
         return np.array(live, dtype=np.uint32)
-
-    def to_scene(self):
-        """The world's box and spheres now, as a carom.Scene (removed spheres
-        skipped: row k is sphere ids()[k])."""
-        from .scene import Scene
-        return Scene.from_world(self)
 
     def get_def(self):
         """The settings the world was made with (carom_world_get_def), as a

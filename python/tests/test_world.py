@@ -56,7 +56,7 @@ def test_report_only_contacts_are_those_of_straight_lines(dim, n, length):
     assert recorded["j"].tolist() == [c.j for c in seen]
     assert np.array_equal(recorded["normal"], [c.normal for c in seen])
     # Report-only: every sphere is where its straight line puts it.
-    after = world.to_scene()
+    after = carom.Scene.from_world(world)
     moved = scene.position + scene.velocity * t_end
     box = np.array(scene.box)
     assert np.abs((after.position - moved + box / 2) % box - box / 2).max() < 1e-9
@@ -252,7 +252,7 @@ def test_spheres_come_and_go():
             world.set_position(4, (5.2, 7))  # onto sphere 2, at (5, 7)
         assert raised.value.status == "CAROM_ERR_OVERLAP" and "2 and 4" in raised.value.message
         assert world.get_sphere(4).position == (4.0, 8.0, 0.0)
-        scene = world.to_scene()
+        scene = carom.Scene.from_world(world)
         assert len(scene) == 4 and world.ids().tolist() == [0, 2, 3, 4]
         assert scene.position[:, 0].tolist() == pytest.approx([1, 5, 7, 4])
         for row, sphere in enumerate(world.ids()):
@@ -270,7 +270,8 @@ def test_events_in_pieces():
         assert processed <= 1000
         done += processed
     assert done == whole.get_stats().events
-    assert np.array_equal(whole.to_scene().position, pieces.to_scene().position)
+    assert np.array_equal(carom.Scene.from_world(whole).position,
+                          carom.Scene.from_world(pieces).position)
     stepped = scene.create_world()
     assert stepped.step_events(50) == 50
     assert stepped.get_stats().events == 50 and 0 < stepped.time() < 2
