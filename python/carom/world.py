@@ -9,11 +9,11 @@ defaults (carom_world_default_def). Vectors are sequences of 3 numbers
 A driver is either one of carom.drive's (Orbits, Forces, Field), which
 run in C, or any object with probe(id, t) -> (position, velocity) and
 optionally kick(id, t, delta_v). Callbacks (on_contact, and a Python
-driver's probe and kick) are Python callables. An exception raised in one ends the call into the world as
-soon as the engine lets it (after the event in progress; for a kick, at
-the next probe) and is raised from that call, with the world left
-consistent at its last processed event. The world holds the callbacks, so
-they live as long as it does.
+driver's probe and kick) are Python callables. An exception raised in
+one ends the call into the world as soon as the engine lets it (after
+the event in progress; for a kick, at the next probe) and is raised from
+that call, with the world left consistent at its last processed event.
+The world holds the callbacks, so they live as long as it does.
 """
 
 import collections
