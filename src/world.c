@@ -104,6 +104,8 @@ static carom_status reserve(carom_world *w, size_t n)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
         w->reported = r;
     }
+    if (world_images_reserve(w, cap) != 0)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     if (w->list_entry && world_lists_reserve(w, cap) != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     if (event_queue_reserve(&w->queue, cap) != 0 ||
@@ -214,6 +216,7 @@ void carom_world_free(carom_world *w)
     free(w->floors);
     free(w->id_of);
     free(w->slot_of);
+    free(w->image);
     free(w);
 }
 
@@ -280,6 +283,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     }
     s->t = w->time;
     s->radius = def->radius;
+    world_images_reset(w, (uint32_t)id);
     INFO(s)->inv_mass = isinf(def->mass) ? 0.0 : 1.0 / def->mass;
     INFO(s)->falls = INFO(s)->inv_mass > 0.0;
     INFO(s)->alive = 1;
@@ -431,8 +435,12 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
     world_advance_sphere(w, s, w->time);
     double old[3];
     vec_copy(old, s->x);
+    int64_t old_image[3] = {0, 0, 0};
+    if (w->image)
+        memcpy(old_image, w->image[id], sizeof old_image);
     for (int k = 0; k < w->def.dim; k++)
         s->x[k] = position[k];
+    world_images_reset(w, id);
     if (!w->built) {
         INFO(s)->unchecked = 1; /* checked by the next advance */
         return CAROM_OK;
@@ -441,6 +449,8 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
         st = world_check_unplaced(w, i);
         if (st != CAROM_OK) {
             vec_copy(s->x, old);
+            if (w->image)
+                memcpy(w->image[id], old_image, sizeof old_image);
             return st;
         }
         /* Every event is predicted again, and a large world may sort its
@@ -458,6 +468,8 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
         char message[CAROM_ERROR_MESSAGE_SIZE];
         memcpy(message, w->error, sizeof message);
         vec_copy(s->x, old);
+        if (w->image)
+            memcpy(w->image[id], old_image, sizeof old_image);
         if (world_place_sphere(w, i) != CAROM_OK)
             world_unbuild(w); /* out of memory: placed by the next build */
         memcpy(w->error, message, sizeof message);
@@ -503,12 +515,8 @@ carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
     for (int k = 0; k < w->def.dim; k++) {
         /* Stored positions may lie a little outside on periodic axes (a
          * sphere wraps at its next cell crossing or list rebuild). */
-        double L = w->def.box[k];
-        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC &&
-            (out->position[k] < 0.0 || out->position[k] >= L)) {
-            double x = out->position[k] - L * floor(out->position[k] / L);
-            out->position[k] = x < L ? x : 0.0;
-        }
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
+            world_wrap_coordinate(&out->position[k], w->def.box[k]);
     }
     out->radius = s->radius;
     out->mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : INFINITY;

@@ -33,8 +33,7 @@ static carom_status fit_into_box(carom_world *w, uint32_t id, int check)
     for (int k = 0; k < w->def.dim; k++) {
         double L = w->def.box[k];
         if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC) {
-            double x = s->x[k] - L * floor(s->x[k] / L);
-            s->x[k] = x < L ? x : 0.0;
+            world_wrap_into_box(w, id, k);
         } else {
             double slack = OVERLAP_TOLERANCE * s->radius;
             if (check && (s->x[k] - s->radius < -slack || s->x[k] + s->radius > L + slack))

@@ -255,12 +255,8 @@ static int rehome(carom_world *w, uint32_t i)
     int32_t cc[3];
     int moved = 0;
     for (int k = 0; k < 3; k++) {
-        if (g->periodic[k]) {
-            double L = g->length[k];
-            s->x[k] -= L * floor(s->x[k] / L);
-            if (s->x[k] >= L)
-                s->x[k] = 0.0;
-        }
+        if (g->periodic[k])
+            world_wrap_into_box(w, i, k);
         cc[k] = grid_coordinate(g, k, s->x[k]);
         moved |= cc[k] != w->info[i].cc[k];
     }

@@ -170,10 +170,8 @@ static void process_rescan(carom_world *w, uint32_t i)
 {
     sphere *s = &w->spheres[i];
     for (int k = 0; k < w->def.dim && INFO(s)->big; k++) {
-        if (w->levels.level[0].periodic[k]) {
-            double L = w->levels.level[0].length[k];
-            s->x[k] -= L * floor(s->x[k] / L);
-        }
+        if (w->levels.level[0].periodic[k])
+            world_wrap_into_box(w, i, k);
     }
     w->stats.cell_crossings++;
     world_predict(w, i);

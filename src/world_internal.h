@@ -252,6 +252,9 @@ struct carom_world {
                              stops, and the next advance rebuilds */
     int lists_refused;    /* memory ran out once: cells from then on */
 
+    int64_t (*image)[3];  /* def.count_images: by id, the periodic faces
+                             each sphere has crossed (world_images.c) */
+
     uint32_t *id_of;      /* by slot: the id the application knows (or NULL) */
     uint32_t *slot_of;    /* by id: the slot holding it (or NULL) */
     reorder_watch reorder;
@@ -343,6 +346,19 @@ static inline void cell_unlink(carom_world *w, uint32_t id)
     w->cell_next[id] = s->cell_prev = SPHERE_NONE;
 }
 
+/* world_images.c: unwrapped positions (def.count_images). */
+int world_images_reserve(carom_world *w, size_t capacity);
+void world_images_reset(carom_world *w, uint32_t id); /* added or moved */
+/* The stored position of the sphere in slot has moved by -n box lengths
+ * along axis: its image moves by n. */
+void world_note_wrap(carom_world *w, uint32_t slot, int axis, int64_t n);
+/* Puts *x into [0, L) (a hair below a multiple of L goes to 0); returns
+ * how many box lengths it was moved down by. */
+int64_t world_wrap_coordinate(double *x, double L);
+/* Wraps the stored position of the sphere in slot into the box along a
+ * periodic axis, and notes the wrap. */
+void world_wrap_into_box(carom_world *w, uint32_t slot, int axis);
+
 /* Moves sphere id's cell coordinate one step along an axis of grid g.
  * Only a periodic axis lets a sphere leave the grid: the coordinate wraps
  * and the stored position moves by the axis length (the clock is not
@@ -354,9 +370,11 @@ static inline void cell_step(carom_world *w, uint32_t id, const grid *g, int axi
     if (s->cc[axis] == g->n[axis]) {
         s->cc[axis] = 0;
         w->spheres[id].x[axis] -= g->length[axis];
+        world_note_wrap(w, id, axis, 1);
     } else if (s->cc[axis] < 0) {
         s->cc[axis] = g->n[axis] - 1;
         w->spheres[id].x[axis] += g->length[axis];
+        world_note_wrap(w, id, axis, -1);
     }
 }
 

@@ -540,9 +540,11 @@ void world_lists_remake(carom_world *w, uint32_t i)
         if (!g->periodic[k])
             continue;
         double L = g->length[k];
-        double wrap = x[k] < 0.0 ? L : x[k] >= L ? -L : 0.0;
-        s->x[k] += wrap;
-        x[k] += wrap;
+        int up = x[k] < 0.0 ? 1 : x[k] >= L ? -1 : 0;
+        s->x[k] += up * L;
+        x[k] += up * L;
+        if (up)
+            world_note_wrap(w, i, k, -up);
     }
     world_lists_remove(w, i);
     cell_unlink(w, i);

@@ -201,6 +201,10 @@ typedef struct carom_world_def {
     int record_contacts;            /* 1: keep every contact of an advance
                                        for carom_world_recorded_contacts
                                        (default 0) */
+    int count_images;               /* 1: count each sphere's crossings of
+                                       periodic faces, for unwrapped
+                                       positions (carom_world_get_image;
+                                       24 bytes a sphere; default 0) */
 } carom_world_def;
 
 carom_world_def carom_world_default_def(void);
@@ -316,6 +320,17 @@ carom_status carom_world_reprobe_sphere(carom_world *world, carom_sphere_id id,
                                         double accel_bound);
 carom_status carom_world_get_sphere(const carom_world *world, carom_sphere_id id,
                                     carom_sphere_state *out);
+/* With def.count_images: the periodic image of a sphere, such that its
+ * position from carom_world_get_sphere plus image[k] * box[k] along every
+ * axis is its unwrapped position, which never jumps by a box length (for
+ * mean-square displacements). It continues the coordinates the sphere was
+ * added (or last moved, carom_world_set_position) with, even from outside
+ * the box. 0 along walled axes (and z in 2D). A driven sphere's image
+ * follows the world's view of it (the application knows its own
+ * coordinates). CAROM_ERR_INVALID_ARGUMENT if def.count_images is 0,
+ * CAROM_ERR_NO_SUCH_SPHERE for an id that is not live. */
+carom_status carom_world_get_image(const carom_world *world, carom_sphere_id id,
+                                   int64_t image[3]);
 
 /* Number of ids handed out so far (removed spheres keep their id). */
 size_t carom_world_sphere_capacity(const carom_world *world);

@@ -38,7 +38,8 @@ CONTACT_DTYPE = np.dtype(_library.carom_contact)
 
 SETTINGS = ("dim", "box", "boundary", "gravity", "restitution", "wall_restitution",
             "restitution_min_speed", "response", "on_contact", "capacity_hint", "driver",
-            "neighbours", "prefetch", "reorder", "record_contacts")
+            "neighbours", "prefetch", "reorder", "record_contacts",
+            "count_images")
 
 
 class Contact:
@@ -172,6 +173,8 @@ class World:
                 setattr(d, key, choice(table, settings[key], key))
         if settings.get("record_contacts"):
             d.record_contacts = 1
+        if settings.get("count_images"):
+            d.count_images = 1
         if "capacity_hint" in settings:
             d.capacity_hint = operator.index(settings["capacity_hint"])
         self._callbacks = []
@@ -345,6 +348,38 @@ class World:
         return SphereState(tuple(state.position), tuple(state.velocity), state.radius,
                            state.mass, state.collisions)
 
+    def get_image(self, sphere):
+        """The sphere's periodic image (carom_world_get_image), for a world
+        made with count_images=True: its position plus image * box is its
+        unwrapped position. A tuple of dim ints."""
+        if not self._call(lib.carom_world_get_def).contents.count_images:
+            raise ValueError("count_images: this world was made without it, and keeps no images")
+        image = (ctypes.c_int64 * 3)()
+        self._check(lib.carom_world_get_image, sphere_id(sphere), image)
+        return tuple(image[:self.dim()])
+
+    def images(self):
+        """The images of the spheres present, an (N, dim) int64 array in
+        the order of ids() (count_images=True)."""
+        ids = self.ids()
+        out = np.zeros((len(ids), self.dim()), dtype=np.int64)
+        for row, sphere in enumerate(ids):
+            out[row] = self.get_image(int(sphere))
+        return out
+
+    def unwrapped_positions(self):
+        """Positions that never wrap: position + image * box, an (N, dim)
+        array in the order of ids() (count_images=True). Their change over
+        time gives mean-square displacements."""
+        ids = self.ids()
+        dim = self.dim()
+        box = np.array(self.get_def()["box"])
+        out = np.empty((len(ids), dim))
+        for row, sphere in enumerate(ids):
+            image = self.get_image(int(sphere))
+            out[row] = np.array(self.get_sphere(int(sphere)).position[:dim]) + np.array(image) * box
+        return out
+
     def sphere_capacity(self):
         """Number of ids handed out so far (removed spheres keep theirs)."""
         return self._call(lib.carom_world_sphere_capacity)
@@ -381,6 +416,7 @@ class World:
             "prefetch": name(_library.PREFETCH, d.prefetch),
             "reorder": name(_library.REORDER, d.reorder),
             "record_contacts": bool(d.record_contacts),
+            "count_images": bool(d.count_images),
         }
 
     # -- time --------------------------------------------------------------

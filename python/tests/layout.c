@@ -76,6 +76,7 @@ int main(void)
     FIELD(carom_world_def, prefetch);
     FIELD(carom_world_def, reorder);
     FIELD(carom_world_def, record_contacts);
+    FIELD(carom_world_def, count_images);
     end_struct();
     begin_struct("carom_sphere_def", sizeof(carom_sphere_def), 0);
     FIELD(carom_sphere_def, position);

@@ -227,11 +227,12 @@ def test_the_settings_read_back():
                 "gravity": (0.0, -2.0), "restitution": 0.8, "wall_restitution": 0.6,
                 "restitution_min_speed": 1e-5, "response": "none", "capacity_hint": 10,
                 "neighbours": "cells", "prefetch": "off", "reorder": "off",
-                "record_contacts": True}
+                "record_contacts": True, "count_images": True}
     assert carom.World(**settings).get_def() == settings
     defaults = carom.World().get_def()
     assert defaults["box"] == (10.0, 10.0, 10.0) and defaults["response"] == "elastic"
     assert defaults["boundary"] == ("periodic",) * 3 and not defaults["record_contacts"]
+    assert not defaults["count_images"]
 
 
 def test_spheres_come_and_go():

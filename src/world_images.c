@@ -1,0 +1,81 @@
+/* Unwrapped positions (def.count_images): each sphere's count of the
+ * periodic faces it has crossed, by id, so that its position plus image
+ * times the box length never jumps by a box length.
+ *
+ * Contract: whatever moves a stored position by whole box lengths (a
+ * wrap: a cell crossing, a list remade, a big sphere's rescan, a driven
+ * sphere rehomed, the check at a build) moves the image the other way
+ * through world_wrap_into_box or world_note_wrap, so position + image * L
+ * changes only as the sphere moves. A sphere's image starts at 0 where it
+ * is added or moved to (carom_world_set_position): its unwrapped position
+ * continues the coordinates the application gave, whatever their image.
+ * Without def.count_images nothing is kept (w->image is NULL) and
+ * carom_world_get_image refuses. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "world_internal.h"
+
+int world_images_reserve(carom_world *w, size_t capacity)
+{
+    if (!w->def.count_images)
+        return 0;
+    int64_t(*image)[3] = realloc(w->image, capacity * sizeof *image);
+    if (!image)
+        return -1;
+    w->image = image;
+    return 0;
+}
+
+void world_images_reset(carom_world *w, uint32_t id)
+{
+    if (w->image)
+        memset(w->image[id], 0, sizeof w->image[id]);
+}
+
+void world_note_wrap(carom_world *w, uint32_t slot, int axis, int64_t n)
+{
+    if (w->image)
+        w->image[world_id_of(w, slot)][axis] += n;
+}
+
+int64_t world_wrap_coordinate(double *x, double L)
+{
+    if (*x >= 0.0 && *x < L)
+        return 0;
+    double n = floor(*x / L);
+    double wrapped = *x - L * n;
+    if (wrapped < 0.0) { /* x / L rounded up to a whole number */
+        wrapped += L;
+        n -= 1.0;
+    }
+    if (wrapped >= L) { /* a hair below a multiple of L */
+        wrapped = 0.0;
+        n += 1.0;
+    }
+    *x = wrapped;
+    return (int64_t)n;
+}
+
+void world_wrap_into_box(carom_world *w, uint32_t slot, int axis)
+{
+    double *x = &w->spheres[slot].x[axis];
+    world_note_wrap(w, slot, axis, world_wrap_coordinate(x, w->def.box[axis]));
+}
+
+carom_status carom_world_get_image(const carom_world *w, carom_sphere_id id, int64_t image[3])
+{
+    if (!w->image)
+        return CAROM_ERR_INVALID_ARGUMENT;
+    if (id >= w->count || !w->info[world_slot_of(w, id)].alive)
+        return CAROM_ERR_NO_SUCH_SPHERE;
+    double x[3], v[3];
+    world_true_state(w, world_slot_of(w, id), w->time, x, v);
+    for (int k = 0; k < 3; k++) {
+        image[k] = 0;
+        if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
+            image[k] = w->image[id][k] + world_wrap_coordinate(&x[k], w->def.box[k]);
+    }
+    return CAROM_OK;
+}
