@@ -22,6 +22,7 @@ FAST = ["time=0.2", "equilibrate=0"]
 
 # name: (arguments, exit status, substrings of the error line)
 BAD_INPUT = {
+    "msd_word": (["msd=yes"], USAGE, ["msd=yes", "expected one of: off on"]),
     "unknown_key": (["n=10", "foo=1"], USAGE, ["unknown key 'foo'", "command line"]),
     "unknown_key_in_file": (["@unknown_key.cfg"], USAGE,
                             ["unknown_key.cfg:3", "unknown key 'colour'"]),
@@ -715,6 +716,33 @@ def case_orbits_collision_log(r):
         expect(compare_contacts(got[1:], want), "%s: a log missing a contact passes" % name)
 
 
+def case_msd(r):
+    """msd=on: report-only spheres all at speed 2 fly straight, so the mean-
+    square displacement over t = 7 is (2 t)^2 = 196 exactly, whatever the
+    wraps (3D periodic; 2D with lists). In an elastic gas at packing 0.2,
+    D = msd / (6 t) is above Enskog's value by the amount molecular
+    dynamics has long found there (Erpenbeck and Wood: about 1.1-1.2)."""
+    for keys in (["n=500", "packing=0.2"], ["dim=2", "n=400", "packing=0.2",
+                                             "neighbours=lists"]):
+        d = r.json(keys + ["response=none", "speed=2", "equilibrate=0", "time=7", "msd=on"])
+        msd = d["mean_square_displacement"]
+        expect(abs(msd - 196.0) <= 1e-9 * 196.0, "msd %r is not 196 (%s)" % (msd, keys))
+        expect(abs(d["self_diffusion"] - 196.0 / (2 * d["dim"] * 7)) <= 1e-9,
+               "self_diffusion %r" % d["self_diffusion"])
+        expect(d["self_diffusion_enskog"] is None, "Enskog for a report-only run")
+    d = r.json(["n=2000", "packing=0.2", "equilibrate=2", "time=40", "msd=on"])
+    ratio = d["self_diffusion"] / d["self_diffusion_enskog"]
+    expect(1.0 < ratio < 1.35, "D / D_Enskog = %r, expected about 1.1-1.2" % ratio)
+    enskog = 3 / (8 * (6 * 0.2 / math.pi) * 1.0 * ((1 - 0.1) / 0.8 ** 3)) * math.sqrt(
+        d["temperature_final"] / math.pi)
+    expect(abs(d["self_diffusion_enskog"] / enskog - 1) < 1e-3, "Enskog's D %r, expected %r"
+           % (d["self_diffusion_enskog"], enskog))
+    p = r.ok(["n=300", "time=2", "msd=on"])
+    expect("Enskog" in p.stdout and "msd" in p.stdout, "summary lacks msd:\n%s" % p.stdout)
+    d = r.json(["n=300", "time=1"])
+    expect("mean_square_displacement" not in d, "msd reported without msd=on")
+
+
 CASES = {
     "json_fields": case_json_fields,
     "few_spheres": case_few_spheres,
@@ -735,6 +763,7 @@ CASES = {
     "kgs_forces": case_kgs_forces,
     "kgs_field": case_kgs_field,
     "orbits_collision_log": case_orbits_collision_log,
+    "msd": case_msd,
 }
 
 

@@ -7,6 +7,7 @@ restarted from the final XYZ state.
 
 usage: h5md_test.py CAROM WORK_DIR
 """
+import json
 import os
 import subprocess
 import sys
@@ -64,6 +65,12 @@ def check_run(name, keys, dim, boundary):
             v = velocity["value"][k]
             expected = 0.5 * np.sum(mass[:, None] * v * v)
             assert abs(energy[k] - expected) <= 1e-12 * expected, (energy[k], expected)
+        # Images (position + image * edges unwraps) where an axis is periodic.
+        assert ("image" in particles) == (boundary == "periodic"), name
+        if boundary == "periodic":
+            assert particles["image"]["value"].shape == position["value"].shape
+            assert particles["image"]["value"].dtype.kind == "i"
+            assert np.array_equal(particles["image"]["time"][:], position["time"][:])
         lattice = frames[0][0].split('Lattice="')[1].split('"')[0].split()
         edges = [float(lattice[4 * a]) for a in range(dim)]
         assert np.array_equal(box["edges"][:], edges)
@@ -76,6 +83,67 @@ assert check_run("walls_3d", ["dim=3", "n=300", "packing=0.2", "boundary=walls",
                               "radius=0.4", "radius_max=0.6", "gravity=1", "equilibrate=0",
                               "time=1", "frame_interval=0.1"], 3, "none") == 11
 
+
+
+def unwrapped(particles, k):
+    edges = particles["box/edges"][:]
+    return particles["position/value"][k] + particles["image/value"][k] * edges
+
+
+def check_straight_images():
+    """Report-only spheres fly straight: position + image * edges at every
+    frame is the first frame's plus velocity times time (to 1e-9), across
+    many wraps; and an axis with walls has image 0."""
+    for name, keys, dim in (
+            ("straight_3d", ["dim=3", "n=300", "packing=0.1", "speed=5,20"], 3),
+            ("straight_2d_mixed", ["dim=2", "n=200", "packing=0.1", "speed=5,20",
+                                   "boundary=walls,periodic"], 2)):
+        h5 = os.path.join(WORK, name + ".h5")
+        code, _, err = run(*keys, "response=none", "equilibrate=0", "time=6",
+                           "frame_interval=1", "trajectory=" + h5)
+        assert code == 0, err
+        with h5py.File(h5, "r") as f:
+            particles = f["particles/all"]
+            times = particles["position/time"][:]
+            start, v = unwrapped(particles, 0), particles["velocity/value"][0]
+            image = particles["image/value"][:]
+            walled = [k for k in range(dim)
+                      if particles["box"].attrs["boundary"][k] == b"none"]
+            assert all(not image[:, :, k].any() for k in walled), name
+            assert np.abs(image).max() >= 3, name  # wrapped many times
+            for k in range(len(times)):
+                if walled:  # straight only along the periodic axis
+                    continue
+                expected = start + v * (times[k] - times[0])
+                error = np.abs(unwrapped(particles, k) - expected).max()
+                assert error <= 1e-9 * (1 + np.abs(expected).max()), (name, k, error)
+            if walled:
+                y = 1  # the periodic axis: its velocity never changes
+                assert np.array_equal(particles["velocity/value"][-1][:, y], v[:, y])
+                expected = start[:, y] + v[:, y] * (times[-1] - times[0])
+                error = np.abs(unwrapped(particles, len(times) - 1)[:, y] - expected).max()
+                assert error <= 1e-9 * (1 + np.abs(expected).max()), (name, error)
+
+
+def check_msd_matches_images():
+    """msd=on's mean-square displacement is the one the trajectory's images
+    give between its first and last frames (an elastic gas)."""
+    h5 = os.path.join(WORK, "msd.h5")
+    code, out, err = run("n=400", "packing=0.25", "equilibrate=1", "time=5", "frame_interval=5",
+                         "msd=on", "--json", "trajectory=" + h5)
+    assert code == 0, err
+    msd = json.loads(out)["mean_square_displacement"]
+    with h5py.File(h5, "r") as f:
+        particles = f["particles/all"]
+        assert len(particles["position/time"]) == 2
+        moved = unwrapped(particles, 1) - unwrapped(particles, 0)
+        from_file = np.mean(np.sum(moved * moved, axis=1))
+    assert abs(msd - from_file) <= 1e-9 * from_file, (msd, from_file)
+    assert msd > 1.0  # well beyond a box-length error's hiding place
+
+
+check_straight_images()
+check_msd_matches_images()
 
 
 def check_restart(name, init_keys):

@@ -59,6 +59,8 @@ static const struct {
     [KEY_FRAME_INTERVAL] = {"frame_interval", "simulated time between frames (default time/100)"},
     [KEY_COLLISION_LOG] = {"collision_log",
                            "write 'time i j' (i<j) for each collision of the measured run"},
+    [KEY_MSD] = {"msd", "on: the mean-square displacement of the measured run (periodic "
+                        "wraps counted) and D = msd/(2 dim time); off (default)"},
     [KEY_MOTION] = {"motion", "ballistic (default), orbits, forces or field: how spheres are "
                               "driven (see below)"},
     [KEY_ORBITS] = {"orbits", "orbits file for motion=orbits: 'cx cy cz R omega phase radius' "

@@ -39,6 +39,7 @@ typedef enum config_key {
     KEY_TRAJECTORY,
     KEY_FRAME_INTERVAL,
     KEY_COLLISION_LOG,
+    KEY_MSD,
     KEY_MOTION,
     KEY_ORBITS,
     KEY_ACCEL_BOUND,

@@ -82,6 +82,30 @@ static int scene_now(const carom_scene *like, const carom_world *w, carom_scene 
     return 0;
 }
 
+#ifdef CAROM_HAVE_HDF5
+/* The images of the world's n spheres, in the rows of scene_now, when
+ * the world counts them and some axis is periodic (*out NULL otherwise). */
+static int images_now(const carom_scene *like, const carom_world *w, size_t n, int64_t (**out)[3],
+                      const char *path, cli_error *error)
+{
+    *out = NULL;
+    int periodic = 0;
+    for (int d = 0; d < like->dim; d++)
+        periodic |= like->boundary[d] == CAROM_BOUNDARY_PERIODIC;
+    if (!periodic || !carom_world_get_def(w)->count_images)
+        return 0;
+    int64_t(*image)[3] = malloc((n ? n : 1) * sizeof *image);
+    if (!image)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "%s: out of memory", path);
+    size_t row = 0;
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w) && row < n; id++)
+        if (carom_world_get_image(w, id, image[row]) == CAROM_OK)
+            row++;
+    *out = image;
+    return 0;
+}
+#endif
+
 int write_xyz_state(const carom_scene *like, const carom_world *w, FILE *f, const char *path,
                     cli_error *error)
 {
@@ -132,10 +156,14 @@ int frames_write(frames *f, const carom_world *w, cli_error *error)
 #ifdef CAROM_HAVE_HDF5
     if (f->h5md) {
         carom_scene s;
+        int64_t(*image)[3] = NULL;
         int status = scene_now(&f->like, w, &s, f->path, error);
         if (!status)
-            status =
-                h5md_write(f->h5md, &s, carom_world_time(w), carom_world_kinetic_energy(w), error);
+            status = images_now(&f->like, w, s.n, &image, f->path, error);
+        if (!status)
+            status = h5md_write(f->h5md, &s, (const int64_t(*)[3])image, carom_world_time(w),
+                                carom_world_kinetic_energy(w), error);
+        free(image);
         carom_scene_free(&s);
         return status;
     }

@@ -12,6 +12,7 @@ typedef struct series {
     hid_t group, step, time, value;
     int rank; /* of value: 1 (a number a frame) or 3 ([N][dim]) */
     hsize_t per_frame[2];
+    hid_t memory_type; /* of the values appended */
 } series;
 
 struct h5md_out {
@@ -20,9 +21,10 @@ struct h5md_out {
     int dim;
     size_t n; /* spheres, fixed by the first frame */
     long frames;
-    series position, velocity, energy;
-    double *buffer; /* a frame's [N][dim] */
-    int failed;     /* an HDF5 call failed: the file is not complete */
+    series position, velocity, image, energy;
+    double *buffer;        /* a frame's [N][dim] */
+    int64_t *image_buffer; /* the same, of images */
+    int failed;            /* an HDF5 call failed: the file is not complete */
 };
 
 static int failed(h5md_out *h, cli_error *error, const char *what)
@@ -32,8 +34,7 @@ static int failed(h5md_out *h, cli_error *error, const char *what)
                     what);
 }
 
-static herr_t string_attribute(hid_t at, const char *name, const char *const *values,
-                               size_t count)
+static herr_t string_attribute(hid_t at, const char *name, const char *const *values, size_t count)
 {
     size_t longest = 1;
     for (size_t k = 0; k < count; k++)
@@ -130,9 +131,12 @@ static herr_t append(hid_t set, hid_t memory_type, int rank, const hsize_t *per_
     return status;
 }
 
-static herr_t series_open(series *s, hid_t at, const char *name, int rank, hsize_t n, int dim)
+/* A series of doubles, or of integers (file_type an integer type). */
+static herr_t series_open(series *s, hid_t at, const char *name, int rank, hsize_t n, int dim,
+                          hid_t file_type)
 {
     s->rank = rank;
+    s->memory_type = file_type == H5T_STD_I64LE ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE;
     s->per_frame[0] = n;
     s->per_frame[1] = (hsize_t)dim;
     s->group = group(at, name);
@@ -140,18 +144,18 @@ static herr_t series_open(series *s, hid_t at, const char *name, int rank, hsize
         return -1;
     s->step = growing_dataset(s->group, "step", H5T_STD_I64LE, 1, NULL);
     s->time = growing_dataset(s->group, "time", H5T_IEEE_F64LE, 1, NULL);
-    s->value = growing_dataset(s->group, "value", H5T_IEEE_F64LE, rank, s->per_frame);
+    s->value = growing_dataset(s->group, "value", file_type, rank, s->per_frame);
     return s->step < 0 || s->time < 0 || s->value < 0 ? -1 : 0;
 }
 
-static herr_t series_append(series *s, long frame, double time, const double *values)
+static herr_t series_append(series *s, long frame, double time, const void *values)
 {
     long long step = frame;
     herr_t status = append(s->step, H5T_NATIVE_LLONG, 1, NULL, frame, &step);
     if (status >= 0)
         status = append(s->time, H5T_NATIVE_DOUBLE, 1, NULL, frame, &time);
     if (status >= 0)
-        status = append(s->value, H5T_NATIVE_DOUBLE, s->rank, s->per_frame, frame, values);
+        status = append(s->value, s->memory_type, s->rank, s->per_frame, frame, values);
     return status;
 }
 
@@ -219,8 +223,8 @@ h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error)
     strcpy(name, path);
     h->path = name;
     h->dim = like->dim;
-    series *all[3] = {&h->position, &h->velocity, &h->energy};
-    for (int k = 0; k < 3; k++)
+    series *all[4] = {&h->position, &h->velocity, &h->image, &h->energy};
+    for (int k = 0; k < 4; k++)
         all[k]->group = all[k]->step = all[k]->time = all[k]->value = -1;
     h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (h->file < 0) {
@@ -237,20 +241,27 @@ h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error)
     return h;
 }
 
-/* The first frame fixes the number of spheres and writes their radii and
- * masses. */
-static int first_frame(h5md_out *h, const carom_scene *now, cli_error *error)
+/* The first frame fixes the number of spheres, writes their radii and
+ * masses, and whether images are written. */
+static int first_frame(h5md_out *h, const carom_scene *now, int with_images, cli_error *error)
 {
     h->n = now->n;
-    h->buffer = malloc((now->n ? now->n : 1) * (size_t)h->dim * sizeof *h->buffer);
-    if (!h->buffer)
+    size_t values = (now->n ? now->n : 1) * (size_t)h->dim;
+    h->buffer = malloc(values * sizeof *h->buffer);
+    if (with_images)
+        h->image_buffer = malloc(values * sizeof *h->image_buffer);
+    if (!h->buffer || (with_images && !h->image_buffer))
         return failed(h, error, "out of memory");
     hsize_t n[1] = {(hsize_t)now->n};
     if (fixed_dataset(h->file, "particles/all/radius", 1, n, now->radius) < 0 ||
         fixed_dataset(h->file, "particles/all/mass", 1, n, now->mass) < 0 ||
-        series_open(&h->position, h->file, "particles/all/position", 3, n[0], h->dim) < 0 ||
-        series_open(&h->velocity, h->file, "particles/all/velocity", 3, n[0], h->dim) < 0 ||
-        series_open(&h->energy, h->file, "observables/kinetic_energy", 1, 0, 0) < 0)
+        series_open(&h->position, h->file, "particles/all/position", 3, n[0], h->dim,
+                    H5T_IEEE_F64LE) < 0 ||
+        series_open(&h->velocity, h->file, "particles/all/velocity", 3, n[0], h->dim,
+                    H5T_IEEE_F64LE) < 0 ||
+        (with_images && series_open(&h->image, h->file, "particles/all/image", 3, n[0], h->dim,
+                                    H5T_STD_I64LE) < 0) ||
+        series_open(&h->energy, h->file, "observables/kinetic_energy", 1, 0, 0, H5T_IEEE_F64LE) < 0)
         return failed(h, error, "its particle groups");
     return 0;
 }
@@ -263,16 +274,28 @@ static const double *packed(h5md_out *h, const double (*vectors)[3])
     return h->buffer;
 }
 
-int h5md_write(h5md_out *h, const carom_scene *now, double time, double kinetic_energy,
-               cli_error *error)
+static const int64_t *packed_images(h5md_out *h, const int64_t (*image)[3])
+{
+    for (size_t i = 0; i < h->n; i++)
+        for (int k = 0; k < h->dim; k++)
+            h->image_buffer[i * (size_t)h->dim + (size_t)k] = image[i][k];
+    return h->image_buffer;
+}
+
+int h5md_write(h5md_out *h, const carom_scene *now, const int64_t (*image)[3], double time,
+               double kinetic_energy, cli_error *error)
 {
     if (h->frames == 0) {
-        int status = first_frame(h, now, error);
+        int status = first_frame(h, now, image != NULL, error);
         if (status)
             return status;
     }
     if (now->n != h->n)
         return failed(h, error, "the number of spheres changed");
+    if ((image != NULL) != (h->image_buffer != NULL))
+        return failed(h, error, "images in some frames only");
+    if (image && series_append(&h->image, h->frames, time, packed_images(h, image)) < 0)
+        return failed(h, error, "a frame");
     if (series_append(&h->position, h->frames, time, packed(h, now->position)) < 0 ||
         series_append(&h->velocity, h->frames, time, packed(h, now->velocity)) < 0 ||
         series_append(&h->energy, h->frames, time, &kinetic_energy) < 0)
@@ -285,13 +308,14 @@ int h5md_close(h5md_out *h, cli_error *error)
 {
     if (!h)
         return 0;
-    series *all[3] = {&h->position, &h->velocity, &h->energy};
-    for (int k = 0; k < 3; k++)
+    series *all[4] = {&h->position, &h->velocity, &h->image, &h->energy};
+    for (int k = 0; k < 4; k++)
         series_close(all[k]);
     int status = 0;
     if (H5Fclose(h->file) < 0 && error && !h->failed)
         status = failed(h, error, "closing it");
     free(h->buffer);
+    free(h->image_buffer);
     free(h->path);
     free(h);
     return status;

@@ -7,6 +7,9 @@
  *   /particles/all/position    step [frames], time [frames],
  *                              value [frames][N][dim]
  *   /particles/all/velocity    the same
+ *   /particles/all/image       the same, integers (when the world counts
+ *                              images and some axis is periodic):
+ *                              position + image * edges is unwrapped
  *   /particles/all/radius      [N], /particles/all/mass [N] (inf: an obstacle)
  *   /observables/kinetic_energy  step, time, value [frames]
  *
@@ -16,6 +19,8 @@
 #ifndef CAROM_TOOLS_H5MD_OUT_H
 #define CAROM_TOOLS_H5MD_OUT_H
 
+#include <stdint.h>
+
 #include "carom/scene.h"
 #include "cli.h"
 
@@ -23,9 +28,10 @@ typedef struct h5md_out h5md_out;
 
 h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error);
 /* Appends a frame: the scene's spheres (the same count every frame) at
- * time, with the world's kinetic energy. */
-int h5md_write(h5md_out *h, const carom_scene *now, double time, double kinetic_energy,
-               cli_error *error);
+ * time, with the world's kinetic energy; image: their periodic images,
+ * row for row, or NULL (the first frame decides for all). */
+int h5md_write(h5md_out *h, const carom_scene *now, const int64_t (*image)[3], double time,
+               double kinetic_energy, cli_error *error);
 /* Closes the file; 0 or a cli_fail exit code. */
 int h5md_close(h5md_out *h, cli_error *error);
 

@@ -529,6 +529,8 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     o->trajectory = c->value[KEY_TRAJECTORY];
     o->collision_log = c->value[KEY_COLLISION_LOG];
     o->scenario = c->value[KEY_SCENARIO];
+    static const char *const off_on[] = {"off", "on"};
+    TRY(get_word(c, KEY_MSD, off_on, 2, 0, &o->msd, error));
     if (config_is_set(c, KEY_FRAME_INTERVAL)) {
         if (!o->trajectory)
             return cli_fail(error, CLI_EXIT_USAGE, "%s: frame_interval needs trajectory=FILE",

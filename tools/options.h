@@ -58,6 +58,7 @@ typedef struct run_options {
     double accel_min, accel_max; /* acceleration bounds, uniform in [min, max] */
     double force_interval;
     double field_speed, field_gain, field_step;
+    int msd;                 /* msd=on: mean-square displacement of the measured run */
     const char *scenario;    /* NULL if none */
     int json;
 } run_options;

@@ -34,6 +34,40 @@ static int reference_applies(const run_options *o)
            o->radius == o->radius_max && !o->use_speed;
 }
 
+/* msd / (2 d t): along every axis, so a walled axis makes it meaningless. */
+static double self_diffusion(const run_options *o, const run_result *r)
+{
+    for (int d = 0; d < o->dim; d++)
+        if (o->boundary[d] != CAROM_BOUNDARY_PERIODIC)
+            return NAN;
+    double t = r->end_time - r->start_time;
+    return t > 0.0 ? r->mean_square_displacement / (2.0 * o->dim * t) : NAN;
+}
+
+/* Enskog's D for the scene: equal spheres of mass 1 in equilibrium. */
+static int enskog_applies(const run_options *o)
+{
+    return reference_applies(o) && !o->init;
+}
+
+static double enskog(const run_options *o, const run_result *r)
+{
+    double kt = 0.5 * (r->temperature_initial + r->temperature_final);
+    return displacement_enskog(o->dim, o->packing, o->radius, kt, 1.0);
+}
+
+static void print_diffusion(const run_options *o, const run_result *r, FILE *out)
+{
+    fprintf(out, "  msd                %.6g over t = %g", r->mean_square_displacement,
+            r->end_time - r->start_time);
+    double d = self_diffusion(o, r);
+    if (isfinite(d))
+        fprintf(out, "  (D = msd/(2 dim t) = %.5g", d);
+    if (isfinite(d) && enskog_applies(o))
+        fprintf(out, "; Enskog: %.5g, ratio %.3f", enskog(o, r), d / enskog(o, r));
+    fprintf(out, "%s\n", isfinite(d) ? ")" : "");
+}
+
 static double collision_rate(const run_result *r)
 {
     return r->wall_seconds > 0.0 ? (double)r->stats.collisions / r->wall_seconds : 0.0;
@@ -120,6 +154,8 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     fprintf(out, "  max overlap        %.3g  (relative to the contact distance)\n",
             r->max_overlap);
     fprintf(out, "  peak memory        %.1f MB\n", (double)peak_rss_bytes() / 1e6);
+    if (o->msd)
+        print_diffusion(o, r, out);
     if (o->trajectory)
         fprintf(out, "  trajectory         %s (%ld frames)\n", o->trajectory, r->frames);
     if (o->collision_log)
@@ -245,6 +281,11 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "compressibility_reference",
              reference_applies(o) ? report_reference_z(o->dim, o->packing) : NAN, &first);
     json_num(out, "max_overlap", r->max_overlap, &first);
+    if (o->msd) {
+        json_num(out, "mean_square_displacement", r->mean_square_displacement, &first);
+        json_num(out, "self_diffusion", self_diffusion(o, r), &first);
+        json_num(out, "self_diffusion_enskog", enskog_applies(o) ? enskog(o, r) : NAN, &first);
+    }
     json_num(out, "virial", s->virial, &first);
     json_num(out, "wall_momentum", s->wall_momentum, &first);
     long long rss = peak_rss_bytes();

@@ -144,6 +144,10 @@ static int measured_run(const run_options *o, carom_world *w, contact_log *log,
     double wall_start = now_seconds(), cpu_start = cpu_seconds();
     log->active = 1;
     int status = 0;
+    displacement moved = {0, NULL, NULL};
+    r->mean_square_displacement = NAN;
+    if (o->msd && displacement_start(&moved, w) != 0)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for msd");
     if (trajectory) {
         /* Frames at t0 + k * interval, k = 0, 1, ... up to the end. */
         long last = (long)floor(o->time / o->frame_interval * (1.0 + 1e-12));
@@ -161,6 +165,9 @@ static int measured_run(const run_options *o, carom_world *w, contact_log *log,
     r->wall_seconds = now_seconds() - wall_start;
     r->cpu_seconds = cpu_seconds() - cpu_start;
     progress_end(p);
+    if (!status && o->msd)
+        r->mean_square_displacement = displacement_msd(&moved, w);
+    displacement_free(&moved);
     if (status)
         return status;
     if (log->failed)
@@ -191,6 +198,8 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     def.neighbours = o->neighbours;
     def.prefetch = o->prefetch;
     def.reorder = o->reorder;
+    /* Unwrapped positions for msd, and for an H5MD trajectory's images. */
+    def.count_images = o->msd || (o->trajectory && frames_name_is_h5md(o->trajectory));
     frames *trajectory = NULL;
     int status = 0;
     if (o->collision_log) {

@@ -14,6 +14,7 @@
 #include "carom/carom.h"
 #include "carom/scene.h"
 #include "cli.h"
+#include "displacement.h"
 #include "motion.h"
 #include "options.h"
 
@@ -30,6 +31,7 @@ typedef struct run_result {
     double max_overlap;
     double list_skin;              /* of the world's neighbour lists; 0: cells */
     long frames;
+    double mean_square_displacement; /* msd=on; NaN otherwise */
 } run_result;
 
 /* m: the driver of driven spheres (motion=orbits, forces, field), or NULL

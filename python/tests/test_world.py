@@ -276,3 +276,31 @@ def test_events_in_pieces():
     stepped = scene.create_world()
     assert stepped.step_events(50) == 50
     assert stepped.get_stats().events == 50 and 0 < stepped.time() < 2
+
+
+def test_unwrapped_positions_fly_straight():
+    """Report-only spheres in a periodic box: position + image * box is the
+    start plus velocity times time, across many wraps; and the centre of
+    mass of an elastic gas stays put (zero total momentum)."""
+    rng = np.random.default_rng(4)
+    start = rng.uniform(-5.0, 15.0, size=(60, 3))  # some outside the box
+    velocity = rng.uniform(-9.0, 9.0, size=(60, 3))
+    world = carom.World(box=10, response="none", count_images=True)
+    for x, v in zip(start, velocity):
+        world.add_sphere(x, v, radius=0.3)
+    world.advance_to(4.0)
+    expected = start + 4.0 * velocity
+    assert np.allclose(world.unwrapped_positions(), expected, rtol=0, atol=1e-9)
+    assert np.abs(world.images()).max() >= 3
+    assert world.get_image(0) == tuple(world.images()[0])
+    with pytest.raises(ValueError, match="count_images"):
+        carom.World().get_image(0)
+
+    length = carom.box_length_for_packing(3, 200, 0.5, 0.25)
+    gas = carom.Scene(3, length).random(200, 0.5, seed=2).maxwell_velocities(1.0, seed=3)
+    world = gas.create_world(count_images=True)
+    before = world.unwrapped_positions().mean(axis=0)
+    world.advance_to(20.0)
+    assert world.get_stats().collisions > 5000
+    after = world.unwrapped_positions().mean(axis=0)
+    assert np.allclose(after, before, rtol=0, atol=1e-9)
