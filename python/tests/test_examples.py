@@ -41,3 +41,13 @@ def test_bullet_goes_through_when_stepped_and_hits_in_carom():
     hit = re.search(r"meets wall ball 44 at t = (\S+) s \(expected (\S+) s\), 1 contact", out)
     assert hit and abs(float(hit.group(1)) - float(hit.group(2))) < 1e-9
     assert "bullet now moving at -1000.0 m/s" in out
+
+
+def test_diffusion_is_ballistic_then_above_enskog(tmp_path):
+    picture = tmp_path / "diffusion.png"
+    out = run("diffusion.py", str(picture))
+    free = float(re.search(r"msd / \(3 kT t\^2\) = (\S+)", out).group(1))
+    assert abs(free - 1) < 0.02
+    ratio = float(re.search(r"ratio (\S+)\)", out).group(1))
+    assert 1.0 < ratio < 1.35
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
