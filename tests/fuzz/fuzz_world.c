@@ -23,7 +23,10 @@
  * - the contacts recorded (def.record_contacts) are the step's: in time
  *   order within it, as many sphere contacts and wall hits as the stats
  *   count, between spheres that exist (or a walled face), with unit
- *   normals.
+ *   normals;
+ * - in a report-only world without gravity, every sphere's unwrapped
+ *   position (def.count_images) along each periodic axis is its start
+ *   plus velocity times time (to 1e-9 of the distances involved).
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
  * infinite mass can squeeze a sphere without end. Built only with
@@ -97,6 +100,32 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
              (double)spheres - (double)collisions + (double)walls - (double)wall_hits);
 }
 
+/* Sphere i's position plus image times box along axis a. */
+static double unwrapped(const carom_world *w, const world_spec *s, const placed *p, int a)
+{
+    int64_t image[3];
+    if (carom_world_get_image(w, p->id, image) != CAROM_OK)
+        fail("no image for a sphere the world accepted", (double)p->id);
+    return p->x[a] + (double)image[a] * s->box[a];
+}
+
+/* Report-only, no gravity: straight flight along periodic axes, whose
+ * velocity nothing changes. */
+static void check_straight(const carom_world *w, const world_spec *s, const placed *p, int n,
+                           const double (*u0)[3], const double (*v0)[3], double t)
+{
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < s->dim; a++) {
+            if (s->walls[a] || p[i].driven)
+                continue;
+            double expect = u0[i][a] + v0[i][a] * t;
+            double scale = fabs(u0[i][a]) + fabs(v0[i][a] * t) + s->box[a];
+            if (!(fabs(unwrapped(w, s, &p[i], a) - expect) <= 1e-9 * scale))
+                fail("an unwrapped position left its straight line",
+                     unwrapped(w, s, &p[i], a) - expect);
+        }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     byte_reader r = {data, size};
@@ -113,6 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * fast: a scale of its own for every speed scale. */
     def.restitution_min_speed = 1e-6 * vmax;
     def.record_contacts = 1;
+    def.count_images = 1;
 
     carom_error error;
     carom_world *w = carom_world_create(&def, &error);
@@ -139,6 +169,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     read_back(w, p, n);
+    double u0[MAX_SPHERES][3], v0[MAX_SPHERES][3];
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) {
+            u0[i][a] = unwrapped(w, &s, &p[i], a);
+            v0[i][a] = p[i].v[a];
+        }
     double e0 = energy(&s, p, n, g);
     double mom0[3];
     carom_world_momentum(w, mom0);
@@ -172,6 +208,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail("the world is not at the time asked", carom_world_time(w));
         read_back(w, p, n);
         check_states(&s, p, n);
+        if (s.report_only && !s.gravity)
+            check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
+                           carom_world_time(w));
         carom_stats after;
         carom_world_get_stats(w, &after);
         check_recorded(w, &s, p, n, t_start, after.collisions - before.collisions,
