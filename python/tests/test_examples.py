@@ -51,3 +51,12 @@ def test_diffusion_is_ballistic_then_above_enskog(tmp_path):
     ratio = float(re.search(r"ratio (\S+)\)", out).group(1))
     assert 1.0 < ratio < 1.35
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_granular_cooling_follows_haff_at_first(tmp_path):
+    picture = tmp_path / "cooling.png"
+    out = run("granular_cooling.py", str(picture))
+    ratios = [float(r) for r in re.findall(r"\(ratio (\S+)\)", out)]
+    assert len(ratios) == 5 and ratios[0] == 1.0
+    assert abs(ratios[1] - 1) < 0.04  # t = t_H: T fell to a quarter, as the law says
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
