@@ -23,6 +23,7 @@ FAST = ["time=0.2", "equilibrate=0"]
 # name: (arguments, exit status, substrings of the error line)
 BAD_INPUT = {
     "msd_word": (["msd=yes"], USAGE, ["msd=yes", "expected one of: off on"]),
+    "thermostat_negative": (["thermostat=-0.5"], USAGE, ["thermostat=-0.5", ">= 0"]),
     "unknown_key": (["n=10", "foo=1"], USAGE, ["unknown key 'foo'", "command line"]),
     "unknown_key_in_file": (["@unknown_key.cfg"], USAGE,
                             ["unknown_key.cfg:3", "unknown key 'colour'"]),
@@ -743,6 +744,28 @@ def case_msd(r):
     expect("mean_square_displacement" not in d, "msd reported without msd=on")
 
 
+def case_thermostat(r):
+    """thermostat=nu: Andersen's bath at `temperature`. An elastic gas in
+    it is an equilibrium fluid at that temperature (Z on Carnahan-
+    Starling); a granular gas (restitution 0.8) settles where the bath's
+    heating nu (kT - T) balances the cooling (1 - e^2) Gamma(T) T / 3 of
+    Enskog's collision rate (tests/test_thermostat.c), T = 0.734 here; the
+    redraws number about nu N times the run."""
+    d = r.json(["n=2000", "packing=0.3", "thermostat=0.2", "temperature=1.5", "time=20"])
+    expect(abs(d["temperature_final"] / 1.5 - 1) < 0.06, "T %r, bath 1.5" % d["temperature_final"])
+    expect(abs(d["compressibility"] / 3.9738 - 1) < 0.02, "Z %r" % d["compressibility"])
+    redraws, mean = d["thermostat_redraws"], 0.2 * 2000 * 22
+    expect(abs(redraws - mean) < 5 * math.sqrt(mean), "redraws %r, expected %r" % (redraws, mean))
+    expect(d["thermostat_rate"] == 0.2, "thermostat_rate")
+    d = r.json(["n=3000", "packing=0.1", "restitution=0.8", "thermostat=0.5", "equilibrate=10",
+                "time=20"])
+    expect(abs(d["temperature_final"] / 0.7338 - 1) < 0.05,
+           "steady T %r, balance 0.7338" % d["temperature_final"])
+    p = r.ok(["n=200", "time=1", "thermostat=1"])
+    expect("Andersen" in p.stdout, "summary lacks the thermostat:\n%s" % p.stdout)
+    expect("thermostat_rate" not in r.json(["n=200", "time=1"]), "a thermostat by default")
+
+
 CASES = {
     "json_fields": case_json_fields,
     "few_spheres": case_few_spheres,
@@ -764,6 +787,7 @@ CASES = {
     "kgs_field": case_kgs_field,
     "orbits_collision_log": case_orbits_collision_log,
     "msd": case_msd,
+    "thermostat": case_thermostat,
 }
 
 

@@ -61,6 +61,8 @@ static const struct {
                            "write 'time i j' (i<j) for each collision of the measured run"},
     [KEY_MSD] = {"msd", "on: the mean-square displacement of the measured run (periodic "
                         "wraps counted) and D = msd/(2 dim time); off (default)"},
+    [KEY_THERMOSTAT] = {"thermostat", "nu > 0: Andersen heat bath at `temperature`, each "
+                                      "sphere's velocity redrawn at rate nu (default 0: none)"},
     [KEY_MOTION] = {"motion", "ballistic (default), orbits, forces or field: how spheres are "
                               "driven (see below)"},
     [KEY_ORBITS] = {"orbits", "orbits file for motion=orbits: 'cx cy cz R omega phase radius' "

@@ -40,6 +40,7 @@ typedef enum config_key {
     KEY_FRAME_INTERVAL,
     KEY_COLLISION_LOG,
     KEY_MSD,
+    KEY_THERMOSTAT,
     KEY_MOTION,
     KEY_ORBITS,
     KEY_ACCEL_BOUND,

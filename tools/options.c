@@ -531,6 +531,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     o->scenario = c->value[KEY_SCENARIO];
     static const char *const off_on[] = {"off", "on"};
     TRY(get_word(c, KEY_MSD, off_on, 2, 0, &o->msd, error));
+    TRY(get_range(c, KEY_THERMOSTAT, 0.0, 0.0, INFINITY, 0, &o->thermostat, error));
     if (config_is_set(c, KEY_FRAME_INTERVAL)) {
         if (!o->trajectory)
             return cli_fail(error, CLI_EXIT_USAGE, "%s: frame_interval needs trajectory=FILE",

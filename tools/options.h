@@ -59,6 +59,7 @@ typedef struct run_options {
     double force_interval;
     double field_speed, field_gain, field_step;
     int msd;                 /* msd=on: mean-square displacement of the measured run */
+    double thermostat;       /* Andersen bath's rate per sphere (0: none), at temperature */
     const char *scenario;    /* NULL if none */
     int json;
 } run_options;

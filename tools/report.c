@@ -154,6 +154,10 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     fprintf(out, "  max overlap        %.3g  (relative to the contact distance)\n",
             r->max_overlap);
     fprintf(out, "  peak memory        %.1f MB\n", (double)peak_rss_bytes() / 1e6);
+    if (o->thermostat > 0.0)
+        fprintf(out, "  thermostat         Andersen, kT = %g, rate %g per sphere: %llu velocities "
+                     "redrawn\n",
+                o->temperature, o->thermostat, (unsigned long long)r->thermostat_redraws);
     if (o->msd)
         print_diffusion(o, r, out);
     if (o->trajectory)
@@ -281,6 +285,10 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "compressibility_reference",
              reference_applies(o) ? report_reference_z(o->dim, o->packing) : NAN, &first);
     json_num(out, "max_overlap", r->max_overlap, &first);
+    if (o->thermostat > 0.0) {
+        json_num(out, "thermostat_rate", o->thermostat, &first);
+        json_num(out, "thermostat_redraws", (double)r->thermostat_redraws, &first);
+    }
     if (o->msd) {
         json_num(out, "mean_square_displacement", r->mean_square_displacement, &first);
         json_num(out, "self_diffusion", self_diffusion(o, r), &first);

@@ -84,13 +84,23 @@ static int world_failed(const run_options *o, carom_world *w, cli_error *error)
     return cli_fail(error, CLI_EXIT_RUNTIME, "%s", carom_world_error_message(w));
 }
 
-/* Advances to time t, showing progress on the way. */
-static int advance(const run_options *o, carom_world *w, double t, progress *p,
-                   cli_error *error)
+/* Advances to time t, showing progress on the way; through the heat bath
+ * when there is one. */
+static int advance(const run_options *o, carom_world *w, carom_andersen *bath, double t,
+                   progress *p, cli_error *error)
 {
-    if (!p->enabled) {
-        if (carom_world_advance_to(w, t) != CAROM_OK)
-            return world_failed(o, w, error);
+    if (!p->enabled || bath) {
+        double chunk = p->enabled ? (p->to - p->from) / 200.0 : INFINITY;
+        while (carom_world_time(w) < t || !(chunk > 0.0)) {
+            double target = chunk > 0.0 ? fmin(carom_world_time(w) + chunk, t) : t;
+            carom_status st = bath ? carom_andersen_advance_to(bath, w, target)
+                                   : carom_world_advance_to(w, target);
+            if (st != CAROM_OK)
+                return world_failed(o, w, error);
+            progress_show(p, w, 0);
+            if (!(chunk > 0.0))
+                break;
+        }
         return 0;
     }
     /* In pieces of simulated time and of events, so that slow stretches
@@ -129,8 +139,9 @@ static int close_output(FILE *f, const char *path, int status, cli_error *error)
     return status;
 }
 
-static int measured_run(const run_options *o, carom_world *w, contact_log *log,
-                        frames *trajectory, run_result *r, progress *p, cli_error *error)
+static int measured_run(const run_options *o, carom_world *w, carom_andersen *bath,
+                        contact_log *log, frames *trajectory, run_result *r, progress *p,
+                        cli_error *error)
 {
     const double t0 = carom_world_time(w), t_end = t0 + o->time;
     carom_world_reset_stats(w);
@@ -153,14 +164,14 @@ static int measured_run(const run_options *o, carom_world *w, contact_log *log,
         long last = (long)floor(o->time / o->frame_interval * (1.0 + 1e-12));
         for (long k = 0; k <= last && !status; k++) {
             double t = k == 0 ? t0 : fmin(t0 + (double)k * o->frame_interval, t_end);
-            status = advance(o, w, t, p, error);
+            status = advance(o, w, bath, t, p, error);
             if (!status)
                 status = frames_write(trajectory, w, error);
             r->frames++;
         }
     }
     if (!status)
-        status = advance(o, w, t_end, p, error);
+        status = advance(o, w, bath, t_end, p, error);
     log->active = 0;
     r->wall_seconds = now_seconds() - wall_start;
     r->cpu_seconds = cpu_seconds() - cpu_start;
@@ -201,6 +212,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     /* Unwrapped positions for msd, and for an H5MD trajectory's images. */
     def.count_images = o->msd || (o->trajectory && frames_name_is_h5md(o->trajectory));
     frames *trajectory = NULL;
+    carom_andersen *bath = NULL;
     int status = 0;
     if (o->collision_log) {
         log.file = open_output(o->collision_log, error);
@@ -226,6 +238,17 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         goto done;
     }
     carom_scene_free(scene); /* the world has its own copy */
+    if (o->thermostat > 0.0) {
+        carom_andersen_def bath_def = carom_andersen_default_def();
+        bath_def.kT = o->temperature;
+        bath_def.rate = o->thermostat;
+        bath_def.seed = o->seed ^ 0x5eed5eed5eedULL; /* not the velocities' stream */
+        bath = carom_andersen_create(&bath_def, &e);
+        if (!bath) {
+            status = cli_fail(error, CLI_EXIT_USAGE, "thermostat: %s", e.message);
+            goto done;
+        }
+    }
     progress p = {isatty(fileno(stderr)), 0.0, "equilibrate", 0.0, o->equilibrate};
     /* The first advance checks the initial state (overlaps, box). */
     if (carom_world_advance_to(w, carom_world_time(w)) != CAROM_OK) {
@@ -234,7 +257,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     }
     double wall_start = now_seconds();
     if (o->equilibrate > 0.0) {
-        status = advance(o, w, carom_world_time(w) + o->equilibrate, &p, error);
+        status = advance(o, w, bath, carom_world_time(w) + o->equilibrate, &p, error);
         progress_end(&p);
         if (status)
             goto done;
@@ -247,7 +270,8 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
             goto done;
         }
     }
-    status = measured_run(o, w, &log, trajectory, r, &p, error);
+    status = measured_run(o, w, bath, &log, trajectory, r, &p, error);
+    r->thermostat_redraws = bath ? carom_andersen_redraws(bath) : 0;
     if (!status && o->final) {
         FILE *f = open_output(o->final, error);
         if (!f)
@@ -259,6 +283,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
 done:
     status = frames_close(trajectory, status, error);
     status = close_output(log.file, o->collision_log, status, error);
+    carom_andersen_free(bath);
     carom_world_free(w);
     return status;
 }

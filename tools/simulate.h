@@ -13,6 +13,7 @@
 
 #include "carom/carom.h"
 #include "carom/scene.h"
+#include "carom/thermostat.h"
 #include "cli.h"
 #include "displacement.h"
 #include "motion.h"
@@ -32,6 +33,7 @@ typedef struct run_result {
     double list_skin;              /* of the world's neighbour lists; 0: cells */
     long frames;
     double mean_square_displacement; /* msd=on; NaN otherwise */
+    uint64_t thermostat_redraws;     /* velocities the bath redrew, whole run */
 } run_result;
 
 /* m: the driver of driven spheres (motion=orbits, forces, field), or NULL

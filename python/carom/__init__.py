@@ -2,7 +2,8 @@
 
 The Python face of the C library (include/carom/): World mirrors
 carom_world_*, Scene mirrors carom_scene_* and the XYZ files, Orbits,
-Forces and Field are the ready-made drivers of drive.h, Error is a failed
+Forces and Field are the ready-made drivers of drive.h, Andersen the heat
+bath of thermostat.h, Error is a failed
 call with its status and message. The library is loaded with
 ctypes from CAROM_LIBRARY, from beside this package, or from the system's
 library path.
@@ -19,8 +20,9 @@ from . import drive
 from .drive import Field, Forces, Orbits
 from .errors import Error
 from .scene import Scene, box_length_for_packing
+from .thermostat import Andersen
 from .world import Contact, SphereState, Stats, World
 
 __version__ = "0.1.0"
-__all__ = ["Contact", "Error", "Field", "Forces", "Orbits", "Scene", "SphereState", "Stats",
+__all__ = ["Andersen", "Contact", "Error", "Field", "Forces", "Orbits", "Scene", "SphereState", "Stats",
            "World", "box_length_for_packing", "drive"]

@@ -8,6 +8,7 @@
 #include <carom/carom.h>
 #include <carom/drive.h>
 #include <carom/scene.h>
+#include <carom/thermostat.h>
 
 static int first_field;
 
@@ -135,6 +136,11 @@ int main(void)
     FIELD(carom_orbits, orbit);
     FIELD(carom_orbits, first_id);
     FIELD(carom_orbits, misuse);
+    end_struct();
+    begin_struct("carom_andersen_def", sizeof(carom_andersen_def), 0);
+    FIELD(carom_andersen_def, kT);
+    FIELD(carom_andersen_def, rate);
+    FIELD(carom_andersen_def, seed);
     end_struct();
     begin_struct("carom_forces_def", sizeof(carom_forces_def), 0);
     FIELD(carom_forces_def, dim);

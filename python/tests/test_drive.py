@@ -102,3 +102,24 @@ def test_driven_crowds_keep_apart_and_within_their_bounds(kind):
         position, velocity, acceleration = driver.state(k, 5.0)
         assert world.get_sphere(k).position == position
         assert np.linalg.norm(acceleration) <= bound[k] * (1 + 1e-12)
+
+
+def test_andersen_heats_a_gas_to_the_bath():
+    """A gas at kT = 2.5 under a bath at kT = 1: T = 1 + 1.5 exp(-rate t);
+    the same seed gives the same run; a bad rate is refused."""
+    n, rate = 2000, 0.4
+    length = carom.box_length_for_packing(3, n, 0.5, 0.2)
+    runs = []
+    for _ in range(2):
+        world = carom.Scene(3, length).random(n, 0.5, seed=5).maxwell_velocities(
+            2.5, seed=6).create_world()
+        bath = carom.Andersen(kT=1.0, rate=rate, seed=9)
+        start = world.temperature()
+        for t in (2.0, 4.0, 8.0):
+            bath.advance_to(world, t)
+            assert abs(world.temperature() - (1 + (start - 1) * np.exp(-rate * t))) < 0.06
+        assert abs(bath.redraws - rate * n * 8) < 5 * np.sqrt(rate * n * 8)
+        runs.append(carom.Scene.from_world(world).velocity)
+    assert np.array_equal(runs[0], runs[1])
+    with pytest.raises(carom.Error, match="rate"):
+        carom.Andersen(rate=-1)

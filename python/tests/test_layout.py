@@ -10,7 +10,7 @@ import re
 import subprocess
 
 import carom
-from carom import _library, drive
+from carom import _library, drive, thermostat
 
 C = json.loads(subprocess.run([os.environ["CAROM_LAYOUT"]], check=True, capture_output=True,
                               text=True).stdout)
@@ -21,7 +21,7 @@ ENUMS = {"CAROM_BOUNDARY_": _library.BOUNDARY, "CAROM_RESPONSE_": _library.RESPO
          "CAROM_LATTICE_": _library.LATTICE}
 
 
-STRUCTURES = _library.STRUCTURES + drive.STRUCTURES
+STRUCTURES = _library.STRUCTURES + drive.STRUCTURES + thermostat.STRUCTURES
 
 
 def test_every_structure_has_the_c_size_and_offsets():

@@ -1,0 +1,60 @@
+/* carom thermostat: Andersen's heat bath for event-driven worlds.
+ *
+ * Every sphere of finite mass that is not driven has its velocity redrawn
+ * from the Maxwell-Boltzmann distribution of temperature kT (each
+ * component normal with variance kT / m) at the instants of a Poisson
+ * process of `rate` per sphere. Between redraws the world runs as it
+ * would alone: the bath acts only at its instants, which are exact times
+ * of the run (the world is advanced to each, and the sphere's velocity
+ * set there with carom_world_set_velocity). The temperature then relaxes
+ * as dT/dt = rate (kT - T) on top of what collisions do: a gas of any
+ * start reaches kT, and an inelastic (granular) gas reaches the steady
+ * state where the bath's heating balances the collisions' cooling.
+ *
+ * The instants come from one process of rate `rate` times the number of
+ * ids (live or not): each picks an id uniformly, and an id that is not a
+ * sphere the bath acts on is passed over, so each eligible sphere sees
+ * exactly `rate`. The same seed gives the same run. No globals; errors
+ * are a carom_status with the message in a carom_error (definition) or
+ * the world's (advance).
+ */
+#ifndef CAROM_THERMOSTAT_H
+#define CAROM_THERMOSTAT_H
+
+#include <stdint.h>
+
+#include "carom.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct carom_andersen_def {
+    double kT;     /* bath temperature, >= 0 (default 1) */
+    double rate;   /* redraws per sphere per time unit, >= 0 (default 1) */
+    uint64_t seed; /* default 1 */
+} carom_andersen_def;
+
+typedef struct carom_andersen carom_andersen;
+
+carom_andersen_def carom_andersen_default_def(void);
+/* NULL and *error filled for a bad definition (a NaN, a negative rate or
+ * temperature) or no memory. */
+carom_andersen *carom_andersen_create(const carom_andersen_def *def, carom_error *error);
+void carom_andersen_free(carom_andersen *bath);
+
+/* Advances the world to time t (carom_world_advance_to), stopping at each
+ * of the bath's instants on the way to redraw a velocity. The bath's
+ * process starts at the world's time at the first call, and starts anew
+ * (it has no memory) when the number of ids has changed. An error of the
+ * world comes back as it is (message: carom_world_error_message); the
+ * world is then at the time it reached. */
+carom_status carom_andersen_advance_to(carom_andersen *bath, carom_world *world, double t);
+/* Velocities redrawn so far. */
+uint64_t carom_andersen_redraws(const carom_andersen *bath);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

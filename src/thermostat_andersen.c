@@ -1,0 +1,103 @@
+/* Andersen's heat bath; contract in include/carom/thermostat.h. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "carom/thermostat.h"
+#include "error_report.h"
+#include "rng.h"
+#include "world_internal.h"
+
+struct carom_andersen {
+    carom_andersen_def def;
+    rng stream;
+    double next; /* the next instant; NAN: not drawn yet */
+    size_t ids;  /* the number of ids it was drawn for */
+    uint64_t redraws;
+};
+
+carom_andersen_def carom_andersen_default_def(void)
+{
+    carom_andersen_def def = {1.0, 1.0, 1};
+    return def;
+}
+
+carom_andersen *carom_andersen_create(const carom_andersen_def *def, carom_error *error)
+{
+    if (!def) {
+        error_report(error, CAROM_ERR_INVALID_ARGUMENT, "thermostat definition is NULL");
+        return NULL;
+    }
+    if (!(isfinite(def->kT) && def->kT >= 0.0)) {
+        error_report(error, CAROM_ERR_INVALID_ARGUMENT, "thermostat kT %g must be finite and >= 0",
+                     def->kT);
+        return NULL;
+    }
+    if (!(isfinite(def->rate) && def->rate >= 0.0)) {
+        error_report(error, CAROM_ERR_INVALID_ARGUMENT,
+                     "thermostat rate %g must be finite and >= 0", def->rate);
+        return NULL;
+    }
+    carom_andersen *a = calloc(1, sizeof *a);
+    if (!a) {
+        error_report(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    a->def = *def;
+    rng_seed(&a->stream, def->seed);
+    a->next = NAN;
+    return a;
+}
+
+void carom_andersen_free(carom_andersen *a)
+{
+    free(a);
+}
+
+uint64_t carom_andersen_redraws(const carom_andersen *a)
+{
+    return a->redraws;
+}
+
+/* The next instant after `from`, for the world's ids now. */
+static void draw_next(carom_andersen *a, const carom_world *w, double from)
+{
+    a->ids = carom_world_sphere_capacity(w);
+    double total = a->def.rate * (double)a->ids;
+    a->next = total > 0.0 ? from - log1p(-rng_uniform(&a->stream)) / total : INFINITY;
+}
+
+/* A new velocity for one id picked at random, if the bath acts on it. */
+static carom_status redraw_one(carom_andersen *a, carom_world *w)
+{
+    carom_sphere_id id = (carom_sphere_id)(rng_uniform(&a->stream) * (double)a->ids);
+    if (id >= a->ids || !carom_world_sphere_exists(w, id))
+        return CAROM_OK;
+    const sphere_info *info = &w->info[world_slot_of(w, id)];
+    if (info->inv_mass == 0.0 || info->driven)
+        return CAROM_OK;
+    double sigma = sqrt(a->def.kT * info->inv_mass), v[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < w->def.dim; k++)
+        v[k] = sigma * rng_normal(&a->stream);
+    carom_status st = carom_world_set_velocity(w, id, v);
+    if (st == CAROM_OK)
+        a->redraws++;
+    return st;
+}
+
+carom_status carom_andersen_advance_to(carom_andersen *a, carom_world *w, double t)
+{
+    /* Not drawn yet, drawn for other ids, or passed while the world ran
+     * without the bath: a process without memory starts anew. */
+    if (isnan(a->next) || a->ids != carom_world_sphere_capacity(w) || a->next < carom_world_time(w))
+        draw_next(a, w, carom_world_time(w));
+    while (a->next <= t) {
+        carom_status st = carom_world_advance_to(w, a->next);
+        if (st != CAROM_OK)
+            return st;
+        st = redraw_one(a, w);
+        if (st != CAROM_OK)
+            return st;
+        draw_next(a, w, a->next);
+    }
+    return carom_world_advance_to(w, t);
+}

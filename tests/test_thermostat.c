@@ -1,0 +1,283 @@
+/* Andersen's heat bath (include/carom/thermostat.h).
+ *
+ * - Relaxation: an elastic gas (masses 1 and 3) started at kT = 2.5 under a bath at kT = 1
+ *   with rate nu follows T(t) = 1 + 1.5 exp(-nu t) (each redraw replaces a
+ *   sphere's energy, on average E/N, by d kT / 2; collisions keep the
+ *   energy), within 0.05 at every check, and the redraws number nu N t
+ *   within five standard deviations. 3D and 2D.
+ * - A driven granular gas (restitution 0.8) settles where the bath's
+ *   heating nu (kT - T) balances the collisions' cooling (1 - e^2) Gamma(T)
+ *   T / d (tests/test_granular.c: Haff's law), Gamma Enskog's rate: the
+ *   mean T over the steady state within 3% of the balance's root.
+ * - A sphere of infinite mass keeps its velocity; the same seed
+ *   gives the same run to the last bit; rate 0 leaves the run as it is
+ *   without a bath; spheres added on the way are heated too; driven
+ *   spheres are passed over.
+ * - A definition with a NaN or a negative number is refused, naming it. */
+#include <math.h>
+#include <string.h>
+
+#include "carom/carom.h"
+#include "carom/drive.h"
+#include "carom/scene.h"
+#include "carom/thermostat.h"
+#include "check.h"
+
+static const double pi = 3.14159265358979323846;
+
+/* mixed: every other sphere 3 times heavier. */
+static carom_world *gas(int dim, size_t n, double packing, double kt, double restitution,
+                        uint64_t seed, int mixed)
+{
+    carom_scene s;
+    carom_error e;
+    carom_scene_init(&s);
+    s.dim = dim;
+    for (int k = 0; k < 3; k++)
+        s.box[k] = carom_box_length_for_packing(dim, n, 0.5, packing);
+    CHECK_OK(carom_scene_random(&s, n, 0.5, seed, &e));
+    for (size_t k = 1; k < n && mixed; k += 2)
+        s.mass[k] = 3.0;
+    CHECK_OK(carom_scene_maxwell_velocities(&s, kt, seed + 1, &e));
+    carom_world_def def = carom_world_default_def();
+    def.restitution = restitution;
+    carom_world *w = carom_scene_create_world(&s, &def, &e);
+    carom_scene_free(&s);
+    if (!w)
+        abort();
+    return w;
+}
+
+static carom_andersen *bath(double kt, double rate, uint64_t seed)
+{
+    carom_andersen_def def = carom_andersen_default_def();
+    def.kT = kt;
+    def.rate = rate;
+    def.seed = seed;
+    carom_error e;
+    carom_andersen *a = carom_andersen_create(&def, &e);
+    if (!a)
+        abort();
+    return a;
+}
+
+static void check_relaxation(int dim)
+{
+    const size_t n = 3000;
+    const double nu = 0.3;
+    carom_world *w = gas(dim, n, 0.2, 2.5, 1.0, 21, 1);
+    carom_andersen *a = bath(1.0, nu, 22);
+    double t0 = carom_world_time(w), kt0 = carom_world_temperature(w), worst = 0.0;
+    for (int k = 1; k <= 10; k++) {
+        double t = 1.0 * k;
+        CHECK_OK(carom_andersen_advance_to(a, w, t0 + t));
+        CHECK(carom_world_time(w) == t0 + t);
+        double expected = 1.0 + (kt0 - 1.0) * exp(-nu * t);
+        worst = fmax(worst, fabs(carom_world_temperature(w) - expected));
+    }
+    double redraws = (double)carom_andersen_redraws(a), mean = nu * (double)n * 10.0;
+    fprintf(stderr, "  %dD: largest |T - law| %.4f; %.0f redraws, expected %.0f\n", dim, worst,
+            redraws, mean);
+    CHECK(worst < 0.05);
+    CHECK(fabs(redraws - mean) < 5.0 * sqrt(mean));
+    CHECK(carom_world_max_overlap_now(w) < 1e-9);
+    carom_andersen_free(a);
+    carom_world_free(w);
+}
+
+static void test_relaxation(void)
+{
+    check_relaxation(3);
+    check_relaxation(2);
+}
+
+/* The steady temperature of a driven granular gas: the root of
+ * nu (kT - T) = (1 - e^2) Gamma1 T^1.5 / d, by bisection. */
+static double steady_temperature(int dim, double packing, double e, double nu, double kt)
+{
+    double rho = 6.0 * packing / pi;
+    double g = (1.0 - packing / 2.0) / pow(1.0 - packing, 3.0);
+    double gamma1 = 4.0 * rho * g * sqrt(pi); /* Enskog's rate at T = 1 (3D) */
+    double lo = 0.0, hi = kt;
+    for (int k = 0; k < 100; k++) {
+        double T = 0.5 * (lo + hi);
+        double net = nu * (kt - T) - (1.0 - e * e) * gamma1 * pow(T, 1.5) / dim;
+        if (net > 0.0)
+            lo = T;
+        else
+            hi = T;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static void test_driven_granular_gas(void)
+{
+    const size_t n = 3000;
+    const double nu = 0.5, e = 0.8, packing = 0.1;
+    carom_world *w = gas(3, n, packing, 1.0, e, 31, 0);
+    carom_andersen *a = bath(1.0, nu, 32);
+    double t0 = carom_world_time(w);
+    CHECK_OK(carom_andersen_advance_to(a, w, t0 + 10.0)); /* settle */
+    double sum = 0.0;
+    int samples = 0;
+    for (int k = 1; k <= 40; k++) {
+        CHECK_OK(carom_andersen_advance_to(a, w, t0 + 10.0 + 0.5 * k));
+        sum += carom_world_temperature(w);
+        samples++;
+    }
+    double measured = sum / samples, expected = steady_temperature(3, packing, e, nu, 1.0);
+    fprintf(stderr, "  steady T %.4f, balance %.4f (ratio %.4f)\n", measured, expected,
+            measured / expected);
+    CHECK(fabs(measured / expected - 1.0) < 0.03);
+    CHECK(expected < 0.8); /* the collisions' cooling matters */
+    carom_andersen_free(a);
+    carom_world_free(w);
+}
+
+static void test_obstacles_seeds_and_rate_zero(void)
+{
+    /* A moving obstacle (infinite mass) among the gas keeps its velocity. */
+    carom_world *w = gas(3, 400, 0.2, 1.0, 1.0, 41, 1);
+    carom_sphere_def obstacle = carom_sphere_default_def();
+    obstacle.mass = INFINITY;
+    obstacle.velocity[0] = 0.25;
+    carom_sphere_state st;
+    CHECK_OK(carom_world_get_sphere(w, 0, &st));
+    CHECK_OK(carom_world_remove_sphere(w, 0));
+    memcpy(obstacle.position, st.position, sizeof st.position);
+    carom_sphere_id id;
+    CHECK_OK(carom_world_add_sphere(w, &obstacle, &id));
+    carom_andersen *a = bath(3.0, 5.0, 42);
+    CHECK_OK(carom_andersen_advance_to(a, w, 4.0));
+    CHECK_OK(carom_world_get_sphere(w, id, &st));
+    CHECK(st.velocity[0] == 0.25 && st.velocity[1] == 0.0 && st.velocity[2] == 0.0);
+    /* 401 ids, 400 live with finite mass: heated towards kT = 3. */
+    CHECK(carom_world_temperature(w) > 2.5);
+    carom_andersen_free(a);
+    carom_world_free(w);
+
+    /* The same seed, the same run (the same calls: an advance that stops
+     * at a time moves every sphere to it, which changes last bits). */
+    carom_world *w1 = gas(2, 300, 0.3, 1.0, 0.9, 51, 1), *w2 = gas(2, 300, 0.3, 1.0, 0.9, 51, 1);
+    carom_andersen *a1 = bath(1.0, 1.0, 52), *a2 = bath(1.0, 1.0, 52);
+    for (int k = 1; k <= 2; k++) {
+        CHECK_OK(carom_andersen_advance_to(a1, w1, 1.5 * k));
+        CHECK_OK(carom_andersen_advance_to(a2, w2, 1.5 * k));
+    }
+    CHECK(carom_andersen_redraws(a1) > 300);
+    int same = carom_andersen_redraws(a1) == carom_andersen_redraws(a2);
+    for (carom_sphere_id k = 0; k < 300; k++) {
+        carom_sphere_state s1, s2;
+        CHECK_OK(carom_world_get_sphere(w1, k, &s1));
+        CHECK_OK(carom_world_get_sphere(w2, k, &s2));
+        same &= memcmp(s1.position, s2.position, sizeof s1.position) == 0 &&
+                memcmp(s1.velocity, s2.velocity, sizeof s1.velocity) == 0;
+    }
+    CHECK(same);
+    carom_andersen_free(a1);
+    carom_andersen_free(a2);
+    carom_world_free(w1);
+    carom_world_free(w2);
+
+    /* Rate 0: the world alone, to the last bit. */
+    w1 = gas(3, 300, 0.3, 1.0, 1.0, 61, 0);
+    w2 = gas(3, 300, 0.3, 1.0, 1.0, 61, 0);
+    a1 = bath(1.0, 0.0, 62);
+    CHECK_OK(carom_andersen_advance_to(a1, w1, 2.0));
+    CHECK_OK(carom_world_advance_to(w2, 2.0));
+    CHECK(carom_andersen_redraws(a1) == 0);
+    CHECK(carom_world_kinetic_energy(w1) == carom_world_kinetic_energy(w2));
+    carom_andersen_free(a1);
+    carom_world_free(w1);
+    carom_world_free(w2);
+}
+
+static void test_spheres_added_on_the_way(void)
+{
+    /* Half the spheres come later, at rest: the bath heats them too. */
+    carom_world_def def = carom_world_default_def();
+    def.box[0] = def.box[1] = def.box[2] = 20.0;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    carom_andersen *a = bath(2.0, 1.0, 71);
+    for (int round = 0; round < 2; round++) {
+        /* On a grid of spots, where there is room (the first 200 move). */
+        int added = 0;
+        for (int k = 0; k < 1000 && added < 200; k++) {
+            carom_sphere_def s = carom_sphere_default_def();
+            s.position[0] = 1.0 + (k % 10) * 2.0;
+            s.position[1] = 1.0 + (k / 10 % 10) * 2.0;
+            s.position[2] = 1.0 + 2.0 * (k / 100);
+            carom_status st = carom_world_add_sphere(w, &s, NULL);
+            CHECK(st == CAROM_OK || st == CAROM_ERR_OVERLAP);
+            added += st == CAROM_OK;
+        }
+        CHECK(added == 200);
+        CHECK_OK(carom_andersen_advance_to(a, w, carom_world_time(w) + 8.0));
+    }
+    CHECK(carom_world_sphere_capacity(w) == 400);
+    double hot = 0.0;
+    for (carom_sphere_id id = 200; id < 400; id++) {
+        carom_sphere_state st;
+        CHECK_OK(carom_world_get_sphere(w, id, &st));
+        hot += 0.5 * (st.velocity[0] * st.velocity[0] + st.velocity[1] * st.velocity[1] +
+                      st.velocity[2] * st.velocity[2]);
+    }
+    /* After 8 time units at rate 1, nearly all of the later 200 were
+     * redrawn (at kT = 2: 3 per sphere on average). */
+    CHECK(hot / 200.0 > 2.4 && hot / 200.0 < 3.6);
+    carom_andersen_free(a);
+    carom_world_free(w);
+}
+
+/* A driven sphere's velocity is the application's: the bath passes it
+ * over (the world would refuse to set it). One under random forces (its
+ * kicks make its mass count, unlike an orbit's) among ballistic ones. */
+static void test_driven_spheres_passed_over(void)
+{
+    carom_error e;
+    carom_forces_def fd = carom_forces_default_def();
+    const double x[1][3] = {{10.0, 10.0, 10.0}}, v[1][3] = {{0.5, 0.0, 0.0}};
+    const double radius[1] = {0.5}, bound[1] = {2.0};
+    carom_forces *f = carom_forces_create(&fd, 1, x, v, radius, bound, &e);
+    carom_world_def def = carom_world_default_def();
+    def.box[0] = def.box[1] = def.box[2] = 20.0;
+    def.driver = carom_forces_driver(f);
+    carom_world *w = carom_world_create(&def, &e);
+    carom_sphere_def driven = carom_forces_sphere_def(f, 0);
+    CHECK(isfinite(driven.mass));
+    CHECK_OK(carom_world_add_sphere(w, &driven, NULL));
+    carom_sphere_def s = carom_sphere_default_def();
+    s.position[0] = s.position[1] = s.position[2] = 2.0;
+    CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    carom_andersen *a = bath(1.0, 4.0, 81);
+    CHECK_OK(carom_andersen_advance_to(a, w, 5.0));
+    CHECK(carom_andersen_redraws(a) > 5);
+    carom_andersen_free(a);
+    carom_world_free(w);
+    carom_forces_free(f);
+}
+
+static void test_bad_definitions(void)
+{
+    carom_error e;
+    carom_andersen_def def = carom_andersen_default_def();
+    def.rate = NAN;
+    CHECK(carom_andersen_create(&def, &e) == NULL && e.status == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(e.message, "rate") != NULL);
+    def = carom_andersen_default_def();
+    def.kT = -1.0;
+    CHECK(carom_andersen_create(&def, &e) == NULL && strstr(e.message, "kT") != NULL);
+    CHECK(carom_andersen_create(NULL, &e) == NULL);
+}
+
+int main(void)
+{
+    RUN(test_relaxation);
+    RUN(test_driven_granular_gas);
+    RUN(test_obstacles_seeds_and_rate_zero);
+    RUN(test_spheres_added_on_the_way);
+    RUN(test_driven_spheres_passed_over);
+    RUN(test_bad_definitions);
+    return CHECK_REPORT();
+}
