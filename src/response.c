@@ -73,14 +73,17 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         dv[k] = b->v[k] - a->v[k];
     }
     double dist = sqrt(vec_dot(d, d));
-    double sigma = a->radius + b->radius;
+    double sigma = (a->radius + b->radius) * growth_factor(w, a->t);
     double overlap = (sigma - dist) / sigma;
     if (overlap > w->stats.max_overlap)
         w->stats.max_overlap = overlap;
     double n[3];
     for (int k = 0; k < 3; k++)
         n[k] = dist > 0.0 ? d[k] / dist : (k == 0);
-    double vn = vec_dot(dv, n); /* < 0: approaching */
+    /* < 0: approaching; growing spheres (world_growth.c) in the frame of
+     * their surfaces, which part as fast as they approached. */
+    double grow = growth_speed(w, a->radius + b->radius);
+    double vn = vec_dot(dv, n) - grow;
     double ia = INFO(a)->inv_mass, ib = INFO(b)->inv_mass;
     if (ia == 0.0 && ib == 0.0)
         ia = ib = 1.0;
@@ -118,7 +121,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         }
         for (int k = 0; k < 3; k++)
             dv[k] = b->v[k] - a->v[k];
-        double vn_after = vec_dot(dv, n), pushed_in = 0.0;
+        double vn_after = vec_dot(dv, n) - grow, pushed_in = 0.0;
         for (int k = 0; k < 3; k++)
             pushed_in -= ((INFO(b)->falls ? w->gravity[k] : 0.0) - (INFO(a)->falls ? w->gravity[k] : 0.0)) * n[k];
         double short_by = w->def.restitution_min_speed - vn_after;
@@ -132,7 +135,9 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     sphere *s = &w->spheres[i];
     int axis = wall / 2;
     double outward = (wall % 2) ? 1.0 : -1.0;
-    double vn = s->v[axis] * outward; /* > 0: moving into the wall */
+    /* > 0: moving into the wall (its surface, for a growing sphere) */
+    double grow = growth_speed(w, s->radius);
+    double vn = s->v[axis] * outward + grow;
     double impulse = 0.0;
     double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
     double least = fmax(w->def.restitution_min_speed, keep_apart);
@@ -141,7 +146,7 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     if (-away != vn) {
         double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;
-        s->v[axis] = -away * outward;
+        s->v[axis] = -(away + grow) * outward;
         w->stats.wall_momentum += impulse;
     }
     if (world_reports_contacts(w)) {
@@ -161,9 +166,9 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
             return;
         for (int k = 0; k < w->def.dim; k++)
             s->v[k] = c.velocity_after[0][k];
-        double into = s->v[axis] * outward;
+        double into = s->v[axis] * outward + grow;
         double pushed_in = INFO(s)->falls ? w->gravity[axis] * outward : 0.0;
         if (into > 0.0 || (into == 0.0 && (pushed_in > 0.0 || keep_apart > 0.0)))
-            s->v[axis] = -w->def.restitution_min_speed * outward;
+            s->v[axis] = -(w->def.restitution_min_speed + grow) * outward;
     }
 }

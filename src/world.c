@@ -193,6 +193,7 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
         w->error[0] = '\0';
     }
     w->stats.max_overlap = 0.0;
+    w->regrow_time = INFINITY;
     return w;
 }
 
@@ -306,6 +307,12 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         st = world_driven_add(w, (uint32_t)id, def->accel_bound);
         if (st != CAROM_OK)
             return st;
+    }
+    if (w->growth_rate > 0.0) {
+        /* Growing: its radius now, kept as of the stored radii's time;
+         * the next advance builds the world again and checks it. */
+        s->radius = def->radius / growth_factor(w, w->time);
+        world_unbuild(w);
     }
     w->count++;
     w->alive_count++;
@@ -432,6 +439,8 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
                           "sphere %u is driven: its position is the application's (after a "
                           "jump, call carom_world_reprobe_sphere)",
                           (unsigned)id);
+    if (w->growth_rate > 0.0)
+        world_unbuild(w); /* growing: checked by the next advance, which builds again */
     world_advance_sphere(w, s, w->time);
     double old[3];
     vec_copy(old, s->x);
@@ -518,7 +527,7 @@ carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
         if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
             world_wrap_coordinate(&out->position[k], w->def.box[k]);
     }
-    out->radius = s->radius;
+    out->radius = s->radius * growth_factor(w, w->time);
     out->mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : INFINITY;
     out->collisions = COUNTER(s);
     return CAROM_OK;

@@ -31,6 +31,7 @@ void world_big_clear(carom_world *w)
 double world_big_choose(carom_world *w)
 {
     world_big_clear(w);
+    int growing = w->growth_rate > 0.0; /* every sphere in the grid */
     double sum = 0.0, rmax = 0.0;
     size_t n = 0;
     for (size_t i = 0; i < w->count; i++) {
@@ -56,7 +57,7 @@ double world_big_choose(carom_world *w)
         else if (r > rsmall)
             rsmall = r;
     }
-    if (nbig == 0 || nbig > BIG_MAX || rsmall == 0.0)
+    if (nbig == 0 || nbig > BIG_MAX || rsmall == 0.0 || growing)
         return rmax;
     uint32_t *list = realloc(w->big, nbig * sizeof *list);
     if (!list)

@@ -261,6 +261,7 @@ carom_status world_build(carom_world *w, int resorted)
         if (st != CAROM_OK)
             return st;
     }
+    world_growth_bake(w); /* growing spheres: the radii now */
     double rmax = 0.0, rsum = 0.0;
     for (uint32_t i = 0; i < w->count; i++)
         rsum += w->info[i].alive ? w->spheres[i].radius : 0.0;
@@ -361,6 +362,7 @@ carom_status world_build(carom_world *w, int resorted)
             w->events[i].kind = EVENT_NONE;
         }
     }
+    world_growth_built(w);
     world_predict_first(w);
     world_reorder_watch_start(w);
     return CAROM_OK;

@@ -15,7 +15,7 @@ static double pair_overlap(const carom_world *w, const sphere *a, const sphere *
     world_true_state(w, (uint32_t)(b - w->spheres), w->time, xb, vb);
     for (int k = 0; k < 3; k++)
         d[k] = xb[k] + shift[k] - xa[k];
-    double sigma = a->radius + b->radius;
+    double sigma = (a->radius + b->radius) * growth_factor(w, w->time);
     return (sigma - sqrt(vec_dot(d, d))) / sigma;
 }
 

@@ -365,13 +365,28 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
     world_contacts_clear(w);
     for (;;) {
         uint64_t count = 0;
-        world_helper_start(w, t_end, max_events - done);
-        st = process_events(w, t_end, max_events - done, &count);
+        /* Growing spheres stop where the grid's room runs out. */
+        double stop = w->regrow_time < t_end ? w->regrow_time : t_end;
+        world_helper_start(w, stop, max_events - done);
+        st = process_events(w, stop, max_events - done, &count);
         world_helper_stop(w);
         done += count;
-        if (st != CAROM_OK || !w->reorder.due)
+        if (st != CAROM_OK)
             break;
-        st = world_reorder(w); /* between two events, at the last one's time */
+        if (w->reorder.due) {
+            st = world_reorder(w); /* between two events, at the last one's time */
+            if (st != CAROM_OK)
+                break;
+            continue;
+        }
+        if (stop == t_end)
+            break;
+        /* (the top found first: the queue's time is its current bucket's) */
+        uint32_t top = event_queue_top(&w->queue);
+        if (top != EVENT_QUEUE_ABSENT && event_queue_top_time(&w->queue) <= stop)
+            break; /* out of events to process before the stop */
+        w->time = stop; /* no event before it is left */
+        st = world_growth_regrow(w);
         if (st != CAROM_OK)
             break;
     }

@@ -252,6 +252,15 @@ struct carom_world {
                              stops, and the next advance rebuilds */
     int lists_refused;    /* memory ran out once: cells from then on */
 
+    /* Growing spheres (world_growth.c): the stored radii are the radii at
+     * growth_base; at time t each is radius * (1 + growth_rate (t -
+     * growth_base)). growth_rate 0: not growing. */
+    double growth;        /* the rate asked, relative to the radii at growth_start */
+    double growth_start;
+    double growth_rate;   /* the same growth, relative to the stored radii */
+    double growth_base;
+    double regrow_time;   /* the grid's room for growth is used up: rebuild */
+
     int64_t (*image)[3];  /* def.count_images: by id, the periodic faces
                              each sphere has crossed (world_images.c) */
 
@@ -293,9 +302,19 @@ static inline double driven_growth(const carom_world *w, uint32_t i)
                                  : BOUND_GROWTH_UNBUILT * w->spheres[i].radius;
 }
 
+/* Growing spheres: the factor from the stored radii to the radii at t;
+ * the room the grid is built with (GROWTH_ROOM of each radius, when the
+ * radii have grown that much the world is built again). */
+#define GROWTH_ROOM 0.1
+static inline double growth_factor(const carom_world *w, double t)
+{
+    return 1.0 + w->growth_rate * (t - w->growth_base);
+}
+
 static inline double sphere_reach(const carom_world *w, uint32_t i)
 {
-    return w->spheres[i].radius + (w->info[i].driven ? driven_growth(w, i) : 0.0) +
+    double room = w->growth_rate > 0.0 ? 1.0 + GROWTH_ROOM : 1.0;
+    return w->spheres[i].radius * room + (w->info[i].driven ? driven_growth(w, i) : 0.0) +
            w->list_skin;
 }
 
@@ -344,6 +363,20 @@ static inline void cell_unlink(carom_world *w, uint32_t id)
     if (next != SPHERE_NONE)
         w->info[next].cell_prev = s->cell_prev;
     w->cell_next[id] = s->cell_prev = SPHERE_NONE;
+}
+
+/* world_growth.c: growing spheres (carom_world_set_growth). */
+/* Stored radii become the radii at the world's time. */
+void world_growth_bake(carom_world *w);
+/* At a build: the time the grid's room will be used up. */
+void world_growth_built(carom_world *w);
+/* The world has reached regrow_time: built again with room. */
+carom_status world_growth_regrow(carom_world *w);
+/* How fast the contact distance of spheres of stored radii summing to
+ * radius_sum grows (0 when not growing). */
+static inline double growth_speed(const carom_world *w, double radius_sum)
+{
+    return w->growth_rate * radius_sum;
 }
 
 /* world_images.c: unwrapped positions (def.count_images). */

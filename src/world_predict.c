@@ -126,6 +126,22 @@ static inline double horizon_slack(double horizon)
     return fabs(horizon) * 0x1p-44;
 }
 
+/* Two spheres moving in straight lines (b seen through shift): their
+ * relative position and velocity at their reference time max(t_a, t_b),
+ * which is returned. */
+static inline double straight_relative(const sphere *a, const sphere *b, const double shift[3],
+                                       double dr[3], double dv[3])
+{
+    double tref = a->t > b->t ? a->t : b->t;
+    double da = tref - a->t, db = tref - b->t;
+    for (int k = 0; k < 3; k++) {
+        double xa = a->x[k] + a->v[k] * da, xb = b->x[k] + b->v[k] * db;
+        dr[k] = xb + shift[k] - xa;
+        dv[k] = b->v[k] - a->v[k];
+    }
+    return tref;
+}
+
 /* pair_time for the common case, elastic response and no gravity: the
  * same arithmetic, reading nothing but the two hot records. A pair that
  * surely meets after horizon (a finite time, or INFINITY; slack is
@@ -136,13 +152,7 @@ static inline double pair_time_straight(const sphere *a, const sphere *b,
                                         const double shift[3], double now, double horizon,
                                         double slack)
 {
-    double tref = a->t > b->t ? a->t : b->t;
-    double da = tref - a->t, db = tref - b->t, dr[3], dv[3];
-    for (int k = 0; k < 3; k++) {
-        double xa = a->x[k] + a->v[k] * da, xb = b->x[k] + b->v[k] * db;
-        dr[k] = xb + shift[k] - xa;
-        dv[k] = b->v[k] - a->v[k];
-    }
+    double dr[3], dv[3], tref = straight_relative(a, b, shift, dr, dv);
     double b_dot = vec_dot(dr, dv);
     if (b_dot >= 0.0)
         return INFINITY; /* not approaching: the common rejection */
@@ -159,6 +169,24 @@ static inline double pair_time_straight(const sphere *a, const sphere *b,
         tau = roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, c2); /* overlapping */
     }
     double t = tref + tau;
+    return t > now ? t : now;
+}
+
+/* pair_time for growing spheres (world_growth.c): the contact distance
+ * grows at growth_speed, so the quadratic's coefficients change and
+ * spheres that do not approach may still meet (the one ahead is caught by
+ * the growth). Ballistic, no gravity, elastic response: the only kind of
+ * world where spheres grow. */
+static double pair_time_growing(const carom_world *w, const sphere *a, const sphere *b,
+                                const double shift[3], double now)
+{
+    double dr[3], dv[3], tref = straight_relative(a, b, shift, dr, dv);
+    double sum = a->radius + b->radius;
+    double sigma = sum * growth_factor(w, tref), speed = growth_speed(w, sum);
+    double c0 = sigma * sigma - vec_dot(dr, dr); /* > 0: overlapping */
+    double c1 = 2.0 * (sigma * speed - vec_dot(dr, dv));
+    double c2 = speed * speed - vec_dot(dv, dv);
+    double t = tref + roots_first_upcrossing_quadratic(c0, c1, c2);
     return t > now ? t : now;
 }
 
@@ -315,7 +343,7 @@ static inline int candidates_symmetric(const carom_world *w)
 static inline int leaves_to_partner(const carom_world *w)
 {
     return !w->has_driven && !w->has_gravity && w->def.response != CAROM_RESPONSE_NONE &&
-           candidates_symmetric(w);
+           candidates_symmetric(w) && !(w->growth_rate > 0.0);
 }
 
 /* scan_candidates for ballistic spheres without gravity, responding: the
@@ -345,6 +373,15 @@ static inline void scan_straight(const carom_world *w, pair_scan *p, const uint3
     }
 }
 
+/* scan_candidates for growing spheres (world_growth.c). */
+static void scan_growing(const carom_world *w, pair_scan *p, const uint32_t *cand,
+                         const double *const *cand_shift, int n)
+{
+    for (int m = 0; m < n; m++)
+        offer(w, p, pair_time_growing(w, p->s, &w->spheres[cand[m]], cand_shift[m], p->now),
+              cand[m]);
+}
+
 /* scan_candidates for a driven sphere in a world without gravity whose
  * contacts do not linger: every pair is a meeting of bounds, and those
  * that surely stay apart are skipped (the test world_driven_pair_time
@@ -371,6 +408,10 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
 {
     const sphere *s = p->s;
     int report_only = w->def.response == CAROM_RESPONSE_NONE;
+    if (w->growth_rate > 0.0) {
+        scan_growing(w, p, cand, cand_shift, n);
+        return;
+    }
     if (!w->has_driven && !report_only && !w->has_gravity) {
         if (p->leave)
             scan_straight(w, p, cand, cand_shift, n, 1);
@@ -444,6 +485,16 @@ static void wall_events(const carom_world *w, const sphere *s, int k, double now
                       ? INFINITY
                       : fmax(face_time(w, s, s->x, s->v, k, w->def.box[k] - s->radius, 1, s->t),
                              now);
+    if (w->growth_rate > 0.0) {
+        /* Growing, it may reach either wall: how far its surface is past
+         * each (> 0) moves at its velocity and growth (world_growth.c). */
+        double r = s->radius * growth_factor(w, s->t), grow = growth_speed(w, s->radius);
+        double into_lo = roots_first_upcrossing_quadratic(r - s->x[k], grow - s->v[k], 0.0);
+        double into_hi = roots_first_upcrossing_quadratic(s->x[k] + r - w->def.box[k],
+                                                          s->v[k] + grow, 0.0);
+        t_lo = fmax(s->t + into_lo, now);
+        t_hi = fmax(s->t + into_hi, now);
+    }
     if (t_lo < *best) {
         *best = t_lo;
         *ev = event_of(EVENT_WALL, (uint32_t)(2 * k));

@@ -24,6 +24,12 @@ FAST = ["time=0.2", "equilibrate=0"]
 BAD_INPUT = {
     "msd_word": (["msd=yes"], USAGE, ["msd=yes", "expected one of: off on"]),
     "thermostat_negative": (["thermostat=-0.5"], USAGE, ["thermostat=-0.5", ">= 0"]),
+    "compress_below_start": (["packing=0.3", "compress=0.2"], USAGE,
+                             ["compress=0.2", "above the packing it starts from"]),
+    "compress_word": (["compress=dense"], USAGE, ["compress=dense", "malformed number"]),
+    "compress_rate_alone": (["compress_rate=0.1"], USAGE, ["compress_rate needs compress="]),
+    "compress_gravity": (["compress=0.4", "gravity=1", "boundary=walls"], USAGE,
+                         ["compress needs ballistic spheres, a response and no gravity"]),
     "unknown_key": (["n=10", "foo=1"], USAGE, ["unknown key 'foo'", "command line"]),
     "unknown_key_in_file": (["@unknown_key.cfg"], USAGE,
                             ["unknown_key.cfg:3", "unknown key 'colour'"]),
@@ -766,6 +772,50 @@ def case_thermostat(r):
     expect("thermostat_rate" not in r.json(["n=200", "time=1"]), "a thermostat by default")
 
 
+def min_gap(path):
+    """Smallest distance / contact distance over all pairs of an XYZ file
+    (periodic box, minimum image)."""
+    (comment, rows), = read_xyz(path)
+    box = [float(v) for v in comment.split('Lattice="')[1].split('"')[0].split()][0::4]
+    dim = 2 if "dim=2" in comment else 3
+    least = math.inf
+    for a in range(len(rows)):
+        for b in range(a + 1, len(rows)):
+            d2 = 0.0
+            for k in range(dim):
+                d = rows[a][k] - rows[b][k]
+                d -= box[k] * round(d / box[k])
+                d2 += d * d
+            least = min(least, math.sqrt(d2) / (rows[a][6] + rows[b][6]))
+    return least
+
+
+def case_compress(r):
+    """compress=: spheres grown (Lubachevsky-Stillinger) before equilibrate.
+    To packing 0.45 from 0.3: the packing reached is 0.45, Z then on
+    Carnahan-Starling within 2%. compress=jam: 3D equal spheres jam near
+    random close packing (0.62-0.66), 2D disks of radii 0.5-0.7 near 0.84
+    (0.82-0.86), with no overlap in the final file."""
+    d = r.json(["n=1000", "packing=0.3", "compress=0.45", "time=20"])
+    expect(abs(d["packing_compressed"] / 0.45 - 1) < 1e-9, "reached %r" % d["packing_compressed"])
+    expect(abs(d["compressibility"] / d["compressibility_reference"] - 1) < 0.02,
+           "Z %r against %r" % (d["compressibility"], d["compressibility_reference"]))
+    expect(abs(d["compressibility_reference"] - 9.3847) < 1e-3, "reference at 0.45")
+    for keys, lo, hi in ((["n=400", "packing=0.3"], 0.62, 0.66),
+                         (["dim=2", "n=600", "radius=0.5", "radius_max=0.7", "packing=0.5"],
+                          0.82, 0.86)):
+        final = r.path("jammed.xyz")
+        d = r.json(keys + ["compress=jam", "equilibrate=0", "time=0.01", "final=" + final])
+        expect(lo < d["packing_compressed"] < hi,
+               "jammed at %r, expected %g-%g" % (d["packing_compressed"], lo, hi))
+        expect(d["compressibility"] > 100, "jammed Z %r" % d["compressibility"])
+        expect(d["compressibility_reference"] is None, "a fluid's Z for a jammed packing")
+        gap = min_gap(final)
+        expect(1 - 1e-9 < gap < 1.01, "closest pair at %r contact distances" % gap)
+    p = r.ok(["n=300", "packing=0.2", "compress=0.3", "time=1"])
+    expect("grown to 0.3" in p.stdout, "summary lacks the compression:\n%s" % p.stdout)
+
+
 CASES = {
     "json_fields": case_json_fields,
     "few_spheres": case_few_spheres,
@@ -788,6 +838,7 @@ CASES = {
     "orbits_collision_log": case_orbits_collision_log,
     "msd": case_msd,
     "thermostat": case_thermostat,
+    "compress": case_compress,
 }
 
 

@@ -63,6 +63,11 @@ static const struct {
                         "wraps counted) and D = msd/(2 dim time); off (default)"},
     [KEY_THERMOSTAT] = {"thermostat", "nu > 0: Andersen heat bath at `temperature`, each "
                                       "sphere's velocity redrawn at rate nu (default 0: none)"},
+    [KEY_COMPRESS] = {"compress", "a packing fraction, or jam: grow the spheres "
+                                  "(Lubachevsky-Stillinger) from `packing` to it before "
+                                  "equilibrate"},
+    [KEY_COMPRESS_RATE] = {"compress_rate", "relative growth of the radii per time unit "
+                                            "(default 0.01)"},
     [KEY_MOTION] = {"motion", "ballistic (default), orbits, forces or field: how spheres are "
                               "driven (see below)"},
     [KEY_ORBITS] = {"orbits", "orbits file for motion=orbits: 'cx cy cz R omega phase radius' "

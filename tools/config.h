@@ -41,6 +41,8 @@ typedef enum config_key {
     KEY_COLLISION_LOG,
     KEY_MSD,
     KEY_THERMOSTAT,
+    KEY_COMPRESS,
+    KEY_COMPRESS_RATE,
     KEY_MOTION,
     KEY_ORBITS,
     KEY_ACCEL_BOUND,

@@ -263,6 +263,37 @@ static int get_word(const config *c, config_key key, const char *const *words, i
     return bad_value(c, key, error, problem);
 }
 
+/* compress: a packing above the start's, or jam; and its rate. */
+static int get_compress(const config *c, run_options *o, cli_error *error)
+{
+    o->compress = 0.0;
+    if (config_is_set(c, KEY_COMPRESS) && !strcmp(c->value[KEY_COMPRESS], "jam")) {
+        o->compress = INFINITY;
+    } else if (config_is_set(c, KEY_COMPRESS)) {
+        if (get_range(c, KEY_COMPRESS, 0.0, 0.0, 1.0, 1, &o->compress, error))
+            return error->exit_code;
+        if (!o->init && o->compress <= o->packing)
+            return bad_value(c, KEY_COMPRESS, error,
+                             "must be above the packing it starts from (packing=), or jam");
+    }
+    if (config_is_set(c, KEY_COMPRESS_RATE) && !o->compress)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: compress_rate needs compress=",
+                        c->origin[KEY_COMPRESS_RATE]);
+    if (get_range(c, KEY_COMPRESS_RATE, 0.01, 0.0, INFINITY, 1, &o->compress_rate, error))
+        return error->exit_code;
+    if (o->compress && (o->motion != MOTION_BALLISTIC || o->response == CAROM_RESPONSE_NONE ||
+                        o->gravity[0] != 0.0 || o->gravity[1] != 0.0 || o->gravity[2] != 0.0))
+        return cli_fail(error, CLI_EXIT_USAGE,
+                        "%s: compress needs ballistic spheres, a response and no gravity",
+                        c->origin[KEY_COMPRESS]);
+    return 0;
+}
+
+double options_packing_measured(const run_options *o)
+{
+    return o->compress > 0.0 && isfinite(o->compress) ? o->compress : o->packing;
+}
+
 static int get_boundary(const config *c, run_options *o, cli_error *error)
 {
     for (int d = 0; d < 3; d++)
@@ -546,6 +577,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
         TRY(frames_format_available(o->trajectory, c->origin[KEY_TRAJECTORY], error));
 
     TRY(get_motion(c, o, error));
+    TRY(get_compress(c, o, error));
 
     if (o->init) {
         /* The file gives the geometry: keys that would contradict it. */

@@ -60,6 +60,8 @@ typedef struct run_options {
     double field_speed, field_gain, field_step;
     int msd;                 /* msd=on: mean-square displacement of the measured run */
     double thermostat;       /* Andersen bath's rate per sphere (0: none), at temperature */
+    double compress;         /* packing to grow the spheres to first; 0: none; INFINITY: jam */
+    double compress_rate;
     const char *scenario;    /* NULL if none */
     int json;
 } run_options;
@@ -68,5 +70,8 @@ typedef struct run_options {
 int options_apply_scenario(config *c, cli_error *error);
 
 int options_from_config(const config *c, run_options *o, cli_error *error);
+
+/* The packing the measured run has: compress's target, or packing. */
+double options_packing_measured(const run_options *o);
 
 #endif

@@ -29,6 +29,8 @@ static int reference_applies(const run_options *o)
     for (int d = 0; d < o->dim; d++)
         if (o->boundary[d] != CAROM_BOUNDARY_PERIODIC || o->gravity[d] != 0.0)
             return 0;
+    if (isinf(o->compress))
+        return 0; /* jammed: no fluid */
     return o->motion == MOTION_BALLISTIC && o->response == CAROM_RESPONSE_ELASTIC &&
            o->restitution == 1.0 &&
            o->radius == o->radius_max && !o->use_speed;
@@ -53,7 +55,7 @@ static int enskog_applies(const run_options *o)
 static double enskog(const run_options *o, const run_result *r)
 {
     double kt = 0.5 * (r->temperature_initial + r->temperature_final);
-    return displacement_enskog(o->dim, o->packing, o->radius, kt, 1.0);
+    return displacement_enskog(o->dim, options_packing_measured(o), o->radius, kt, 1.0);
 }
 
 static void print_diffusion(const run_options *o, const run_result *r, FILE *out)
@@ -117,6 +119,8 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     if (o->dim == 3)
         fprintf(out, " x %g", o->box[2]);
     fprintf(out, " (%s), packing %.4g", boundary_word(o), o->packing);
+    if (o->compress > 0.0)
+        fprintf(out, " grown to %.4g", r->packing_compressed);
     if (o->scenario)
         fprintf(out, ", scenario %s", o->scenario);
     fprintf(out, "\n");
@@ -141,7 +145,7 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
                      "thread)\n",
                 r->cpu_seconds);
     if (reference_applies(o)) {
-        double z_ref = report_reference_z(o->dim, o->packing);
+        double z_ref = report_reference_z(o->dim, options_packing_measured(o));
         fprintf(out, "  Z = PV/NkT         %.5g  (%s: %.5g, %+.2f%%)\n", r->compressibility,
                 o->dim == 2 ? "Henderson" : "Carnahan-Starling", z_ref,
                 100.0 * (r->compressibility / z_ref - 1.0));
@@ -283,7 +287,8 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_vector(out, "momentum_final", r->momentum_final, o->dim, &first);
     json_num(out, "compressibility", r->compressibility, &first);
     json_num(out, "compressibility_reference",
-             reference_applies(o) ? report_reference_z(o->dim, o->packing) : NAN, &first);
+             reference_applies(o) ? report_reference_z(o->dim, options_packing_measured(o)) : NAN,
+             &first);
     json_num(out, "max_overlap", r->max_overlap, &first);
     if (o->thermostat > 0.0) {
         json_num(out, "thermostat_rate", o->thermostat, &first);
@@ -299,6 +304,11 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     long long rss = peak_rss_bytes();
     json_num(out, "peak_rss_bytes", rss >= 0 ? (double)rss : NAN, &first);
     json_num(out, "packing", o->packing, &first);
+    if (o->compress > 0.0) {
+        json_num(out, "packing_compressed", r->packing_compressed, &first);
+        json_num(out, "compress_rate", o->compress_rate, &first);
+        json_num(out, "compress_seconds", r->compress_seconds, &first);
+    }
     /* The temperature velocities were drawn at, or else the one measured. */
     int drawn = !o->use_speed && (!o->init || o->temperature_given);
     json_num(out, "temperature", drawn ? o->temperature : r->temperature_initial, &first);

@@ -120,6 +120,79 @@ static int advance(const run_options *o, carom_world *w, carom_andersen *bath, d
     }
 }
 
+/* All velocities scaled to temperature kt (growing heats the spheres). */
+static int rescale_velocities(const run_options *o, carom_world *w, double kt, cli_error *error)
+{
+    double now = carom_world_temperature(w);
+    if (!(now > 0.0))
+        return 0;
+    double f = sqrt(kt / now);
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+        carom_sphere_state s;
+        if (carom_world_get_sphere(w, id, &s) != CAROM_OK)
+            continue;
+        for (int k = 0; k < 3; k++)
+            s.velocity[k] *= f;
+        if (carom_world_set_velocity(w, id, s.velocity) != CAROM_OK)
+            return world_failed(o, w, error);
+    }
+    return 0;
+}
+
+/* Z beyond which grown spheres count as jammed (compress=jam): they are
+ * within about dim / Z of the densest packing they can reach. */
+#define JAMMED_Z 1e3
+
+/* compress=: the spheres grow (Lubachevsky-Stillinger) at compress_rate
+ * until the packing is compress (exactly: the growth stops at the time
+ * the law gives), or until jammed; in steps of 20 collisions a sphere,
+ * after each of which the velocities are scaled back to the temperature
+ * the growth started at. */
+static int compress(const run_options *o, carom_world *w, run_result *r, cli_error *error)
+{
+    double wall_start = now_seconds(), kt = carom_world_temperature(w);
+    double t0 = carom_world_time(w), start = carom_world_packing_fraction(w);
+    if (carom_world_set_growth(w, o->compress_rate) != CAROM_OK)
+        return world_failed(o, w, error);
+    double t_end = INFINITY;
+    if (isfinite(o->compress)) {
+        if (!(o->compress > start))
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "compress=%g: the spheres already fill %.6g of the box", o->compress,
+                            start);
+        t_end = t0 + (pow(o->compress / start, 1.0 / o->dim) - 1.0) / o->compress_rate;
+    }
+    uint64_t step = 20 * (uint64_t)carom_world_sphere_count(w) + 1;
+    for (;;) {
+        carom_world_reset_stats(w);
+        uint64_t done;
+        int reached = 0;
+        carom_status st = isfinite(t_end)
+                              ? carom_world_advance_to_limited(w, t_end, step, &done, &reached)
+                              : carom_world_step_events(w, step, &done);
+        if (st != CAROM_OK)
+            return world_failed(o, w, error);
+        double z = carom_world_compressibility(w);
+        if (reached)
+            break;
+        if (z > JAMMED_Z) {
+            if (isfinite(t_end))
+                return cli_fail(error, CLI_EXIT_RUNTIME,
+                                "compress=%g: the spheres jammed at packing %.6g (Z = %.3g)",
+                                o->compress, carom_world_packing_fraction(w), z);
+            break;
+        }
+        int status = rescale_velocities(o, w, kt, error);
+        if (status)
+            return status;
+    }
+    if (carom_world_set_growth(w, 0.0) != CAROM_OK)
+        return world_failed(o, w, error);
+    r->packing_compressed = carom_world_packing_fraction(w);
+    r->compress_seconds = now_seconds() - wall_start;
+    return rescale_velocities(o, w, kt, error);
+}
+
 static FILE *open_output(const char *path, cli_error *error)
 {
     FILE *f = fopen(path, "w");
@@ -254,6 +327,11 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     if (carom_world_advance_to(w, carom_world_time(w)) != CAROM_OK) {
         status = world_failed(o, w, error);
         goto done;
+    }
+    if (o->compress > 0.0) {
+        status = compress(o, w, r, error);
+        if (status)
+            goto done;
     }
     double wall_start = now_seconds();
     if (o->equilibrate > 0.0) {

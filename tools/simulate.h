@@ -34,6 +34,8 @@ typedef struct run_result {
     long frames;
     double mean_square_displacement; /* msd=on; NaN otherwise */
     uint64_t thermostat_redraws;     /* velocities the bath redrew, whole run */
+    double packing_compressed;       /* compress=: the packing reached */
+    double compress_seconds;         /* its wall time */
 } run_result;
 
 /* m: the driver of driven spheres (motion=orbits, forces, field), or NULL

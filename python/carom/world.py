@@ -433,6 +433,19 @@ class World:
     def sort_spatially(self):
         self._check(lib.carom_world_sort_spatially)
 
+    def set_growth(self, rate):
+        """From now on every radius grows as r(now) (1 + rate (t - now))
+        (carom_world_set_growth: Lubachevsky-Stillinger compression); 0
+        stops it. Contacts stay exact; growing heats the spheres."""
+        self._check(lib.carom_world_set_growth, number(rate, "rate"))
+
+    def growth(self):
+        return self._call(lib.carom_world_growth)
+
+    def packing_fraction(self):
+        """The spheres' volume (2D: area) now over the box's."""
+        return self._call(lib.carom_world_packing_fraction)
+
     def advance_to(self, t):
         """Processes every event up to time t and moves every sphere to t."""
         self._check(lib.carom_world_advance_to, number(t, "t"))
