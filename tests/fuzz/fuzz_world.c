@@ -24,6 +24,9 @@
  *   order within it, as many sphere contacts and wall hits as the stats
  *   count, between spheres that exist (or a walled face), with unit
  *   normals;
+ * - some worlds grow their spheres (carom_world_set_growth, by up to 30%
+ *   over the run): the same checks with the radii of the moment, but
+ *   energy, which growth gives;
  * - in a report-only world without gravity, every sphere's unwrapped
  *   position (def.count_images) along each periodic axis is its start
  *   plus velocity times time (to 1e-9 of the distances involved).
@@ -134,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     read_spec(&r, &s, &def);
     double r0 = ldexp(1.0, -(int)(take8(&r) % 24));         /* 1 .. 2^-23 */
     double vmax = ldexp(1.0, (int)(take8(&r) % 41) - 20);   /* 2^-20 .. 2^20 */
-    unsigned steps = 1 + take8(&r) % 6;
+    unsigned steps_byte = take8(&r), steps = 1 + steps_byte % 6;
     double step = ldexp(s.box[0] / vmax, -(int)(take8(&r) % 12));
     double g = s.gravity ? vmax * vmax / s.box[1] * (1.0 + take8(&r) % 8) : 0.0;
     def.gravity[1] = -g;
@@ -168,6 +171,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         n++;
     }
 
+    /* One world in four without gravity or report-only grows its spheres,
+     * by a quarter to all of 30% over the run. */
+    int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1;
+    if (growing && carom_world_set_growth(w, 0.3 * (double)((steps_byte / 24) % 4 + 1) / 4.0 /
+                                                 (step * steps)) != CAROM_OK)
+        fail("a world without gravity refused to grow", 0.0);
     read_back(w, p, n);
     double u0[MAX_SPHERES][3], v0[MAX_SPHERES][3];
     for (int i = 0; i < n; i++)
@@ -197,8 +206,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break; /* a touching sphere's last bits made it overlap */
         if (st == CAROM_ERR_STUCK && s.obstacles)
             break;
-        if (st == CAROM_ERR_BOX_TOO_SMALL && k == 1)
-            break; /* spheres too large for a periodic box */
+        if (st == CAROM_ERR_BOX_TOO_SMALL && (k == 1 || growing))
+            break; /* spheres too large (or grown too large) for a periodic box */
         if (st != CAROM_OK) {
             fprintf(stderr, "fuzz_world: %s: %s\n", carom_status_name(st),
                     carom_world_error_message(w));
@@ -217,7 +226,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        after.wall_hits - before.wall_hits);
         double e = energy(&s, p, n, g);
         int energy_kept = !s.gravity || s.walls[1];
-        if (s.moving_obstacles && !s.report_only) {
+        if ((s.moving_obstacles && !s.report_only) || growing) {
             /* no energy to keep */
         } else if (s.report_only) {
             if (!s.gravity && e != e0)

@@ -92,6 +92,7 @@ static inline void read_back(carom_world *w, placed *p, int n)
             fail("a sphere the world accepted is gone", (double)i);
         memcpy(p[i].x, st.position, sizeof p[i].x);
         memcpy(p[i].v, st.velocity, sizeof p[i].v);
+        p[i].r = st.radius; /* growing spheres' (fuzz_world) */
     }
 }
 
