@@ -256,6 +256,11 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
     size_t id = w->count;
     if (def->driven) {
+        if (w->growth_rate > 0.0)
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "sphere %zu is driven, but the world's spheres grow "
+                              "(carom_world_set_growth): stop the growth first",
+                              id);
         if (!w->def.driver.probe)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %zu is driven but the world has no driver probe", id);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "carom/carom.h"
+#include "carom/drive.h"
 #include "carom/scene.h"
 #include "check.h"
 
@@ -503,6 +504,20 @@ static void test_compression_jams(void)
 
 /* ---- refusals ------------------------------------------------------------ */
 
+typedef struct meddler {
+    carom_world *world;
+    carom_status got;
+    int calls;
+} meddler;
+
+static void grow_from_callback(void *user_data, carom_contact *c)
+{
+    (void)c;
+    meddler *m = user_data;
+    m->got = carom_world_set_growth(m->world, 0.5);
+    m->calls++;
+}
+
 static void test_refusals(void)
 {
     carom_world_def def = carom_world_default_def();
@@ -522,6 +537,46 @@ static void test_refusals(void)
     w = carom_world_create(&def, &e);
     CHECK(carom_world_set_growth(w, NAN) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(carom_world_set_growth(w, -1.0) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(carom_world_growth(w) == 0.0);
+    /* A driven sphere neither before growth nor during it. */
+    CHECK_OK(carom_world_set_growth(w, 0.1));
+    carom_sphere_def driven = carom_sphere_default_def();
+    driven.driven = 1;
+    CHECK(carom_world_add_sphere(w, &driven, NULL) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(w), "grow") != NULL);
+    CHECK(carom_world_sphere_capacity(w) == 0);
+    carom_world_free(w);
+
+    /* Driven spheres present. */
+    carom_orbits o;
+    carom_orbits_init(&o);
+    carom_orbit orbit = {{5.0, 5.0, 5.0}, 1.0, 1.0, 0.0, 0.5};
+    CHECK_OK(carom_orbits_add(&o, &orbit, &e));
+    def = carom_world_default_def();
+    def.driver = carom_orbits_driver(&o);
+    w = carom_world_create(&def, &e);
+    driven = carom_orbits_sphere_def(&o, 0, 0.0);
+    CHECK_OK(carom_world_add_sphere(w, &driven, NULL));
+    CHECK(carom_world_set_growth(w, 0.1) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(w), "driven") != NULL);
+    carom_world_free(w);
+    carom_orbits_free(&o);
+
+    /* From inside a callback. */
+    meddler m = {NULL, CAROM_OK, 0};
+    def = carom_world_default_def();
+    def.on_contact = grow_from_callback;
+    def.user_data = &m;
+    w = m.world = carom_world_create(&def, &e);
+    carom_sphere_def s = carom_sphere_default_def();
+    s.position[0] = 2.0;
+    s.velocity[0] = 1.0;
+    CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    s.position[0] = 4.0;
+    s.velocity[0] = -1.0;
+    CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    CHECK_OK(carom_world_advance_to(w, 2.0));
+    CHECK(m.calls > 0 && m.got == CAROM_ERR_IN_CALLBACK);
     CHECK(carom_world_growth(w) == 0.0);
     carom_world_free(w);
 }
