@@ -60,3 +60,11 @@ def test_granular_cooling_follows_haff_at_first(tmp_path):
     assert len(ratios) == 5 and ratios[0] == 1.0
     assert abs(ratios[1] - 1) < 0.04  # t = t_H: T fell to a quarter, as the law says
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_jammed_packing_is_near_random_close_packing_and_isostatic():
+    out = run("jammed_packing.py")
+    packing = float(re.search(r"jammed at packing (\S+)", out).group(1))
+    assert 0.62 < packing < 0.66
+    mean = float(re.search(r"mean contacts of the rest (\S+)", out).group(1))
+    assert abs(mean - 6) < 0.3
