@@ -8,8 +8,10 @@
  * through world_wrap_into_box or world_note_wrap, so position + image * L
  * changes only as the sphere moves. A sphere's image starts at 0 where it
  * is added or moved to (carom_world_set_position): its unwrapped position
- * continues the coordinates the application gave, whatever their image.
- * Without def.count_images nothing is kept (w->image is NULL) and
+ * continues the coordinates the application gave, whatever their image,
+ * unless the application sets the image (carom_world_set_image, for a
+ * restart: bookkeeping only, the dynamics do not change). Without
+ * def.count_images nothing is kept (w->image is NULL) and
  * carom_world_get_image refuses. */
 #include <math.h>
 #include <stdlib.h>
@@ -77,5 +79,29 @@ carom_status carom_world_get_image(const carom_world *w, carom_sphere_id id, int
         if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
             image[k] = w->image[id][k] + world_wrap_coordinate(&x[k], w->def.box[k]);
     }
+    return CAROM_OK;
+}
+
+carom_status carom_world_set_image(carom_world *w, carom_sphere_id id, const int64_t image[3])
+{
+    if (!w->image)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "carom_world_set_image: the world counts no images (def.count_images)");
+    if (id >= w->count || !w->info[world_slot_of(w, id)].alive)
+        return world_fail(w, CAROM_ERR_NO_SUCH_SPHERE, "no sphere with id %u", (unsigned)id);
+    if (!image)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere %u: image is NULL", (unsigned)id);
+    for (int k = 0; k < 3; k++)
+        if (image[k] != 0 && (k >= w->def.dim || w->def.boundary[k] != CAROM_BOUNDARY_PERIODIC))
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "sphere %u: image %lld along axis %d, which is not periodic",
+                              (unsigned)id, (long long)image[k], k);
+    /* The stored count plus the wrap of the true position now is what
+     * carom_world_get_image reports: store the difference. */
+    double x[3], v[3];
+    world_true_state(w, world_slot_of(w, id), w->time, x, v);
+    for (int k = 0; k < w->def.dim; k++)
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
+            w->image[id][k] = image[k] - world_wrap_coordinate(&x[k], w->def.box[k]);
     return CAROM_OK;
 }

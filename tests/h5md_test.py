@@ -9,6 +9,7 @@ usage: h5md_test.py CAROM WORK_DIR
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -142,8 +143,60 @@ def check_msd_matches_images():
     assert msd > 1.0  # well beyond a box-length error's hiding place
 
 
+def check_restart_continues_images():
+    """A run restarted from a trajectory (init=FILE.h5) takes its images
+    from the file's last frame: unwrapped positions go on along the same
+    straight lines (report-only spheres) instead of starting at image 0.
+    An axis the restart makes walls keeps image 0; malformed images are
+    one line naming the file, exit 2."""
+    first, second = os.path.join(WORK, "images_a.h5"), os.path.join(WORK, "images_b.h5")
+    code, _, err = run("dim=3", "n=200", "packing=0.1", "speed=5,20", "response=none",
+                       "equilibrate=0", "time=3", "frame_interval=1", "trajectory=" + first)
+    assert code == 0, err
+    code, _, err = run("init=" + first, "response=none", "equilibrate=0", "time=3",
+                       "frame_interval=1", "trajectory=" + second)
+    assert code == 0, err
+    with h5py.File(first, "r") as a, h5py.File(second, "r") as b:
+        pa, pb = a["particles/all"], b["particles/all"]
+        last = len(pa["position/time"]) - 1
+        assert np.abs(pa["image/value"][last]).max() >= 2  # wrapped before the restart
+        assert np.array_equal(pb["image/value"][0], pa["image/value"][last])
+        assert np.array_equal(unwrapped(pb, 0), unwrapped(pa, last))
+        start, v = unwrapped(pa, 0), pa["velocity/value"][0]
+        elapsed = pa["position/time"][last] - pa["position/time"][0]
+        times = pb["position/time"][:]
+        for k in range(len(times)):
+            expected = start + v * (elapsed + times[k] - times[0])
+            error = np.abs(unwrapped(pb, k) - expected).max()
+            assert error <= 1e-9 * (1 + np.abs(expected).max()), (k, error)
+    inside = os.path.join(WORK, "images_inside.h5")  # clear of walls along x
+    shutil.copyfile(first, inside)
+    with h5py.File(inside, "r+") as f:
+        edges = f["particles/all/box/edges"][:]
+        x = f["particles/all/position/value"][-1, :, 0]
+        f["particles/all/position/value"][-1, :, 0] = np.clip(x, 0.6, edges[0] - 0.6)
+        assert f["particles/all/image/value"][-1, :, 0].any()
+    walled = os.path.join(WORK, "images_walled.h5")
+    code, _, err = run("init=" + inside, "boundary=walls,periodic,periodic", "response=none",
+                       "equilibrate=0", "time=1", "frame_interval=1", "trajectory=" + walled)
+    assert code == 0, err
+    with h5py.File(walled, "r") as f:
+        image = f["particles/all/image/value"][:]
+        assert not image[:, :, 0].any() and image[0, :, 1:].any()
+    broken = os.path.join(WORK, "images_broken.h5")
+    with h5py.File(first, "r") as a, h5py.File(broken, "w") as f:
+        for name in ("position", "velocity", "radius", "mass", "box"):
+            a.copy(a["particles/all/" + name], f.require_group("particles/all"), name)
+        f.create_dataset("particles/all/image/value", data=np.zeros((1, 3, 3), dtype="i8"))
+    code, out, err = run("init=" + broken, "response=none", "time=0.1", "msd=on")
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 1 and broken in lines[0], err
+    assert "/particles/all/image/value is not the shape of the positions" in lines[0], err
+
+
 check_straight_images()
 check_msd_matches_images()
+check_restart_continues_images()
 
 
 def check_restart(name, init_keys):

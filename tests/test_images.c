@@ -404,11 +404,80 @@ static void test_refusals(void)
     carom_world_free(w);
 }
 
+/* ---- images set by the application (a restart) ------------------------- */
+
+/* A sphere given image (3, -2) continues from there: unwrapped, it is at
+ * its position plus (3, -2) box lengths, before and after the build, and
+ * moves on in a straight line across faces. Set again mid-flight, the
+ * image is the one given at that instant. */
+static void test_set_image(void)
+{
+    carom_world_def def = carom_world_default_def();
+    def.count_images = 1;
+    def.boundary[2] = CAROM_BOUNDARY_WALLS;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    carom_sphere_def s = carom_sphere_default_def();
+    s.position[0] = 12.5; /* outside the box of 10: the world reports 2.5 */
+    s.position[1] = 4.0;
+    s.position[2] = 5.0;
+    s.velocity[0] = 3.0;
+    s.velocity[1] = -7.0;
+    carom_sphere_id id;
+    CHECK_OK(carom_world_add_sphere(w, &s, &id));
+    const int64_t given[3] = {3, -2, 0};
+    CHECK_OK(carom_world_set_image(w, id, given));
+    int64_t image[3];
+    CHECK_OK(carom_world_get_image(w, id, image));
+    CHECK(image[0] == 3 && image[1] == -2 && image[2] == 0);
+    double u[3];
+    unwrapped(w, id, u);
+    CHECK(u[0] == 2.5 + 30.0 && u[1] == 4.0 - 20.0); /* the image of the reported position */
+    for (int step = 1; step <= 8; step++) {
+        double t = 0.75 * step;
+        CHECK_OK(carom_world_advance_to(w, t));
+        unwrapped(w, id, u);
+        CHECK_NEAR(u[0], 32.5 + 3.0 * t, 1e-12);
+        CHECK_NEAR(u[1], -16.0 - 7.0 * t, 1e-12);
+    }
+    const int64_t again[3] = {-1, 5, 0};
+    CHECK_OK(carom_world_set_image(w, id, again));
+    CHECK_OK(carom_world_get_image(w, id, image));
+    CHECK(image[0] == -1 && image[1] == 5 && image[2] == 0);
+    carom_sphere_state st;
+    CHECK_OK(carom_world_get_sphere(w, id, &st));
+    CHECK_OK(carom_world_advance_to(w, 7.0));
+    unwrapped(w, id, u);
+    CHECK_NEAR(u[0], st.position[0] - 10.0 + 3.0, 1e-12);
+    CHECK_NEAR(u[1], st.position[1] + 50.0 - 7.0, 1e-12);
+    int64_t before[3];
+    CHECK_OK(carom_world_get_image(w, id, before));
+
+    /* Refusals, each with a message naming what is wrong. */
+    const int64_t walled[3] = {0, 0, 1};
+    CHECK(carom_world_set_image(w, id, walled) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(w), "axis 2") != NULL);
+    CHECK(carom_world_set_image(w, id + 1, given) == CAROM_ERR_NO_SUCH_SPHERE);
+    CHECK(strstr(carom_world_error_message(w), "no sphere with id 1") != NULL);
+    CHECK(carom_world_set_image(w, id, NULL) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK_OK(carom_world_get_image(w, id, image));
+    CHECK(image[0] == before[0] && image[1] == before[1] && image[2] == 0); /* unchanged */
+    carom_world_free(w);
+
+    def.count_images = 0;
+    w = carom_world_create(&def, &e);
+    CHECK_OK(carom_world_add_sphere(w, &s, &id));
+    CHECK(carom_world_set_image(w, id, given) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(w), "count_images") != NULL);
+    carom_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_straight_lines);
     RUN(test_centre_of_mass);
     RUN(test_driven_orbits);
     RUN(test_refusals);
+    RUN(test_set_image);
     return CHECK_REPORT();
 }

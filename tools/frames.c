@@ -66,6 +66,34 @@ int frames_read_init(const char *path, carom_scene *scene, cli_error *error)
     return 0;
 }
 
+int frames_restore_images(const char *path, carom_world *w, cli_error *error)
+{
+    if (!frames_name_is_h5md(path) || !carom_world_get_def(w)->count_images)
+        return 0;
+#ifdef CAROM_HAVE_HDF5
+    size_t n = carom_world_sphere_capacity(w);
+    int64_t(*image)[3] = malloc((n ? n : 1) * sizeof *image);
+    if (!image)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "%s: out of memory", path);
+    char message[CAROM_ERROR_MESSAGE_SIZE];
+    int found = h5md_in_last_images(path, n, image, message, sizeof message);
+    int status = found < 0 ? cli_fail(error, CLI_EXIT_USAGE, "%s", message) : 0;
+    const carom_world_def *def = carom_world_get_def(w);
+    for (carom_sphere_id id = 0; found > 0 && !status && id < n; id++) {
+        for (int k = 0; k < 3; k++) /* axes made walls by boundary= keep no image */
+            if (k >= def->dim || def->boundary[k] != CAROM_BOUNDARY_PERIODIC)
+                image[id][k] = 0;
+        if (carom_world_set_image(w, id, image[id]) != CAROM_OK)
+            status = cli_fail(error, CLI_EXIT_USAGE, "%s: %s", path, carom_world_error_message(w));
+    }
+    free(image);
+    return status;
+#else
+    (void)error;
+    return 0;
+#endif
+}
+
 /* The world's spheres now, with like's dimension, box and boundaries. */
 static int scene_now(const carom_scene *like, const carom_world *w, carom_scene *s,
                      const char *path, cli_error *error)

@@ -35,6 +35,13 @@ int frames_close(frames *f, int status, cli_error *error);
  * frame of an H5MD trajectory (a name frames_name_is_h5md; in a build
  * with HDF5). A usage error naming the file when it cannot be read. */
 int frames_read_init(const char *path, carom_scene *scene, cli_error *error);
+/* After a restart from an H5MD file (frames_read_init) into world w, whose
+ * sphere ids are the file's rows: when the world counts images and the
+ * file holds them, each sphere's image is the file's, so unwrapped
+ * positions go on from the file's (along axes the run makes walls, the
+ * image is 0). A usage error naming the file when its images are
+ * malformed. */
+int frames_restore_images(const char *path, carom_world *w, cli_error *error);
 
 /* One extended XYZ frame of the world now (also the run's final state). */
 int write_xyz_state(const carom_scene *like, const carom_world *w, FILE *f, const char *path,

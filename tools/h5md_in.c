@@ -141,16 +141,24 @@ void h5md_in_box(const h5md_in *h, double box[3])
     memcpy(box, h->box, sizeof h->box);
 }
 
-/* Frame h->next of a [frames][n][dim] dataset into out[n][3]. */
-static int read_frame(h5md_in *h, hid_t set, double (*out)[3])
+/* Frame k of h's [frames][n][dim] dataset set, as type, into buffer
+ * (n * dim values). */
+static int read_slab(const h5md_in *h, hid_t set, hsize_t k, hid_t type, void *buffer)
 {
-    hsize_t start[3] = {h->next, 0, 0}, count[3] = {1, (hsize_t)h->n, (hsize_t)h->dim};
+    hsize_t start[3] = {k, 0, 0}, count[3] = {1, (hsize_t)h->n, (hsize_t)h->dim};
     hid_t file_space = H5Dget_space(set);
     hid_t memory_space = H5Screate_simple(3, count, NULL);
     int ok = H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
-             H5Dread(set, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, h->buffer) >= 0;
+             H5Dread(set, type, memory_space, file_space, H5P_DEFAULT, buffer) >= 0;
     H5Sclose(memory_space);
     H5Sclose(file_space);
+    return ok;
+}
+
+/* Frame h->next of a [frames][n][dim] dataset into out[n][3]. */
+static int read_frame(h5md_in *h, hid_t set, double (*out)[3])
+{
+    int ok = read_slab(h, set, h->next, H5T_NATIVE_DOUBLE, h->buffer);
     for (size_t i = 0; ok && i < h->n; i++)
         for (int k = 0; k < 3; k++)
             out[i][k] = k < h->dim ? h->buffer[i * (size_t)h->dim + (size_t)k] : 0.0;
@@ -228,6 +236,40 @@ int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t e
         }
     }
     free(mass);
+    h5md_in_close(h);
+    return status;
+}
+
+int h5md_in_last_images(const char *path, size_t n, int64_t (*image)[3], char *err, size_t err_size)
+{
+    h5md_in *h = h5md_in_open(path, err, err_size);
+    if (!h)
+        return -1;
+    int status = 0;
+    if (H5Lexists(h->file, "particles/all/image", H5P_DEFAULT) > 0) {
+        status = -1;
+        hid_t set = H5Dopen2(h->file, "particles/all/image/value", H5P_DEFAULT);
+        hsize_t dims[3];
+        int64_t *values = malloc((n ? n : 1) * (size_t)h->dim * sizeof *values);
+        if (set < 0 || !shape(set, 3, dims) || dims[0] != h->frames || dims[1] != (hsize_t)h->n ||
+            n != h->n || dims[2] != (hsize_t)h->dim) {
+            snprintf(err, err_size,
+                     "%s: /particles/all/image/value is not the shape of the positions", path);
+        } else if (!values) {
+            snprintf(err, err_size, "%s: out of memory", path);
+        } else if (read_slab(h, set, h->frames - 1, H5T_NATIVE_INT64, values)) {
+            for (size_t i = 0; i < n; i++)
+                for (int k = 0; k < 3; k++)
+                    image[i][k] = k < h->dim ? values[i * (size_t)h->dim + (size_t)k] : 0;
+            status = 1;
+        } else {
+            snprintf(err, err_size, "%s: the last frame of /particles/all/image cannot be read",
+                     path);
+        }
+        free(values);
+        if (set >= 0)
+            H5Dclose(set);
+    }
     h5md_in_close(h);
     return status;
 }

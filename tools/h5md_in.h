@@ -13,6 +13,7 @@
 #define CAROM_TOOLS_H5MD_IN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "carom/scene.h"
 
@@ -32,5 +33,11 @@ void h5md_in_close(h5md_in *h);
  * walls), positions and velocities, radii (0.5 if absent) and masses (1 if
  * absent). 0, or -1 with a message naming the file. */
 int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size);
+
+/* The images of the last frame (/particles/all/image, [frames][n][dim]
+ * integers) into image[n] (0 beyond the dimension): 1, 0 when the file
+ * holds no images, or -1 with a message naming the file. */
+int h5md_in_last_images(const char *path, size_t n, int64_t (*image)[3], char *err,
+                        size_t err_size);
 
 #endif

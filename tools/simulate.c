@@ -311,6 +311,11 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         goto done;
     }
     carom_scene_free(scene); /* the world has its own copy */
+    if (o->init) {
+        status = frames_restore_images(o->init, w, error);
+        if (status)
+            goto done;
+    }
     if (o->thermostat > 0.0) {
         carom_andersen_def bath_def = carom_andersen_default_def();
         bath_def.kT = o->temperature;

@@ -331,6 +331,13 @@ carom_status carom_world_get_sphere(const carom_world *world, carom_sphere_id id
  * CAROM_ERR_NO_SUCH_SPHERE for an id that is not live. */
 carom_status carom_world_get_image(const carom_world *world, carom_sphere_id id,
                                    int64_t image[3]);
+/* With def.count_images: makes the sphere's image now the given one (for a
+ * restart from a trajectory that kept images; the dynamics do not change).
+ * Nonzero components along axes that are not periodic (and z in 2D) are
+ * refused with CAROM_ERR_INVALID_ARGUMENT, as is a world without
+ * def.count_images; CAROM_ERR_NO_SUCH_SPHERE for an id that is not live. */
+carom_status carom_world_set_image(carom_world *world, carom_sphere_id id,
+                                   const int64_t image[3]);
 
 /* Number of ids handed out so far (removed spheres keep their id). */
 size_t carom_world_sphere_capacity(const carom_world *world);

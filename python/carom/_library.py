@@ -207,6 +207,7 @@ _PROTOTYPES = {
     "carom_world_reprobe_sphere": (_status, [_world_p, _id, ctypes.c_double]),
     "carom_world_get_sphere": (_status, [_world_p, _id, _P(carom_sphere_state)]),
     "carom_world_get_image": (_status, [_world_p, _id, _P(ctypes.c_int64)]),
+    "carom_world_set_image": (_status, [_world_p, _id, _P(ctypes.c_int64)]),
     "carom_world_sphere_capacity": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_count": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_exists": (ctypes.c_int, [_world_p, _id]),

@@ -358,6 +358,16 @@ class World:
         self._check(lib.carom_world_get_image, sphere_id(sphere), image)
         return tuple(image[:self.dim()])
 
+    def set_image(self, sphere, image):
+        """Makes the sphere's image now the given one (carom_world_set_image;
+        for a restart that kept images): dim ints, 0 along axes that are
+        not periodic. The dynamics do not change."""
+        values = [int(k) for k in image]
+        if len(values) != self.dim():
+            raise ValueError("image: %d integers expected, got %d" % (self.dim(), len(values)))
+        self._check(lib.carom_world_set_image, sphere_id(sphere),
+                    (ctypes.c_int64 * 3)(*(values + [0] * (3 - len(values)))))
+
     def images(self):
         """The images of the spheres present, an (N, dim) int64 array in
         the order of ids() (count_images=True)."""

@@ -295,6 +295,17 @@ def test_unwrapped_positions_fly_straight():
     assert world.get_image(0) == tuple(world.images()[0])
     with pytest.raises(ValueError, match="count_images"):
         carom.World().get_image(0)
+    world.set_image(0, (4, -3, 2))  # a restart's images: unwrapped positions go on from them
+    assert world.get_image(0) == (4, -3, 2)
+    moved = world.unwrapped_positions()[0] + 1.0 * velocity[0]
+    world.advance_to(5.0)
+    assert np.allclose(world.unwrapped_positions()[0], moved, rtol=0, atol=1e-9)
+    with pytest.raises(ValueError, match="3 integers"):
+        world.set_image(0, (1, 2))
+    walled = carom.World(box=10, boundary=("walls", "periodic", "periodic"), count_images=True)
+    walled.add_sphere((5, 5, 5))
+    with pytest.raises(carom.Error, match="axis 0, which is not periodic"):
+        walled.set_image(0, (1, 0, 0))
 
     length = carom.box_length_for_packing(3, 200, 0.5, 0.25)
     gas = carom.Scene(3, length).random(200, 0.5, seed=2).maxwell_velocities(1.0, seed=3)
