@@ -23,6 +23,14 @@ FAST = ["time=0.2", "equilibrate=0"]
 # name: (arguments, exit status, substrings of the error line)
 BAD_INPUT = {
     "msd_word": (["msd=yes"], USAGE, ["msd=yes", "expected one of: off on"]),
+    "rdf_max_alone": (["rdf_max=2"], USAGE, ["rdf_max needs rdf=FILE or rdf=on"]),
+    "rdf_walls": (["n=50", "boundary=walls", "rdf=on"] + FAST, USAGE,
+                  ["rdf: needs a box periodic along every axis"]),
+    "rdf_max_beyond_half_box": (["n=50", "packing=0.3", "rdf=on", "rdf_max=5"] + FAST, USAGE,
+                                ["rdf_max: 5 is not in (0,", "half the shortest box edge"]),
+    "rdf_interval_zero": (["rdf=on", "rdf_interval=0"], USAGE, ["rdf_interval=0", "> 0"]),
+    "rdf_unwritable": (["n=50", "rdf=/nonexistent/dir/g.csv"] + FAST, RUNTIME,
+                       ["cannot write '/nonexistent/dir/g.csv'"]),
     "thermostat_negative": (["thermostat=-0.5"], USAGE, ["thermostat=-0.5", ">= 0"]),
     "compress_below_start": (["packing=0.3", "compress=0.2"], USAGE,
                              ["compress=0.2", "above the packing it starts from"]),
@@ -750,6 +758,86 @@ def case_msd(r):
     expect("mean_square_displacement" not in d, "msd reported without msd=on")
 
 
+def rdf_reference(path, dim, r_max, bins):
+    """Pair counts per bin over the frames of an XYZ trajectory: every pair
+    of spheres at its nearest periodic image, as carom bins them."""
+    counts = [0] * bins
+    for comment, rows in read_xyz(path):
+        lattice = [float(x) for x in re.search(r'Lattice="([^"]*)"', comment).group(1).split()]
+        box = [lattice[0], lattice[4], lattice[8]][:dim]
+        x = [row[:dim] for row in rows]
+        for i in range(len(x)):
+            for j in range(i + 1, len(x)):
+                d2 = 0.0
+                for k in range(dim):
+                    d = x[i][k] - x[j][k]
+                    if d > 0.5 * box[k]:
+                        d -= box[k]
+                    elif d < -0.5 * box[k]:
+                        d += box[k]
+                    d2 += d * d
+                if d2 < r_max * r_max:
+                    counts[min(int(math.sqrt(d2) / r_max * bins), bins - 1)] += 1
+    return counts
+
+
+def read_rdf(path):
+    with open(path) as f:
+        lines = f.read().splitlines()
+    expect(lines[0] == "r,g,pairs", "%s: header %r" % (path, lines[0]))
+    return [tuple(float(v) for v in line.split(",")) for line in lines[1:]]
+
+
+def case_rdf(r):
+    """rdf=FILE: g(r) of the measured run. Its pair counts are exactly those
+    of all pairs of the trajectory's frames taken at the same times (cells
+    in 3D and 2D, and the all-pairs path of a small box); g tends to 1 far
+    out; and the contact value g(sigma+) agrees with the one the
+    collisional pressure gives (Z - 1 = 4 eta g, 2 eta g in 2D) and with
+    Carnahan-Starling (Henderson in 2D)."""
+    for name, keys, dim in (("cells_3d", ["n=800", "packing=0.3", "rdf_max=1.5"], 3),
+                            ("cells_2d", ["dim=2", "n=600", "packing=0.5", "rdf_max=2"], 2),
+                            ("all_pairs", ["n=100", "packing=0.2", "rdf_max=3",
+                                           "rdf_bin=0.05"], 3)):
+        csv, xyz = r.path(name + ".csv"), r.path(name + ".xyz")
+        d = r.json(keys + ["equilibrate=0.5", "time=1", "rdf=" + csv, "rdf_interval=0.5",
+                           "trajectory=" + xyz, "frame_interval=0.5"])
+        expect(d["rdf_samples"] == 3 and d["rdf_file"] == csv, "%s: %r" % (name, d))
+        rows = read_rdf(csv)
+        bins = len(rows)
+        expect(abs(bins * d["rdf_bin"] - d["rdf_max"]) < 1e-9, "%s: %d bins" % (name, bins))
+        want = rdf_reference(xyz, dim, d["rdf_max"], bins)
+        got = [int(row[2]) for row in rows]
+        expect(sum(want) > 1000, "%s: too few pairs (%d)" % (name, sum(want)))
+        bad = [(k, got[k], want[k]) for k in range(bins) if got[k] != want[k]]
+        expect(not bad, "%s: %d bins differ, e.g. %s" % (name, len(bad), bad[:3]))
+        expect(all(row[2] == 0 and row[1] == 0 for row in rows if row[0] < 0.99),
+               "%s: pairs closer than contact" % name)
+    for keys, dim, eta in ((["n=4000", "packing=0.3", "time=10"], 3, 0.3),
+                           (["dim=2", "n=4000", "packing=0.5", "time=40"], 2, 0.5)):
+        csv = r.path("g%d.csv" % dim)
+        d = r.json(keys + ["rdf=" + csv, "rdf_max=5"])
+        g = d["rdf_contact"]
+        from_z = (d["compressibility"] - 1) / ((4 if dim == 3 else 2) * eta)
+        expect(abs(d["rdf_contact_from_pressure"] - from_z) < 1e-9 * from_z, "from Z %r" % d)
+        expect(abs(g / from_z - 1) < 0.01, "%dD: g(sigma+) %r against %r from Z" % (dim, g, from_z))
+        ref = ((1 - eta / 2) / (1 - eta) ** 3 if dim == 3
+               else (1 - 7 * eta / 16) / (1 - eta) ** 2)
+        expect(abs(d["rdf_contact_reference"] - ref) < 1e-12, "reference %r" % d)
+        expect(abs(g / ref - 1) < 0.03, "%dD: g(sigma+) %r against %r" % (dim, g, ref))
+        far = [row[1] for row in read_rdf(csv) if row[0] > 4]
+        expect(abs(sum(far) / len(far) - 1) < 0.02, "%dD: g far out %r" % (dim, far[:5]))
+    # Mixed sizes: g(r), no contact value; the summary names the file.
+    d = r.json(["n=500", "radius=0.4", "radius_max=0.6", "rdf=on", "time=1"])
+    expect(d["rdf_contact"] is None and d["rdf_samples"] == 101 and d["rdf_file"] is None,
+           "mixed sizes: %r" % d)
+    p = r.ok(["n=300", "time=1", "rdf=" + r.path("s.csv")])
+    expect("g(r)" in p.stdout and "s.csv" in p.stdout and "Carnahan-Starling" in p.stdout,
+           "summary lacks g(r):\n%s" % p.stdout)
+    d = r.json(["n=300", "time=1"])
+    expect("rdf_contact" not in d, "rdf reported without rdf=")
+
+
 def case_thermostat(r):
     """thermostat=nu: Andersen's bath at `temperature`. An elastic gas in
     it is an equilibrium fluid at that temperature (Z on Carnahan-
@@ -837,6 +925,7 @@ CASES = {
     "kgs_field": case_kgs_field,
     "orbits_collision_log": case_orbits_collision_log,
     "msd": case_msd,
+    "rdf": case_rdf,
     "thermostat": case_thermostat,
     "compress": case_compress,
 }

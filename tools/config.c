@@ -61,6 +61,11 @@ static const struct {
                            "write 'time i j' (i<j) for each collision of the measured run"},
     [KEY_MSD] = {"msd", "on: the mean-square displacement of the measured run (periodic "
                         "wraps counted) and D = msd/(2 dim time); off (default)"},
+    [KEY_RDF] = {"rdf", "FILE or on: g(r) of the measured run (CSV r,g,pairs to FILE) and its "
+                        "contact value, the structural route to Z (periodic box)"},
+    [KEY_RDF_INTERVAL] = {"rdf_interval", "simulated time between g(r) samples (default time/100)"},
+    [KEY_RDF_MAX] = {"rdf_max", "largest r of g(r) (default 6 radius_max, at most half the box)"},
+    [KEY_RDF_BIN] = {"rdf_bin", "width of g(r)'s bins (default radius/50)"},
     [KEY_THERMOSTAT] = {"thermostat", "nu > 0: Andersen heat bath at `temperature`, each "
                                       "sphere's velocity redrawn at rate nu (default 0: none)"},
     [KEY_COMPRESS] = {"compress", "a packing fraction, or jam: grow the spheres "

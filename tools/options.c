@@ -263,6 +263,28 @@ static int get_word(const config *c, config_key key, const char *const *words, i
     return bad_value(c, key, error, problem);
 }
 
+/* rdf=FILE|on and the keys that shape its samples (which need it). */
+static int get_rdf(const config *c, run_options *o, cli_error *error)
+{
+    static const config_key needs_rdf[] = {KEY_RDF_INTERVAL, KEY_RDF_MAX, KEY_RDF_BIN};
+    o->rdf = config_is_set(c, KEY_RDF) && strcmp(c->value[KEY_RDF], "off") != 0;
+    o->rdf_file = o->rdf && strcmp(c->value[KEY_RDF], "on") != 0 ? c->value[KEY_RDF] : NULL;
+    for (size_t k = 0; k < sizeof needs_rdf / sizeof needs_rdf[0]; k++)
+        if (config_is_set(c, needs_rdf[k]) && !o->rdf)
+            return cli_fail(error, CLI_EXIT_USAGE, "%s: %s needs rdf=FILE or rdf=on",
+                            c->origin[needs_rdf[k]], config_key_name(needs_rdf[k]));
+    if (get_range(c, KEY_RDF_INTERVAL, o->time > 0.0 ? o->time / 100.0 : 1.0, 0.0, INFINITY, 1,
+                  &o->rdf_interval, error) ||
+        (config_is_set(c, KEY_RDF_MAX) &&
+         get_range(c, KEY_RDF_MAX, 1.0, 0.0, INFINITY, 1, &o->rdf_max, error)) ||
+        (config_is_set(c, KEY_RDF_BIN) &&
+         get_range(c, KEY_RDF_BIN, 1.0, 0.0, INFINITY, 1, &o->rdf_bin, error)))
+        return error->exit_code;
+    if (o->rdf && o->time / o->rdf_interval > 1e6)
+        return bad_value(c, KEY_RDF_INTERVAL, error, "more than 10^6 samples");
+    return 0;
+}
+
 /* compress: a packing above the start's, or jam; and its rate. */
 static int get_compress(const config *c, run_options *o, cli_error *error)
 {
@@ -563,6 +585,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     static const char *const off_on[] = {"off", "on"};
     TRY(get_word(c, KEY_MSD, off_on, 2, 0, &o->msd, error));
     TRY(get_range(c, KEY_THERMOSTAT, 0.0, 0.0, INFINITY, 0, &o->thermostat, error));
+    TRY(get_rdf(c, o, error));
     if (config_is_set(c, KEY_FRAME_INTERVAL)) {
         if (!o->trajectory)
             return cli_fail(error, CLI_EXIT_USAGE, "%s: frame_interval needs trajectory=FILE",

@@ -59,6 +59,10 @@ typedef struct run_options {
     double force_interval;
     double field_speed, field_gain, field_step;
     int msd;                 /* msd=on: mean-square displacement of the measured run */
+    int rdf;                 /* rdf=FILE|on: g(r) of the measured run */
+    const char *rdf_file;    /* its CSV, or NULL (rdf=on) */
+    double rdf_interval;     /* between samples */
+    double rdf_max, rdf_bin; /* 0: the defaults, set once the spheres are known */
     double thermostat;       /* Andersen bath's rate per sphere (0: none), at temperature */
     double compress;         /* packing to grow the spheres to first; 0: none; INFINITY: jam */
     double compress_rate;

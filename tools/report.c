@@ -14,6 +14,14 @@ double report_reference_z(int dim, double eta)
     return (1.0 + eta + eta * eta - eta * eta * eta) / (d * d * d);
 }
 
+double report_reference_contact(int dim, double eta)
+{
+    double d = 1.0 - eta;
+    if (dim == 2)
+        return (1.0 - 7.0 * eta / 16.0) / (d * d);
+    return (1.0 - 0.5 * eta) / (d * d * d);
+}
+
 static long long peak_rss_bytes(void)
 {
     struct rusage ru;
@@ -68,6 +76,37 @@ static void print_diffusion(const run_options *o, const run_result *r, FILE *out
     if (isfinite(d) && enskog_applies(o))
         fprintf(out, "; Enskog: %.5g, ratio %.3f", enskog(o, r), d / enskog(o, r));
     fprintf(out, "%s\n", isfinite(d) ? ")" : "");
+}
+
+/* g(sigma) from the collisional pressure: Z - 1 = 4 eta g in 3D, 2 eta g
+ * in 2D (equal spheres in equilibrium). */
+static double contact_from_pressure(const run_options *o, const run_result *r)
+{
+    if (!reference_applies(o) || !isfinite(r->rdf_contact))
+        return NAN;
+    double eta = options_packing_measured(o);
+    return (r->compressibility - 1.0) / ((o->dim == 2 ? 2.0 : 4.0) * eta);
+}
+
+static double contact_reference(const run_options *o, const run_result *r)
+{
+    if (!reference_applies(o) || !isfinite(r->rdf_contact))
+        return NAN;
+    return report_reference_contact(o->dim, options_packing_measured(o));
+}
+
+static void print_structure(const run_options *o, const run_result *r, FILE *out)
+{
+    fprintf(out, "  g(r)               %zu samples up to r = %g, bins of %.4g", r->rdf_samples,
+            r->rdf_max, r->rdf_bin);
+    fprintf(out, o->rdf_file ? " -> %s\n" : "\n", o->rdf_file);
+    if (!isfinite(r->rdf_contact))
+        return;
+    fprintf(out, "  contact value      g(sigma+) = %.4g", r->rdf_contact);
+    if (isfinite(contact_from_pressure(o, r)))
+        fprintf(out, "  (from Z: %.4g; %s: %.4g)", contact_from_pressure(o, r),
+                o->dim == 2 ? "Henderson" : "Carnahan-Starling", contact_reference(o, r));
+    fputc('\n', out);
 }
 
 static double collision_rate(const run_result *r)
@@ -164,6 +203,8 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
                 o->temperature, o->thermostat, (unsigned long long)r->thermostat_redraws);
     if (o->msd)
         print_diffusion(o, r, out);
+    if (o->rdf)
+        print_structure(o, r, out);
     if (o->trajectory)
         fprintf(out, "  trajectory         %s (%ld frames)\n", o->trajectory, r->frames);
     if (o->collision_log)
@@ -298,6 +339,16 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
         json_num(out, "mean_square_displacement", r->mean_square_displacement, &first);
         json_num(out, "self_diffusion", self_diffusion(o, r), &first);
         json_num(out, "self_diffusion_enskog", enskog_applies(o) ? enskog(o, r) : NAN, &first);
+    }
+    if (o->rdf) {
+        json_int(out, "rdf_samples", (unsigned long long)r->rdf_samples, &first);
+        json_num(out, "rdf_max", r->rdf_max, &first);
+        json_num(out, "rdf_bin", r->rdf_bin, &first);
+        json_num(out, "rdf_seconds", r->rdf_seconds, &first);
+        json_num(out, "rdf_contact", r->rdf_contact, &first);
+        json_num(out, "rdf_contact_from_pressure", contact_from_pressure(o, r), &first);
+        json_num(out, "rdf_contact_reference", contact_reference(o, r), &first);
+        json_str(out, "rdf_file", o->rdf_file, &first);
     }
     json_num(out, "virial", s->virial, &first);
     json_num(out, "wall_momentum", s->wall_momentum, &first);

@@ -16,6 +16,9 @@
 /* Z of the equilibrium hard-sphere (hard-disk) fluid at this packing:
  * Carnahan-Starling in 3D, Henderson in 2D. */
 double report_reference_z(int dim, double packing);
+/* Its contact value g(sigma+): Carnahan-Starling's (1 - eta/2)/(1 - eta)^3
+ * in 3D, Henderson's (1 - 7 eta/16)/(1 - eta)^2 in 2D. */
+double report_reference_contact(int dim, double packing);
 
 void report_summary(FILE *out, const run_options *o, const run_result *r);
 void report_json(FILE *out, const run_options *o, const run_result *r);

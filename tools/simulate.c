@@ -212,9 +212,31 @@ static int close_output(FILE *f, const char *path, int status, cli_error *error)
     return status;
 }
 
+/* Instants t0 + k * interval, k = 0 ... last (the last no later than the
+ * end); none when interval is 0. */
+typedef struct series {
+    double interval;
+    long k, last;
+} series;
+
+static series series_of(double interval, double span)
+{
+    series s = {interval, 0, -1};
+    if (interval > 0.0)
+        s.last = (long)floor(span / interval * (1.0 + 1e-12));
+    return s;
+}
+
+static double series_time(const series *s, double t0, double t_end)
+{
+    if (s->k > s->last)
+        return INFINITY;
+    return s->k == 0 ? t0 : fmin(t0 + (double)s->k * s->interval, t_end);
+}
+
 static int measured_run(const run_options *o, carom_world *w, carom_andersen *bath,
-                        contact_log *log, frames *trajectory, run_result *r, progress *p,
-                        cli_error *error)
+                        contact_log *log, frames *trajectory, rdf *structure, run_result *r,
+                        progress *p, cli_error *error)
 {
     const double t0 = carom_world_time(w), t_end = t0 + o->time;
     carom_world_reset_stats(w);
@@ -232,22 +254,36 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     r->mean_square_displacement = NAN;
     if (o->msd && displacement_start(&moved, w) != 0)
         return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for msd");
-    if (trajectory) {
-        /* Frames at t0 + k * interval, k = 0, 1, ... up to the end. */
-        long last = (long)floor(o->time / o->frame_interval * (1.0 + 1e-12));
-        for (long k = 0; k <= last && !status; k++) {
-            double t = k == 0 ? t0 : fmin(t0 + (double)k * o->frame_interval, t_end);
-            status = advance(o, w, bath, t, p, error);
-            if (!status)
-                status = frames_write(trajectory, w, error);
+    /* Frames and g(r) samples at t0 + k * interval, k = 0, 1, ... up to
+     * the end, in time order. */
+    double sampling_cpu = 0.0;
+    series frames_due = series_of(trajectory ? o->frame_interval : 0.0, o->time);
+    series rdf_due = series_of(structure ? o->rdf_interval : 0.0, o->time);
+    for (;;) {
+        double tf = series_time(&frames_due, t0, t_end), tg = series_time(&rdf_due, t0, t_end);
+        double t = fmin(tf, tg);
+        if (status || t == INFINITY)
+            break;
+        status = advance(o, w, bath, t, p, error);
+        if (!status && tf == t) {
+            status = frames_write(trajectory, w, error);
             r->frames++;
+            frames_due.k++;
+        }
+        if (!status && tg == t) {
+            double wall = now_seconds(), cpu = cpu_seconds();
+            if (rdf_sample(structure, w) != 0)
+                status = cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for rdf");
+            r->rdf_seconds += now_seconds() - wall;
+            sampling_cpu += cpu_seconds() - cpu;
+            rdf_due.k++;
         }
     }
     if (!status)
         status = advance(o, w, bath, t_end, p, error);
     log->active = 0;
-    r->wall_seconds = now_seconds() - wall_start;
-    r->cpu_seconds = cpu_seconds() - cpu_start;
+    r->wall_seconds = now_seconds() - wall_start - r->rdf_seconds;
+    r->cpu_seconds = cpu_seconds() - cpu_start - sampling_cpu;
     progress_end(p);
     if (!status && o->msd)
         r->mean_square_displacement = displacement_msd(&moved, w);
@@ -264,6 +300,38 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     r->compressibility = carom_world_compressibility(w);
     r->max_overlap = fmax(r->stats.max_overlap, carom_world_max_overlap_now(w));
     r->list_skin = carom_world_list_skin(w);
+    return 0;
+}
+
+/* g(r) over the measured run: its range and bins from the spheres as
+ * they are now (after any compression), its contact value for equal
+ * spheres (NaN otherwise, in r->rdf_contact until the end). */
+static int structure_start(const run_options *o, const carom_world *w, rdf *g, run_result *r,
+                           cli_error *error)
+{
+    double smallest = INFINITY, largest = 0.0;
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+        carom_sphere_state s;
+        if (carom_world_get_sphere(w, id, &s) == CAROM_OK) {
+            smallest = fmin(smallest, s.radius);
+            largest = fmax(largest, s.radius);
+        }
+    }
+    const carom_world_def *def = carom_world_get_def(w);
+    double half = INFINITY;
+    for (int k = 0; k < def->dim; k++)
+        half = fmin(half, 0.5 * def->box[k]);
+    r->rdf_max = o->rdf_max > 0.0 ? o->rdf_max : fmin(half, 6.0 * largest);
+    r->rdf_bin = o->rdf_bin > 0.0 ? o->rdf_bin : smallest / 50.0;
+    double bins = ceil(r->rdf_max / r->rdf_bin * (1.0 - 1e-12));
+    if (!(bins >= 1.0 && bins <= 1e7))
+        return cli_fail(error, CLI_EXIT_USAGE, "rdf: %g bins of %g up to %g: 1 to 10^7 bins",
+                        bins, r->rdf_bin, r->rdf_max);
+    char message[CAROM_ERROR_MESSAGE_SIZE];
+    if (rdf_start(g, w, r->rdf_max, (size_t)bins, message, sizeof message) != 0)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s", message);
+    r->rdf_bin = r->rdf_max / (double)bins;
+    r->rdf_contact = smallest == largest ? 2.0 * smallest : NAN; /* sigma, for now */
     return 0;
 }
 
@@ -286,16 +354,22 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     def.count_images = o->msd || (o->trajectory && frames_name_is_h5md(o->trajectory));
     frames *trajectory = NULL;
     carom_andersen *bath = NULL;
+    rdf structure = {0};
+    FILE *rdf_csv = NULL;
+    carom_world *w = NULL;
     int status = 0;
+    if (o->rdf_file && !(rdf_csv = open_output(o->rdf_file, error)))
+        return error->exit_code;
     if (o->collision_log) {
         log.file = open_output(o->collision_log, error);
-        if (!log.file)
-            return error->exit_code;
+        if (!log.file) {
+            status = error->exit_code;
+            goto done;
+        }
         def.on_contact = log_contact;
         def.user_data = &log;
     }
     carom_error e;
-    carom_world *w;
     if (m && m->kind != MOTION_BALLISTIC) {
         w = motion_world(m, scene, def, error);
         if (!w) {
@@ -353,7 +427,18 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
             goto done;
         }
     }
-    status = measured_run(o, w, bath, &log, trajectory, r, &p, error);
+    if (o->rdf) {
+        status = structure_start(o, w, &structure, r, error);
+        if (status)
+            goto done;
+    }
+    status = measured_run(o, w, bath, &log, trajectory, o->rdf ? &structure : NULL, r, &p, error);
+    if (!status && o->rdf) {
+        r->rdf_samples = structure.samples;
+        r->rdf_contact = rdf_contact(&structure, r->rdf_contact, 0.1 * r->rdf_contact);
+        if (rdf_csv && rdf_write_csv(&structure, rdf_csv) != 0)
+            status = cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", o->rdf_file);
+    }
     r->thermostat_redraws = bath ? carom_andersen_redraws(bath) : 0;
     if (!status && o->final) {
         FILE *f = open_output(o->final, error);
@@ -366,6 +451,8 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
 done:
     status = frames_close(trajectory, status, error);
     status = close_output(log.file, o->collision_log, status, error);
+    status = close_output(rdf_csv, o->rdf_file, status, error);
+    rdf_free(&structure);
     carom_andersen_free(bath);
     carom_world_free(w);
     return status;

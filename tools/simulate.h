@@ -3,7 +3,7 @@
  *
  * Contract: statistics cover the measured run only (the world's stats are
  * reset after equilibration, and wall_seconds times only the measured
- * run). Collisions are logged only during the measured run, one line
+ * run, without the time g(r)'s samples took). Collisions are logged only during the measured run, one line
  * "time i j" with i < j per sphere-sphere contact, ids in scene order.
  * Progress goes to stderr only if it is a terminal. Errors of the world
  * (overlap at the start, sphere outside the box) come back verbatim.
@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "displacement.h"
 #include "motion.h"
+#include "rdf.h"
 #include "options.h"
 
 typedef struct run_result {
@@ -33,6 +34,10 @@ typedef struct run_result {
     double list_skin;              /* of the world's neighbour lists; 0: cells */
     long frames;
     double mean_square_displacement; /* msd=on; NaN otherwise */
+    size_t rdf_samples;              /* rdf=: samples of g(r) */
+    double rdf_max, rdf_bin;         /* its range and bin width */
+    double rdf_contact;              /* its contact value (equal spheres; NaN otherwise) */
+    double rdf_seconds;              /* wall time of its samples, left out of wall_seconds */
     uint64_t thermostat_redraws;     /* velocities the bath redrew, whole run */
     double packing_compressed;       /* compress=: the packing reached */
     double compress_seconds;         /* its wall time */
