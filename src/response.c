@@ -172,3 +172,44 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
             s->v[axis] = -(w->def.restitution_min_speed + grow) * outward;
     }
 }
+
+void response_plane(carom_world *w, uint32_t i, uint32_t p)
+{
+    sphere *s = &w->spheres[i];
+    const double *n = w->planes[p].n; /* towards the free side */
+    /* > 0: moving into the plane */
+    double vn = -vec_dot(s->v, n);
+    double impulse = 0.0;
+    double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
+    if (away < w->def.restitution_min_speed)
+        away = w->def.restitution_min_speed; /* see the top of this file */
+    if (-away != vn) {
+        double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
+        impulse = (away + vn) * mass;
+        for (int k = 0; k < w->def.dim; k++)
+            s->v[k] += (away + vn) * n[k];
+        w->stats.wall_momentum += impulse;
+    }
+    if (world_reports_contacts(w)) {
+        carom_contact c = {0};
+        c.kind = CAROM_CONTACT_PLANE;
+        c.time = s->t;
+        c.i = world_id_of(w, i);
+        c.j = world_id_of(w, i);
+        c.wall = (int)p;
+        for (int k = 0; k < 3; k++)
+            c.normal[k] = -n[k];
+        c.impulse = impulse;
+        vec_copy(c.velocity_after[0], s->v);
+        vec_copy(c.velocity_after[1], s->v);
+        if (!world_report_contact(w, &c) || !response_callback_velocities_ok(w, &c, 1))
+            return;
+        for (int k = 0; k < w->def.dim; k++)
+            s->v[k] = c.velocity_after[0][k];
+        double into = -vec_dot(s->v, n);
+        double pushed_in = INFO(s)->falls ? -vec_dot(w->gravity, n) : 0.0;
+        if (into > 0.0 || (into == 0.0 && pushed_in > 0.0))
+            for (int k = 0; k < w->def.dim; k++)
+                s->v[k] += (into + w->def.restitution_min_speed) * n[k];
+    }
+}

@@ -212,6 +212,7 @@ void carom_world_free(carom_world *w)
     free(w->event_time);
     free(w->reported);
     free(w->recorded);
+    world_planes_free(w);
     pair_set_free(&w->lingering);
     free(w->bounds);
     free(w->floors);
@@ -255,6 +256,11 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     if (!def)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
     size_t id = w->count;
+    if (def->driven && w->nplanes)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %zu is driven, but the world has fixed planes "
+                          "(carom_world_add_plane), which driven spheres do not see",
+                          id);
     if (def->driven) {
         if (w->growth_rate > 0.0)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,

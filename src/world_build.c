@@ -44,6 +44,11 @@ static carom_status fit_into_box(carom_world *w, uint32_t id, int check)
                                   s->radius, L, axis_name[k]);
         }
     }
+    if (check && w->nplanes) {
+        carom_status behind = world_planes_check(w, id);
+        if (behind != CAROM_OK)
+            return behind;
+    }
     INFO(s)->level = INFO(s)->big ? 0 : (uint8_t)grid_levels_level_of(&w->levels, sphere_reach(w, id));
     if (!INFO(s)->big && sphere_reach(w, id) > w->level_reach[INFO(s)->level])
         w->level_reach[INFO(s)->level] = sphere_reach(w, id);

@@ -146,7 +146,10 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
 static void process_wall(carom_world *w, uint32_t i, int wall, double t)
 {
     world_advance_sphere(w, &w->spheres[i], t);
-    response_wall(w, i, wall, 0.0, 0.0);
+    if ((uint32_t)wall >= PLANE_WALL)
+        response_plane(w, i, (uint32_t)wall - PLANE_WALL);
+    else
+        response_wall(w, i, wall, 0.0, 0.0);
     w->events[i].counter++;
     w->stats.wall_hits++;
     world_predict(w, i);

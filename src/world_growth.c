@@ -59,6 +59,7 @@ carom_status carom_world_set_growth(carom_world *w, double rate)
                           rate);
     if (rate > 0.0) {
         const char *refused = w->has_gravity                           ? "gravity"
+                              : w->nplanes                             ? "fixed planes"
                               : w->has_driven                          ? "driven spheres"
                               : w->def.response == CAROM_RESPONSE_NONE ? "report-only response"
                                                                        : NULL;

@@ -45,7 +45,7 @@
 enum event_kind {
     EVENT_NONE = 0,
     EVENT_COLLISION = 1, /* partner: sphere index */
-    EVENT_WALL = 2,      /* partner: 2*axis + (0 low, 1 high) */
+    EVENT_WALL = 2,      /* partner: 2*axis + (0 low, 1 high), or PLANE_WALL + plane */
     EVENT_CELL = 3,      /* partner: 2*axis + (0 down, 1 up) */
     EVENT_RESCAN = 4,    /* a big sphere has moved a margin since it last
                             scanned its surroundings (world_big.c) */
@@ -194,6 +194,16 @@ typedef struct reorder_watch {
     int due;          /* the event loop stops to sort */
 } reorder_watch;
 
+/* A fixed plane: spheres keep n . x >= d + radius (n unit length). */
+typedef struct world_plane {
+    double n[3];
+    double d;
+} world_plane;
+
+/* EVENT_WALL partners from PLANE_WALL on name plane (partner - PLANE_WALL);
+ * below, a face of the box. */
+#define PLANE_WALL 6u
+
 struct carom_world {
     carom_world_def def;
     double gravity[3];
@@ -260,6 +270,9 @@ struct carom_world {
     double growth_rate;   /* the same growth, relative to the stored radii */
     double growth_base;
     double regrow_time;   /* the grid's room for growth is used up: rebuild */
+
+    world_plane *planes;  /* fixed planes (world_planes.c) */
+    size_t nplanes, planes_room;
 
     int64_t (*image)[3];  /* def.count_images: by id, the periodic faces
                              each sphere has crossed (world_images.c) */
@@ -378,6 +391,16 @@ static inline double growth_speed(const carom_world *w, double radius_sum)
 {
     return w->growth_rate * radius_sum;
 }
+
+/* world_planes.c: fixed planes. How far slot's surface is behind plane
+ * p at the stored position (> 0: behind); and the earliest time >= now
+ * at which the sphere, ballistic from its own time, moves into it. */
+double world_plane_depth(const carom_world *w, uint32_t slot, const world_plane *p);
+double world_plane_time(const carom_world *w, const sphere *s, const world_plane *p, double now);
+/* Slot's stored position is on the free side of every plane (to a
+ * relative 1e-10 of its radius); else CAROM_ERR_OUTSIDE_BOX naming both. */
+carom_status world_planes_check(carom_world *w, uint32_t slot);
+void world_planes_free(carom_world *w);
 
 /* world_images.c: unwrapped positions (def.count_images). */
 int world_images_reserve(carom_world *w, size_t capacity);
@@ -762,6 +785,8 @@ void world_contacts_clear(carom_world *w); /* a call that processes events start
 void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3],
                       double depth, double keep_apart);
 void response_wall(carom_world *w, uint32_t i, int wall, double depth, double keep_apart);
+/* Sphere i meets plane p (its contact is exact: depth 0, keep_apart 0). */
+void response_plane(carom_world *w, uint32_t i, uint32_t p);
 /* The contact callback left finite numbers in the first n velocities of
  * c; if not, the world records an error naming the sphere (the event
  * loop stops after this event with it), and the caller keeps the

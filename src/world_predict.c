@@ -505,6 +505,20 @@ static void wall_events(const carom_world *w, const sphere *s, int k, double now
     }
 }
 
+/* A ballistic sphere hitting a fixed plane, if before *best (which it
+ * then replaces, with *ev). */
+static void plane_events(const carom_world *w, const sphere *s, double now, double *best,
+                         sphere_event *ev)
+{
+    for (size_t p = 0; p < w->nplanes; p++) {
+        double t = world_plane_time(w, s, &w->planes[p], now);
+        if (t < *best) {
+            *best = t;
+            *ev = event_of(EVENT_WALL, PLANE_WALL + (uint32_t)p);
+        }
+    }
+}
+
 /* A driven sphere's bound's own events: its reset, and its walls (only a
  * driven sphere the response can move bounces). */
 static void bound_events(const carom_world *w, const sphere *s, const double x[3],
@@ -567,6 +581,8 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
         for (int k = 0; k < w->def.dim; k++)
             if (w->def.boundary[k] == CAROM_BOUNDARY_WALLS)
                 wall_events(w, s, k, now, &best, &ev);
+        if (w->nplanes)
+            plane_events(w, s, now, &best, &ev);
         double t = world_lists_relist_time(w, s, x, v, now);
         if (t < best) {
             best = t;
@@ -585,6 +601,8 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
     double margin = INFO(s)->big ? w->big_margin : region ? world_cells_region_margin(w, i) : 0.0;
     if (INFO(s)->driven)
         bound_events(w, s, x, v, now, &best, &ev);
+    else if (w->nplanes)
+        plane_events(w, s, now, &best, &ev);
     for (int k = 0; k < w->def.dim; k++) {
         int walls = w->def.boundary[k] == CAROM_BOUNDARY_WALLS;
         if (walls && !INFO(s)->driven) /* a driven sphere's: above */

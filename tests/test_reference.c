@@ -8,7 +8,8 @@
  * scenes (2D and 3D, walls, periodic and mixed boundaries, gravity with
  * walls, mixed radii and masses, immovable spheres, a few small spheres
  * 30x faster than the rest; radii spread over a factor 100 with more
- * than 64 large spheres; a cluster in a box of side 1e6) the engine must
+ * than 64 large spheres; a cluster in a box of side 1e6; fixed planes
+ * cutting the corners of a box, with and without gravity) the engine must
  * produce the same sequence of sphere-sphere collisions (time, i, j).
  *
  * Hard-sphere gases are chaotic, so each scene is compared only up to its
@@ -29,6 +30,8 @@
 #define SCENES 320
 #define WIDE_SCENES 16   /* radii spread over a factor 100, many large ones */
 #define HUGE_SCENES 16   /* a cluster in a box of side 1e6 (sparse cells) */
+#define PLANE_SCENES 48  /* fixed planes across the corners of the box */
+#define MAX_PLANES 3
 
 typedef struct ref_sphere {
     double x[3], v[3];
@@ -43,6 +46,8 @@ typedef struct ref_scene {
     double g[3]; /* gravity (only along walled axes here) */
     int n;
     ref_sphere s[MAX_N];
+    int nplanes;
+    double pn[MAX_PLANES][3], pd[MAX_PLANES]; /* free side: pn . x >= pd + r */
 } ref_scene;
 
 typedef struct collision {
@@ -219,6 +224,25 @@ static int ref_next(ref_state *st, collision *out)
                 }
             }
         }
+        for (int i = 0; i < sc->n; i++) {
+            const ref_sphere *p = &sc->s[i];
+            for (int q = 0; q < sc->nplanes; q++) {
+                /* n . x moves like a coordinate, with acceleration n . g */
+                double nx = 0.0, nv = 0.0, ng = 0.0;
+                for (int k = 0; k < 3; k++) {
+                    nx += sc->pn[q][k] * X[i][k];
+                    nv += sc->pn[q][k] * V[i][k];
+                    ng += p->inv_m > 0.0 ? sc->pn[q][k] * sc->g[k] : 0.0;
+                }
+                double t = ref_face_time(nx, nv, ng, sc->pd[q] + p->r, -1.0);
+                if (t < best) {
+                    best = t;
+                    kind = 3;
+                    bi = i;
+                    bj = q;
+                }
+            }
+        }
         if (best > safe) {
             st->t += safe; /* nothing happens: the images are chosen again */
             continue;
@@ -226,6 +250,17 @@ static int ref_next(ref_state *st, collision *out)
         if (!isfinite(best))
             return 0;
         st->t += best;
+        if (kind == 3) {
+            double x[3], v[3], nv = 0.0;
+            ref_at(st, bi, x, v);
+            for (int k = 0; k < 3; k++)
+                nv += sc->pn[bj][k] * v[k];
+            if (nv < 0.0)
+                for (int k = 0; k < 3; k++)
+                    v[k] -= 2.0 * nv * sc->pn[bj][k];
+            ref_set(st, bi, x, v);
+            continue;
+        }
         if (kind == 2) {
             double x[3], v[3];
             ref_at(st, bi, x, v);
@@ -467,9 +502,86 @@ static int make_huge_scene(ref_scene *sc, int index, scene_info *info)
     return 1;
 }
 
+/* A walled box (one axis periodic in some scenes), gravity in half of
+ * them, and one to three planes, each across a corner of the box: a
+ * random normal (no component along the periodic axis) pointing away
+ * from the corner, through a point a fifth to a third of the box in. */
+static int make_plane_scene(ref_scene *sc, int index, scene_info *info)
+{
+    memset(sc, 0, sizeof *sc);
+    memset(info, 0, sizeof *info);
+    rng_state = 0xBF58476D1CE4E5B9ULL * (uint64_t)(index + 11);
+    for (int k = 0; k < 8; k++)
+        urand();
+    sc->dim = 2 + (index & 1);
+    sc->n = 10 + (int)(urand() * 40.0);
+    info->kind = (index / 2) % 2 ? 3 : 1; /* walls + gravity, or walls */
+    if (info->kind == 1 && index % 3 == 0)
+        sc->periodic[sc->dim - 1] = 1; /* and a periodic axis */
+    if (info->kind == 3)
+        sc->g[1] = -(0.2 + urand());
+    double vol = 0.0;
+    for (int i = 0; i < sc->n; i++) {
+        ref_sphere *p = &sc->s[i];
+        p->r = 0.3 + 0.4 * urand();
+        p->inv_m = 1.0 / (0.5 + 3.5 * urand());
+        for (int k = 0; k < sc->dim; k++)
+            p->v[k] = nrand();
+        vol += sc->dim == 3 ? 4.18879020478639 * p->r * p->r * p->r : 3.14159265358979 * p->r * p->r;
+    }
+    double side = pow(vol / (sc->dim == 3 ? 0.08 : 0.2), 1.0 / sc->dim);
+    for (int k = 0; k < sc->dim; k++)
+        sc->L[k] = fmax(side, sc->periodic[k] ? 3.05 * 2.0 * 0.7 : 2.5 * 0.7);
+    sc->nplanes = 1 + (int)(urand() * MAX_PLANES);
+    for (int q = 0; q < sc->nplanes; q++) {
+        double len = 0.0, point[3] = {0, 0, 0};
+        for (int k = 0; k < sc->dim; k++) {
+            if (sc->periodic[k])
+                continue;
+            int high = urand() < 0.5;
+            double c = 0.2 + 0.13 * urand();
+            sc->pn[q][k] = (high ? -1.0 : 1.0) * (0.3 + urand());
+            point[k] = high ? sc->L[k] * (1.0 - c) : sc->L[k] * c;
+            len += sc->pn[q][k] * sc->pn[q][k];
+        }
+        len = sqrt(len);
+        sc->pd[q] = 0.0;
+        for (int k = 0; k < 3; k++) {
+            sc->pn[q][k] /= len;
+            sc->pd[q] += sc->pn[q][k] * point[k];
+        }
+    }
+    for (int i = 0; i < sc->n; i++) {
+        ref_sphere *p = &sc->s[i];
+        int tries = 0, ok = 0;
+        while (!ok && tries++ < 5000) {
+            for (int k = 0; k < sc->dim; k++) {
+                double lo = sc->periodic[k] ? 0.0 : p->r;
+                double hi = sc->periodic[k] ? sc->L[k] : sc->L[k] - p->r;
+                p->x[k] = lo + (hi - lo) * urand();
+            }
+            ok = 1;
+            for (int q = 0; q < sc->nplanes && ok; q++) {
+                double nx = 0.0;
+                for (int k = 0; k < 3; k++)
+                    nx += sc->pn[q][k] * p->x[k];
+                ok = nx > sc->pd[q] + p->r + 1e-3;
+            }
+            for (int j = 0; j < i && ok; j++) {
+                double s = p->r + sc->s[j].r + 1e-3;
+                ok = min_image_dist2(sc, p->x, sc->s[j].x) > s * s;
+            }
+        }
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 /* ---- the engine --------------------------------------------------------------- */
 
 typedef struct engine_log {
+    long plane_hits;
     int count;
     collision c[MAX_COLLISIONS + 8];
 } engine_log;
@@ -477,6 +589,7 @@ typedef struct engine_log {
 static void on_contact(void *user, carom_contact *c)
 {
     engine_log *log = user;
+    log->plane_hits += c->kind == CAROM_CONTACT_PLANE;
     if (c->kind != CAROM_CONTACT_SPHERE)
         return;
     if (log->count < MAX_COLLISIONS + 8) {
@@ -505,6 +618,7 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
     def.on_contact = on_contact;
     def.user_data = log;
     log->count = 0;
+    log->plane_hits = 0;
     carom_error err;
     carom_world *w = carom_world_create(&def, &err);
     if (!w) {
@@ -523,6 +637,14 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
         carom_sphere_id id;
         if (carom_world_add_sphere(w, &d, &id) != CAROM_OK || id != (carom_sphere_id)i) {
             fprintf(stderr, "add: %s\n", carom_world_error_message(w));
+            check_failures++;
+        }
+    }
+    for (int q = 0; q < sc->nplanes; q++) {
+        uint32_t index;
+        if (carom_world_add_plane(w, sc->pn[q], sc->pd[q], &index) != CAROM_OK ||
+            index != (uint32_t)q) {
+            fprintf(stderr, "plane: %s\n", carom_world_error_message(w));
             check_failures++;
         }
     }
@@ -587,14 +709,18 @@ int main(void)
     int by_kind[4] = {0, 0, 0, 0}, with_fast = 0, with_immovable = 0, with_big = 0;
     long compared_big = 0;
     double worst_overlap = 0.0, worst_time_error = 0.0;
-    int wide_compared = 0, huge_compared = 0;
-    for (int index = 0; index < SCENES + WIDE_SCENES + HUGE_SCENES; index++) {
+    int wide_compared = 0, huge_compared = 0, plane_compared = 0;
+    long plane_hits = 0;
+    for (int index = 0; index < SCENES + WIDE_SCENES + HUGE_SCENES + PLANE_SCENES; index++) {
         static ref_scene sc;
         scene_info info;
         int wide = index >= SCENES && index < SCENES + WIDE_SCENES;
-        int huge = index >= SCENES + WIDE_SCENES;
-        int made = wide ? make_wide_scene(&sc, index, &info)
-                        : huge ? make_huge_scene(&sc, index, &info) : make_scene(&sc, index, &info);
+        int huge = index >= SCENES + WIDE_SCENES && index < SCENES + WIDE_SCENES + HUGE_SCENES;
+        int planes = index >= SCENES + WIDE_SCENES + HUGE_SCENES;
+        int made = wide     ? make_wide_scene(&sc, index, &info)
+                   : huge   ? make_huge_scene(&sc, index, &info)
+                   : planes ? make_plane_scene(&sc, index, &info)
+                            : make_scene(&sc, index, &info);
         if (!made) {
             fprintf(stderr, "scene %d: could not place the spheres\n", index);
             check_failures++;
@@ -638,6 +764,8 @@ int main(void)
             if (overlap > worst_overlap)
                 worst_overlap = overlap;
             with_lists += lists;
+            if (planes)
+                plane_hits += log.plane_hits;
             int same = 0;
             while (same < horizon && same < log.count &&
                    same_collision(&log.c[same], &seq[same], COMPARE_TOL)) {
@@ -666,12 +794,14 @@ int main(void)
             }
         }
         compared += agree;
-        if (wide || huge) {
+        if (wide || huge || planes) {
             /* Counted apart from the random scenes above. */
             if (wide)
                 wide_compared += agree;
-            else
+            else if (huge)
                 huge_compared += agree;
+            else
+                plane_compared += agree;
             continue;
         }
         scenes++;
@@ -696,12 +826,17 @@ int main(void)
     printf("%d scenes with radii 0.01 to 1 (%d of radius 1): %d collisions compared; "
            "%d scenes in a box of side 1e6: %d collisions compared\n",
            WIDE_SCENES, WIDE_LARGE, wide_compared, HUGE_SCENES, huge_compared);
+    printf("%d scenes with fixed planes: %d collisions compared, %ld plane hits in the "
+           "engine's runs\n",
+           PLANE_SCENES, plane_compared, plane_hits);
     printf("%d of the engine's runs used neighbour lists (each scene runs with and "
            "without)\n", with_lists);
     CHECK(scenes == SCENES);
     CHECK(with_lists >= 100);
     CHECK(wide_compared > 20 * WIDE_SCENES);
     CHECK(huge_compared > 20 * HUGE_SCENES);
+    CHECK(plane_compared > 40 * PLANE_SCENES);
+    CHECK(plane_hits > 10 * PLANE_SCENES);
     CHECK(compared > 5000);
     CHECK(with_big >= 20 && compared_big > 500);
     CHECK(short_horizon <= scenes * 15 / 100); /* most scenes give at least 20 */

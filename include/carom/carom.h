@@ -110,7 +110,8 @@ typedef enum carom_reorder {
 
 typedef enum carom_contact_kind {
     CAROM_CONTACT_SPHERE = 0, /* sphere i meets sphere j */
-    CAROM_CONTACT_WALL = 1    /* sphere i meets a wall of the box */
+    CAROM_CONTACT_WALL = 1,   /* sphere i meets a wall of the box */
+    CAROM_CONTACT_PLANE = 2   /* sphere i meets a fixed plane (carom_world_add_plane) */
 } carom_contact_kind;
 
 /* One contact, as given to the contact callback. The callback may change
@@ -134,7 +135,8 @@ typedef struct carom_contact {
     uint32_t j;       /* sphere id (CAROM_CONTACT_SPHERE only); which of the
                          two is i follows from the engine's bookkeeping, not
                          from their ids */
-    int wall;         /* 2*axis + (0 low face, 1 high face) (CAROM_CONTACT_WALL) */
+    int wall;         /* 2*axis + (0 low face, 1 high face) (CAROM_CONTACT_WALL);
+                         the plane's index (CAROM_CONTACT_PLANE); -1 otherwise */
     double normal[3]; /* unit vector from i towards j (or towards the wall) */
     double impulse;   /* magnitude of the impulse the built-in response applied */
     double velocity_after[2][3];
@@ -358,6 +360,30 @@ int carom_world_dim(const carom_world *world);
  * skin is 0.2 of the mean diameter, 0.3 in worlds of 150,000 spheres or
  * more (too large for the caches), 0.4 in 3D below packing 0.4. */
 double carom_world_list_skin(const carom_world *world);
+
+/* Fixed planes: a plane keeps the spheres on the side its normal points
+ * to, n . x >= offset + radius (n the normal made unit length), and
+ * responds like a wall of the box (def.wall_restitution,
+ * restitution_min_speed; CAROM_CONTACT_PLANE contacts with the plane's
+ * index in `wall`, counted among the wall hits). Spheres falling under
+ * gravity hit it exactly (the contact time solves the quadratic). The
+ * normal must have no component along a periodic axis (a wrap would move
+ * a sphere across the plane) nor along z in 2D. Every live sphere must be
+ * on the free side now (to a relative 1e-10 of its radius), and so must
+ * every sphere added later (CAROM_ERR_OUTSIDE_BOX, naming the sphere and
+ * the plane). Each prediction tests every plane: planes are for a few
+ * surfaces (a floor, an incline, a wedge), not for meshes. Refused
+ * (CAROM_ERR_INVALID_ARGUMENT) for a normal of zero length or with
+ * non-finite numbers, and in worlds with driven or growing spheres. The
+ * world builds again (O(N)) at the next advance. index_out may be NULL;
+ * planes are numbered 0, 1, ... in the order added. */
+carom_status carom_world_add_plane(carom_world *world, const double normal[3], double offset,
+                                   uint32_t *index_out);
+size_t carom_world_plane_count(const carom_world *world);
+/* The unit normal and offset of plane index; CAROM_ERR_INVALID_ARGUMENT
+ * if there is no such plane. */
+carom_status carom_world_get_plane(const carom_world *world, uint32_t index, double normal[3],
+                                   double *offset);
 
 /* Growing spheres (the Lubachevsky-Stillinger compression that makes
  * dense packings): from the world's time t0 on, every radius grows

@@ -45,8 +45,9 @@ SETTINGS = ("dim", "box", "boundary", "gravity", "restitution", "wall_restitutio
 class Contact:
     """One contact, as the on_contact callback sees it (carom_contact).
 
-    kind is "sphere" or "wall"; j is None for a wall, wall None for a
-    sphere. velocity_after is a writable 2 x 3 array (rows i and j): what
+    kind is "sphere", "wall" (a face of the box: wall = 2 axis + side) or
+    "plane" (a fixed plane: wall = its index); j is None but for spheres,
+    wall None for spheres. velocity_after is a writable 2 x 3 array (rows i and j): what
     it holds when the callback returns is the response.
     """
 
@@ -54,8 +55,9 @@ class Contact:
                  "velocity_after")
 
     def __init__(self, c):
-        wall = c.kind == _library.CONTACT_KIND["wall"]
-        self.kind = "wall" if wall else "sphere"
+        kinds = {number: name for name, number in _library.CONTACT_KIND.items()}
+        self.kind = kinds[c.kind]
+        wall = self.kind != "sphere"
         self.time = c.time
         self.i = c.i
         self.j = None if wall else c.j
@@ -66,7 +68,7 @@ class Contact:
         self.velocity_after = np.array([list(c.velocity_after[0]), list(c.velocity_after[1])])
 
     def __repr__(self):
-        who = f"{self.i} and {self.j}" if self.kind == "sphere" else f"{self.i}, wall {self.wall}"
+        who = f"{self.i} and {self.j}" if self.kind == "sphere" else f"{self.i}, {self.kind} {self.wall}"
         return f"Contact({self.kind} {who} at t={self.time!r})"
 
 
@@ -358,6 +360,29 @@ class World:
         self._check(lib.carom_world_get_image, sphere_id(sphere), image)
         return tuple(image[:self.dim()])
 
+    def add_plane(self, normal, offset):
+        """A fixed plane (carom_world_add_plane): spheres stay on the side
+        the normal points to, normal . x >= offset + radius (the normal
+        made unit length, the offset divided by its length). dim numbers,
+        0 along periodic axes. Returns the plane's index."""
+        values = [number(k, "normal") for k in normal]
+        if len(values) != self.dim():
+            raise ValueError("normal: %d numbers expected, got %d" % (self.dim(), len(values)))
+        index = ctypes.c_uint32()
+        self._check(lib.carom_world_add_plane,
+                    (ctypes.c_double * 3)(*(values + [0.0] * (3 - len(values)))),
+                    number(offset, "offset"), ctypes.byref(index))
+        return index.value
+
+    def planes(self):
+        """The fixed planes, as (unit normal of dim numbers, offset) pairs."""
+        out = []
+        for index in range(self._call(lib.carom_world_plane_count)):
+            normal, offset = (ctypes.c_double * 3)(), ctypes.c_double()
+            self._check(lib.carom_world_get_plane, index, normal, ctypes.byref(offset))
+            out.append((tuple(normal[:self.dim()]), offset.value))
+        return out
+
     def set_image(self, sphere, image):
         """Makes the sphere's image now the given one (carom_world_set_image;
         for a restart that kept images): dim ints, 0 along axes that are
@@ -479,7 +504,7 @@ class World:
         """The contacts of the last advance or step, in the order they
         happened, for a world made with record_contacts=True: a NumPy
         structured array (a copy) with the fields of carom_contact (kind 0
-        for spheres, 1 for walls; time, i, j, wall, normal, impulse,
+        for spheres, 1 for walls, 2 for planes; time, i, j, wall, normal, impulse,
         velocity_after, depth). Empty without record_contacts."""
         count = ctypes.c_size_t()
         pointer = self._call(lib.carom_world_recorded_contacts, ctypes.byref(count))

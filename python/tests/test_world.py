@@ -315,3 +315,26 @@ def test_unwrapped_positions_fly_straight():
     assert world.get_stats().collisions > 5000
     after = world.unwrapped_positions().mean(axis=0)
     assert np.allclose(after, before, rtol=0, atol=1e-9)
+
+
+def test_planes():
+    """A ball dropped onto an incline bounces off it as the contact
+    callback sees it (kind "plane", the plane's index); planes are listed
+    with unit normals; a ball behind a new plane is refused."""
+    seen = []
+    world = carom.World(dim=2, box=20, boundary="walls", gravity=(0, -2),
+                        on_contact=lambda c: seen.append((c.kind, c.wall, c.i, c.time)))
+    world.add_sphere((10, 12), radius=0.5)
+    assert world.add_plane((1, 1), 14) == 0  # x + y >= 14 + 0.5 sqrt(2)
+    (normal, offset), = world.planes()
+    assert np.allclose(normal, (2 ** -0.5, 2 ** -0.5)) and abs(offset - 14 / 2 ** 0.5) < 1e-12
+    world.advance_to(3.0)
+    # Falling from y = 12: contact when (10 + 12 - t^2) / sqrt2 = 14 / sqrt2 + 0.5.
+    t_hit = (8 - 0.5 * 2 ** 0.5) ** 0.5
+    assert seen and seen[0][:3] == ("plane", 0, 0) and abs(seen[0][3] - t_hit) < 1e-12
+    x, y, _ = world.get_sphere(0).position
+    assert (x + y) / 2 ** 0.5 >= 14 / 2 ** 0.5 + 0.5 - 1e-9
+    with pytest.raises(carom.Error, match="behind plane 1"):
+        world.add_plane((0, 1), 15)
+    with pytest.raises(ValueError, match="2 numbers"):
+        world.add_plane((0, 1, 0), 0)
