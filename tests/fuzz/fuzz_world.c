@@ -29,7 +29,14 @@
  *   energy, which growth gives;
  * - in a report-only world without gravity, every sphere's unwrapped
  *   position (def.count_images) along each periodic axis is its start
- *   plus velocity times time (to 1e-9 of the distances involved).
+ *   plus velocity times time (to 1e-9 of the distances involved);
+ * - the bytes left after the spheres (fewer than a sphere's) may add a
+ *   fixed plane across a corner of a walled world (carom_world_add_plane;
+ *   refused when a sphere is behind it): no sphere is ever behind it by
+ *   more than 1e-9 of its radius, and its hits are recorded as plane
+ *   contacts and counted among the wall hits (such worlds do not grow;
+ *   report-only ones keep their energy to 1e-9, as a reflection off a
+ *   plane rounds).
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
  * infinite mass can squeeze a sphere without end. Built only with
@@ -92,6 +99,10 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
             spheres++;
             if (!known_j || c[k].j == c[k].i)
                 fail("a recorded sphere contact without two spheres", (double)c[k].j);
+        } else if (c[k].kind == CAROM_CONTACT_PLANE) {
+            walls++;
+            if (c[k].wall < 0 || (size_t)c[k].wall >= carom_world_plane_count(w))
+                fail("a recorded plane contact on no plane", (double)c[k].wall);
         } else {
             walls++;
             if (c[k].wall < 0 || c[k].wall >= 2 * s->dim || !s->walls[c[k].wall / 2])
@@ -110,6 +121,49 @@ static double unwrapped(const carom_world *w, const world_spec *s, const placed 
     if (carom_world_get_image(w, p->id, image) != CAROM_OK)
         fail("no image for a sphere the world accepted", (double)p->id);
     return p->x[a] + (double)image[a] * s->box[a];
+}
+
+/* A plane across a corner of the box from the bytes left (at least 3):
+ * a normal with a component along each walled axis pointing away from the
+ * corner, through a point 10% to 45% of the box in. Refused (and left
+ * out) when a sphere is behind it. */
+static void add_plane(carom_world *w, const world_spec *s, byte_reader *r)
+{
+    if (r->left < 3)
+        return;
+    unsigned corner = take8(r), depth = take8(r), tilt = take8(r);
+    double n[3] = {0.0, 0.0, 0.0}, point[3] = {0.0, 0.0, 0.0}, d = 0.0;
+    int walled = 0;
+    for (int k = 0; k < s->dim; k++) {
+        if (!s->walls[k])
+            continue;
+        int high = (corner >> k) & 1;
+        double c = 0.1 + 0.35 * (double)depth / 255.0;
+        n[k] = (high ? -1.0 : 1.0) * (1.0 + (double)((tilt >> (2 * k)) & 3));
+        point[k] = high ? s->box[k] * (1.0 - c) : s->box[k] * c;
+        d += n[k] * point[k];
+        walled = 1;
+    }
+    if (!walled)
+        return;
+    carom_status st = carom_world_add_plane(w, n, d, NULL);
+    if (st != CAROM_OK && st != CAROM_ERR_OUTSIDE_BOX)
+        fail("a plane across walled axes was refused", (double)st);
+}
+
+/* No sphere behind a plane by more than 1e-9 of its radius. */
+static void check_planes(const carom_world *w, const placed *p, int n)
+{
+    for (uint32_t q = 0; q < carom_world_plane_count(w); q++) {
+        double normal[3], d;
+        carom_world_get_plane(w, q, normal, &d);
+        for (int i = 0; i < n; i++) {
+            double behind = d + p[i].r -
+                            (normal[0] * p[i].x[0] + normal[1] * p[i].x[1] + normal[2] * p[i].x[2]);
+            if (behind > 1e-9 * p[i].r)
+                fail("a sphere is behind a plane", behind / p[i].r);
+        }
+    }
 }
 
 /* Report-only, no gravity: straight flight along periodic axes, whose
@@ -171,9 +225,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         n++;
     }
 
+    add_plane(w, &s, &r);
     /* One world in four without gravity or report-only grows its spheres,
-     * by a quarter to all of 30% over the run. */
-    int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1;
+     * by a quarter to all of 30% over the run (not among planes). */
+    int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1 &&
+                  carom_world_plane_count(w) == 0;
     if (growing && carom_world_set_growth(w, 0.3 * (double)((steps_byte / 24) % 4 + 1) / 4.0 /
                                                  (step * steps)) != CAROM_OK)
         fail("a world without gravity refused to grow", 0.0);
@@ -217,6 +273,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail("the world is not at the time asked", carom_world_time(w));
         read_back(w, p, n);
         check_states(&s, p, n);
+        check_planes(w, p, n);
         if (s.report_only && !s.gravity)
             check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
                            carom_world_time(w));
@@ -228,10 +285,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int energy_kept = !s.gravity || s.walls[1];
         if ((s.moving_obstacles && !s.report_only) || growing) {
             /* no energy to keep */
-        } else if (s.report_only) {
+        } else if (s.report_only && carom_world_plane_count(w) == 0) {
+            /* (a box's wall flips a velocity's sign; a plane's reflection
+             * rounds, and is checked with the elastic worlds) */
             if (!s.gravity && e != e0)
                 fail("a report-only world changed its energy", e - e0);
-        } else if (s.elastic && energy_kept) {
+        } else if ((s.elastic || s.report_only) && energy_kept) {
             if (!(fabs(e - e0) <= 1e-9 * scale))
                 fail("an elastic world changed its energy", (e - e0) / scale);
         } else if (!s.gravity) {
