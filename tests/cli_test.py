@@ -23,6 +23,14 @@ FAST = ["time=0.2", "equilibrate=0"]
 # name: (arguments, exit status, substrings of the error line)
 BAD_INPUT = {
     "msd_word": (["msd=yes"], USAGE, ["msd=yes", "expected one of: off on"]),
+    "planes_count": (["dim=2", "boundary=walls", "planes=0,1"] + FAST, USAGE,
+                     ["planes=0,1", "each plane is nx,ny,d in 2D"]),
+    "planes_periodic": (["dim=2", "n=50", "planes=0,1,1"] + FAST, USAGE,
+                        ["the normal has a component along axis 1, which is periodic"]),
+    "planes_zero_normal": (["dim=2", "n=50", "boundary=walls", "planes=0,0,1"] + FAST, USAGE,
+                           ["the normal must have a nonzero, finite length"]),
+    "planes_word": (["dim=2", "boundary=walls", "planes=1,1,x"] + FAST, USAGE,
+                    ["planes=1,1,x", "malformed number"]),
     "rdf_max_alone": (["rdf_max=2"], USAGE, ["rdf_max needs rdf=FILE or rdf=on"]),
     "rdf_walls": (["n=50", "boundary=walls", "rdf=on"] + FAST, USAGE,
                   ["rdf: needs a box periodic along every axis"]),
@@ -838,6 +846,42 @@ def case_rdf(r):
     expect("rdf_contact" not in d, "rdf reported without rdf=")
 
 
+def case_planes(r):
+    """planes=: fixed planes. A V-shaped valley of two inclines under
+    gravity in 2D: the spheres the placement put behind them are left out
+    (counted), and no sphere of the final state is behind a plane; a
+    tilted plane in a 3D walled box keeps an elastic gas's energy. An
+    initial state with a sphere behind a plane is refused naming the
+    file and the plane."""
+    final = r.path("valley.xyz")
+    d = r.json(["dim=2", "n=500", "box=40", "boundary=walls", "gravity=1",
+                "planes=-1,2,-8/1,2,32", "restitution=0.9", "restitution_min_speed=0.5",
+                "time=10", "final=" + final])
+    expect(d["planes"] == 2 and d["behind_planes"] > 50, "valley: %r" % d)
+    expect(d["n"] + d["behind_planes"] == 500, "valley: n %r" % d["n"])
+    expect(d["events_by_type"]["wall_hits"] > 100, "valley: few hits %r" % d["events_by_type"])
+    (comment, rows), = read_xyz(final)[-1:]
+    expect(len(rows) == d["n"], "valley: %d rows" % len(rows))
+    for a, b, c in ((-1, 2, -8), (1, 2, 32)):
+        length = math.hypot(a, b)
+        worst = max(c / length + row[6] - (a * row[0] + b * row[1]) / length for row in rows)
+        expect(worst < 1e-9, "valley: a sphere %r behind plane %r" % (worst, (a, b, c)))
+    d = r.json(["n=800", "packing=0.2", "boundary=walls", "planes=1,1,1,4", "time=5"])
+    expect(d["behind_planes"] > 0 and d["collisions"] > 10000, "3D plane: %r" % d)
+    expect(abs(d["kinetic_energy_relative_change"]) < 1e-9, "3D plane: energy %r" % d)
+    init = r.path("behind.xyz")
+    with open(init, "w") as f:
+        f.write('2\nLattice="10 0 0 0 10 0 0 0 10" '
+                'Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 pbc="F F F"\n'
+                "A 2 5 5 1 0 0 0.5 1\nA 5 1 5 0 0 0 0.5 1\n")
+    p = r.run(["init=" + init, "planes=0,1,0,2", "time=1"])
+    lines = p.stderr.splitlines()
+    expect(p.returncode == 2 and len(lines) == 1 and init in lines[0] and
+           "sphere 1 (radius 0.5) is behind plane 0" in lines[0], "behind: %r" % p.stderr)
+    p = r.ok(["dim=2", "n=100", "boundary=walls", "planes=1,1,4", "time=1"])
+    expect("planes             1 fixed" in p.stdout, "summary lacks planes:\n%s" % p.stdout)
+
+
 def case_thermostat(r):
     """thermostat=nu: Andersen's bath at `temperature`. An elastic gas in
     it is an equilibrium fluid at that temperature (Z on Carnahan-
@@ -926,6 +970,7 @@ CASES = {
     "orbits_collision_log": case_orbits_collision_log,
     "msd": case_msd,
     "rdf": case_rdf,
+    "planes": case_planes,
     "thermostat": case_thermostat,
     "compress": case_compress,
 }

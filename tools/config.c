@@ -32,6 +32,8 @@ static const struct {
     [KEY_BOX] = {"box", "box edge L, or Lx,Ly[,Lz] (instead of packing)"},
     [KEY_BOUNDARY] = {"boundary", "periodic or walls, or one per axis: walls,walls,periodic"},
     [KEY_GRAVITY] = {"gravity", "g (pulls along -y in 2D, -z in 3D) or gx,gy[,gz] (default 0)"},
+    [KEY_PLANES] = {"planes", "fixed planes nx,ny[,nz],d separated by /: spheres stay where "
+                              "n.x >= d + radius (walled axes only)"},
     [KEY_RESTITUTION] = {"restitution", "sphere-sphere coefficient of restitution (default 1)"},
     [KEY_WALL_RESTITUTION] = {"wall_restitution", "sphere-wall restitution (default 1)"},
     [KEY_RESTITUTION_MIN_SPEED] = {"restitution_min_speed",

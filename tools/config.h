@@ -21,6 +21,7 @@ typedef enum config_key {
     KEY_BOX,
     KEY_BOUNDARY,
     KEY_GRAVITY,
+    KEY_PLANES,
     KEY_RESTITUTION,
     KEY_WALL_RESTITUTION,
     KEY_RESTITUTION_MIN_SPEED,

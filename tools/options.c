@@ -160,26 +160,69 @@ static int parse_double_token(const config *c, config_key key, const char *s, si
     return 0;
 }
 
-/* A comma-separated list of 1..max numbers. */
-static int parse_list(const config *c, config_key key, double *out, int max, int *count,
-                      cli_error *error)
+/* A comma-separated list of 1..max numbers in s[0..len). */
+static int parse_numbers(const config *c, config_key key, const char *s, size_t len, double *out,
+                         int max, int *count, cli_error *error)
 {
-    const char *s = c->value[key];
     *count = 0;
     for (;;) {
-        const char *comma = strchr(s, ',');
-        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        const char *comma = memchr(s, ',', len);
+        size_t part = comma ? (size_t)(comma - s) : len;
         if (*count == max) {
             char problem[64];
             snprintf(problem, sizeof problem, "expected at most %d comma-separated numbers", max);
             return bad_value(c, key, error, problem);
         }
-        if (parse_double_token(c, key, s, len, &out[*count], error))
+        if (parse_double_token(c, key, s, part, &out[*count], error))
             return error->exit_code;
         (*count)++;
         if (!comma)
             return 0;
+        len -= part + 1;
         s = comma + 1;
+    }
+}
+
+/* A comma-separated list of 1..max numbers. */
+static int parse_list(const config *c, config_key key, double *out, int max, int *count,
+                      cli_error *error)
+{
+    return parse_numbers(c, key, c->value[key], strlen(c->value[key]), out, max, count, error);
+}
+
+/* planes=nx,ny[,nz],d[/...]: up to RUN_PLANES_MAX planes of dim + 1
+ * numbers each (the library checks the normals against the box). */
+static int get_planes(const config *c, run_options *o, cli_error *error)
+{
+    o->nplanes = 0;
+    if (!config_is_set(c, KEY_PLANES))
+        return 0;
+    const char *s = c->value[KEY_PLANES];
+    for (;;) {
+        const char *slash = strchr(s, '/');
+        size_t len = slash ? (size_t)(slash - s) : strlen(s);
+        if (o->nplanes == RUN_PLANES_MAX) {
+            char problem[64];
+            snprintf(problem, sizeof problem, "at most %d planes", RUN_PLANES_MAX);
+            return bad_value(c, KEY_PLANES, error, problem);
+        }
+        double v[4];
+        int count;
+        if (parse_numbers(c, KEY_PLANES, s, len, v, 4, &count, error))
+            return error->exit_code;
+        if (count != o->dim + 1)
+            return bad_value(c, KEY_PLANES, error,
+                             o->dim == 2 ? "each plane is nx,ny,d in 2D (planes separated by /)"
+                                         : "each plane is nx,ny,nz,d in 3D (planes separated by /)");
+        double *plane = o->plane[o->nplanes++];
+        for (int k = 0; k < 4; k++)
+            plane[k] = 0.0;
+        for (int k = 0; k < o->dim; k++)
+            plane[k] = v[k];
+        plane[3] = v[o->dim];
+        if (!slash)
+            return 0;
+        s = slash + 1;
     }
 }
 
@@ -522,6 +565,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
                                          : "give g (pulls along -z) or gx,gy,gz in 3D");
         }
     }
+    TRY(get_planes(c, o, error));
     TRY(get_range(c, KEY_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->restitution, error));
     TRY(get_range(c, KEY_WALL_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->wall_restitution, error));
     TRY(get_range(c, KEY_RESTITUTION_MIN_SPEED, carom_world_default_def().restitution_min_speed,

@@ -25,6 +25,8 @@ typedef enum run_motion {
     MOTION_FIELD          /* driven towards a circulating velocity field (§4.3) */
 } run_motion;
 
+#define RUN_PLANES_MAX 16
+
 typedef struct run_options {
     int dim;
     size_t n;
@@ -58,6 +60,9 @@ typedef struct run_options {
     double accel_min, accel_max; /* acceleration bounds, uniform in [min, max] */
     double force_interval;
     double field_speed, field_gain, field_step;
+    int nplanes;             /* planes=: fixed planes, n . x >= d + radius */
+    double plane[RUN_PLANES_MAX][4]; /* nx, ny, nz, d (nz 0 in 2D) */
+    size_t behind_planes;    /* generated spheres left out behind them */
     int msd;                 /* msd=on: mean-square displacement of the measured run */
     int rdf;                 /* rdf=FILE|on: g(r) of the measured run */
     const char *rdf_file;    /* its CSV, or NULL (rdf=on) */

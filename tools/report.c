@@ -203,6 +203,10 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
                 o->temperature, o->thermostat, (unsigned long long)r->thermostat_redraws);
     if (o->msd)
         print_diffusion(o, r, out);
+    if (o->nplanes)
+        fprintf(out, "  planes             %d fixed (%zu spheres of the placement left out behind "
+                     "them)\n",
+                o->nplanes, o->behind_planes);
     if (o->rdf)
         print_structure(o, r, out);
     if (o->trajectory)
@@ -339,6 +343,10 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
         json_num(out, "mean_square_displacement", r->mean_square_displacement, &first);
         json_num(out, "self_diffusion", self_diffusion(o, r), &first);
         json_num(out, "self_diffusion_enskog", enskog_applies(o) ? enskog(o, r) : NAN, &first);
+    }
+    if (o->nplanes) {
+        json_int(out, "planes", (unsigned long long)o->nplanes, &first);
+        json_int(out, "behind_planes", (unsigned long long)o->behind_planes, &first);
     }
     if (o->rdf) {
         json_int(out, "rdf_samples", (unsigned long long)r->rdf_samples, &first);

@@ -101,6 +101,35 @@ static int setup_from_file(run_options *o, carom_scene *scene, cli_error *error)
     return 0;
 }
 
+/* Generated spheres behind a plane (or closer to it than their radius)
+ * are left out: the placement knows the box, not the planes. */
+static void drop_behind_planes(run_options *o, carom_scene *scene)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < scene->n; i++) {
+        int clear = 1;
+        for (int p = 0; p < o->nplanes && clear; p++) {
+            const double *q = o->plane[p];
+            double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]), nx = 0.0;
+            for (int k = 0; k < 3; k++)
+                nx += q[k] * scene->position[i][k];
+            /* (a normal of zero length is the library's to refuse) */
+            clear = !(len > 0.0) || nx / len >= q[3] / len + scene->radius[i] * (1.0 + 1e-9);
+        }
+        if (!clear)
+            continue;
+        for (int k = 0; k < 3; k++) {
+            scene->position[kept][k] = scene->position[i][k];
+            scene->velocity[kept][k] = scene->velocity[i][k];
+        }
+        scene->radius[kept] = scene->radius[i];
+        scene->mass[kept] = scene->mass[i];
+        kept++;
+    }
+    o->behind_planes = scene->n - kept;
+    scene->n = kept;
+}
+
 static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
 {
     carom_error e;
@@ -148,6 +177,12 @@ static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
                                    &random_error) != CAROM_OK)
                 return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
         }
+    }
+    if (o->nplanes) {
+        drop_behind_planes(o, scene);
+        if (scene->n == 0)
+            return cli_fail(error, CLI_EXIT_USAGE, "planes: every sphere placed is behind one");
+        o->n = scene->n;
     }
     /* Ids along a space-filling curve: neighbours in space are neighbours
      * in the world's arrays (faster for large N). */

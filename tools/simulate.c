@@ -385,6 +385,12 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         goto done;
     }
     carom_scene_free(scene); /* the world has its own copy */
+    for (int q = 0; q < o->nplanes; q++)
+        if (carom_world_add_plane(w, o->plane[q], o->plane[q][3], NULL) != CAROM_OK) {
+            status = cli_fail(error, CLI_EXIT_USAGE, "%s%s%s", o->init ? o->init : "",
+                              o->init ? ": " : "", carom_world_error_message(w));
+            goto done;
+        }
     if (o->init) {
         status = frames_restore_images(o->init, w, error);
         if (status)

@@ -124,7 +124,9 @@ for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
                    (["render", "width=abc", f"out={WORK}/bad"], "width"),
                    (["render", "colour=speed", f"out={WORK}/bad"], "colour"),
                    (["render", "time=3", f"out={WORK}/bad"], "time"),
-                   (["render", f"input={WORK}/missing.xyz", f"out={WORK}/bad"], "missing.xyz")]:
+                   (["render", f"input={WORK}/missing.xyz", f"out={WORK}/bad"], "missing.xyz"),
+                   (["render", "dim=2", "n=20", "boundary=walls", "planes=1,1,3",
+                     f"out={WORK}/bad"], "planes= is not supported by the viewer")]:
     p = subprocess.run([CAROM] + args, capture_output=True, text=True, timeout=60)
     check(p.returncode != 0 and word in p.stderr and p.stderr.count("\n") == 1,
           f"carom {' '.join(args)}: exit {p.returncode}, stderr {p.stderr!r}")
