@@ -68,3 +68,10 @@ def test_jammed_packing_is_near_random_close_packing_and_isostatic():
     assert 0.62 < packing < 0.66
     mean = float(re.search(r"mean contacts of the rest (\S+)", out).group(1))
     assert abs(mean - 6) < 0.3
+
+
+def test_incline_bounces_at_the_closed_form():
+    out = run("incline.py")
+    assert int(re.search(r"(\d+) bounces on the incline", out).group(1)) >= 8
+    worst = re.search(r"largest difference: (\S+) in time, (\S+) in hop length", out)
+    assert float(worst.group(1)) < 1e-9 and float(worst.group(2)) < 1e-9
