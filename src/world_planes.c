@@ -21,10 +21,16 @@
 
 #define PLANE_TOLERANCE 1e-10 /* relative to the radius, as for overlaps */
 
+/* How far a sphere of this radius at x is behind plane p (> 0: behind). */
+static double depth_behind(const world_plane *p, const double x[3], double radius)
+{
+    return p->d + radius - vec_dot(p->n, x);
+}
+
 double world_plane_depth(const carom_world *w, uint32_t slot, const world_plane *p)
 {
     const sphere *s = &w->spheres[slot];
-    return p->d + s->radius - vec_dot(p->n, s->x);
+    return depth_behind(p, s->x, s->radius);
 }
 
 double world_plane_time(const carom_world *w, const sphere *s, const world_plane *p, double now)
@@ -35,7 +41,7 @@ double world_plane_time(const carom_world *w, const sphere *s, const world_plane
         return INFINITY; /* moving off it, or along it, and not pulled in */
     /* How far the surface is into the plane (> 0: into it), from the
      * sphere's own time: predicting again gives the same time. */
-    double into = p->d + s->radius - vec_dot(p->n, s->x);
+    double into = depth_behind(p, s->x, s->radius);
     return fmax(s->t + roots_first_upcrossing_quadratic(into, -nv, -0.5 * ng), now);
 }
 
@@ -97,7 +103,7 @@ carom_status carom_world_add_plane(carom_world *w, const double normal[3], doubl
             continue;
         double x[3], v[3];
         world_true_state(w, slot, w->time, x, v);
-        double depth = plane.d + w->spheres[slot].radius - vec_dot(plane.n, x);
+        double depth = depth_behind(&plane, x, w->spheres[slot].radius);
         if (depth > PLANE_TOLERANCE * w->spheres[slot].radius)
             return behind_plane(w, slot, (uint32_t)w->nplanes, depth);
     }
