@@ -173,7 +173,7 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     }
 }
 
-void response_plane(carom_world *w, uint32_t i, uint32_t p)
+void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double keep_apart)
 {
     sphere *s = &w->spheres[i];
     const double *n = w->planes[p].n; /* towards the free side */
@@ -181,8 +181,9 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p)
     double vn = -vec_dot(s->v, n);
     double impulse = 0.0;
     double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
-    if (away < w->def.restitution_min_speed)
-        away = w->def.restitution_min_speed; /* see the top of this file */
+    double least = fmax(w->def.restitution_min_speed, keep_apart);
+    if (away < least)
+        away = least; /* see the top of this file */
     if (-away != vn) {
         double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;
@@ -200,6 +201,7 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p)
         for (int k = 0; k < 3; k++)
             c.normal[k] = -n[k];
         c.impulse = impulse;
+        c.depth = depth;
         vec_copy(c.velocity_after[0], s->v);
         vec_copy(c.velocity_after[1], s->v);
         if (!world_report_contact(w, &c) || !response_callback_velocities_ok(w, &c, 1))
@@ -208,7 +210,7 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p)
             s->v[k] = c.velocity_after[0][k];
         double into = -vec_dot(s->v, n);
         double pushed_in = INFO(s)->falls ? -vec_dot(w->gravity, n) : 0.0;
-        if (into > 0.0 || (into == 0.0 && pushed_in > 0.0))
+        if (into > 0.0 || (into == 0.0 && (pushed_in > 0.0 || keep_apart > 0.0)))
             for (int k = 0; k < w->def.dim; k++)
                 s->v[k] += (into + w->def.restitution_min_speed) * n[k];
     }

@@ -256,11 +256,6 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     if (!def)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
     size_t id = w->count;
-    if (def->driven && w->nplanes)
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "sphere %zu is driven, but the world has fixed planes "
-                          "(carom_world_add_plane), which driven spheres do not see",
-                          id);
     if (def->driven) {
         if (w->growth_rate > 0.0)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,

@@ -245,15 +245,27 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
 void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
 {
     sphere *s = &w->spheres[i];
-    int axis = wall / 2, high = wall % 2;
     double x[3], v[3];
     if (!world_driven_true_state_checked(w, i, t, x, v))
         return; /* the loop stops with the driver's error */
-    double sign = high ? 1.0 : -1.0;
-    double face = high ? w->def.box[axis] : 0.0;
-    double gap = sign * (face - x[axis]) - s->radius; /* >= 0: inside */
-    double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
-    double closing = sign * v[axis];
+    /* How far the centre is on the free side of the face or plane, how
+     * fast it closes in, and the size of its coordinates. */
+    double inside, closing, scale;
+    if ((uint32_t)wall >= PLANE_WALL) {
+        const world_plane *p = &w->planes[(uint32_t)wall - PLANE_WALL];
+        inside = vec_dot(p->n, x) - p->d;
+        closing = -vec_dot(p->n, v);
+        scale = world_plane_scale(x);
+    } else {
+        int axis = wall / 2, high = wall % 2;
+        double sign = high ? 1.0 : -1.0;
+        double face = high ? w->def.box[axis] : 0.0;
+        inside = sign * (face - x[axis]);
+        closing = sign * v[axis];
+        scale = fabs(x[axis]);
+    }
+    double gap = inside - s->radius; /* >= 0: clear */
+    double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * scale;
     double accel = w->bounds[i].accel, keep = keep_apart_speed(accel, tol);
     w->stats.bound_collisions++;
     int moved = world_driven_settle(w, i, x, v);
@@ -262,7 +274,10 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
         double depth = gap < -tol ? -gap : 0.0;
         if (depth > 0.0)
             w->stats.late_contacts++;
-        response_wall(w, i, wall, depth, keep);
+        if ((uint32_t)wall >= PLANE_WALL)
+            response_plane(w, i, (uint32_t)wall - PLANE_WALL, depth, keep);
+        else
+            response_wall(w, i, wall, depth, keep);
         w->events[i].counter++;
         w->stats.wall_hits++;
         kick(w, i, v);

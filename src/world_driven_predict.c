@@ -104,18 +104,18 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
     return t;
 }
 
-double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
-                              const double v[3], int wall, double now)
+/* When the bound of driven sphere s, whose centre is `past` beyond a
+ * surface (< 0: on its free side) and moving towards it at `approach`,
+ * touches it; scale: the size of the coordinates (for round-off). */
+static double bound_surface_time(const carom_world *w, const sphere *s, double past,
+                                 double approach, double scale, double now)
 {
-    int axis = wall / 2, high = wall % 2;
     const driven_bound *b = &w->bounds[s - w->spheres];
     double g[3];
     bound_growth(b, now, g);
-    /* Signed distance by which the bound passes the face: rises to 0. */
-    double sign = high ? 1.0 : -1.0;
-    double face = high ? w->def.box[axis] : 0.0;
-    double c0 = sign * (x[axis] - face) + s->radius + g[0];
-    double c1 = sign * v[axis] + g[1];
+    /* Signed distance by which the bound passes the surface: rises to 0. */
+    double c0 = past + s->radius + g[0];
+    double c1 = approach + g[1];
     double c2 = g[2];
     /* Nothing later than the reset: cheaply, can it get there by then? */
     double H = b->t_reset - now;
@@ -123,9 +123,9 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
         return INFINITY;
     double t = now + roots_first_upcrossing_quadratic(c0, c1, c2);
     if (g[1] == 0.0 && c2 > 0.0 && c1 <= 0.0) {
-        /* Touching the face without approaching: put off unless the
+        /* Touching the surface without approaching: put off unless the
          * meeting is a pressed contact (world_driven_meet.c). */
-        double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * fabs(x[axis]);
+        double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * scale;
         if (c0 >= -tol && -c1 >= 0.5 * keep_apart_speed(2.0 * c2, tol)) {
             double later = now + sqrt(tol / c2);
             if (t < later)
@@ -133,6 +133,20 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
         }
     }
     return t;
+}
+
+double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
+                              const double v[3], int wall, double now)
+{
+    if ((uint32_t)wall >= PLANE_WALL) {
+        const world_plane *p = &w->planes[(uint32_t)wall - PLANE_WALL];
+        return bound_surface_time(w, s, p->d - vec_dot(p->n, x), -vec_dot(p->n, v),
+                                  world_plane_scale(x), now);
+    }
+    int axis = wall / 2, high = wall % 2;
+    double sign = high ? 1.0 : -1.0;
+    double face = high ? w->def.box[axis] : 0.0;
+    return bound_surface_time(w, s, sign * (x[axis] - face), sign * v[axis], fabs(x[axis]), now);
 }
 
 double world_driven_walls_time(const carom_world *w, const sphere *s, const double x[3],
@@ -159,6 +173,13 @@ double world_driven_walls_time(const carom_world *w, const sphere *s, const doub
                 best = t;
                 *wall = 2 * k + side;
             }
+        }
+    }
+    for (uint32_t p = 0; p < w->nplanes; p++) {
+        double t = world_driven_wall_time(w, s, x, v, (int)(PLANE_WALL + p), now);
+        if (t < best) {
+            best = t;
+            *wall = (int)(PLANE_WALL + p);
         }
     }
     return best;

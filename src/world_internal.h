@@ -400,6 +400,13 @@ double world_plane_time(const carom_world *w, const sphere *s, const world_plane
 /* Slot's stored position is on the free side of every plane (to a
  * relative 1e-10 of its radius); else CAROM_ERR_OUTSIDE_BOX naming both. */
 carom_status world_planes_check(carom_world *w, uint32_t slot);
+/* The size of the coordinates x (for the round-off of a distance to a
+ * plane): the largest |x_k|. */
+static inline double world_plane_scale(const double x[3])
+{
+    double a = fabs(x[0]), b = fabs(x[1]), c = fabs(x[2]);
+    return a > b ? (a > c ? a : c) : (b > c ? b : c);
+}
 void world_planes_free(carom_world *w);
 
 /* world_images.c: unwrapped positions (def.count_images). */
@@ -700,8 +707,9 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
  * and its reset. */
 double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
                               const double v[3], int wall, double now);
-/* The earliest of those over every walled face, before the reset
- * (INFINITY if none), and which face (*wall). */
+/* The earliest of those over every walled face and fixed plane, before
+ * the reset (INFINITY if none), and which (*wall: a face, or PLANE_WALL +
+ * the plane's index). */
 double world_driven_walls_time(const carom_world *w, const sphere *s, const double x[3],
                                const double v[3], double now, int *wall);
 double world_driven_reset_time(const carom_world *w, const sphere *s);
@@ -785,8 +793,8 @@ void world_contacts_clear(carom_world *w); /* a call that processes events start
 void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift[3],
                       double depth, double keep_apart);
 void response_wall(carom_world *w, uint32_t i, int wall, double depth, double keep_apart);
-/* Sphere i meets plane p (its contact is exact: depth 0, keep_apart 0). */
-void response_plane(carom_world *w, uint32_t i, uint32_t p);
+/* Sphere i meets plane p (depth and keep_apart as for a wall). */
+void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double keep_apart);
 /* The contact callback left finite numbers in the first n velocities of
  * c; if not, the world records an error naming the sphere (the event
  * loop stops after this event with it), and the caller keeps the

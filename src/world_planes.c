@@ -8,10 +8,12 @@
  * partner is PLANE_WALL + the plane's index; response.c reflects it).
  * Spheres added or moved later are checked at their placement
  * (world_build.c). A normal has no component along periodic axes, so a
- * wrap never moves a sphere across a plane. Planes are not allowed with
- * driven or growing spheres (their bounds and growing surfaces would
- * need their own plane times): both are refused, whichever comes
- * first. */
+ * wrap never moves a sphere across a plane. A driven sphere's bound
+ * meets a plane as it meets a face of the box (world_driven_predict.c,
+ * world_driven_meet.c: the same code, with the distance along the
+ * plane's normal). Planes are not allowed with growing spheres (their
+ * growing surfaces would need their own plane times): refused whichever
+ * comes first. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -94,9 +96,9 @@ carom_status carom_world_add_plane(carom_world *w, const double normal[3], doubl
     if (!isfinite(offset))
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "plane: offset must be finite (%g)",
                           offset);
-    if (w->has_driven || w->growth_rate > 0.0)
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "plane: not in a world with %s",
-                          w->has_driven ? "driven spheres" : "growing spheres");
+    if (w->growth_rate > 0.0)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "plane: not in a world with growing spheres");
     world_plane plane = {{n[0] / length, n[1] / length, n[2] / length}, offset / length};
     for (uint32_t slot = 0; slot < w->count; slot++) {
         if (!w->info[slot].alive)

@@ -8,9 +8,12 @@
  * - a gas in a box whose corners are cut off by tilted planes, with cells
  *   and with neighbour lists, keeps its energy, never puts a sphere
  *   behind a plane, and hits the planes often;
- * - a plane that a sphere is behind, bad normals, periodic axes, driven and
- *   growing spheres, and a call from a callback are refused with a
- *   message, and change nothing. */
+ * - a driven sphere flying straight bounces off planes when a ballistic
+ *   one does, and one pushed onto an incline with restitution 0 slides
+ *   down it in pressed contacts without ever sinking in;
+ * - a plane that a sphere is behind, bad normals, periodic axes, growing
+ *   spheres, and a call from a callback are refused with a message, and
+ *   change nothing. */
 #include <math.h>
 #include <string.h>
 
@@ -229,6 +232,154 @@ static void test_gas(void)
     check_gas(3, CAROM_NEIGHBOURS_CELLS, -1.0);
 }
 
+/* ---- driven spheres ---------------------------------------------------- */
+
+/* A driven sphere's path: x0 + v0 t + a t^2 / 2, its kicks added to v0
+ * (and x0 moved so that the path is continuous). */
+typedef struct path {
+    double x0[3], v0[3], a[3];
+} path;
+
+static void path_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    const path *p = user;
+    (void)id;
+    for (int k = 0; k < 3; k++) {
+        x[k] = p->x0[k] + p->v0[k] * t + 0.5 * p->a[k] * t * t;
+        v[k] = p->v0[k] + p->a[k] * t;
+    }
+}
+
+static void path_kick(void *user, carom_sphere_id id, double t, const double dv[3])
+{
+    path *p = user;
+    (void)id;
+    for (int k = 0; k < 3; k++) {
+        p->v0[k] += dv[k];
+        p->x0[k] -= dv[k] * t;
+    }
+}
+
+typedef struct hit_log {
+    int n;
+    double t[64];
+    int kind[64], wall[64];
+    double depth;
+} hit_log;
+
+static void log_hit(void *user, carom_contact *c)
+{
+    hit_log *h = user;
+    if (h->n < 64) {
+        h->t[h->n] = c->time;
+        h->kind[h->n] = c->kind;
+        h->wall[h->n] = c->wall;
+    }
+    h->n++;
+    if (c->depth > h->depth)
+        h->depth = c->depth;
+}
+
+/* Three planes cut a 2D box of side 10 into an irregular pentagon; one
+ * sphere flies straight in it, driven (bound 0.5, kicks) in one world
+ * and ballistic in the other: the same walls and planes at the same
+ * times, to the driven contacts' time tolerance. */
+static void test_driven_bounces_like_ballistic(void)
+{
+    const double planes[3][4] = {
+        {1.0, 1.0, 0.0, 3.0}, {-1.0, 2.0, 0.0, -8.0}, {-2.0, -1.0, 0.0, -24.0}};
+    hit_log logs[2] = {{0}, {0}};
+    path p = {{5.0, 5.0, 0.0}, {3.1, 1.7, 0.0}, {0.0, 0.0, 0.0}};
+    for (int driven = 0; driven < 2; driven++) {
+        carom_world_def def = carom_world_default_def();
+        def.dim = 2;
+        def.box[0] = def.box[1] = 10.0;
+        def.boundary[0] = def.boundary[1] = CAROM_BOUNDARY_WALLS;
+        def.on_contact = log_hit;
+        def.user_data = &logs[driven];
+        if (driven)
+            def.driver = (carom_driver){path_probe, path_kick, &p};
+        carom_error e;
+        carom_world *w = carom_world_create(&def, &e);
+        for (int q = 0; q < 3; q++)
+            CHECK_OK(carom_world_add_plane(w, planes[q], planes[q][3], NULL));
+        carom_sphere_def sd = carom_sphere_default_def();
+        sd.position[0] = sd.position[1] = 5.0;
+        sd.velocity[0] = 3.1;
+        sd.velocity[1] = 1.7;
+        sd.driven = driven;
+        sd.accel_bound = driven ? 0.5 : 0.0;
+        CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
+        CHECK_OK(carom_world_advance_to(w, 40.0));
+        carom_world_free(w);
+    }
+    int planes_hit = 0;
+    double worst = 0.0;
+    CHECK(logs[0].n == logs[1].n && logs[0].n >= 15);
+    for (int k = 0; k < logs[0].n && k < logs[1].n && k < 64; k++) {
+        CHECK(logs[0].kind[k] == logs[1].kind[k] && logs[0].wall[k] == logs[1].wall[k]);
+        worst = fmax(worst, fabs(logs[0].t[k] - logs[1].t[k]));
+        planes_hit += logs[0].kind[k] == CAROM_CONTACT_PLANE;
+    }
+    printf("  driven and ballistic: %d hits (%d on planes), times differ by %.2g at most\n",
+           logs[0].n, planes_hit, worst);
+    CHECK(planes_hit >= 8);
+    CHECK(worst < 1e-8);
+    CHECK(logs[1].depth == 0.0);
+}
+
+/* A driven sphere pushed down (acceleration 1e4, its bound) onto an
+ * incline, restitution 0: it slides down in pressed contacts, never
+ * sinking in, until the corner with the wall stops it. */
+static void test_driven_pressed_on_incline(void)
+{
+    const double g = 1e4, n[3] = {-0.3, 1.0, 0.0};
+    const double len = sqrt(n[0] * n[0] + n[1] * n[1]), d = 0.0;
+    path p = {{5.0, 3.0, 5.0}, {0.0, 0.0, 0.0}, {0.0, -g, 0.0}};
+    hit_log log = {0};
+    carom_world_def def = carom_world_default_def();
+    for (int k = 0; k < 3; k++) {
+        def.box[k] = 10.0;
+        def.boundary[k] = CAROM_BOUNDARY_WALLS;
+    }
+    def.restitution = def.wall_restitution = 0.0;
+    def.driver = (carom_driver){path_probe, path_kick, &p};
+    def.on_contact = log_hit;
+    def.user_data = &log;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK_OK(carom_world_add_plane(w, n, d, NULL));
+    carom_sphere_def sd = carom_sphere_default_def();
+    for (int k = 0; k < 3; k++)
+        sd.position[k] = p.x0[k];
+    sd.driven = 1;
+    sd.accel_bound = g;
+    carom_sphere_id id;
+    CHECK_OK(carom_world_add_sphere(w, &sd, &id));
+    double deepest = 0.0;
+    for (int step = 1; step <= 20; step++) {
+        CHECK_OK(carom_world_advance_to(w, 0.005 * step));
+        carom_sphere_state st;
+        CHECK_OK(carom_world_get_sphere(w, id, &st));
+        double behind = d / len + 0.5 - (n[0] * st.position[0] + n[1] * st.position[1]) / len;
+        deepest = fmax(deepest, behind);
+    }
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    carom_sphere_state end;
+    CHECK_OK(carom_world_get_sphere(w, id, &end));
+    printf("  driven, pressed on an incline: %llu wall and plane hits, %llu late, deepest %.2g, "
+           "x %.4g -> %.4g\n",
+           (unsigned long long)st.wall_hits, (unsigned long long)st.late_contacts, deepest, 5.0,
+           end.position[0]);
+    CHECK(st.wall_hits > 1000 && st.wall_hits < 1000000);
+    CHECK(st.late_contacts == 0 && st.bound_breaks == 0);
+    CHECK(log.depth == 0.0);
+    CHECK(deepest < 1e-9);
+    CHECK(end.position[0] < 4.0); /* it slid down the incline, towards x = 0 */
+    carom_world_free(w);
+}
+
 /* ---- refusals --------------------------------------------------------- */
 
 static int message_has(const carom_world *w, const char *words)
@@ -277,14 +428,9 @@ static void test_refusals(void)
     CHECK_OK(carom_world_advance_to(w, 1.0));
     CHECK(carom_world_add_sphere(w, &s, &id) == CAROM_ERR_OUTSIDE_BOX); /* built */
     CHECK(message_has(w, "behind plane 0"));
-    /* Growing spheres and driven ones are refused, either way round. */
+    /* Growing spheres are refused, either way round. */
     CHECK(carom_world_set_growth(w, 0.1) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(message_has(w, "fixed planes"));
-    s.position[1] = 8.0;
-    s.driven = 1;
-    s.accel_bound = 1.0;
-    CHECK(carom_world_add_sphere(w, &s, &id) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK(message_has(w, "driven"));
     carom_world_free(w);
 
     w = make_world(3, 10.0, CAROM_BOUNDARY_WALLS, 0.0);
@@ -324,6 +470,8 @@ int main(void)
 {
     RUN(test_incline_bounces);
     RUN(test_gas);
+    RUN(test_driven_bounces_like_ballistic);
+    RUN(test_driven_pressed_on_incline);
     RUN(test_refusals);
     return CHECK_REPORT();
 }

@@ -372,9 +372,11 @@ double carom_world_list_skin(const carom_world *world);
  * on the free side now (to a relative 1e-10 of its radius), and so must
  * every sphere added later (CAROM_ERR_OUTSIDE_BOX, naming the sphere and
  * the plane). Each prediction tests every plane: planes are for a few
- * surfaces (a floor, an incline, a wedge), not for meshes. Refused
+ * surfaces (a floor, an incline, a wedge), not for meshes. Driven
+ * spheres meet planes as they meet the box's walls (their bounds, then a
+ * probe; only those the response can move bounce). Refused
  * (CAROM_ERR_INVALID_ARGUMENT) for a normal of zero length or with
- * non-finite numbers, and in worlds with driven or growing spheres. The
+ * non-finite numbers, and in worlds with growing spheres. The
  * world builds again (O(N)) at the next advance. index_out may be NULL;
  * planes are numbered 0, 1, ... in the order added. */
 carom_status carom_world_add_plane(carom_world *world, const double normal[3], double offset,

@@ -289,11 +289,11 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = cli_fail(error, CLI_EXIT_USAGE,
                           "motion=orbits/forces/field (and the kgs-* scenarios) are not "
                           "supported by the viewer yet: use carom run");
-    /* The large sphere the user drags is driven, which planes do not see. */
+    /* Spheres bouncing off planes it does not draw would puzzle. */
     if (!status && o.nplanes)
         status = cli_fail(error, CLI_EXIT_USAGE,
-                          "planes= is not supported by the viewer (its dragged sphere is driven, "
-                          "and driven spheres do not see planes): use carom run");
+                          "planes= is not supported by the viewer yet (it does not draw them): "
+                          "use carom run");
     if (!status)
         status = setup_scene(&o, scene, error);
     if (!status) {
