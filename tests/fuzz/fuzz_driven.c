@@ -27,7 +27,11 @@
  * - no probe finds a driven sphere outside its bound (stats.bound_breaks);
  * - the advance's recorded contacts (def.record_contacts) are as many as
  *   the callback saw, the last one the same;
- * - the world is at the time asked.
+ * - the world is at the time asked;
+ * - where every driven sphere takes kicks, the bytes left after the
+ *   spheres may add a fixed plane across a corner of a walled world
+ *   (fuzz_worlds.h): a plane contact touches its plane, and no sphere is
+ *   ever behind it beyond a contact's tolerance.
  * Except where two bodies that contacts do not move (obstacles, driven
  * spheres without kicks, walls), one of them a sphere that moves, can
  * squeeze a sphere between them: no motion then keeps it out of both.
@@ -116,7 +120,7 @@ static void kick(void *user_data, carom_sphere_id id, double t, const double del
     const carom_contact *c = &h->last;
     if (c->time != t || (c->i != id && (c->kind != CAROM_CONTACT_SPHERE || c->j != id)))
         fail("a kick without a contact of its sphere at its time", t);
-    if (h->s.report_only && c->kind != CAROM_CONTACT_WALL)
+    if (h->s.report_only && c->kind == CAROM_CONTACT_SPHERE)
         fail("a kick from a contact in a report-only world", t);
     path *q = &h->paths[i];
     for (int k = 0; k < 3; k++) {
@@ -152,6 +156,15 @@ static void on_contact(void *user_data, carom_contact *c)
         double face = c->wall % 2 ? h->s.box[axis] - h->p[i].r : h->p[i].r;
         if (!(fabs(xi[axis] - face) <= driven_slack(&h->s, h->p[i].r)))
             fail("a wall contact away from its wall", (xi[axis] - face) / h->p[i].r);
+        return;
+    }
+    if (c->kind == CAROM_CONTACT_PLANE) {
+        double n[3], d;
+        if (carom_world_get_plane(h->w, (uint32_t)c->wall, n, &d) != CAROM_OK)
+            fail("a plane contact on no plane", (double)c->wall);
+        double gap = n[0] * xi[0] + n[1] * xi[1] + n[2] * xi[2] - d - h->p[i].r;
+        if (!(fabs(gap) <= driven_slack(&h->s, h->p[i].r)))
+            fail("a plane contact away from its plane", gap / h->p[i].r);
         return;
     }
     if (c->kind != CAROM_CONTACT_SPHERE)
@@ -297,6 +310,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         touching_any |= touching;
         h.n++;
     }
+    /* A plane from the bytes left, when every driven sphere bounces. */
+    if (h.kicks)
+        add_plane(h.w, &h.s, &r);
     int unmoved = h.s.obstacles + (h.kicks ? 0 : h.driven);
     int walled = h.s.walls[0] || h.s.walls[1] || (h.s.dim == 3 && h.s.walls[2]);
     int squeezable = unmoved >= 2 || (unmoved >= 1 && walled);
@@ -324,6 +340,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_recorded(&h);
         read_back(h.w, h.p, h.n);
         check_states(&h.s, h.p, h.n);
+        if (!h.s.squeezes)
+            check_planes(h.w, &h.s, h.p, h.n);
         carom_stats stats;
         carom_world_get_stats(h.w, &stats);
         if (stats.bound_breaks > 0)

@@ -123,49 +123,6 @@ static double unwrapped(const carom_world *w, const world_spec *s, const placed 
     return p->x[a] + (double)image[a] * s->box[a];
 }
 
-/* A plane across a corner of the box from the bytes left (at least 3):
- * a normal with a component along each walled axis pointing away from the
- * corner, through a point 10% to 45% of the box in. Refused (and left
- * out) when a sphere is behind it. */
-static void add_plane(carom_world *w, const world_spec *s, byte_reader *r)
-{
-    if (r->left < 3)
-        return;
-    unsigned corner = take8(r), depth = take8(r), tilt = take8(r);
-    double n[3] = {0.0, 0.0, 0.0}, point[3] = {0.0, 0.0, 0.0}, d = 0.0;
-    int walled = 0;
-    for (int k = 0; k < s->dim; k++) {
-        if (!s->walls[k])
-            continue;
-        int high = (corner >> k) & 1;
-        double c = 0.1 + 0.35 * (double)depth / 255.0;
-        n[k] = (high ? -1.0 : 1.0) * (1.0 + (double)((tilt >> (2 * k)) & 3));
-        point[k] = high ? s->box[k] * (1.0 - c) : s->box[k] * c;
-        d += n[k] * point[k];
-        walled = 1;
-    }
-    if (!walled)
-        return;
-    carom_status st = carom_world_add_plane(w, n, d, NULL);
-    if (st != CAROM_OK && st != CAROM_ERR_OUTSIDE_BOX)
-        fail("a plane across walled axes was refused", (double)st);
-}
-
-/* No sphere behind a plane by more than 1e-9 of its radius. */
-static void check_planes(const carom_world *w, const placed *p, int n)
-{
-    for (uint32_t q = 0; q < carom_world_plane_count(w); q++) {
-        double normal[3], d;
-        carom_world_get_plane(w, q, normal, &d);
-        for (int i = 0; i < n; i++) {
-            double behind = d + p[i].r -
-                            (normal[0] * p[i].x[0] + normal[1] * p[i].x[1] + normal[2] * p[i].x[2]);
-            if (behind > 1e-9 * p[i].r)
-                fail("a sphere is behind a plane", behind / p[i].r);
-        }
-    }
-}
-
 /* Report-only, no gravity: straight flight along periodic axes, whose
  * velocity nothing changes. */
 static void check_straight(const carom_world *w, const world_spec *s, const placed *p, int n,
@@ -273,7 +230,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail("the world is not at the time asked", carom_world_time(w));
         read_back(w, p, n);
         check_states(&s, p, n);
-        check_planes(w, p, n);
+        check_planes(w, &s, p, n);
         if (s.report_only && !s.gravity)
             check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
                            carom_world_time(w));

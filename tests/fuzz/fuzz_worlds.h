@@ -217,4 +217,50 @@ static inline int read_sphere(byte_reader *r, const world_spec *s, double r0, do
     return 1;
 }
 
+/* A plane across a corner of the box from the bytes left (at least 3):
+ * a normal with a component along each walled axis pointing away from the
+ * corner, through a point 10% to 45% of the box in. Refused (and left
+ * out) when a sphere is behind it. */
+static inline void add_plane(carom_world *w, const world_spec *s, byte_reader *r)
+{
+    if (r->left < 3)
+        return;
+    unsigned corner = take8(r), depth = take8(r), tilt = take8(r);
+    double n[3] = {0.0, 0.0, 0.0}, point[3] = {0.0, 0.0, 0.0}, d = 0.0;
+    int walled = 0;
+    for (int k = 0; k < s->dim; k++) {
+        if (!s->walls[k])
+            continue;
+        int high = (corner >> k) & 1;
+        double c = 0.1 + 0.35 * (double)depth / 255.0;
+        n[k] = (high ? -1.0 : 1.0) * (1.0 + (double)((tilt >> (2 * k)) & 3));
+        point[k] = high ? s->box[k] * (1.0 - c) : s->box[k] * c;
+        d += n[k] * point[k];
+        walled = 1;
+    }
+    if (!walled)
+        return;
+    carom_status st = carom_world_add_plane(w, n, d, NULL);
+    if (st != CAROM_OK && st != CAROM_ERR_OUTSIDE_BOX)
+        fail("a plane across walled axes was refused", (double)st);
+}
+
+/* No sphere behind a plane by more than 1e-9 of its radius (a driven
+ * sphere's contact tolerance). */
+static inline void check_planes(const carom_world *w, const world_spec *s, const placed *p,
+                                int n)
+{
+    for (uint32_t q = 0; q < carom_world_plane_count(w); q++) {
+        double normal[3], d;
+        carom_world_get_plane(w, q, normal, &d);
+        for (int i = 0; i < n; i++) {
+            double behind = d + p[i].r -
+                            (normal[0] * p[i].x[0] + normal[1] * p[i].x[1] + normal[2] * p[i].x[2]);
+            double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
+            if (behind > slack)
+                fail("a sphere is behind a plane", behind / p[i].r);
+        }
+    }
+}
+
 #endif
