@@ -130,6 +130,41 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     }
 }
 
+/* The speed at which a sphere leaves a wall or plane it met at normal
+ * speed vn (> 0: into it): the wall restitution's, and at least the
+ * least separating speed (see the top of this file). */
+static double leaving_speed(const carom_world *w, double vn, double keep_apart)
+{
+    double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
+    double least = fmax(w->def.restitution_min_speed, keep_apart);
+    return away < least ? least : away;
+}
+
+/* Reports sphere i's contact with a wall or plane (kind, its index, the
+ * unit normal towards it) to the callback; 1 when the callback's velocity
+ * was taken (the caller then sees that it does not press in again). */
+static int report_surface_contact(carom_world *w, uint32_t i, carom_contact_kind kind, int index,
+                                  const double towards[3], double impulse, double depth)
+{
+    sphere *s = &w->spheres[i];
+    carom_contact c = {0};
+    c.kind = kind;
+    c.time = s->t;
+    c.i = world_id_of(w, i);
+    c.j = world_id_of(w, i);
+    c.wall = index;
+    vec_copy(c.normal, towards);
+    c.impulse = impulse;
+    c.depth = depth;
+    vec_copy(c.velocity_after[0], s->v);
+    vec_copy(c.velocity_after[1], s->v);
+    if (!world_report_contact(w, &c) || !response_callback_velocities_ok(w, &c, 1))
+        return 0;
+    for (int k = 0; k < w->def.dim; k++)
+        s->v[k] = c.velocity_after[0][k];
+    return 1;
+}
+
 void response_wall(carom_world *w, uint32_t i, int wall, double depth, double keep_apart)
 {
     sphere *s = &w->spheres[i];
@@ -139,33 +174,17 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     double grow = growth_speed(w, s->radius);
     double vn = s->v[axis] * outward + grow;
     double impulse = 0.0;
-    double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
-    double least = fmax(w->def.restitution_min_speed, keep_apart);
-    if (away < least)
-        away = least; /* see the top of this file */
+    double away = leaving_speed(w, vn, keep_apart);
     if (-away != vn) {
         double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;
-        s->v[axis] = -(away + grow) * outward;
+        s->v[axis] = -(away + grow) * outward; /* a sign flip: exact */
         w->stats.wall_momentum += impulse;
     }
-    if (world_reports_contacts(w)) {
-        carom_contact c = {0};
-        c.kind = CAROM_CONTACT_WALL;
-        c.time = s->t;
-        c.i = world_id_of(w, i);
-        c.j = world_id_of(w, i);
-        c.wall = wall;
-        c.normal[0] = c.normal[1] = c.normal[2] = 0.0;
-        c.normal[axis] = outward;
-        c.impulse = impulse;
-        c.depth = depth;
-        vec_copy(c.velocity_after[0], s->v);
-        vec_copy(c.velocity_after[1], s->v);
-        if (!world_report_contact(w, &c) || !response_callback_velocities_ok(w, &c, 1))
-            return;
-        for (int k = 0; k < w->def.dim; k++)
-            s->v[k] = c.velocity_after[0][k];
+    double towards[3] = {0.0, 0.0, 0.0};
+    towards[axis] = outward;
+    if (world_reports_contacts(w) &&
+        report_surface_contact(w, i, CAROM_CONTACT_WALL, wall, towards, impulse, depth)) {
         double into = s->v[axis] * outward + grow;
         double pushed_in = INFO(s)->falls ? w->gravity[axis] * outward : 0.0;
         if (into > 0.0 || (into == 0.0 && (pushed_in > 0.0 || keep_apart > 0.0)))
@@ -180,10 +199,7 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double
     /* > 0: moving into the plane */
     double vn = -vec_dot(s->v, n);
     double impulse = 0.0;
-    double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
-    double least = fmax(w->def.restitution_min_speed, keep_apart);
-    if (away < least)
-        away = least; /* see the top of this file */
+    double away = leaving_speed(w, vn, keep_apart);
     if (-away != vn) {
         double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;
@@ -191,23 +207,9 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double
             s->v[k] += (away + vn) * n[k];
         w->stats.wall_momentum += impulse;
     }
-    if (world_reports_contacts(w)) {
-        carom_contact c = {0};
-        c.kind = CAROM_CONTACT_PLANE;
-        c.time = s->t;
-        c.i = world_id_of(w, i);
-        c.j = world_id_of(w, i);
-        c.wall = (int)p;
-        for (int k = 0; k < 3; k++)
-            c.normal[k] = -n[k];
-        c.impulse = impulse;
-        c.depth = depth;
-        vec_copy(c.velocity_after[0], s->v);
-        vec_copy(c.velocity_after[1], s->v);
-        if (!world_report_contact(w, &c) || !response_callback_velocities_ok(w, &c, 1))
-            return;
-        for (int k = 0; k < w->def.dim; k++)
-            s->v[k] = c.velocity_after[0][k];
+    double towards[3] = {-n[0], -n[1], -n[2]};
+    if (world_reports_contacts(w) &&
+        report_surface_contact(w, i, CAROM_CONTACT_PLANE, (int)p, towards, impulse, depth)) {
         double into = -vec_dot(s->v, n);
         double pushed_in = INFO(s)->falls ? -vec_dot(w->gravity, n) : 0.0;
         if (into > 0.0 || (into == 0.0 && (pushed_in > 0.0 || keep_apart > 0.0)))
