@@ -310,6 +310,34 @@ static double min_image_dist2(const ref_scene *sc, const double *a, const double
     return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
 }
 
+/* Sphere i at a random position inside the box (clear of walls), at least
+ * 1e-3 clear of the planes and of spheres 0 .. i-1; 0 if `tries` draws
+ * found none. */
+static int place_at_random(ref_scene *sc, int i, int tries)
+{
+    ref_sphere *p = &sc->s[i];
+    int ok = 0;
+    while (!ok && tries-- > 0) {
+        for (int k = 0; k < sc->dim; k++) {
+            double lo = sc->periodic[k] ? 0.0 : p->r;
+            double hi = sc->periodic[k] ? sc->L[k] : sc->L[k] - p->r;
+            p->x[k] = lo + (hi - lo) * urand();
+        }
+        ok = 1;
+        for (int q = 0; q < sc->nplanes && ok; q++) {
+            double nx = 0.0;
+            for (int k = 0; k < 3; k++)
+                nx += sc->pn[q][k] * p->x[k];
+            ok = nx > sc->pd[q] + p->r + 1e-3;
+        }
+        for (int j = 0; j < i && ok; j++) {
+            double s = p->r + sc->s[j].r + 1e-3;
+            ok = min_image_dist2(sc, p->x, sc->s[j].x) > s * s;
+        }
+    }
+    return ok;
+}
+
 typedef struct scene_info {
     int big;
     int kind; /* 0 periodic, 1 walls, 2 mixed, 3 walls + gravity */
@@ -384,23 +412,8 @@ static int make_scene(ref_scene *sc, int index, scene_info *info)
                 sc->L[k] = least;
         }
         int placed = 1;
-        for (int i = 0; i < sc->n && placed; i++) {
-            ref_sphere *p = &sc->s[i];
-            int tries = 0, ok = 0;
-            while (!ok && tries++ < 2000) {
-                for (int k = 0; k < sc->dim; k++) {
-                    double lo = sc->periodic[k] ? 0.0 : p->r;
-                    double hi = sc->periodic[k] ? sc->L[k] : sc->L[k] - p->r;
-                    p->x[k] = lo + (hi - lo) * urand();
-                }
-                ok = 1;
-                for (int j = 0; j < i && ok; j++) {
-                    double s = p->r + sc->s[j].r + 1e-3;
-                    ok = min_image_dist2(sc, p->x, sc->s[j].x) > s * s;
-                }
-            }
-            placed = ok;
-        }
+        for (int i = 0; i < sc->n && placed; i++)
+            placed = place_at_random(sc, i, 2000);
         if (placed)
             return 1;
     }
@@ -551,30 +564,9 @@ static int make_plane_scene(ref_scene *sc, int index, scene_info *info)
             sc->pd[q] += sc->pn[q][k] * point[k];
         }
     }
-    for (int i = 0; i < sc->n; i++) {
-        ref_sphere *p = &sc->s[i];
-        int tries = 0, ok = 0;
-        while (!ok && tries++ < 5000) {
-            for (int k = 0; k < sc->dim; k++) {
-                double lo = sc->periodic[k] ? 0.0 : p->r;
-                double hi = sc->periodic[k] ? sc->L[k] : sc->L[k] - p->r;
-                p->x[k] = lo + (hi - lo) * urand();
-            }
-            ok = 1;
-            for (int q = 0; q < sc->nplanes && ok; q++) {
-                double nx = 0.0;
-                for (int k = 0; k < 3; k++)
-                    nx += sc->pn[q][k] * p->x[k];
-                ok = nx > sc->pd[q] + p->r + 1e-3;
-            }
-            for (int j = 0; j < i && ok; j++) {
-                double s = p->r + sc->s[j].r + 1e-3;
-                ok = min_image_dist2(sc, p->x, sc->s[j].x) > s * s;
-            }
-        }
-        if (!ok)
+    for (int i = 0; i < sc->n; i++)
+        if (!place_at_random(sc, i, 5000))
             return 0;
-    }
     return 1;
 }
 
