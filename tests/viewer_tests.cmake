@@ -12,6 +12,16 @@ file(MAKE_DIRECTORY ${viewer_work_dir})
 # from inside them are not ours (ASan builds only).
 set(viewer_env "ASAN_OPTIONS=detect_leaks=0")
 
+# The planes' drawing lines are plain geometry (no display, no libraries):
+# tested in every build.
+add_executable(test_plane_lines ${viewer_test_dir}/test_plane_lines.c
+                                ${PROJECT_SOURCE_DIR}/tools/viewer/plane_lines.c
+                                ${PROJECT_SOURCE_DIR}/tools/viewer/scene_style.c)
+target_link_libraries(test_plane_lines PRIVATE carom_lib m)
+target_include_directories(test_plane_lines PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                                                    ${PROJECT_SOURCE_DIR}/tools/viewer)
+add_test(NAME test_plane_lines COMMAND test_plane_lines)
+
 if(carom_have_render)
   add_test(NAME viewer_render
            COMMAND /usr/bin/python3 ${viewer_test_dir}/render_test.py $<TARGET_FILE:carom>

@@ -191,17 +191,19 @@ static int parse_list(const config *c, config_key key, double *out, int max, int
 }
 
 /* planes=nx,ny[,nz],d[/...]: up to RUN_PLANES_MAX planes of dim + 1
- * numbers each (the library checks the normals against the box). */
-static int get_planes(const config *c, run_options *o, cli_error *error)
+ * numbers each, kept as unit normals (the library checks the normals
+ * against the box). */
+int options_planes(const config *c, int dim, double plane[RUN_PLANES_MAX][4], int *nplanes,
+                   cli_error *error)
 {
-    o->nplanes = 0;
+    *nplanes = 0;
     if (!config_is_set(c, KEY_PLANES))
         return 0;
     const char *s = c->value[KEY_PLANES];
     for (;;) {
         const char *slash = strchr(s, '/');
         size_t len = slash ? (size_t)(slash - s) : strlen(s);
-        if (o->nplanes == RUN_PLANES_MAX) {
+        if (*nplanes == RUN_PLANES_MAX) {
             char problem[64];
             snprintf(problem, sizeof problem, "at most %d planes", RUN_PLANES_MAX);
             return bad_value(c, KEY_PLANES, error, problem);
@@ -210,16 +212,27 @@ static int get_planes(const config *c, run_options *o, cli_error *error)
         int count;
         if (parse_numbers(c, KEY_PLANES, s, len, v, 4, &count, error))
             return error->exit_code;
-        if (count != o->dim + 1)
+        if (count != dim + 1)
             return bad_value(c, KEY_PLANES, error,
-                             o->dim == 2 ? "each plane is nx,ny,d in 2D (planes separated by /)"
-                                         : "each plane is nx,ny,nz,d in 3D (planes separated by /)");
-        double *plane = o->plane[o->nplanes++];
+                             dim == 2 ? "each plane is nx,ny,d in 2D (planes separated by /)"
+                                      : "each plane is nx,ny,nz,d in 3D (planes separated by /)");
+        double largest = 0.0, length = 0.0;
+        for (int k = 0; k < dim; k++)
+            largest = fmax(largest, fabs(v[k]));
+        if (!(largest > 0.0) || !isfinite(largest))
+            return bad_value(c, KEY_PLANES, error,
+                             "the normal must have a nonzero, finite length");
+        for (int k = 0; k < dim; k++)
+            length += (v[k] / largest) * (v[k] / largest);
+        length = largest * sqrt(length);
+        /* Kept as a unit normal and the offset along it (huge or tiny
+         * normals would overflow a squared length downstream). */
+        double *p = plane[(*nplanes)++];
         for (int k = 0; k < 4; k++)
-            plane[k] = 0.0;
-        for (int k = 0; k < o->dim; k++)
-            plane[k] = v[k];
-        plane[3] = v[o->dim];
+            p[k] = 0.0;
+        for (int k = 0; k < dim; k++)
+            p[k] = v[k] / length;
+        p[3] = v[dim] / length;
         if (!slash)
             return 0;
         s = slash + 1;
@@ -565,7 +578,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
                                          : "give g (pulls along -z) or gx,gy,gz in 3D");
         }
     }
-    TRY(get_planes(c, o, error));
+    TRY(options_planes(c, o->dim, o->plane, &o->nplanes, error));
     TRY(get_range(c, KEY_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->restitution, error));
     TRY(get_range(c, KEY_WALL_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->wall_restitution, error));
     TRY(get_range(c, KEY_RESTITUTION_MIN_SPEED, carom_world_default_def().restitution_min_speed,

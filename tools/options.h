@@ -61,7 +61,7 @@ typedef struct run_options {
     double force_interval;
     double field_speed, field_gain, field_step;
     int nplanes;             /* planes=: fixed planes, n . x >= d + radius */
-    double plane[RUN_PLANES_MAX][4]; /* nx, ny, nz, d (nz 0 in 2D) */
+    double plane[RUN_PLANES_MAX][4]; /* unit normal nx, ny, nz and d (nz 0 in 2D) */
     size_t behind_planes;    /* generated spheres left out behind them */
     int msd;                 /* msd=on: mean-square displacement of the measured run */
     int rdf;                 /* rdf=FILE|on: g(r) of the measured run */
@@ -79,6 +79,11 @@ typedef struct run_options {
 int options_apply_scenario(config *c, cli_error *error);
 
 int options_from_config(const config *c, run_options *o, cli_error *error);
+
+/* planes= read for a world of dimension dim (options_from_config uses it;
+ * `carom render input=` too, with the trajectory's dimension). */
+int options_planes(const config *c, int dim, double plane[RUN_PLANES_MAX][4], int *nplanes,
+                   cli_error *error);
 
 /* The packing the measured run has: compress's target, or packing. */
 double options_packing_measured(const run_options *o);

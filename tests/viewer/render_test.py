@@ -4,8 +4,11 @@ usage: render_test.py CAROM WORKDIR
 
 Checks that 2D, 3D and trajectory renders give non-blank PNG frames that
 change from frame to frame, that an H5MD trajectory (CAROM_HAVE_HDF5=1)
-renders to the same pictures as the XYZ one of the same run, and that bad
-input ends with one clear error line and a nonzero exit.
+renders to the same pictures as the XYZ one of the same run, that fixed
+planes (planes=) are drawn where they are, with their hatching on the side
+no sphere reaches, and that the large sphere dragged towards a plane stops
+in front of it, and that bad input ends with one clear error line and a
+nonzero exit.
 """
 import os
 import shutil
@@ -14,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pngread import read_png  # noqa: E402
+from picture import PLANE_COLOUR, pixels_of, plane_problems  # noqa: E402
 
 CAROM, WORK = sys.argv[1], sys.argv[2]
 failures = []
@@ -112,6 +116,72 @@ if os.environ.get("CAROM_HAVE_HDF5"):
     check(p.returncode != 0 and "not_hdf5.h5" in p.stderr and p.stderr.count("\n") == 1,
           f"render of a file that is not HDF5: exit {p.returncode}, stderr {p.stderr!r}")
 
+
+def read_xyz(path):
+    """(position, radius) of each sphere of an extended XYZ file."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    n = int(lines[0])
+    return [([float(v) for v in line.split()[1:4]], float(line.split()[7]))
+            for line in lines[2:2 + n]]
+
+
+def check_plane_pixels(image, planes, box_width, label, hatch):
+    for problem in plane_problems(image, planes, box_width, hatch):
+        failures.append(f"{label}: {problem}")
+
+
+# Fixed planes: a V-shaped floor under seed 004's box (150 x 150), drawn
+# where they are; the particles settle onto it.
+valley = [(1.0, 2.0, 60.0), (-1.0, 2.0, -90.0)]
+out = fresh("render_planes")
+run(["render", "planes=" + "/".join(",".join(f"{v:g}" for v in p) for p in valley),
+     "frames=2", "width=300", "height=300", "hud=off", f"out={out}"])
+files = frames_in(out)
+if check(len(files) == 2, f"render planes: {len(files)} frames"):
+    # Ticks reach 150/32 units to the solid side (tools/viewer/plane_lines.c).
+    check_plane_pixels(read_png(files[-1]), valley, 150.0, "render planes", 150.0 / 32 + 0.5)
+
+# The large sphere dragged towards a ceiling plane (y <= 100) stops in
+# front of it, sliding along it; no sphere is ever behind it.
+out = fresh("render_plane_drag")
+dump = os.path.join(WORK, "plane_drag.xyz")
+run(["render", "gravity=0", "temperature=0", "big_radius=6", "planes=0,-1,-100", "frames=90",
+     "width=120", "height=120", "drag=75,60,30,140", f"out={out}", f"dump={dump}"])
+if check(os.path.exists(dump), "render plane drag: no dump"):
+    spheres = read_xyz(dump)
+    big = max(range(len(spheres)), key=lambda i: spheres[i][1])
+    (bx, by, _), br = spheres[big]
+    check(br == 6.0 and 100.0 - 6.0 - 0.5 < by <= 100.0 - 6.0 and abs(bx - 30.0) < 1.0,
+          f"render plane drag: large sphere at {bx:.3f},{by:.3f} (radius {br}), "
+          "expected against the plane near x 30")
+    worst = max(p[1] + r - 100.0 for p, r in spheres)
+    check(worst <= 1e-9, f"render plane drag: a sphere {worst:.3g} behind the plane")
+
+# 3D: the cross-section of a tilted floor is drawn.
+out = fresh("render_planes_3d")
+run(["render", "dim=3", "n=200", "packing=0.1", "boundary=walls", "planes=0.3,0,1,3",
+     "frames=1", "width=160", "height=160", "hud=off", f"out={out}"])
+files = frames_in(out)
+if check(len(files) == 1, f"render planes 3D: {len(files)} frames"):
+    drawn = pixels_of(read_png(files[0]), PLANE_COLOUR)
+    check(len(drawn) > 100, f"render planes 3D: only {len(drawn)} pixels of the planes' colour")
+
+# A trajectory of a run with planes, drawn with them (planes= with input=).
+traj_planes = os.path.join(WORK, "traj_planes.xyz")
+run(["run", "dim=2", "n=200", "packing=0.3", "boundary=walls", "planes=1,1,8", "time=1",
+     "frame_interval=0.5", f"trajectory={traj_planes}"])
+with open(traj_planes) as f:
+    f.readline()
+    lattice = f.readline().split('Lattice="')[1].split()[0]
+out = fresh("render_traj_planes")
+run(["render", f"input={traj_planes}", "planes=1,1,8", "width=200", "height=200", "hud=off",
+     f"out={out}"])
+files = frames_in(out)
+if check(len(files) >= 2, f"render trajectory with planes: {len(files)} frames"):
+    check_plane_pixels(read_png(files[0]), [(1.0, 1.0, 8.0)], float(lattice),
+                       "render trajectory with planes", float(lattice) / 32 + 0.5)
+
 # Bad input: one line on stderr, nonzero exit.
 empty = fresh("empty_path")
 os.makedirs(empty)
@@ -125,8 +195,12 @@ for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
                    (["render", "colour=speed", f"out={WORK}/bad"], "colour"),
                    (["render", "time=3", f"out={WORK}/bad"], "time"),
                    (["render", f"input={WORK}/missing.xyz", f"out={WORK}/bad"], "missing.xyz"),
-                   (["render", "dim=2", "n=20", "boundary=walls", "planes=1,1,3",
-                     f"out={WORK}/bad"], "planes= is not supported by the viewer")]:
+                   (["render", "dim=2", "n=20", "boundary=walls", "planes=0,0,3",
+                     f"out={WORK}/bad"], "planes=0,0,3: the normal must have a nonzero"),
+                   (["render", f"input={traj}", "planes=1,1,1,3", f"out={WORK}/bad"],
+                    "each plane is nx,ny,d in 2D"),
+                   (["render", f"input={traj}", "n=50", f"out={WORK}/bad"],
+                    "key 'n' does not apply with input=")]:
     p = subprocess.run([CAROM] + args, capture_output=True, text=True, timeout=60)
     check(p.returncode != 0 and word in p.stderr and p.stderr.count("\n") == 1,
           f"carom {' '.join(args)}: exit {p.returncode}, stderr {p.stderr!r}")

@@ -10,7 +10,8 @@ usage: view_test.py MODE CAROM WORKDIR [X11_CLOSE]
          it) ends the program with exit code 0 and the summary line; with
          no display at all it fails at once with one clear line
   keys   every key (pause, step, reset, slower, faster, gravity, colour)
-         then Escape: exit code 0 and the summary line
+         then Escape, in a scene with fixed planes: exit code 0 and the
+         summary line, and the planes drawn where they are
 """
 import math
 import os
@@ -21,6 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pngread import read_png, pixel  # noqa: E402
+from picture import box_mapping, plane_problems  # noqa: E402
 
 MODE, CAROM, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 X11_CLOSE = sys.argv[4] if len(sys.argv) > 4 else None
@@ -58,22 +60,6 @@ def read_xyz(path):
 
 def big_of(spheres):
     return max(range(len(spheres)), key=lambda i: spheres[i][2])
-
-
-def box_mapping(image, box=150.0):
-    """World -> pixel mapping, from where the box outline is drawn."""
-    w, h, rows = image
-    xs, ys = [], []
-    for y in range(h):
-        r = rows[y]
-        for x in range(w):
-            p = r[3 * x:3 * x + 3]
-            if abs(p[0] - 200) <= 6 and abs(p[1] - 200) <= 6 and abs(p[2] - 210) <= 6:
-                xs.append(x)
-                ys.append(y)
-    left, right, bottom = min(xs), max(xs), max(ys)
-    scale = (right - left) / box
-    return lambda x, y: (left + x * scale, bottom - y * scale), scale
 
 
 def grey_centroid(image):
@@ -135,7 +121,7 @@ def drag():
     b = big_of(start)
     (bx0, by0), _, big_r = start[b]
     image = read_png(start_png)
-    to_pixel, scale = box_mapping(image)
+    to_pixel, _, scale = box_mapping(image, 150.0)
     gx, gy, _ = grey_centroid(image)
     px, py = to_pixel(bx0, by0)
     check(gx is not None and abs(gx - px) < 3 and abs(gy - py) < 3,
@@ -230,13 +216,22 @@ def close():
 
 
 def keys():
-    proc, wid = start_view([])
+    # A V-shaped floor of two planes (the particles' bottom rows behind
+    # them are left out); the last picture must show it.
+    shot = os.path.join(WORK, "keys.png")
+    if os.path.exists(shot):
+        os.remove(shot)
+    proc, wid = start_view(["planes=1,2,60/-1,2,-90", f"screenshot={shot}"])
     xdo("mousemove", "--window", wid, 300, 300)
     for key in ["space", "n", "n", "space", "c", "g", "minus", "plus", "plus", "g", "r", "c"]:
         xdo("key", key)
         time.sleep(0.3)
     xdo("key", "Escape")
     finish(proc, "keys")
+    if check(os.path.exists(shot), "keys: no screenshot"):
+        for problem in plane_problems(read_png(shot), [(1, 2, 60), (-1, 2, -90)], 150.0,
+                                      150.0 / 32 + 0.5):
+            failures.append(f"keys, planes: {problem}")
 
 
 {"drag": drag, "close": close, "keys": keys}[MODE]()

@@ -29,6 +29,31 @@ static double distance2(const carom_scene *s, const double a[3], const double b[
     return sum;
 }
 
+/* In front of every plane, with a margin of 1e-4 radii. */
+static int in_front(const big_planes *planes, const double p[3], double r)
+{
+    for (int q = 0; q < planes->n; q++) {
+        const double *n = planes->plane[q];
+        if (n[0] * p[0] + n[1] * p[1] + n[2] * p[2] < n[3] + r * 1.0001)
+            return 0;
+    }
+    return 1;
+}
+
+/* A uniform random place for a sphere of radius r: inside the walls. */
+static void random_place(const carom_scene *s, double r, uint64_t *state, double p[3])
+{
+    p[0] = p[1] = p[2] = 0.0;
+    for (int k = 0; k < s->dim; k++) {
+        double lo = 0.0, hi = s->box[k];
+        if (s->boundary[k] == CAROM_BOUNDARY_WALLS) {
+            lo = r * 1.0001;
+            hi = s->box[k] - r * 1.0001;
+        }
+        p[k] = lo + uniform(state) * (hi - lo);
+    }
+}
+
 static int overlaps(const carom_scene *s, const double p[3], double r, size_t skip,
                     const double big[3], double big_r)
 {
@@ -58,12 +83,13 @@ static size_t count_overlaps(const carom_scene *s, const double p[3], double r)
 }
 
 /* Where the large sphere starts: the first candidate (high up and
- * central first) that overlaps no sphere, else the first candidate. */
-void big_place_choose(const carom_scene *s, double r, double out[3])
+ * central first) that overlaps no sphere, else the first candidate in
+ * front of the planes, else a random place in front of them. */
+int big_place_choose(const carom_scene *s, const big_planes *planes, double r, double out[3])
 {
     const double heights[6] = {0.75, 1.0, 0.5, 0.25, 0.0, 0.9};
     const double across[5] = {0.5, 0.3, 0.7, 0.1, 0.9};
-    int up = s->dim - 1;
+    int up = s->dim - 1, have_fallback = 0;
     for (int a = 0; a < 6; a++)
         for (int b = 0; b < 5; b++)
             for (int c = 0; c < (s->dim == 3 ? 5 : 1); c++) {
@@ -74,18 +100,33 @@ void big_place_choose(const carom_scene *s, double r, double out[3])
                     double fk = k == up ? heights[a] : f[k];
                     p[k] = hi > lo ? lo + fk * (hi - lo) : 0.5 * s->box[k];
                 }
-                if (a == 0 && b == 0 && c == 0)
+                if (!in_front(planes, p, r))
+                    continue;
+                if (!have_fallback) {
                     memcpy(out, p, sizeof p); /* the fallback: some spheres move */
+                    have_fallback = 1;
+                }
                 if (count_overlaps(s, p, r) == 0) {
                     memcpy(out, p, sizeof p);
-                    return;
+                    return 0;
                 }
             }
+    uint64_t state = 0x2545f4914f6cdd1dULL;
+    for (int attempt = 0; attempt < 20000 && !have_fallback; attempt++) {
+        double p[3];
+        random_place(s, r * 1.001, &state, p);
+        if (in_front(planes, p, r)) {
+            memcpy(out, p, sizeof p);
+            have_fallback = 1;
+        }
+    }
+    return have_fallback ? 0 : -1;
 }
 
 /* Moves every sphere that overlaps the large sphere to a random free
  * place; a sphere that finds none is removed. Returns how many moved. */
-size_t big_place_make_room(carom_scene *s, const double big[3], double big_r, size_t *removed)
+size_t big_place_make_room(carom_scene *s, const big_planes *planes, const double big[3],
+                           double big_r, size_t *removed)
 {
     uint64_t state = 0x9e3779b97f4a7c15ULL;
     size_t moved = 0;
@@ -96,16 +137,10 @@ size_t big_place_make_room(carom_scene *s, const double big[3], double big_r, si
             continue;
         int placed = 0;
         for (int attempt = 0; attempt < 5000 && !placed; attempt++) {
-            double p[3] = {0.0, 0.0, 0.0};
-            for (int k = 0; k < s->dim; k++) {
-                double lo = 0.0, hi = s->box[k];
-                if (s->boundary[k] == CAROM_BOUNDARY_WALLS) {
-                    lo = s->radius[i] * 1.0001;
-                    hi = s->box[k] - s->radius[i] * 1.0001;
-                }
-                p[k] = lo + uniform(&state) * (hi - lo);
-            }
-            if (!overlaps(s, p, s->radius[i], i, big, big_r)) {
+            double p[3];
+            random_place(s, s->radius[i], &state, p);
+            if (in_front(planes, p, s->radius[i]) &&
+                !overlaps(s, p, s->radius[i], i, big, big_r)) {
                 memcpy(s->position[i], p, sizeof p);
                 placed = 1;
             }

@@ -1,12 +1,16 @@
 /* Where the viewer's large sphere starts, and room for it.
  *
- * Contract: big_place_choose picks the first of a fixed list of positions
- * (high up and central first; the last axis is up) where a sphere of
- * radius r overlaps none of the scene's spheres, or the first of the list
- * if there is none. big_place_make_room then moves every sphere that
- * overlaps the large sphere at `big` to a random free place in the box
- * (deterministic), removing (and counting in *removed) a sphere that finds
- * none; it returns how many moved. */
+ * Contract: both keep spheres in front of the fixed planes (big_planes:
+ * unit normal n and offset d each, a sphere of radius r at x is in front
+ * when n . x >= d + r, with a margin). big_place_choose picks the first of
+ * a fixed list of positions (high up and central first; the last axis is
+ * up) where a sphere of radius r overlaps none of the scene's spheres;
+ * if there is none, the first of the list in front of the planes, else a
+ * deterministic random place in front of them; it returns 0, or -1 when
+ * it finds no place in front of the planes. big_place_make_room then
+ * moves every sphere that overlaps the large sphere at `big` to a random
+ * free place (deterministic), removing (and counting in *removed) a
+ * sphere that finds none; it returns how many moved. */
 #ifndef CAROM_VIEWER_BIG_PLACE_H
 #define CAROM_VIEWER_BIG_PLACE_H
 
@@ -14,7 +18,13 @@
 
 #include "carom/scene.h"
 
-void big_place_choose(const carom_scene *s, double r, double out[3]);
-size_t big_place_make_room(carom_scene *s, const double big[3], double big_r, size_t *removed);
+typedef struct big_planes {
+    int n;
+    const double (*plane)[4];
+} big_planes;
+
+int big_place_choose(const carom_scene *s, const big_planes *planes, double r, double out[3]);
+size_t big_place_make_room(carom_scene *s, const big_planes *planes, const double big[3],
+                           double big_r, size_t *removed);
 
 #endif

@@ -136,6 +136,12 @@ static int build_world(driver *d, const carom_scene *scene)
     carom_world *w = carom_scene_create_world(&particles, &def, &e);
     if (!w)
         return fail(d, "cannot build the world", e.message);
+    for (int q = 0; q < d->nplanes; q++)
+        if (carom_world_add_plane(w, d->plane[q], d->plane[q][3], NULL) != CAROM_OK) {
+            int r = fail(d, "planes", carom_world_error_message(w));
+            carom_world_free(w);
+            return r;
+        }
     if (d->has_big) {
         carom_sphere_def big = carom_sphere_default_def();
         big.radius = d->big_radius;
@@ -192,6 +198,17 @@ int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
     }
     d->time_scale = s->time_scale > 0.0 ? s->time_scale : 1.0;
     d->has_big = s->with_big && scene->n > 0;
+    if (s->nplanes < 0 || s->nplanes > FRAME_PLANES_MAX)
+        return fail(d, "planes", "too many");
+    for (int q = 0; q < s->nplanes; q++) {
+        const double *p = s->plane[q];
+        double length = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+        if (!(length > 0.0) || !isfinite(length) || !isfinite(p[3]))
+            return fail(d, "planes", "a normal is zero or not finite");
+        for (int k = 0; k < 4; k++)
+            d->plane[q][k] = p[k] / length;
+    }
+    d->nplanes = s->nplanes;
 
     size_t extra = d->has_big ? 1 : 0;
     if (copy_scene(scene, &d->initial, extra, d->error, sizeof d->error))
@@ -213,9 +230,11 @@ int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
         if (2.0 * d->big_radius >= L)
             return fail(d, "large sphere", "its diameter does not fit in the box");
         double p[3] = {0.0, 0.0, 0.0};
-        big_place_choose(&d->initial, d->big_radius, p);
+        big_planes planes = {d->nplanes, (const double(*)[4])d->plane};
+        if (big_place_choose(&d->initial, &planes, d->big_radius, p))
+            return fail(d, "large sphere", "no place for it in front of the planes");
         size_t removed = 0;
-        d->relocated = big_place_make_room(&d->initial, p, d->big_radius, &removed);
+        d->relocated = big_place_make_room(&d->initial, &planes, p, d->big_radius, &removed);
         d->relocated += removed;
         size_t b = d->initial.n;
         d->initial.n = b + 1;
@@ -290,18 +309,45 @@ int driver_set_gravity(driver *d, int on)
     return r;
 }
 
+/* Keeps x inside the walls, leaving a margin of 1e-4 radii. */
+static void clamp_to_box(const driver *d, double x[3])
+{
+    const carom_scene *s = &d->initial;
+    for (int k = 0; k < s->dim; k++) {
+        double lo = d->big_radius * 1.0001, hi = s->box[k] - d->big_radius * 1.0001;
+        x[k] = x[k] < lo ? lo : x[k] > hi ? hi : x[k];
+    }
+}
+
 void driver_drag_to(driver *d, const double p[3])
 {
     if (!d->has_big)
         return;
-    const carom_scene *s = &d->initial;
-    for (int k = 0; k < s->dim; k++) {
-        double lo = d->big_radius * 1.0001, hi = s->box[k] - d->big_radius * 1.0001;
-        double v = p[k];
-        if (!isfinite(v))
-            continue;
-        d->big_target[k] = v < lo ? lo : v > hi ? hi : v;
+    double x[3];
+    memcpy(x, d->big_target, sizeof x);
+    for (int k = 0; k < d->initial.dim; k++)
+        if (isfinite(p[k]))
+            x[k] = p[k];
+    clamp_to_box(d, x);
+    /* Onto the near side of each plane it is behind, then back into the
+     * box: alternating projections, which approach a place in front of
+     * all of them when the planes leave one. */
+    for (int round = 0; round < 16; round++) {
+        int moved = 0;
+        for (int q = 0; q < d->nplanes; q++) {
+            const double *n = d->plane[q];
+            double gap = n[0] * x[0] + n[1] * x[1] + n[2] * x[2] - (n[3] + d->big_radius * 1.0001);
+            if (gap < 0.0) {
+                for (int k = 0; k < 3; k++)
+                    x[k] -= gap * n[k];
+                moved = 1;
+            }
+        }
+        if (!moved)
+            break;
+        clamp_to_box(d, x);
     }
+    memcpy(d->big_target, x, sizeof x);
 }
 
 int driver_big_position(const driver *d, double out[3])
@@ -420,6 +466,8 @@ int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
     memcpy(f->box, d->initial.box, sizeof f->box);
     f->time = driver_time(d);
     f->big = -1;
+    f->nplanes = d->nplanes;
+    memcpy(f->plane, d->plane, sizeof f->plane);
     size_t n = 0;
     for (size_t id = 0; id < cap; id++) {
         carom_sphere_state st;

@@ -15,7 +15,9 @@
  *   bound the world is told), steering it towards the drag target at up
  *   to big_speed. Collisions reach the viewer's integrator as kicks for a
  *   large finite mass (see driver.c for why), so it pushes particles, never
- *   passes through one and never leaves a walled box.
+ *   passes through one and never leaves a walled box. Fixed planes are
+ *   added to every world built; the large sphere starts in front of
+ *   them, and a drag target behind one is moved onto its near side.
  * - Errors (from the library) come back as nonzero with a one-line message
  *   in d->error; nothing is printed.
  */
@@ -38,6 +40,8 @@ typedef struct driver_settings {
     double big_mass;      /* 0: automatic */
     double big_speed;     /* largest speed of the large sphere; 0: automatic */
     double time_scale;    /* simulated time per real second (0: 1) */
+    int nplanes;          /* fixed planes (carom_world_add_plane) */
+    double plane[FRAME_PLANES_MAX][4]; /* normal (any length), offset */
 } driver_settings;
 
 typedef struct driver {
@@ -57,6 +61,8 @@ typedef struct driver {
                                                    acceleration until the next
                                                    steering */
     size_t relocated;         /* spheres moved to make room for it */
+    int nplanes;
+    double plane[FRAME_PLANES_MAX][4]; /* unit normal, offset */
 
     double time_scale;
     int paused;
@@ -85,7 +91,8 @@ int driver_frame(driver *d, double real_dt, double budget_seconds, int single_st
 int driver_reset(driver *d);
 /* Gravity on or off: the world is rebuilt from its current state. */
 int driver_set_gravity(driver *d, int on);
-/* Asks the large sphere to go to p (kept inside the box). */
+/* Asks the large sphere to go to p (kept inside the box and in front of
+ * the fixed planes, so that it slides along them). */
 void driver_drag_to(driver *d, const double p[3]);
 /* Current position of the large sphere (0 if there is none). */
 int driver_big_position(const driver *d, double out[3]);

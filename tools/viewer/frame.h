@@ -5,11 +5,14 @@
  * Contract: frame_reserve grows the arrays to hold n spheres (contents of
  * existing entries kept) and returns 0, or -1 when out of memory. The
  * large sphere, if any, is entry `big` and is drawn grey. Colours are
- * filled by the palette functions. */
+ * filled by the palette functions. Fixed planes, if any, are drawn as
+ * lines (plane_lines.h). */
 #ifndef CAROM_VIEWER_FRAME_H
 #define CAROM_VIEWER_FRAME_H
 
 #include <stddef.h>
+
+#define FRAME_PLANES_MAX 16
 
 typedef struct view_frame {
     int dim;
@@ -21,6 +24,8 @@ typedef struct view_frame {
     double *radius;
     unsigned char (*rgb)[3];
     long big; /* index of the large sphere, -1 if none */
+    int nplanes;
+    double plane[FRAME_PLANES_MAX][4]; /* normal, offset: spheres stay where n . x >= d + r */
 } view_frame;
 
 void frame_init(view_frame *f);

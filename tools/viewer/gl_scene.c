@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "font.h"
+#include "plane_lines.h"
 #include "scene_style.h"
 
 /* Spheres larger than this on screen (radius, pixels) are quads. */
@@ -281,7 +282,7 @@ void gl_scene_free(gl_scene *g)
     free(g);
 }
 
-static void draw_box(const camera *cam)
+static void load_camera(const camera *cam)
 {
     GLdouble m[16];
     glMatrixMode(GL_PROJECTION);
@@ -290,6 +291,11 @@ static void draw_box(const camera *cam)
     glMatrixMode(GL_MODELVIEW);
     memcpy(m, cam->view, sizeof m);
     glLoadMatrixd(m);
+}
+
+static void draw_box(const camera *cam)
+{
+    load_camera(cam);
     double edges[12][2][3];
     int n = style_box_edges(cam->dim, cam->box, edges);
     glColor3ub(style_box_colour[0], style_box_colour[1], style_box_colour[2]);
@@ -297,6 +303,26 @@ static void draw_box(const camera *cam)
     for (int e = 0; e < n; e++) {
         glVertex3dv(edges[e][0]);
         glVertex3dv(edges[e][1]);
+    }
+    glEnd();
+}
+
+/* Lines of the fixed planes, after the spheres: on top of them in 2D
+ * (as the software renderer draws them), depth-tested in 3D. */
+static void draw_planes(const camera *cam, const view_frame *f)
+{
+    if (f->nplanes == 0)
+        return;
+    load_camera(cam);
+    glColor3ub(style_plane_colour[0], style_plane_colour[1], style_plane_colour[2]);
+    glBegin(GL_LINES);
+    for (int p = 0; p < f->nplanes; p++) {
+        double lines[PLANE_LINES_MAX][2][3];
+        int n = plane_lines(cam->dim, cam->box, f->plane[p], f->plane[p][3], lines);
+        for (int e = 0; e < n; e++) {
+            glVertex3dv(lines[e][0]);
+            glVertex3dv(lines[e][1]);
+        }
     }
     glEnd();
 }
@@ -413,8 +439,10 @@ void gl_scene_draw(gl_scene *g, const camera *cam, const view_frame *f)
     }
     g->UseProgram(0);
     draw_box(cam);
-    if (f->n == 0 || sort_spheres(g, cam, f) != 0)
+    if (f->n == 0 || sort_spheres(g, cam, f) != 0) {
+        draw_planes(cam, f);
         return;
+    }
     glEnable(GL_VERTEX_PROGRAM_POINT_SIZE);
     g->EnableVertexAttribArray(ATTR_CENTER);
     g->EnableVertexAttribArray(ATTR_CORNER);
@@ -427,6 +455,7 @@ void gl_scene_draw(gl_scene *g, const camera *cam, const view_frame *f)
     g->DisableVertexAttribArray(ATTR_RADIUS);
     g->DisableVertexAttribArray(ATTR_COLOR);
     g->UseProgram(0);
+    draw_planes(cam, f);
 }
 
 typedef struct hud_ctx {

@@ -1,7 +1,8 @@
 /* OpenGL drawing of a view_frame for the interactive window: spheres as
  * screen-facing quads whose fragment shader ray-casts the sphere (flat
- * disks in 2D, lit spheres with exact per-pixel depth in 3D), the box as
- * lines, and the heads-up line as pixels from the built-in font.
+ * disks in 2D, lit spheres with exact per-pixel depth in 3D), the box and
+ * the fixed planes as lines, and the heads-up line as pixels from the
+ * built-in font.
  *
  * Contract: needs an OpenGL 2.1 (GLSL 1.20) compatibility context made
  * current before gl_scene_create; get_proc loads entry points beyond
@@ -22,7 +23,8 @@ typedef void *(*gl_get_proc_fn)(const char *name);
 gl_scene *gl_scene_create(gl_get_proc_fn get_proc, char *err, size_t err_size);
 void gl_scene_free(gl_scene *g);
 
-/* Clears the viewport and draws the box and the spheres. */
+/* Clears the viewport and draws the box, the fixed planes and the
+ * spheres. */
 void gl_scene_draw(gl_scene *g, const camera *cam, const view_frame *f);
 /* Draws text at the top-left corner of a viewport of width x height. */
 void gl_scene_hud(gl_scene *g, const char *text, int width, int height);

@@ -10,6 +10,7 @@
 
 #include "driver.h"
 #include "frame.h"
+#include "options.h"
 #include "raster.h"
 #include "soft_scene.h"
 #include "traj_reader.h"
@@ -38,6 +39,7 @@ typedef struct render_job {
     video_out out;
     view_frame frame;
     char err[1200];
+    int exit_code; /* of a failure described in err */
 } render_job;
 
 static int emit(render_job *j, const char *hud)
@@ -108,6 +110,17 @@ static int render_trajectory(render_job *j)
             }
             break;
         }
+        if (k == 0 && j->va.input_keys) {
+            cli_error e;
+            if (options_planes(j->va.input_keys, j->frame.dim, j->frame.plane,
+                               &j->frame.nplanes, &e)) {
+                snprintf(j->err, sizeof j->err, "%s (%s is %dD)", e.message, j->va.input,
+                         j->frame.dim);
+                j->exit_code = e.exit_code;
+                status = 1;
+                break;
+            }
+        }
         if (k == 0) {
             set_camera(j, j->frame.dim, j->frame.box);
             n_bands = j->frame.n;
@@ -174,7 +187,7 @@ int render_command(int argc, char **argv, cli_error *error)
     if (!status) {
         int st = j->va.input ? render_trajectory(j) : render_simulation(j, &d);
         if (st)
-            status = cli_fail(error, CLI_EXIT_RUNTIME, "%s", j->err);
+            status = cli_fail(error, j->exit_code ? j->exit_code : CLI_EXIT_RUNTIME, "%s", j->err);
     }
     if (!status && have_driver && j->va.dump && driver_dump(&d, j->va.dump))
         status = cli_fail(error, CLI_EXIT_RUNTIME, "dump: %s", d.error);
@@ -187,6 +200,7 @@ int render_command(int argc, char **argv, cli_error *error)
         driver_free(&d);
     frame_free(&j->frame);
     raster_free(&j->r);
+    viewer_args_free(&j->va);
     free(j);
     return status;
 }

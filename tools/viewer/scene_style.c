@@ -4,6 +4,7 @@
 const unsigned char style_background[3] = {24, 26, 32};
 const unsigned char style_box_colour[3] = {200, 200, 210};
 const unsigned char style_text_colour[3] = {235, 235, 235};
+const unsigned char style_plane_colour[3] = {240, 225, 170};
 
 int style_box_edges(int dim, const double box[3], double edges[12][2][3])
 {

@@ -14,6 +14,7 @@
 extern const unsigned char style_background[3];
 extern const unsigned char style_box_colour[3];
 extern const unsigned char style_text_colour[3];
+extern const unsigned char style_plane_colour[3];
 
 int style_box_edges(int dim, const double box[3], double edges[12][2][3]);
 

@@ -1,6 +1,7 @@
 /* Software drawing of a frame (see soft_scene.h). */
 #include "soft_scene.h"
 
+#include "plane_lines.h"
 #include "scene_style.h"
 
 static void draw_box(raster *r, const camera *cam, int on_top)
@@ -15,6 +16,24 @@ static void draw_box(raster *r, const camera *cam, int on_top)
         if (on_top)
             d0 = d1 = -1.0;
         raster_line(r, x0, y0, d0, x1, y1, d1, style_box_colour);
+    }
+}
+
+/* Lines of the fixed planes: on top in 2D, depth-tested in 3D. */
+static void draw_planes(raster *r, const camera *cam, const view_frame *f)
+{
+    for (int p = 0; p < f->nplanes; p++) {
+        double lines[PLANE_LINES_MAX][2][3];
+        int n = plane_lines(cam->dim, cam->box, f->plane[p], f->plane[p][3], lines);
+        for (int e = 0; e < n; e++) {
+            double x0, y0, d0, x1, y1, d1;
+            if (!camera_project(cam, lines[e][0], &x0, &y0, &d0) ||
+                !camera_project(cam, lines[e][1], &x1, &y1, &d1))
+                continue;
+            if (cam->dim == 2)
+                d0 = d1 = -1.0;
+            raster_line(r, x0, y0, d0, x1, y1, d1, style_plane_colour);
+        }
     }
 }
 
@@ -33,15 +52,19 @@ static void draw_sphere(raster *r, const camera *cam, const view_frame *f, size_
 void soft_scene_draw(raster *r, const camera *cam, const view_frame *f, const char *hud)
 {
     raster_clear(r, style_background);
-    if (cam->dim == 2)
+    if (cam->dim == 2) {
         draw_box(r, cam, 1);
+        draw_planes(r, cam, f);
+    }
     for (size_t i = 0; i < f->n; i++)
         if ((long)i != f->big)
             draw_sphere(r, cam, f, i);
     if (f->big >= 0 && (size_t)f->big < f->n)
         draw_sphere(r, cam, f, (size_t)f->big);
-    if (cam->dim == 3)
+    if (cam->dim == 3) {
         draw_box(r, cam, 0);
+        draw_planes(r, cam, f);
+    }
     if (hud)
         raster_text(r, hud, STYLE_TEXT_X, STYLE_TEXT_Y, STYLE_TEXT_SCALE, style_text_colour);
 }

@@ -285,6 +285,7 @@ int view_command(int argc, char **argv, cli_error *error)
         status = cli_fail(error, CLI_EXIT_RUNTIME, "dump: %s", a.d.error);
     unsigned long long collisions = a.have_driver && a.d.world ? driver_collisions(&a.d) : 0;
     app_close(&a);
+    viewer_args_free(&va);
     if (status)
         return status;
     printf("frames %ld, mean %.1f fps, collisions %llu\n", frames,

@@ -13,6 +13,8 @@
 
 #define MAX_PIXELS 8192
 
+_Static_assert(FRAME_PLANES_MAX == RUN_PLANES_MAX, "the viewer draws every plane of a run");
+
 typedef enum vkey {
     VK_WIDTH, VK_HEIGHT, VK_COLOR, VK_TIME_SCALE, VK_BIG, VK_BIG_RADIUS, VK_BIG_MASS,
     VK_BIG_SPEED, VK_YAW, VK_PITCH,
@@ -228,6 +230,36 @@ static void defaults(viewer_args *va, driver_settings *ds)
     ds->with_big = 1;
 }
 
+/* With input=, the pictures come from the file: a key of `carom run`
+ * would be silently ignored, so it is refused, except planes= (to draw the
+ * run's planes), which is kept for render to read. */
+static int keep_input_keys(config *c, viewer_args *va, cli_error *error)
+{
+    for (int k = 0; k < KEY_COUNT; k++)
+        if (k != KEY_PLANES && config_is_set(c, (config_key)k))
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s: key '%s' does not apply with input= (the pictures come from "
+                            "the file; of the keys of `carom run` only planes= may be given)",
+                            c->origin[k], config_key_name((config_key)k));
+    if (!config_is_set(c, KEY_PLANES))
+        return 0;
+    va->input_keys = malloc(sizeof *va->input_keys);
+    if (!va->input_keys)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory");
+    *va->input_keys = *c;
+    config_init(c); /* the values belong to input_keys now */
+    return 0;
+}
+
+void viewer_args_free(viewer_args *va)
+{
+    if (va->input_keys) {
+        config_free(va->input_keys);
+        free(va->input_keys);
+        va->input_keys = NULL;
+    }
+}
+
 static const config_key batch_only[] = {KEY_TIME, KEY_FINAL, KEY_TRAJECTORY,
                                         KEY_FRAME_INTERVAL, KEY_COLLISION_LOG};
 
@@ -271,6 +303,8 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
     if (status || va->input) {
         if (!status && drag_text)
             status = cli_fail(error, CLI_EXIT_USAGE, "drag= needs a simulation, not input=");
+        if (!status)
+            status = keep_input_keys(&c, va, error);
         config_free(&c);
         return status;
     }
@@ -289,11 +323,6 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = cli_fail(error, CLI_EXIT_USAGE,
                           "motion=orbits/forces/field (and the kgs-* scenarios) are not "
                           "supported by the viewer yet: use carom run");
-    /* Spheres bouncing off planes it does not draw would puzzle. */
-    if (!status && o.nplanes)
-        status = cli_fail(error, CLI_EXIT_USAGE,
-                          "planes= is not supported by the viewer yet (it does not draw them): "
-                          "use carom run");
     if (!status)
         status = setup_scene(&o, scene, error);
     if (!status) {
@@ -307,6 +336,8 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         if (config_is_set(&c, KEY_RESTITUTION_MIN_SPEED))
             ds->def.restitution_min_speed = o.restitution_min_speed;
         ds->time_scale = va->time_scale;
+        ds->nplanes = o.nplanes;
+        memcpy(ds->plane, o.plane, sizeof ds->plane);
         if (drag_text)
             status = parse_drag(drag_text, scene->dim, va->drag, error);
         va->has_drag = drag_text != NULL;

@@ -7,7 +7,10 @@
  * settings, or fails with a one-line message naming the key (cli_error,
  * exit code CLI_EXIT_USAGE for bad input). With no CONFIG_FILE and none of
  * scenario=, dim=, init= the scene is scenario=seed004. With input=FILE
- * (render only) no scene is built: the pictures come from the file.
+ * (render only) no scene is built: the pictures come from the file, and
+ * of the keys of `carom run` only planes= is accepted (the planes of the
+ * run, to draw; read by render once the file's dimension is known, from
+ * va->input_keys, which viewer_args_free frees).
  * Keys of `carom run` that only make sense for a batch run (time, final,
  * trajectory, frame_interval, collision_log) are refused. */
 #ifndef CAROM_VIEWER_ARGS_H
@@ -15,6 +18,7 @@
 
 #include "carom/scene.h"
 #include "cli.h"
+#include "config.h"
 #include "driver.h"
 
 typedef enum viewer_mode { VIEWER_VIEW, VIEWER_RENDER } viewer_mode;
@@ -34,6 +38,7 @@ typedef struct viewer_args {
     long frames;
     const char *out;          /* DIR or FILE.mp4 */
     const char *input;        /* trajectory file */
+    config *input_keys;       /* with input=: the keys of `carom run` given (planes=) */
     double fps;
     int hud;
     int has_drag;
@@ -43,6 +48,8 @@ typedef struct viewer_args {
 
 int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
                    carom_scene *scene, driver_settings *ds, cli_error *error);
+
+void viewer_args_free(viewer_args *va);
 
 /* Help text of the viewer's own keys. */
 void viewer_print_keys(FILE *out, viewer_mode mode);

@@ -1,0 +1,83 @@
+"""Reading the viewer's 2D pictures back in world units (for the viewer tests).
+
+Contract: pixels_of(image, rgb, tol) lists the (x, y) pixels within tol of
+the colour rgb in every channel. box_mapping(image, box_width) finds the
+box outline (the viewer's box colour) and returns (to_pixel, to_world,
+scale): to_pixel maps world (x, y) to pixel coordinates, to_world maps a
+pixel back, scale is pixels per unit length (the 2D view keeps x and y at
+the same scale, y up). plane_problems(image, planes, box_width, hatch)
+checks how 2D fixed planes (nx, ny, d: lines n . x = d) are drawn: every
+pixel of the planes' colour on a line or at most `hatch` on its solid
+side, and each line drawn along its whole length inside the box; it
+returns what is wrong, as a list of strings.
+"""
+
+BOX_COLOUR = (200, 200, 210)
+PLANE_COLOUR = (240, 225, 170)
+
+
+def pixels_of(image, rgb, tol=6):
+    w, h, rows = image
+    found = []
+    for y in range(h):
+        r = rows[y]
+        for x in range(w):
+            p = r[3 * x:3 * x + 3]
+            if all(abs(p[c] - rgb[c]) <= tol for c in range(3)):
+                found.append((x, y))
+    return found
+
+
+def box_mapping(image, box_width):
+    pts = pixels_of(image, BOX_COLOUR)
+    left = min(x for x, _ in pts)
+    right = max(x for x, _ in pts)
+    bottom = max(y for _, y in pts)
+    scale = (right - left) / box_width
+
+    def to_pixel(x, y):
+        return left + x * scale, bottom - y * scale
+
+    def to_world(px, py):
+        return (px - left) / scale, (bottom - py) / scale
+
+    return to_pixel, to_world, scale
+
+
+def plane_problems(image, planes, box_width, hatch):
+    to_pixel, to_world, scale = box_mapping(image, box_width)
+    drawn = pixels_of(image, PLANE_COLOUR)
+    if len(drawn) <= 50:
+        return [f"only {len(drawn)} pixels of the planes' colour"]
+    problems = []
+    units = []
+    for nx, ny, d in planes:
+        length = (nx * nx + ny * ny) ** 0.5
+        units.append((nx / length, ny / length, d / length))
+    tol = 1.5 / scale
+    stray = []
+    for px, py in drawn:
+        x, y = to_world(px + 0.5, py + 0.5)
+        if not any(-hatch - tol <= nx * x + ny * y - d <= tol for nx, ny, d in units):
+            stray.append((px, py))
+    if stray:
+        problems.append(f"{len(stray)} pixels of the planes' colour off the planes, "
+                        f"first {stray[:3]}")
+    lit = set(drawn)
+    margin = box_width / 100
+    for nx, ny, d in units:
+        # Points of the line inside the box (less a margin of 1%).
+        missing = total = 0
+        for k in range(-300, 301):
+            s = k * box_width / 200
+            x, y = d * nx - s * ny, d * ny + s * nx
+            if not (margin < x < box_width - margin and margin < y < box_width - margin):
+                continue
+            u, v = to_pixel(x, y)
+            total += 1
+            near = any((int(u) + a, int(v) + b) in lit for a in (-1, 0, 1) for b in (-1, 0, 1))
+            missing += not near
+        if total <= 20 or missing:
+            problems.append(f"plane {nx:.3f},{ny:.3f},{d:.3f} missing at {missing} of {total} "
+                            "points")
+    return problems
