@@ -196,8 +196,9 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double
 {
     sphere *s = &w->spheres[i];
     const double *n = w->planes[p].n; /* towards the free side */
-    /* > 0: moving into the plane */
-    double vn = -vec_dot(s->v, n);
+    /* > 0: moving into the plane (its surface, for a growing sphere) */
+    double grow = growth_speed(w, s->radius);
+    double vn = -vec_dot(s->v, n) + grow;
     double impulse = 0.0;
     double away = leaving_speed(w, vn, keep_apart);
     if (-away != vn) {
@@ -210,7 +211,7 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double
     double towards[3] = {-n[0], -n[1], -n[2]};
     if (world_reports_contacts(w) &&
         report_surface_contact(w, i, CAROM_CONTACT_PLANE, (int)p, towards, impulse, depth)) {
-        double into = -vec_dot(s->v, n);
+        double into = -vec_dot(s->v, n) + grow;
         double pushed_in = INFO(s)->falls ? -vec_dot(w->gravity, n) : 0.0;
         if (into > 0.0 || (into == 0.0 && (pushed_in > 0.0 || keep_apart > 0.0)))
             for (int k = 0; k < w->def.dim; k++)

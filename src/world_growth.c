@@ -11,7 +11,7 @@
  *   law stays r(t) = r(t0) (1 + rate (t - t0)): linear, the same law
  *   however often the world is built.
  * - Contact distances grow at growth_speed: world_predict.c meets pairs
- *   and walls with it, response.c makes surfaces part as fast as they
+ *   and walls with it (world_planes.c the fixed planes), response.c makes surfaces part as fast as they
  *   approached in the frame of the growing surfaces (energy rises).
  * - A growing world uses cells (no neighbour lists, no big spheres kept
  *   out of the grid), each reach GROWTH_ROOM larger than the radius; when
@@ -59,7 +59,6 @@ carom_status carom_world_set_growth(carom_world *w, double rate)
                           rate);
     if (rate > 0.0) {
         const char *refused = w->has_gravity                           ? "gravity"
-                              : w->nplanes                             ? "fixed planes"
                               : w->has_driven                          ? "driven spheres"
                               : w->def.response == CAROM_RESPONSE_NONE ? "report-only response"
                                                                        : NULL;

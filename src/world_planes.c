@@ -11,9 +11,9 @@
  * wrap never moves a sphere across a plane. A driven sphere's bound
  * meets a plane as it meets a face of the box (world_driven_predict.c,
  * world_driven_meet.c: the same code, with the distance along the
- * plane's normal). Planes are not allowed with growing spheres (their
- * growing surfaces would need their own plane times): refused whichever
- * comes first. */
+ * plane's normal). Growing spheres (world_growth.c) meet a plane when
+ * their growing surface reaches it, and leave it as they leave a wall:
+ * at least as fast as they grow. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -38,6 +38,14 @@ double world_plane_depth(const carom_world *w, uint32_t slot, const world_plane 
 double world_plane_time(const carom_world *w, const sphere *s, const world_plane *p, double now)
 {
     double nv = vec_dot(p->n, s->v);
+    if (w->growth_rate > 0.0) {
+        /* Growing (no gravity then): the surface moves towards the plane
+         * at the growth speed on top of the centre's speed, so even a
+         * sphere moving off it may meet it (world_growth.c). */
+        double r = s->radius * growth_factor(w, s->t), grow = growth_speed(w, s->radius);
+        double into = depth_behind(p, s->x, r);
+        return fmax(s->t + roots_first_upcrossing_quadratic(into, grow - nv, 0.0), now);
+    }
     double ng = w->has_gravity && INFO(s)->falls ? vec_dot(p->n, w->gravity) : 0.0;
     if (nv >= 0.0 && ng >= 0.0)
         return INFINITY; /* moving off it, or along it, and not pulled in */
@@ -47,12 +55,12 @@ double world_plane_time(const carom_world *w, const sphere *s, const world_plane
     return fmax(s->t + roots_first_upcrossing_quadratic(into, -nv, -0.5 * ng), now);
 }
 
-static carom_status behind_plane(carom_world *w, uint32_t slot, uint32_t plane, double depth)
+static carom_status behind_plane(carom_world *w, uint32_t slot, double radius, uint32_t plane,
+                                 double depth)
 {
     return world_fail(w, CAROM_ERR_OUTSIDE_BOX,
                       "sphere %u (radius %g) is behind plane %u: its surface is %.17g past it",
-                      (unsigned)world_id_of(w, slot), w->spheres[slot].radius, (unsigned)plane,
-                      depth);
+                      (unsigned)world_id_of(w, slot), radius, (unsigned)plane, depth);
 }
 
 carom_status world_planes_check(carom_world *w, uint32_t slot)
@@ -60,7 +68,7 @@ carom_status world_planes_check(carom_world *w, uint32_t slot)
     for (size_t p = 0; p < w->nplanes; p++) {
         double depth = world_plane_depth(w, slot, &w->planes[p]);
         if (depth > PLANE_TOLERANCE * w->spheres[slot].radius)
-            return behind_plane(w, slot, (uint32_t)p, depth);
+            return behind_plane(w, slot, w->spheres[slot].radius, (uint32_t)p, depth);
     }
     return CAROM_OK;
 }
@@ -96,18 +104,16 @@ carom_status carom_world_add_plane(carom_world *w, const double normal[3], doubl
     if (!isfinite(offset))
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "plane: offset must be finite (%g)",
                           offset);
-    if (w->growth_rate > 0.0)
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "plane: not in a world with growing spheres");
     world_plane plane = {{n[0] / length, n[1] / length, n[2] / length}, offset / length};
     for (uint32_t slot = 0; slot < w->count; slot++) {
         if (!w->info[slot].alive)
             continue;
         double x[3], v[3];
         world_true_state(w, slot, w->time, x, v);
-        double depth = depth_behind(&plane, x, w->spheres[slot].radius);
-        if (depth > PLANE_TOLERANCE * w->spheres[slot].radius)
-            return behind_plane(w, slot, (uint32_t)w->nplanes, depth);
+        double radius = w->spheres[slot].radius * growth_factor(w, w->time);
+        double depth = depth_behind(&plane, x, radius);
+        if (depth > PLANE_TOLERANCE * radius)
+            return behind_plane(w, slot, radius, (uint32_t)w->nplanes, depth);
     }
     if (w->nplanes == w->planes_room) {
         size_t room = w->planes_room ? 2 * w->planes_room : 4;

@@ -852,7 +852,8 @@ def case_planes(r):
     (counted), and no sphere of the final state is behind a plane; a
     tilted plane in a 3D walled box keeps an elastic gas's energy. An
     initial state with a sphere behind a plane is refused naming the
-    file and the plane."""
+    file and the plane. Disks compressed into a wedge until they jam stay
+    in front of both planes."""
     final = r.path("valley.xyz")
     d = r.json(["dim=2", "n=500", "box=40", "boundary=walls", "gravity=1",
                 "planes=-1,2,-8/1,2,32", "restitution=0.9", "restitution_min_speed=0.5",
@@ -880,6 +881,20 @@ def case_planes(r):
            "sphere 1 (radius 0.5) is behind plane 0" in lines[0], "behind: %r" % p.stderr)
     p = r.ok(["dim=2", "n=100", "boundary=walls", "planes=1,1,4", "time=1"])
     expect("planes             1 fixed" in p.stdout, "summary lacks planes:\n%s" % p.stdout)
+    # Compressed (growing spheres) into a wedge until they jam: none ends
+    # behind either plane, and none overlaps another.
+    wedge = r.path("wedge.xyz")
+    d = r.json(["dim=2", "n=600", "packing=0.4", "boundary=walls", "planes=-1,2,-20/1,2,60",
+                "compress=jam", "time=0.5", "final=" + wedge])
+    # (Packing fractions count the whole box: the disks kept fill about
+    # 0.14 of it at the start, and fill the part in front of the planes.)
+    expect(d["packing_compressed"] > 2 * d["packing"] and d["max_overlap"] < 1e-9,
+           "wedge: %r" % d)
+    (comment, rows), = read_xyz(wedge)[-1:]
+    for a, b, c in ((-1, 2, -20), (1, 2, 60)):
+        length = math.hypot(a, b)
+        worst = max(c / length + row[6] - (a * row[0] + b * row[1]) / length for row in rows)
+        expect(worst < 1e-9, "wedge: a sphere %r behind plane %r" % (worst, (a, b, c)))
 
 
 def case_thermostat(r):

@@ -3,15 +3,16 @@
  * - Closed forms: two spheres at rest, 3 apart, radii 0.5 growing at
  *   rate 0.5, touch at t = 4 and part at relative speed 2 s - 0 = 1 (s =
  *   0.5, the contact distance's growth speed), each at 0.5; a sphere at
- *   rest 2 from a wall, radius 0.5 at rate 1, touches it at t = 3 and
- *   leaves at 2 s = 1. On the way the world is built again every tenth
+ *   rest 2 from a wall (or a tilted fixed plane), radius 0.5 at rate 1,
+ *   touches it at t = 3 and leaves at 2 s = 1. On the way the world is built again every tenth
  *   of growth.
- * - Against an independent O(N^2) reference (its own pair and wall times
- *   with growth, minimum images, its own response in the frame of the
- *   growing surfaces): random scenes, 2D and 3D, periodic, walled and
- *   mixed boxes, mixed radii (some over a factor 10, a hierarchy of
- *   cells) and masses, growth rates 0.02 to 0.2. The sphere-sphere
- *   collisions (time, i, j) must agree, pairs exactly and times to 1e-9
+ * - Against an independent O(N^2) reference (its own pair, wall and
+ *   plane times with growth, minimum images, its own response in the
+ *   frame of the growing surfaces): random scenes, 2D and 3D, periodic,
+ *   walled and mixed boxes, some cut by one or two fixed planes, mixed
+ *   radii (some over a factor 10, a hierarchy of cells) and masses,
+ *   growth rates 0.02 to 0.2. The sphere-sphere collisions and plane
+ *   hits (time, i, j or plane) must agree, pairs exactly and times to 1e-9
  *   relative, up to each scene's horizon of chaos (the reference run
  *   again from coordinates perturbed by 1e-13 first differs there).
  * - Compression: a fluid at packing 0.3 grown at rate 0.007 to 0.45: the
@@ -98,6 +99,25 @@ static void test_closed_forms(void)
     CHECK_OK(carom_world_get_sphere(w, 0, &a));
     CHECK_NEAR(a.radius, 0.5 * 4.5, 1e-12);
     carom_world_free(w);
+
+    /* The same against a tilted fixed plane 2 from the centre: it leaves
+     * along the plane's normal at 2 s = 1. */
+    log.n = 0;
+    w = carom_world_create(&def, &e);
+    s.position[0] = 20.0;
+    CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    const double tilted[3] = {1.0, 1.0, 0.0};
+    CHECK_OK(carom_world_add_plane(w, tilted, 40.0 - 2.0 * sqrt(2.0), NULL));
+    CHECK_OK(carom_world_set_growth(w, 1.0));
+    CHECK_OK(carom_world_advance_to(w, 3.5));
+    CHECK(log.n == 1 && log.c[0].kind == CAROM_CONTACT_PLANE && log.c[0].wall == 0);
+    CHECK_NEAR(log.c[0].time, 3.0, 1e-12);
+    CHECK_OK(carom_world_get_sphere(w, 0, &a));
+    for (int k = 0; k < 2; k++) {
+        CHECK_NEAR(a.velocity[k], sqrt(0.5), 1e-12);
+        CHECK_NEAR(a.position[k], 20.0 + 0.5 * sqrt(0.5), 1e-12);
+    }
+    carom_world_free(w);
 }
 
 /* ---- the reference ------------------------------------------------------- */
@@ -105,6 +125,7 @@ static void test_closed_forms(void)
 #define MAX_N 80
 #define MAX_COLLISIONS 250
 #define SCENES 120
+#define PLANE_SCENES 48 /* more scenes, each with fixed planes */
 
 typedef struct ref_sphere {
     double x[3], v[3]; /* at t0 */
@@ -118,13 +139,15 @@ typedef struct ref_scene {
     double L[3];
     int periodic[3];
     double rate;
+    int nplanes;
+    double plane[2][4]; /* unit normal, offset: free where n . x >= d + r */
     ref_sphere s[MAX_N];
     double t;
 } ref_scene;
 
 typedef struct collision {
     double t;
-    int i, j;
+    int i, j; /* spheres i < j, or sphere i and plane -1 - j */
 } collision;
 
 static uint64_t rng_state;
@@ -225,6 +248,20 @@ static int ref_next(ref_scene *sc, collision *out)
                 }
             }
         }
+        for (int i = 0; i < sc->n; i++)
+            for (int q = 0; q < sc->nplanes; q++) {
+                const double *p = sc->plane[q];
+                double r = ref_radius(sc, i, sc->t), g = sc->s[i].r0 * sc->rate;
+                double nx = p[0] * X[i][0] + p[1] * X[i][1] + p[2] * X[i][2];
+                double nv = p[0] * V[i][0] + p[1] * V[i][1] + p[2] * V[i][2];
+                double t = ref_upcrossing(0.0, g - nv, p[3] + r - nx);
+                if (t < best) {
+                    best = t;
+                    kind = 3;
+                    bi = i;
+                    bj = q;
+                }
+            }
         if (best > safe) {
             sc->t += safe; /* the images are chosen again */
             continue;
@@ -232,6 +269,25 @@ static int ref_next(ref_scene *sc, collision *out)
         if (!isfinite(best))
             return 0;
         sc->t += best;
+        if (kind == 3) {
+            /* Off the plane at twice the speed the surface approached
+             * it with, counted in the growing surface's frame. */
+            ref_sphere *p = &sc->s[bi];
+            const double *q = sc->plane[bj];
+            double x[3], v[3];
+            ref_at(sc, bi, x, v);
+            double into = -(q[0] * v[0] + q[1] * v[1] + q[2] * v[2]) + p->r0 * sc->rate;
+            if (into > 0.0)
+                for (int k = 0; k < 3; k++)
+                    v[k] += 2.0 * into * q[k];
+            memcpy(p->x, x, sizeof x);
+            memcpy(p->v, v, sizeof v);
+            p->t0 = sc->t;
+            out->t = sc->t;
+            out->i = bi;
+            out->j = -1 - bj;
+            return 1;
+        }
         if (kind == 2) {
             ref_sphere *p = &sc->s[bi];
             double x[3], v[3];
@@ -277,8 +333,45 @@ static int ref_next(ref_scene *sc, collision *out)
     return 0;
 }
 
+/* One or two planes, normals along the walled axes only, each 0.3 of
+ * the shortest side below the box's centre (which stays free). */
+static void make_planes(ref_scene *sc)
+{
+    sc->nplanes = 1 + (urand() < 0.5);
+    double shortest = fmin(sc->L[0], sc->L[1]);
+    if (sc->dim == 3)
+        shortest = fmin(shortest, sc->L[2]);
+    for (int q = 0; q < sc->nplanes; q++) {
+        double *p = sc->plane[q], length = 0.0, centre = 0.0;
+        while (!(length > 0.1)) {
+            length = 0.0;
+            for (int k = 0; k < 3; k++) {
+                p[k] = k < sc->dim && !sc->periodic[k] ? 2.0 * urand() - 1.0 : 0.0;
+                length += p[k] * p[k];
+            }
+            length = sqrt(length);
+        }
+        for (int k = 0; k < 3; k++) {
+            p[k] /= length;
+            centre += p[k] * 0.5 * sc->L[k];
+        }
+        p[3] = centre - 0.3 * shortest;
+    }
+}
+
+static int clear_of_planes(const ref_scene *sc, const ref_sphere *s)
+{
+    for (int q = 0; q < sc->nplanes; q++) {
+        const double *p = sc->plane[q];
+        if (p[0] * s->x[0] + p[1] * s->x[1] + p[2] * s->x[2] < p[3] + s->r0 + 1e-3)
+            return 0;
+    }
+    return 1;
+}
+
 /* A random scene: 2D or 3D; periodic, walled or mixed; radii 0.3-0.6 or
- * (one in four) 0.06-0.6; packing 0.05-0.2 at the start. */
+ * (one in four) 0.06-0.6; packing 0.05-0.2 at the start. From index
+ * SCENES on, walled or mixed only, with planes (make_planes). */
 static void make_scene(ref_scene *sc, int index)
 {
     memset(sc, 0, sizeof *sc);
@@ -287,7 +380,7 @@ static void make_scene(ref_scene *sc, int index)
         urand();
     sc->dim = 2 + (index & 1);
     sc->n = 8 + (int)(urand() * (MAX_N - 8));
-    int kind = (index / 2) % 3;
+    int kind = index < SCENES ? (index / 2) % 3 : 1 + (index / 2) % 2;
     for (int k = 0; k < 3; k++)
         sc->periodic[k] = kind == 0 || (kind == 2 && k == 1);
     sc->rate = 0.02 + 0.18 * urand();
@@ -306,12 +399,14 @@ static void make_scene(ref_scene *sc, int index)
     double side = pow(vol / packing, 1.0 / sc->dim);
     for (int k = 0; k < sc->dim; k++)
         sc->L[k] = fmax(side, 16.0 * rmax);
+    if (index >= SCENES)
+        make_planes(sc);
     for (int i = 0; i < sc->n; i++) {
         ref_sphere *p = &sc->s[i];
         for (int ok = 0; !ok;) {
             for (int k = 0; k < sc->dim; k++)
                 p->x[k] = p->r0 + (sc->L[k] - 2.0 * p->r0) * urand();
-            ok = 1;
+            ok = clear_of_planes(sc, p);
             for (int j = 0; j < i && ok; j++) {
                 double d2 = 0.0;
                 for (int k = 0; k < sc->dim; k++) {
@@ -335,9 +430,15 @@ typedef struct engine_log {
 static void engine_contact(void *user_data, carom_contact *c)
 {
     engine_log *log = user_data;
-    if (c->kind != CAROM_CONTACT_SPHERE || log->n >= MAX_COLLISIONS + 8)
+    if (c->kind == CAROM_CONTACT_WALL || log->n >= MAX_COLLISIONS + 8)
         return;
     collision *k = &log->c[log->n++];
+    if (c->kind == CAROM_CONTACT_PLANE) {
+        k->t = c->time;
+        k->i = (int)c->i;
+        k->j = -1 - c->wall;
+        return;
+    }
     k->t = c->time;
     k->i = (int)(c->i < c->j ? c->i : c->j);
     k->j = (int)(c->i < c->j ? c->j : c->i);
@@ -355,9 +456,9 @@ static void test_against_reference(void)
 {
     static ref_scene sc, perturbed;
     static collision want[MAX_COLLISIONS], other[MAX_COLLISIONS];
-    long compared = 0;
+    long compared = 0, plane_hits = 0;
     double worst = 0.0;
-    for (int index = 0; index < SCENES; index++) {
+    for (int index = 0; index < SCENES + PLANE_SCENES; index++) {
         make_scene(&sc, index);
         /* Until the packing would pass 0.5 of what it started at, x3 in
          * 3D: well below jamming. */
@@ -381,6 +482,8 @@ static void test_against_reference(void)
             s.mass = 1.0 / sc.s[i].inv_m;
             CHECK_OK(carom_world_add_sphere(w, &s, NULL));
         }
+        for (int q = 0; q < sc.nplanes; q++)
+            CHECK_OK(carom_world_add_plane(w, sc.plane[q], sc.plane[q][3], NULL));
         CHECK_OK(carom_world_set_growth(w, sc.rate));
         perturbed = sc;
         for (int i = 0; i < sc.n; i++)
@@ -410,12 +513,27 @@ static void test_against_reference(void)
         }
         CHECK(ok);
         CHECK(carom_world_max_overlap_now(w) < 1e-9);
+        for (int i = 0; i < sc.n; i++) {
+            carom_sphere_state st;
+            CHECK_OK(carom_world_get_sphere(w, (carom_sphere_id)i, &st));
+            for (int q = 0; q < sc.nplanes; q++) {
+                const double *p = sc.plane[q];
+                double gap = p[0] * st.position[0] + p[1] * st.position[1] +
+                             p[2] * st.position[2] - p[3] - st.radius;
+                CHECK(gap > -1e-9);
+            }
+        }
         compared += horizon;
+        for (int m = 0; m < horizon; m++)
+            plane_hits += want[m].j < 0;
         carom_world_free(w);
     }
-    fprintf(stderr, "  %ld collisions compared over %d scenes, largest time difference %.2e\n",
-            compared, SCENES, worst);
-    CHECK(compared > 20 * SCENES);
+    fprintf(stderr,
+            "  %ld contacts compared over %d scenes (%ld with planes), largest time difference "
+            "%.2e\n",
+            compared, SCENES + PLANE_SCENES, plane_hits, worst);
+    CHECK(compared > 20 * (SCENES + PLANE_SCENES));
+    CHECK(plane_hits > 2 * PLANE_SCENES);
 }
 
 /* ---- compression --------------------------------------------------------- */

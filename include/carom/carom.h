@@ -376,8 +376,9 @@ double carom_world_list_skin(const carom_world *world);
  * spheres meet planes as they meet the box's walls (their bounds, then a
  * probe; only those the response can move bounce). Refused
  * (CAROM_ERR_INVALID_ARGUMENT) for a normal of zero length or with
- * non-finite numbers, and in worlds with growing spheres. The
- * world builds again (O(N)) at the next advance. index_out may be NULL;
+ * non-finite numbers. Growing spheres (carom_world_set_growth) are
+ * checked with the radius they have now. The world builds again (O(N))
+ * at the next advance. index_out may be NULL;
  * planes are numbered 0, 1, ... in the order added. */
 carom_status carom_world_add_plane(carom_world *world, const double normal[3], double offset,
                                    uint32_t *index_out);
@@ -389,20 +390,20 @@ carom_status carom_world_get_plane(const carom_world *world, uint32_t index, dou
 
 /* Growing spheres (the Lubachevsky-Stillinger compression that makes
  * dense packings): from the world's time t0 on, every radius grows
- * linearly, r(t) = r(t0) (1 + rate (t - t0)); rate 0 stops the growth and
- * keeps the radii reached. Contacts stay exact: each pair (and each
- * sphere and wall) meets when its growing contact distance is reached,
- * and parts as fast as it approached in the frame of the growing
- * surfaces (the normal relative velocity goes from v to 2 s - v, s the
- * contact distance's growth speed; restitution e: s - e (v - s)), so the
- * kinetic energy rises. While growing the world uses cells only (no
- * neighbour lists, no big spheres kept out of the grid) and is built
- * again, O(N), each time the radii have grown by a tenth; spheres added
- * or moved (carom_world_set_position) are checked by the next advance,
- * with their radius given as it is now. carom_world_get_sphere gives the
- * radius now. Refused (CAROM_ERR_INVALID_ARGUMENT) with gravity, driven
- * spheres or report-only response, and for a rate that is not finite and
- * >= 0. */
+ * linearly, r(t) = r(t0) (1 + rate (t - t0)); rate 0 stops the growth
+ * and keeps the radii reached. Contacts stay exact: each pair (and each
+ * sphere and wall or fixed plane) meets when its growing contact
+ * distance is reached, and parts as fast as it approached in the frame
+ * of the growing surfaces (the normal relative velocity goes from v to
+ * 2 s - v, s the contact distance's growth speed; restitution e:
+ * s - e (v - s)), so the kinetic energy rises. While growing the world
+ * uses cells only (no neighbour lists, no big spheres kept out of the
+ * grid) and is built again, O(N), each time the radii have grown by a
+ * tenth; spheres added or moved (carom_world_set_position) are checked
+ * by the next advance, with their radius given as it is now.
+ * carom_world_get_sphere gives the radius now. Refused (CAROM_ERR_INVALID_ARGUMENT) with
+ * gravity, driven spheres or report-only response, and for a rate that
+ * is not finite and >= 0. */
 carom_status carom_world_set_growth(carom_world *world, double rate);
 double carom_world_growth(const carom_world *world); /* the rate set (0: none) */
 /* Volume (2D: area) of the spheres now over the box's. */

@@ -34,9 +34,9 @@
  *   fixed plane across a corner of a walled world (carom_world_add_plane;
  *   refused when a sphere is behind it): no sphere is ever behind it by
  *   more than 1e-9 of its radius, and its hits are recorded as plane
- *   contacts and counted among the wall hits (such worlds do not grow;
- *   report-only ones keep their energy to 1e-9, as a reflection off a
- *   plane rounds).
+ *   contacts and counted among the wall hits (growing spheres too, with
+ *   the radius of the moment; report-only worlds with a plane keep their
+ *   energy to 1e-9, as a reflection off a plane rounds).
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
  * infinite mass can squeeze a sphere without end. Built only with
@@ -184,9 +184,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     add_plane(w, &s, &r);
     /* One world in four without gravity or report-only grows its spheres,
-     * by a quarter to all of 30% over the run (not among planes). */
-    int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1 &&
-                  carom_world_plane_count(w) == 0;
+     * by a quarter to all of 30% over the run. */
+    int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1;
     if (growing && carom_world_set_growth(w, 0.3 * (double)((steps_byte / 24) % 4 + 1) / 4.0 /
                                                  (step * steps)) != CAROM_OK)
         fail("a world without gravity refused to grow", 0.0);
