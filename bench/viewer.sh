@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Frame rate of `carom view` under Xvfb with Mesa's software OpenGL
-# (llvmpipe), on seed 004's scene. Prints one markdown table row per case:
+# (llvmpipe), on seed 004's scene and seed 000's driven ones. Prints one markdown table row per case:
 # frames drawn, mean frames/s, and how fast the simulation went compared
 # with real time (simulated time / time of the frame loop).
 #
@@ -38,4 +38,6 @@ row "paused (drawing only)" paused=1
 row "settled stacks, idle, large sphere (radius 12)" "${settled[@]}"
 row "settled stacks, idle, large sphere of radius 4" "${settled[@]}" big_radius=4
 row "settled stacks, idle, no large sphere" "${settled[@]}" big=off
+row "seed 000: kgs-forces (1,000 driven spheres, 3D)" scenario=kgs-forces
+row "seed 000: kgs-field (1,000 driven spheres, 3D)" scenario=kgs-field
 row "default: seed 004 from the start (falling)"

@@ -116,8 +116,27 @@ int motion_create(const run_options *o, const carom_scene *scene, motion *m, cli
     return status;
 }
 
+carom_driver motion_driver(motion *m)
+{
+    switch (m->kind) {
+    case MOTION_ORBITS: return carom_orbits_driver(&m->orbits);
+    case MOTION_FORCES: return carom_forces_driver(m->forces);
+    case MOTION_FIELD: return carom_field_driver(m->field);
+    case MOTION_BALLISTIC: break;
+    }
+    return (carom_driver){0};
+}
+
 carom_world *motion_world(motion *m, const carom_scene *scene, carom_world_def def,
                           cli_error *error)
+{
+    if (m->kind != MOTION_BALLISTIC)
+        def.driver = motion_driver(m);
+    return motion_world_driven_by(m, scene, def, error);
+}
+
+carom_world *motion_world_driven_by(motion *m, const carom_scene *scene, carom_world_def def,
+                                    cli_error *error)
 {
     def.dim = scene->dim;
     for (int d = 0; d < 3; d++) {
@@ -125,12 +144,6 @@ carom_world *motion_world(motion *m, const carom_scene *scene, carom_world_def d
         def.boundary[d] = scene->boundary[d];
     }
     def.capacity_hint = scene->n;
-    switch (m->kind) {
-    case MOTION_ORBITS: def.driver = carom_orbits_driver(&m->orbits); break;
-    case MOTION_FORCES: def.driver = carom_forces_driver(m->forces); break;
-    case MOTION_FIELD: def.driver = carom_field_driver(m->field); break;
-    case MOTION_BALLISTIC: break;
-    }
     carom_error e;
     carom_world *w = carom_world_create(&def, &e);
     if (!w) {

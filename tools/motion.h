@@ -38,5 +38,12 @@ int motion_create(const run_options *o, const carom_scene *scene, motion *m, cli
  * the other settings. NULL and *error on failure. */
 carom_world *motion_world(motion *m, const carom_scene *scene, carom_world_def def,
                           cli_error *error);
+/* m's driver (zero for ballistic motion). */
+carom_driver motion_driver(motion *m);
+/* motion_world with def.driver as given: one that passes m's spheres
+ * (ids 0..n-1) on to motion_driver(m) and may drive more spheres added
+ * after them (the viewer's large sphere). */
+carom_world *motion_world_driven_by(motion *m, const carom_scene *scene, carom_world_def def,
+                                    cli_error *error);
 
 #endif

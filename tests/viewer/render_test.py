@@ -7,9 +7,11 @@ change from frame to frame, that an H5MD trajectory (CAROM_HAVE_HDF5=1)
 renders to the same pictures as the XYZ one of the same run, that fixed
 planes (planes=) are drawn where they are, with their hatching on the side
 no sphere reaches, and that the large sphere dragged towards a plane stops
-in front of it, and that bad input ends with one clear error line and a
-nonzero exit.
+in front of it; that driven particles (seed 000's kgs-* scenarios) move
+as their motion says, and never overlap; and that bad input ends with one
+clear error line and a nonzero exit.
 """
+import math
 import os
 import shutil
 import subprocess
@@ -119,11 +121,16 @@ if os.environ.get("CAROM_HAVE_HDF5"):
 
 def read_xyz(path):
     """(position, radius) of each sphere of an extended XYZ file."""
+    return [(p, r) for p, _, r in read_xyz_states(path)]
+
+
+def read_xyz_states(path):
+    """(position, velocity, radius) of each sphere of an extended XYZ file."""
     with open(path) as f:
         lines = f.read().splitlines()
     n = int(lines[0])
-    return [([float(v) for v in line.split()[1:4]], float(line.split()[7]))
-            for line in lines[2:2 + n]]
+    rows = [[float(v) for v in line.split()[1:8]] for line in lines[2:2 + n]]
+    return [(r[0:3], r[3:6], r[6]) for r in rows]
 
 
 def check_plane_pixels(image, planes, box_width, label, hatch):
@@ -182,6 +189,45 @@ if check(len(files) >= 2, f"render trajectory with planes: {len(files)} frames")
     check_plane_pixels(read_png(files[0]), [(1.0, 1.0, 8.0)], float(lattice),
                        "render trajectory with planes", float(lattice) / 32 + 0.5)
 
+# Driven particles (seed 000): kgs-forces renders moving pictures; in
+# kgs-field the particles start at rest and the field drives them, so that
+# after 4 time units (8 relaxation times of the gain 2) their velocities
+# follow the field u(x) of include/carom/drive.h; ballistic particles would
+# still be at rest. No two spheres overlap, the large sphere included.
+out = fresh("render_kgs_forces")
+run(["render", "scenario=kgs-forces", "n=300", "frames=3", "width=160", "height=160",
+     f"out={out}"])
+check_frames(out, 3, "render kgs-forces")
+out = fresh("render_kgs_field")
+dump = os.path.join(WORK, "kgs_field.xyz")
+run(["render", "scenario=kgs-field", "n=300", "frames=31", "fps=30", "time_scale=4",
+     "width=120", "height=120", f"out={out}", f"dump={dump}"])
+if check(os.path.exists(dump), "render kgs-field: no dump"):
+    states = read_xyz_states(dump)
+    check(len(states) == 301, f"render kgs-field: {len(states)} spheres")
+    U, L = 40.0, 200.0
+    cosines = []
+    for (x, y, z), v, r in states[:-1]:
+        X, Y, Z = x / L, y / L, z / L
+        u = (U / 4 * math.sin(2 * math.pi * X) * math.cos(math.pi * Z),
+             U / 4 * math.sin(2 * math.pi * Y) * math.cos(math.pi * Z),
+             U / 2 * (-math.cos(2 * math.pi * X) - math.cos(2 * math.pi * Y)) *
+             math.sin(math.pi * Z))
+        nu, nv = math.sqrt(sum(c * c for c in u)), math.sqrt(sum(c * c for c in v))
+        if nu > 10.0:
+            cosines.append(sum(a * b for a, b in zip(u, v)) / (nu * max(nv, 1e-300)))
+    mean = sum(cosines) / max(len(cosines), 1)
+    check(len(cosines) > 100 and mean > 0.8,
+          f"render kgs-field: velocities do not follow the field (mean cosine {mean:.3f} "
+          f"over {len(cosines)} particles)")
+    worst = 0.0
+    for i in range(len(states)):
+        for j in range(i + 1, len(states)):
+            (a, _, ra), (b, _, rb) = states[i], states[j]
+            d = math.dist(a, b)
+            worst = max(worst, (ra + rb - d) / (ra + rb))
+    check(worst < 1e-9, f"render kgs-field: spheres overlap by {worst:.3g} of their distance")
+
 # Bad input: one line on stderr, nonzero exit.
 empty = fresh("empty_path")
 os.makedirs(empty)
@@ -200,7 +246,10 @@ for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
                    (["render", f"input={traj}", "planes=1,1,1,3", f"out={WORK}/bad"],
                     "each plane is nx,ny,d in 2D"),
                    (["render", f"input={traj}", "n=50", f"out={WORK}/bad"],
-                    "key 'n' does not apply with input=")]:
+                    "key 'n' does not apply with input="),
+                   (["render", "dim=2", "box=10", "motion=orbits", f"orbits={WORK}/none.txt",
+                     f"out={WORK}/bad"],
+                    "motion=orbits is not supported by the viewer")]:
     p = subprocess.run([CAROM] + args, capture_output=True, text=True, timeout=60)
     check(p.returncode != 0 and word in p.stderr and p.stderr.count("\n") == 1,
           f"carom {' '.join(args)}: exit {p.returncode}, stderr {p.stderr!r}")

@@ -11,7 +11,8 @@ usage: view_test.py MODE CAROM WORKDIR [X11_CLOSE]
          no display at all it fails at once with one clear line
   keys   every key (pause, step, reset, slower, faster, gravity, colour)
          then Escape, in a scene with fixed planes: exit code 0 and the
-         summary line, and the planes drawn where they are
+         summary line, and the planes drawn where they are; then keys in
+         seed 000's scene of driven particles (kgs-forces)
 """
 import math
 import os
@@ -76,10 +77,10 @@ def grey_centroid(image):
     return (sx / n, sy / n, n) if n else (None, None, 0)
 
 
-def start_view(extra):
+def start_view(extra, scene=SCENE):
     out = open(os.path.join(WORK, f"{MODE}.stdout"), "w")
     err = open(os.path.join(WORK, f"{MODE}.stderr"), "w")
-    proc = subprocess.Popen([CAROM, "view"] + SCENE + extra, stdout=out, stderr=err)
+    proc = subprocess.Popen([CAROM, "view"] + scene + extra, stdout=out, stderr=err)
     wid = xdo("search", "--sync", "--onlyvisible", "--name", "carom view").split()
     if not wid:
         proc.kill()
@@ -232,6 +233,15 @@ def keys():
         for problem in plane_problems(read_png(shot), [(1, 2, 60), (-1, 2, -90)], 150.0,
                                       150.0 / 32 + 0.5):
             failures.append(f"keys, planes: {problem}")
+    # Driven particles (seed 000's random forces): reset makes their
+    # motion again, gravity is left alone; the run ends cleanly.
+    proc, wid = start_view(["width=400", "height=400"], ["scenario=kgs-forces", "n=300"])
+    xdo("mousemove", "--window", wid, 200, 200)
+    for key in ["space", "n", "space", "g", "r", "n", "r"]:
+        xdo("key", key)
+        time.sleep(0.3)
+    xdo("key", "Escape")
+    finish(proc, "keys, driven")
 
 
 {"drag": drag, "close": close, "keys": keys}[MODE]()

@@ -109,6 +109,44 @@ static void big_kick(void *user, carom_sphere_id id, double t, const double dv[3
         d->big_v[k] += dv[k];
 }
 
+/* The world's driver with driven particles: the large sphere to the
+ * viewer's integrator, every other sphere to the particles' motion. */
+static void mux_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    driver *d = user;
+    if (d->has_big && id == d->big) {
+        big_probe(user, id, t, x, v);
+        return;
+    }
+    carom_driver inner = motion_driver(&d->motion);
+    inner.probe(inner.user_data, id, t, x, v);
+}
+
+static void mux_kick(void *user, carom_sphere_id id, double t, const double dv[3])
+{
+    driver *d = user;
+    if (d->has_big && id == d->big) {
+        big_kick(user, id, t, dv);
+        return;
+    }
+    carom_driver inner = motion_driver(&d->motion);
+    if (inner.kick)
+        inner.kick(inner.user_data, id, t, dv);
+}
+
+/* The particles' motion, afresh, for the initial scene without the large
+ * sphere (at a reset too: the motion starts again at time 0). */
+static int make_motion(driver *d)
+{
+    motion_free(&d->motion);
+    carom_scene particles = d->initial;
+    particles.n = d->initial.n - (d->has_big ? 1 : 0);
+    cli_error e;
+    if (motion_create(&d->motion_options, &particles, &d->motion, &e))
+        return fail(d, "driven particles", e.message);
+    return 0;
+}
+
 /* ---- worlds ---- */
 
 static void current_gravity(const driver *d, double g[3])
@@ -133,9 +171,18 @@ static int build_world(driver *d, const carom_scene *scene)
         memcpy(d->big_v, scene->velocity[d->big], sizeof d->big_v);
         memset(d->big_a, 0, sizeof d->big_a);
     }
-    carom_world *w = carom_scene_create_world(&particles, &def, &e);
-    if (!w)
-        return fail(d, "cannot build the world", e.message);
+    carom_world *w;
+    if (d->driven) {
+        cli_error ce;
+        def.driver = (carom_driver){mux_probe, mux_kick, d};
+        w = motion_world_driven_by(&d->motion, &particles, def, &ce);
+        if (!w)
+            return fail(d, "cannot build the world", ce.message);
+    } else {
+        w = carom_scene_create_world(&particles, &def, &e);
+        if (!w)
+            return fail(d, "cannot build the world", e.message);
+    }
     for (int q = 0; q < d->nplanes; q++)
         if (carom_world_add_plane(w, d->plane[q], d->plane[q][3], NULL) != CAROM_OK) {
             int r = fail(d, "planes", carom_world_error_message(w));
@@ -176,6 +223,7 @@ static int build_world(driver *d, const carom_scene *scene)
 int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
 {
     memset(d, 0, sizeof *d);
+    motion_init(&d->motion);
     carom_scene_init(&d->initial);
     d->def = s->def;
     memcpy(d->gravity_on, s->def.gravity, sizeof d->gravity_on);
@@ -209,6 +257,8 @@ int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
             d->plane[q][k] = p[k] / length;
     }
     d->nplanes = s->nplanes;
+    d->driven = s->driven;
+    d->motion_options = s->motion_options;
 
     size_t extra = d->has_big ? 1 : 0;
     if (copy_scene(scene, &d->initial, extra, d->error, sizeof d->error))
@@ -255,6 +305,8 @@ int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
                   d->initial.box, d->bands);
     if (d->has_big)
         memset(d->bands[d->big], 150, sizeof d->bands[d->big]);
+    if (d->driven && make_motion(d))
+        return 1;
     return build_world(d, &d->initial);
 }
 
@@ -262,6 +314,7 @@ void driver_free(driver *d)
 {
     if (d->world)
         carom_world_free(d->world);
+    motion_free(&d->motion);
     carom_scene_free(&d->initial);
     free(d->bands);
     memset(d, 0, sizeof *d);
@@ -269,6 +322,8 @@ void driver_free(driver *d)
 
 int driver_reset(driver *d)
 {
+    if (d->driven && make_motion(d))
+        return 1;
     int r = build_world(d, &d->initial);
     d->time_offset = 0.0;
     if (d->has_big)
@@ -289,7 +344,7 @@ static carom_status copy_world(const driver *d, carom_scene *out, carom_error *e
 
 int driver_set_gravity(driver *d, int on)
 {
-    if (on == d->gravity_enabled)
+    if (on == d->gravity_enabled || d->driven)
         return 0;
     carom_scene now;
     carom_error e;

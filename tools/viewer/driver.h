@@ -18,6 +18,12 @@
  *   passes through one and never leaves a walled box. Fixed planes are
  *   added to every world built; the large sphere starts in front of
  *   them, and a drag target behind one is moved onto its near side.
+ * - Driven particles (motion=forces or field): their motion is made for
+ *   the scene once the large sphere has its place, and made again at
+ *   every reset; the world's driver passes them to it and the large
+ *   sphere to the viewer's integrator. Gravity cannot be switched on or
+ *   off there (driver_set_gravity does nothing: driven particles follow
+ *   their motion, not gravity).
  * - Errors (from the library) come back as nonzero with a one-line message
  *   in d->error; nothing is printed.
  */
@@ -30,6 +36,8 @@
 #include "carom/carom.h"
 #include "carom/scene.h"
 #include "frame.h"
+#include "motion.h"
+#include "options.h"
 
 typedef struct driver_settings {
     carom_world_def def;  /* dim, box and boundaries come from the scene;
@@ -42,6 +50,10 @@ typedef struct driver_settings {
     double time_scale;    /* simulated time per real second (0: 1) */
     int nplanes;          /* fixed planes (carom_world_add_plane) */
     double plane[FRAME_PLANES_MAX][4]; /* normal (any length), offset */
+    /* Particles driven by random forces or the velocity field (motion=
+     * forces or field): the options their motion is made from. */
+    int driven;
+    run_options motion_options;
 } driver_settings;
 
 typedef struct driver {
@@ -63,6 +75,9 @@ typedef struct driver {
     size_t relocated;         /* spheres moved to make room for it */
     int nplanes;
     double plane[FRAME_PLANES_MAX][4]; /* unit normal, offset */
+    int driven;                 /* the particles are driven by `motion` */
+    run_options motion_options;
+    motion motion;
 
     double time_scale;
     int paused;
@@ -76,7 +91,7 @@ typedef struct driver {
 
     unsigned char (*bands)[3]; /* colour of each sphere id */
     size_t n_bands;
-    char error[512];
+    char error[1200];
 } driver;
 
 int driver_create(driver *d, const carom_scene *scene, const driver_settings *s);

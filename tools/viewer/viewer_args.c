@@ -318,11 +318,12 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = options_apply_scenario(&c, error);
     if (!status)
         status = options_from_config(&c, &o, error);
-    /* Driven spheres (motion=, scenarios kgs-*) run in `carom run` only. */
-    if (!status && o.motion != MOTION_BALLISTIC)
+    /* Orbits come from a file with fixed centres: the viewer could not
+     * move one to make room for the large sphere. */
+    if (!status && o.motion == MOTION_ORBITS)
         status = cli_fail(error, CLI_EXIT_USAGE,
-                          "motion=orbits/forces/field (and the kgs-* scenarios) are not "
-                          "supported by the viewer yet: use carom run");
+                          "motion=orbits is not supported by the viewer yet: use carom run "
+                          "(motion=forces and field, and the kgs-* scenarios, are)");
     if (!status)
         status = setup_scene(&o, scene, error);
     if (!status) {
@@ -338,6 +339,8 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         ds->time_scale = va->time_scale;
         ds->nplanes = o.nplanes;
         memcpy(ds->plane, o.plane, sizeof ds->plane);
+        ds->driven = o.motion == MOTION_FORCES || o.motion == MOTION_FIELD;
+        ds->motion_options = o;
         if (drag_text)
             status = parse_drag(drag_text, scene->dim, va->drag, error);
         va->has_drag = drag_text != NULL;
