@@ -192,11 +192,14 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     }
 }
 
-void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double keep_apart)
+/* Sphere i leaves a fixed surface whose unit normal towards its free
+ * side, at the contact, is n (a plane, or a segment's face or end). */
+static void response_surface(carom_world *w, uint32_t i, const double n[3],
+                             carom_contact_kind kind, int index, double depth,
+                             double keep_apart)
 {
     sphere *s = &w->spheres[i];
-    const double *n = w->planes[p].n; /* towards the free side */
-    /* > 0: moving into the plane (its surface, for a growing sphere) */
+    /* > 0: moving into the surface (its surface, for a growing sphere) */
     double grow = growth_speed(w, s->radius);
     double vn = -vec_dot(s->v, n) + grow;
     double impulse = 0.0;
@@ -210,11 +213,35 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double
     }
     double towards[3] = {-n[0], -n[1], -n[2]};
     if (world_reports_contacts(w) &&
-        report_surface_contact(w, i, CAROM_CONTACT_PLANE, (int)p, towards, impulse, depth)) {
+        report_surface_contact(w, i, kind, index, towards, impulse, depth)) {
         double into = -vec_dot(s->v, n) + grow;
         double pushed_in = INFO(s)->falls ? -vec_dot(w->gravity, n) : 0.0;
         if (into > 0.0 || (into == 0.0 && (pushed_in > 0.0 || keep_apart > 0.0)))
             for (int k = 0; k < w->def.dim; k++)
                 s->v[k] += (into + w->def.restitution_min_speed) * n[k];
     }
+}
+
+void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double keep_apart)
+{
+    response_surface(w, i, w->planes[p].n, CAROM_CONTACT_PLANE, (int)p, depth, keep_apart);
+}
+
+void response_segment(carom_world *w, uint32_t i, uint32_t g)
+{
+    const world_segment *seg = &w->segments[g];
+    const double *x = w->spheres[i].x;
+    double q[3], n[3];
+    world_segment_nearest(seg, x, q);
+    double dx = x[0] - q[0], dy = x[1] - q[1], d = hypot(dx, dy);
+    if (d > 0.0) {
+        n[0] = dx / d;
+        n[1] = dy / d;
+    } else {
+        /* On the segment itself (only by round-off): off its face. */
+        n[0] = seg->n[0];
+        n[1] = seg->n[1];
+    }
+    n[2] = 0.0;
+    response_surface(w, i, n, CAROM_CONTACT_SEGMENT, (int)g, 0.0, 0.0);
 }

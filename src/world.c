@@ -213,6 +213,7 @@ void carom_world_free(carom_world *w)
     free(w->reported);
     free(w->recorded);
     world_planes_free(w);
+    world_segments_free(w);
     pair_set_free(&w->lingering);
     free(w->bounds);
     free(w->floors);
@@ -261,6 +262,11 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %zu is driven, but the world's spheres grow "
                               "(carom_world_set_growth): stop the growth first",
+                              id);
+        if (w->nsegments)
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "sphere %zu is driven, but the world has fixed segments "
+                              "(they are for ballistic spheres)",
                               id);
         if (!w->def.driver.probe)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,

@@ -60,6 +60,7 @@ carom_status carom_world_set_growth(carom_world *w, double rate)
     if (rate > 0.0) {
         const char *refused = w->has_gravity                           ? "gravity"
                               : w->has_driven                          ? "driven spheres"
+                              : w->nsegments                           ? "fixed segments"
                               : w->def.response == CAROM_RESPONSE_NONE ? "report-only response"
                                                                        : NULL;
         if (refused)

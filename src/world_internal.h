@@ -204,6 +204,19 @@ typedef struct world_plane {
  * below, a face of the box. */
 #define PLANE_WALL 6u
 
+/* A fixed segment (2D): spheres keep their centre at least their radius
+ * from every point of it, on either side and around its ends. */
+typedef struct world_segment {
+    double a[3], b[3]; /* ends (z = 0) */
+    double dir[3];     /* unit, from a to b */
+    double n[3];       /* unit normal: dir turned left */
+    double length;
+} world_segment;
+
+/* EVENT_WALL partners from SEGMENT_WALL on name a segment (partner -
+ * SEGMENT_WALL); planes stay below it. */
+#define SEGMENT_WALL 0x40000000u
+
 struct carom_world {
     carom_world_def def;
     double gravity[3];
@@ -273,6 +286,8 @@ struct carom_world {
 
     world_plane *planes;  /* fixed planes (world_planes.c) */
     size_t nplanes, planes_room;
+    world_segment *segments; /* fixed segments (world_segments.c) */
+    size_t nsegments, segments_room;
 
     int64_t (*image)[3];  /* def.count_images: by id, the periodic faces
                              each sphere has crossed (world_images.c) */
@@ -408,6 +423,17 @@ static inline double world_plane_scale(const double x[3])
     return a > b ? (a > c ? a : c) : (b > c ? b : c);
 }
 void world_planes_free(carom_world *w);
+
+/* world_segments.c: fixed segments (2D, ballistic spheres). The earliest
+ * time >= now at which sphere s (from its own state) meets segment g,
+ * at its face or at an end; slot's stored position clear of every
+ * segment (to a relative OVERLAP_TOLERANCE), else CAROM_ERR_OVERLAP
+ * naming both; the point of g nearest x. */
+double world_segment_time(const carom_world *w, const sphere *s, const world_segment *g,
+                          double now);
+carom_status world_segments_check(carom_world *w, uint32_t slot);
+void world_segment_nearest(const world_segment *g, const double x[3], double q[3]);
+void world_segments_free(carom_world *w);
 
 /* world_images.c: unwrapped positions (def.count_images). */
 int world_images_reserve(carom_world *w, size_t capacity);
@@ -795,6 +821,9 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
 void response_wall(carom_world *w, uint32_t i, int wall, double depth, double keep_apart);
 /* Sphere i meets plane p (depth and keep_apart as for a wall). */
 void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double keep_apart);
+/* Sphere i meets segment g, along the line from the segment's nearest
+ * point to its centre. */
+void response_segment(carom_world *w, uint32_t i, uint32_t g);
 /* The contact callback left finite numbers in the first n velocities of
  * c; if not, the world records an error naming the sphere (the event
  * loop stops after this event with it), and the caller keeps the

@@ -111,7 +111,8 @@ typedef enum carom_reorder {
 typedef enum carom_contact_kind {
     CAROM_CONTACT_SPHERE = 0, /* sphere i meets sphere j */
     CAROM_CONTACT_WALL = 1,   /* sphere i meets a wall of the box */
-    CAROM_CONTACT_PLANE = 2   /* sphere i meets a fixed plane (carom_world_add_plane) */
+    CAROM_CONTACT_PLANE = 2,  /* sphere i meets a fixed plane (carom_world_add_plane) */
+    CAROM_CONTACT_SEGMENT = 3 /* sphere i meets a fixed segment (carom_world_add_segment) */
 } carom_contact_kind;
 
 /* One contact, as given to the contact callback. The callback may change
@@ -387,6 +388,31 @@ size_t carom_world_plane_count(const carom_world *world);
  * if there is no such plane. */
 carom_status carom_world_get_plane(const carom_world *world, uint32_t index, double normal[3],
                                    double *offset);
+
+/* Fixed segments (2D): a thin wall from a to b that spheres bounce off
+ * on either side and around its two ends (a centre keeps at least its
+ * radius from every point of the segment), like a wall of the box
+ * (def.wall_restitution, restitution_min_speed), along the line from the
+ * segment's nearest point to the centre; CAROM_CONTACT_SEGMENT contacts
+ * with the segment's index in `wall`, counted among the wall hits. The
+ * contact time is exact under gravity too (a quadratic at the faces, a
+ * quartic at the ends). Several segments make a hopper, a funnel, a
+ * ramp with an edge. Every live sphere must be clear of it now (to a
+ * relative 1e-10 of its radius), and so must every sphere added later
+ * (CAROM_ERR_OVERLAP, naming the sphere and the segment). Each
+ * prediction tests every segment: they are for a few walls, not for
+ * meshes. Refused (CAROM_ERR_INVALID_ARGUMENT) in 3D worlds, with a
+ * periodic axis, with driven or growing spheres (which refuse segments
+ * in turn), for ends that are not finite or outside the box, or equal.
+ * The world builds again (O(N)) at the next advance. index_out may be
+ * NULL; segments are numbered 0, 1, ... in the order added. */
+carom_status carom_world_add_segment(carom_world *world, const double a[2], const double b[2],
+                                     uint32_t *index_out);
+size_t carom_world_segment_count(const carom_world *world);
+/* The ends of segment index; CAROM_ERR_INVALID_ARGUMENT if there is no
+ * such segment. */
+carom_status carom_world_get_segment(const carom_world *world, uint32_t index, double a[2],
+                                     double b[2]);
 
 /* Growing spheres (the Lubachevsky-Stillinger compression that makes
  * dense packings): from the world's time t0 on, every radius grows

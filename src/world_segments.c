@@ -1,0 +1,184 @@
+/* Fixed segments (carom_world_add_segment, 2D): thin walls of finite
+ * length that spheres bounce off on either side and around their ends.
+ *
+ * Contract: a segment is added only when every live sphere is clear of
+ * it, and the world builds again at the next advance, so every
+ * prediction from then on sees it (world_predict.c tests each sphere
+ * against every segment, as against the planes: an EVENT_WALL whose
+ * partner is SEGMENT_WALL + the segment's index; response.c reflects it
+ * along the line from the segment's nearest point to the centre).
+ * Spheres added or moved later are checked at their placement
+ * (world_build.c). Segments are for ballistic spheres in 2D worlds with
+ * walls on both axes: refused with driven or growing spheres and with
+ * periodic axes, and those refuse them in turn.
+ *
+ * The set of centres closer than r to a segment is a capsule: a band of
+ * half-width r along the segment's length, and a disk of radius r around
+ * each end. A centre from outside enters it first either through one of
+ * the band's long sides (a face contact: the distance along the normal
+ * comes down to r, at a point whose projection falls on the segment) or
+ * through an end's disk (|x - end| comes down to r): the band's short
+ * sides lie inside the disks. Under gravity the face is a quadratic in
+ * time, an end a quartic; the earliest of the three is the contact. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "roots.h"
+#include "vec.h"
+#include "world_internal.h"
+
+#define SEGMENT_TOLERANCE 1e-10 /* relative to the radius, as for overlaps */
+
+void world_segment_nearest(const world_segment *g, const double x[3], double q[3])
+{
+    double u = (x[0] - g->a[0]) * g->dir[0] + (x[1] - g->a[1]) * g->dir[1];
+    u = u < 0.0 ? 0.0 : u > g->length ? g->length : u;
+    q[0] = g->a[0] + u * g->dir[0];
+    q[1] = g->a[1] + u * g->dir[1];
+    q[2] = 0.0;
+}
+
+static double distance_to(const world_segment *g, const double x[3])
+{
+    double q[3];
+    world_segment_nearest(g, x, q);
+    return hypot(x[0] - q[0], x[1] - q[1]);
+}
+
+/* First tau >= 0 at which a centre at x + v tau + g tau^2 / 2 comes within
+ * r of point p (the quartic of |x(tau) - p|^2 = r^2; quadratic when g is
+ * zero). */
+static double end_time(const double x[3], const double v[3], const double g[3], const double p[3],
+                       double r)
+{
+    double d[3] = {x[0] - p[0], x[1] - p[1], 0.0};
+    double c[5] = {r * r - vec_dot(d, d), -2.0 * vec_dot(d, v), -(vec_dot(v, v) + vec_dot(d, g)),
+                   -vec_dot(v, g), -0.25 * vec_dot(g, g)};
+    if (c[3] == 0.0 && c[4] == 0.0)
+        return roots_first_upcrossing_quadratic(c[0], c[1], c[2]);
+    return roots_first_upcrossing_poly(c, 4);
+}
+
+double world_segment_time(const carom_world *w, const sphere *s, const world_segment *g, double now)
+{
+    double acc[3] = {0.0, 0.0, 0.0};
+    if (w->has_gravity && INFO(s)->falls)
+        vec_copy(acc, w->gravity);
+    double r = s->radius;
+    /* The face on the centre's side: how far inside the band (> 0). */
+    double e = (s->x[0] - g->a[0]) * g->n[0] + (s->x[1] - g->a[1]) * g->n[1];
+    double side = e >= 0.0 ? 1.0 : -1.0;
+    double tau = roots_first_upcrossing_quadratic(r - side * e, -side * vec_dot(g->n, s->v),
+                                                  -0.5 * side * vec_dot(g->n, acc));
+    if (isfinite(tau)) {
+        /* A face contact only where the centre is alongside the segment. */
+        double u = 0.0;
+        for (int k = 0; k < 2; k++)
+            u += (s->x[k] + tau * (s->v[k] + 0.5 * acc[k] * tau) - g->a[k]) * g->dir[k];
+        if (!(u >= 0.0 && u <= g->length))
+            tau = INFINITY;
+    }
+    tau = fmin(tau, end_time(s->x, s->v, acc, g->a, r));
+    tau = fmin(tau, end_time(s->x, s->v, acc, g->b, r));
+    return fmax(s->t + tau, now);
+}
+
+static carom_status overlapping(carom_world *w, uint32_t slot, double radius, uint32_t segment,
+                                double distance)
+{
+    return world_fail(w, CAROM_ERR_OVERLAP,
+                      "sphere %u (radius %g) overlaps segment %u: its centre is %.17g from it",
+                      (unsigned)world_id_of(w, slot), radius, (unsigned)segment, distance);
+}
+
+carom_status world_segments_check(carom_world *w, uint32_t slot)
+{
+    const sphere *s = &w->spheres[slot];
+    for (size_t g = 0; g < w->nsegments; g++) {
+        double d = distance_to(&w->segments[g], s->x);
+        if (d < s->radius * (1.0 - SEGMENT_TOLERANCE))
+            return overlapping(w, slot, s->radius, (uint32_t)g, d);
+    }
+    return CAROM_OK;
+}
+
+carom_status carom_world_add_segment(carom_world *w, const double a[2], const double b[2],
+                                     uint32_t *index_out)
+{
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_add_segment");
+    if (!a || !b)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "segment: an end is NULL");
+    if (w->def.dim != 2)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "segment: segments are for 2D worlds (use planes in 3D)");
+    for (int k = 0; k < 2; k++)
+        if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "segment: axis %d is periodic (segments need walls on both axes)", k);
+    if (w->has_driven || w->growth_rate > 0.0)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "segment: not in a world with %s spheres",
+                          w->has_driven ? "driven" : "growing");
+    for (int k = 0; k < 2; k++)
+        if (!isfinite(a[k]) || !isfinite(b[k]) || a[k] < 0.0 || b[k] < 0.0 ||
+            a[k] > w->def.box[k] || b[k] > w->def.box[k])
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "segment: (%g, %g)-(%g, %g) must have finite ends inside the box",
+                              a[0], a[1], b[0], b[1]);
+    double length = hypot(b[0] - a[0], b[1] - a[1]);
+    if (!(length > 0.0))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "segment: its two ends are the same");
+    world_segment seg = {{a[0], a[1], 0.0},
+                         {b[0], b[1], 0.0},
+                         {(b[0] - a[0]) / length, (b[1] - a[1]) / length, 0.0},
+                         {-(b[1] - a[1]) / length, (b[0] - a[0]) / length, 0.0},
+                         length};
+    for (uint32_t slot = 0; slot < w->count; slot++) {
+        if (!w->info[slot].alive)
+            continue;
+        double x[3], v[3];
+        world_true_state(w, slot, w->time, x, v);
+        double d = distance_to(&seg, x), r = w->spheres[slot].radius;
+        if (d < r * (1.0 - SEGMENT_TOLERANCE))
+            return overlapping(w, slot, r, (uint32_t)w->nsegments, d);
+    }
+    if (w->nsegments == w->segments_room) {
+        size_t room = w->segments_room ? 2 * w->segments_room : 4;
+        world_segment *segments = realloc(w->segments, room * sizeof *segments);
+        if (!segments)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu segments", room);
+        w->segments = segments;
+        w->segments_room = room;
+    }
+    w->segments[w->nsegments] = seg;
+    if (index_out)
+        *index_out = (uint32_t)w->nsegments;
+    w->nsegments++;
+    world_unbuild(w); /* every prediction again, with the segment */
+    return CAROM_OK;
+}
+
+size_t carom_world_segment_count(const carom_world *w)
+{
+    return w->nsegments;
+}
+
+carom_status carom_world_get_segment(const carom_world *w, uint32_t index, double a[2], double b[2])
+{
+    if (index >= w->nsegments)
+        return CAROM_ERR_INVALID_ARGUMENT;
+    for (int k = 0; k < 2; k++) {
+        if (a)
+            a[k] = w->segments[index].a[k];
+        if (b)
+            b[k] = w->segments[index].b[k];
+    }
+    return CAROM_OK;
+}
+
+void world_segments_free(carom_world *w)
+{
+    free(w->segments);
+    w->segments = NULL;
+    w->nsegments = w->segments_room = 0;
+}
