@@ -31,6 +31,14 @@ BAD_INPUT = {
                            ["the normal must have a nonzero, finite length"]),
     "planes_word": (["dim=2", "boundary=walls", "planes=1,1,x"] + FAST, USAGE,
                     ["planes=1,1,x", "malformed number"]),
+    "segments_3d": (["boundary=walls", "segments=1,1,2,2"] + FAST, USAGE,
+                    ["segments=1,1,2,2", "segments are for 2D worlds"]),
+    "segments_count": (["dim=2", "boundary=walls", "segments=1,1,2"] + FAST, USAGE,
+                       ["segments=1,1,2", "each segment is x0,y0,x1,y1"]),
+    "segments_periodic": (["dim=2", "n=50", "segments=1,1,2,2"] + FAST, USAGE,
+                          ["segment: axis 0 is periodic"]),
+    "segments_outside": (["dim=2", "n=50", "box=10", "boundary=walls", "segments=1,1,12,2"]
+                         + FAST, USAGE, ["inside the box"]),
     "rdf_max_alone": (["rdf_max=2"], USAGE, ["rdf_max needs rdf=FILE or rdf=on"]),
     "rdf_walls": (["n=50", "boundary=walls", "rdf=on"] + FAST, USAGE,
                   ["rdf: needs a box periodic along every axis"]),
@@ -897,6 +905,47 @@ def case_planes(r):
         expect(worst < 1e-9, "wedge: a sphere %r behind plane %r" % (worst, (a, b, c)))
 
 
+def case_segments(r):
+    """segments=: fixed segments (2D). A hopper (a funnel of two segments
+    over a shelf) under gravity: the disks the placement put on them are
+    left out (counted), they pour through and pile up, and no disk of the
+    final state is nearer than its radius to a segment; an initial state
+    with a disk on a segment is refused naming the file and the
+    segment."""
+    segments = [(0, 30, 18, 20), (40, 30, 22, 20), (10, 8, 30, 8)]
+    final = r.path("hopper.xyz")
+    d = r.json(["dim=2", "n=600", "box=40", "boundary=walls", "gravity=5", "restitution=0.8",
+                "restitution_min_speed=1",
+                "segments=" + "/".join(",".join(str(v) for v in g) for g in segments),
+                "time=10", "final=" + final])
+    expect(d["segments"] == 3 and d["on_segments"] > 5, "hopper: %r" % d)
+    expect(d["n"] + d["on_segments"] == 600, "hopper: n %r" % d["n"])
+    expect(d["events_by_type"]["wall_hits"] > 1000, "hopper: few hits %r" % d["events_by_type"])
+    (comment, rows), = read_xyz(final)[-1:]
+    below = sum(1 for row in rows if row[1] < 20)
+    expect(below > len(rows) // 2, "hopper: only %d of %d disks below the funnel"
+           % (below, len(rows)))
+    worst = 0.0
+    for x0, y0, x1, y1 in segments:
+        dx, dy = x1 - x0, y1 - y0
+        for row in rows:
+            u = max(0.0, min(1.0, ((row[0] - x0) * dx + (row[1] - y0) * dy) / (dx * dx + dy * dy)))
+            dist = math.hypot(row[0] - x0 - u * dx, row[1] - y0 - u * dy)
+            worst = max(worst, 1.0 - dist / row[6])
+    expect(worst < 1e-9, "hopper: a disk %r of its radius into a segment" % worst)
+    init = r.path("on_segment.xyz")
+    with open(init, "w") as f:
+        f.write('2\nLattice="10 0 0 0 10 0 0 0 1" '
+                'Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 pbc="F F F" '
+                "dim=2\nA 2 5 0 1 0 0 0.5 1\nA 5 1.3 0 0 0 0 0.5 1\n")
+    p = r.run(["init=" + init, "segments=4,1,8,1", "time=1"])
+    lines = p.stderr.splitlines()
+    expect(p.returncode == 2 and len(lines) == 1 and init in lines[0] and
+           "sphere 1 (radius 0.5) overlaps segment 0" in lines[0], "on segment: %r" % p.stderr)
+    p = r.ok(["dim=2", "n=100", "boundary=walls", "segments=1,1,4,4", "time=1"])
+    expect("segments           1 fixed" in p.stdout, "summary lacks segments:\n%s" % p.stdout)
+
+
 def case_thermostat(r):
     """thermostat=nu: Andersen's bath at `temperature`. An elastic gas in
     it is an equilibrium fluid at that temperature (Z on Carnahan-
@@ -986,6 +1035,7 @@ CASES = {
     "msd": case_msd,
     "rdf": case_rdf,
     "planes": case_planes,
+    "segments": case_segments,
     "thermostat": case_thermostat,
     "compress": case_compress,
 }

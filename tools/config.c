@@ -34,6 +34,8 @@ static const struct {
     [KEY_GRAVITY] = {"gravity", "g (pulls along -y in 2D, -z in 3D) or gx,gy[,gz] (default 0)"},
     [KEY_PLANES] = {"planes", "fixed planes nx,ny[,nz],d separated by /: spheres stay where "
                               "n.x >= d + radius (walled axes only)"},
+    [KEY_SEGMENTS] = {"segments", "fixed segments x0,y0,x1,y1 separated by /: thin walls (2D, "
+                                  "walls on both axes) disks bounce off on both sides"},
     [KEY_RESTITUTION] = {"restitution", "sphere-sphere coefficient of restitution (default 1)"},
     [KEY_WALL_RESTITUTION] = {"wall_restitution", "sphere-wall restitution (default 1)"},
     [KEY_RESTITUTION_MIN_SPEED] = {"restitution_min_speed",

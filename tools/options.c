@@ -239,6 +239,38 @@ int options_planes(const config *c, int dim, double plane[RUN_PLANES_MAX][4], in
     }
 }
 
+/* segments=x0,y0,x1,y1[/...]: up to RUN_SEGMENTS_MAX segments of four
+ * numbers, 2D only (the library checks them against the box). */
+int options_segments(const config *c, int dim, double segment[RUN_SEGMENTS_MAX][4],
+                     int *nsegments, cli_error *error)
+{
+    *nsegments = 0;
+    if (!config_is_set(c, KEY_SEGMENTS))
+        return 0;
+    if (dim != 2)
+        return bad_value(c, KEY_SEGMENTS, error, "segments are for 2D worlds (planes= in 3D)");
+    const char *s = c->value[KEY_SEGMENTS];
+    for (;;) {
+        const char *slash = strchr(s, '/');
+        size_t len = slash ? (size_t)(slash - s) : strlen(s);
+        if (*nsegments == RUN_SEGMENTS_MAX) {
+            char problem[64];
+            snprintf(problem, sizeof problem, "at most %d segments", RUN_SEGMENTS_MAX);
+            return bad_value(c, KEY_SEGMENTS, error, problem);
+        }
+        int count;
+        if (parse_numbers(c, KEY_SEGMENTS, s, len, segment[*nsegments], 4, &count, error))
+            return error->exit_code;
+        if (count != 4)
+            return bad_value(c, KEY_SEGMENTS, error,
+                             "each segment is x0,y0,x1,y1 (segments separated by /)");
+        (*nsegments)++;
+        if (!slash)
+            return 0;
+        s = slash + 1;
+    }
+}
+
 static int get_double(const config *c, config_key key, double fallback, double *out,
                       cli_error *error)
 {
@@ -579,6 +611,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
         }
     }
     TRY(options_planes(c, o->dim, o->plane, &o->nplanes, error));
+    TRY(options_segments(c, o->dim, o->segment, &o->nsegments, error));
     TRY(get_range(c, KEY_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->restitution, error));
     TRY(get_range(c, KEY_WALL_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->wall_restitution, error));
     TRY(get_range(c, KEY_RESTITUTION_MIN_SPEED, carom_world_default_def().restitution_min_speed,

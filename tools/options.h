@@ -26,6 +26,7 @@ typedef enum run_motion {
 } run_motion;
 
 #define RUN_PLANES_MAX 16
+#define RUN_SEGMENTS_MAX 16
 
 typedef struct run_options {
     int dim;
@@ -63,6 +64,9 @@ typedef struct run_options {
     int nplanes;             /* planes=: fixed planes, n . x >= d + radius */
     double plane[RUN_PLANES_MAX][4]; /* unit normal nx, ny, nz and d (nz 0 in 2D) */
     size_t behind_planes;    /* generated spheres left out behind them */
+    int nsegments;           /* segments=: fixed segments (2D) */
+    double segment[RUN_SEGMENTS_MAX][4]; /* x0, y0, x1, y1 */
+    size_t on_segments;      /* generated spheres left out overlapping them */
     int msd;                 /* msd=on: mean-square displacement of the measured run */
     int rdf;                 /* rdf=FILE|on: g(r) of the measured run */
     const char *rdf_file;    /* its CSV, or NULL (rdf=on) */
@@ -84,6 +88,9 @@ int options_from_config(const config *c, run_options *o, cli_error *error);
  * `carom render input=` too, with the trajectory's dimension). */
 int options_planes(const config *c, int dim, double plane[RUN_PLANES_MAX][4], int *nplanes,
                    cli_error *error);
+/* segments= read for a world of dimension dim (2D only). */
+int options_segments(const config *c, int dim, double segment[RUN_SEGMENTS_MAX][4],
+                     int *nsegments, cli_error *error);
 
 /* The packing the measured run has: compress's target, or packing. */
 double options_packing_measured(const run_options *o);

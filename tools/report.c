@@ -207,6 +207,10 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
         fprintf(out, "  planes             %d fixed (%zu spheres of the placement left out behind "
                      "them)\n",
                 o->nplanes, o->behind_planes);
+    if (o->nsegments)
+        fprintf(out, "  segments           %d fixed (%zu disks of the placement left out on "
+                     "them)\n",
+                o->nsegments, o->on_segments);
     if (o->rdf)
         print_structure(o, r, out);
     if (o->trajectory)
@@ -347,6 +351,10 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     if (o->nplanes) {
         json_int(out, "planes", (unsigned long long)o->nplanes, &first);
         json_int(out, "behind_planes", (unsigned long long)o->behind_planes, &first);
+    }
+    if (o->nsegments) {
+        json_int(out, "segments", (unsigned long long)o->nsegments, &first);
+        json_int(out, "on_segments", (unsigned long long)o->on_segments, &first);
     }
     if (o->rdf) {
         json_int(out, "rdf_samples", (unsigned long long)r->rdf_samples, &first);

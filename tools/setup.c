@@ -130,6 +130,36 @@ static void drop_behind_planes(run_options *o, carom_scene *scene)
     scene->n = kept;
 }
 
+/* Generated disks that overlap a segment (closer to it than their
+ * radius) are left out too. */
+static void drop_on_segments(run_options *o, carom_scene *scene)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < scene->n; i++) {
+        const double *x = scene->position[i];
+        int clear = 1;
+        for (int g = 0; g < o->nsegments && clear; g++) {
+            const double *q = o->segment[g];
+            double dx = q[2] - q[0], dy = q[3] - q[1], len2 = dx * dx + dy * dy;
+            double u = len2 > 0.0 ? ((x[0] - q[0]) * dx + (x[1] - q[1]) * dy) / len2 : 0.0;
+            u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+            double d = hypot(x[0] - q[0] - u * dx, x[1] - q[1] - u * dy);
+            clear = d >= scene->radius[i] * (1.0 + 1e-9);
+        }
+        if (!clear)
+            continue;
+        for (int k = 0; k < 3; k++) {
+            scene->position[kept][k] = scene->position[i][k];
+            scene->velocity[kept][k] = scene->velocity[i][k];
+        }
+        scene->radius[kept] = scene->radius[i];
+        scene->mass[kept] = scene->mass[i];
+        kept++;
+    }
+    o->on_segments = scene->n - kept;
+    scene->n = kept;
+}
+
 static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
 {
     carom_error e;
@@ -182,6 +212,12 @@ static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
         drop_behind_planes(o, scene);
         if (scene->n == 0)
             return cli_fail(error, CLI_EXIT_USAGE, "planes: every sphere placed is behind one");
+        o->n = scene->n;
+    }
+    if (o->nsegments) {
+        drop_on_segments(o, scene);
+        if (scene->n == 0)
+            return cli_fail(error, CLI_EXIT_USAGE, "segments: every disk placed overlaps one");
         o->n = scene->n;
     }
     /* Ids along a space-filling curve: neighbours in space are neighbours

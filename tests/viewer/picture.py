@@ -9,7 +9,9 @@ the same scale, y up). plane_problems(image, planes, box_width, hatch)
 checks how 2D fixed planes (nx, ny, d: lines n . x = d) are drawn: every
 pixel of the planes' colour on a line or at most `hatch` on its solid
 side, and each line drawn along its whole length inside the box; it
-returns what is wrong, as a list of strings.
+returns what is wrong, as a list of strings. segment_problems(image,
+segments, box_width) does the same for 2D fixed segments (x0, y0, x1,
+y1): every pixel of their colour on one, each drawn along its length.
 """
 
 BOX_COLOUR = (200, 200, 210)
@@ -80,4 +82,36 @@ def plane_problems(image, planes, box_width, hatch):
         if total <= 20 or missing:
             problems.append(f"plane {nx:.3f},{ny:.3f},{d:.3f} missing at {missing} of {total} "
                             "points")
+    return problems
+
+
+def segment_problems(image, segments, box_width):
+    to_pixel, to_world, scale = box_mapping(image, box_width)
+    drawn = pixels_of(image, PLANE_COLOUR)
+    if len(drawn) <= 20:
+        return [f"only {len(drawn)} pixels of the segments' colour"]
+
+    def distance(x, y, seg):
+        x0, y0, x1, y1 = seg
+        dx, dy = x1 - x0, y1 - y0
+        u = max(0.0, min(1.0, ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)))
+        return ((x - x0 - u * dx) ** 2 + (y - y0 - u * dy) ** 2) ** 0.5
+
+    problems = []
+    tol = 1.5 / scale
+    stray = [(px, py) for px, py in drawn
+             if min(distance(*to_world(px + 0.5, py + 0.5), seg) for seg in segments) > tol]
+    if stray:
+        problems.append(f"{len(stray)} pixels of the segments' colour off the segments, "
+                        f"first {stray[:3]}")
+    lit = set(drawn)
+    for seg in segments:
+        x0, y0, x1, y1 = seg
+        missing = 0
+        for k in range(1, 50):
+            u, v = to_pixel(x0 + (x1 - x0) * k / 50, y0 + (y1 - y0) * k / 50)
+            missing += not any((int(u) + a, int(v) + b) in lit
+                               for a in (-1, 0, 1) for b in (-1, 0, 1))
+        if missing:
+            problems.append(f"segment {seg} missing at {missing} of 49 points")
     return problems

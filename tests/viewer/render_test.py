@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pngread import read_png  # noqa: E402
-from picture import PLANE_COLOUR, pixels_of, plane_problems  # noqa: E402
+from picture import PLANE_COLOUR, pixels_of, plane_problems, segment_problems  # noqa: E402
 
 CAROM, WORK = sys.argv[1], sys.argv[2]
 failures = []
@@ -189,6 +189,18 @@ if check(len(files) >= 2, f"render trajectory with planes: {len(files)} frames")
     check_plane_pixels(read_png(files[0]), [(1.0, 1.0, 8.0)], float(lattice),
                        "render trajectory with planes", float(lattice) / 32 + 0.5)
 
+# Fixed segments (2D): a hopper drawn where its segments are; the disks
+# pour through it (the large sphere is off with segments).
+hopper = [(0, 30, 18, 20), (40, 30, 22, 20), (10, 8, 30, 8)]
+out = fresh("render_segments")
+run(["render", "dim=2", "n=600", "box=40", "boundary=walls", "gravity=5", "restitution=0.8",
+     "restitution_min_speed=1", "segments=" + "/".join(",".join(map(str, g)) for g in hopper),
+     "frames=2", "width=240", "height=240", "hud=off", f"out={out}"])
+files = frames_in(out)
+if check(len(files) == 2, f"render segments: {len(files)} frames"):
+    for problem in segment_problems(read_png(files[-1]), hopper, 40.0):
+        failures.append(f"render segments: {problem}")
+
 # Driven particles (seed 000): kgs-forces renders moving pictures; in
 # kgs-field the particles start at rest and the field drives them, so that
 # after 4 time units (8 relaxation times of the gain 2) their velocities
@@ -247,6 +259,10 @@ for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
                     "each plane is nx,ny,d in 2D"),
                    (["render", f"input={traj}", "n=50", f"out={WORK}/bad"],
                     "key 'n' does not apply with input="),
+                   (["render", "dim=2", "boundary=walls", "segments=1,1,2,2", "big=on",
+                     f"out={WORK}/bad"], "big=on: the large sphere cannot be used with segments="),
+                   (["render", "dim=2", "boundary=walls", "segments=1,1,2,2", "drag=1,1,2,2",
+                     f"out={WORK}/bad"], "drag= moves the large sphere, which is off"),
                    (["render", "dim=2", "box=10", "motion=orbits", f"orbits={WORK}/none.txt",
                      f"out={WORK}/bad"],
                     "motion=orbits is not supported by the viewer")]:

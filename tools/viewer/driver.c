@@ -189,6 +189,12 @@ static int build_world(driver *d, const carom_scene *scene)
             carom_world_free(w);
             return r;
         }
+    for (int g = 0; g < d->nsegments; g++)
+        if (carom_world_add_segment(w, d->segment[g], d->segment[g] + 2, NULL) != CAROM_OK) {
+            int r = fail(d, "segments", carom_world_error_message(w));
+            carom_world_free(w);
+            return r;
+        }
     if (d->has_big) {
         carom_sphere_def big = carom_sphere_default_def();
         big.radius = d->big_radius;
@@ -257,6 +263,10 @@ int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
             d->plane[q][k] = p[k] / length;
     }
     d->nplanes = s->nplanes;
+    if (s->nsegments < 0 || s->nsegments > FRAME_SEGMENTS_MAX)
+        return fail(d, "segments", "too many");
+    d->nsegments = s->nsegments;
+    memcpy(d->segment, s->segment, sizeof d->segment);
     d->driven = s->driven;
     d->motion_options = s->motion_options;
 
@@ -523,6 +533,8 @@ int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
     f->big = -1;
     f->nplanes = d->nplanes;
     memcpy(f->plane, d->plane, sizeof f->plane);
+    f->nsegments = d->nsegments;
+    memcpy(f->segment, d->segment, sizeof f->segment);
     size_t n = 0;
     for (size_t id = 0; id < cap; id++) {
         carom_sphere_state st;

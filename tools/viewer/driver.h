@@ -54,6 +54,8 @@ typedef struct driver_settings {
      * forces or field): the options their motion is made from. */
     int driven;
     run_options motion_options;
+    int nsegments;        /* fixed segments (2D; only without the large sphere) */
+    double segment[FRAME_SEGMENTS_MAX][4];
 } driver_settings;
 
 typedef struct driver {
@@ -75,6 +77,8 @@ typedef struct driver {
     size_t relocated;         /* spheres moved to make room for it */
     int nplanes;
     double plane[FRAME_PLANES_MAX][4]; /* unit normal, offset */
+    int nsegments;
+    double segment[FRAME_SEGMENTS_MAX][4];
     int driven;                 /* the particles are driven by `motion` */
     run_options motion_options;
     motion motion;

@@ -6,13 +6,15 @@
  * existing entries kept) and returns 0, or -1 when out of memory. The
  * large sphere, if any, is entry `big` and is drawn grey. Colours are
  * filled by the palette functions. Fixed planes, if any, are drawn as
- * lines (plane_lines.h). */
+ * lines (plane_lines.h), and fixed segments (2D) as lines in the same
+ * colour. */
 #ifndef CAROM_VIEWER_FRAME_H
 #define CAROM_VIEWER_FRAME_H
 
 #include <stddef.h>
 
 #define FRAME_PLANES_MAX 16
+#define FRAME_SEGMENTS_MAX 16
 
 typedef struct view_frame {
     int dim;
@@ -26,6 +28,8 @@ typedef struct view_frame {
     long big; /* index of the large sphere, -1 if none */
     int nplanes;
     double plane[FRAME_PLANES_MAX][4]; /* normal, offset: spheres stay where n . x >= d + r */
+    int nsegments;
+    double segment[FRAME_SEGMENTS_MAX][4]; /* 2D: x0, y0, x1, y1 */
 } view_frame;
 
 void frame_init(view_frame *f);

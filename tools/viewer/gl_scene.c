@@ -311,11 +311,15 @@ static void draw_box(const camera *cam)
  * (as the software renderer draws them), depth-tested in 3D. */
 static void draw_planes(const camera *cam, const view_frame *f)
 {
-    if (f->nplanes == 0)
+    if (f->nplanes == 0 && f->nsegments == 0)
         return;
     load_camera(cam);
     glColor3ub(style_plane_colour[0], style_plane_colour[1], style_plane_colour[2]);
     glBegin(GL_LINES);
+    for (int s = 0; s < f->nsegments; s++) {
+        glVertex3d(f->segment[s][0], f->segment[s][1], 0.0);
+        glVertex3d(f->segment[s][2], f->segment[s][3], 0.0);
+    }
     for (int p = 0; p < f->nplanes; p++) {
         double lines[PLANE_LINES_MAX][2][3];
         int n = plane_lines(cam->dim, cam->box, f->plane[p], f->plane[p][3], lines);

@@ -113,7 +113,9 @@ static int render_trajectory(render_job *j)
         if (k == 0 && j->va.input_keys) {
             cli_error e;
             if (options_planes(j->va.input_keys, j->frame.dim, j->frame.plane,
-                               &j->frame.nplanes, &e)) {
+                               &j->frame.nplanes, &e) ||
+                options_segments(j->va.input_keys, j->frame.dim, j->frame.segment,
+                                 &j->frame.nsegments, &e)) {
                 snprintf(j->err, sizeof j->err, "%s (%s is %dD)", e.message, j->va.input,
                          j->frame.dim);
                 j->exit_code = e.exit_code;

@@ -37,6 +37,18 @@ static void draw_planes(raster *r, const camera *cam, const view_frame *f)
     }
 }
 
+/* Fixed segments (2D): lines on top, in the planes' colour. */
+static void draw_segments(raster *r, const camera *cam, const view_frame *f)
+{
+    for (int g = 0; g < f->nsegments; g++) {
+        const double a[3] = {f->segment[g][0], f->segment[g][1], 0.0};
+        const double b[3] = {f->segment[g][2], f->segment[g][3], 0.0};
+        double x0, y0, d0, x1, y1, d1;
+        if (camera_project(cam, a, &x0, &y0, &d0) && camera_project(cam, b, &x1, &y1, &d1))
+            raster_line(r, x0, y0, -1.0, x1, y1, -1.0, style_plane_colour);
+    }
+}
+
 static void draw_sphere(raster *r, const camera *cam, const view_frame *f, size_t i)
 {
     double px, py, depth;
@@ -55,6 +67,7 @@ void soft_scene_draw(raster *r, const camera *cam, const view_frame *f, const ch
     if (cam->dim == 2) {
         draw_box(r, cam, 1);
         draw_planes(r, cam, f);
+        draw_segments(r, cam, f);
     }
     for (size_t i = 0; i < f->n; i++)
         if ((long)i != f->big)

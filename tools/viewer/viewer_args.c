@@ -14,6 +14,7 @@
 #define MAX_PIXELS 8192
 
 _Static_assert(FRAME_PLANES_MAX == RUN_PLANES_MAX, "the viewer draws every plane of a run");
+_Static_assert(FRAME_SEGMENTS_MAX == RUN_SEGMENTS_MAX, "and every segment");
 
 typedef enum vkey {
     VK_WIDTH, VK_HEIGHT, VK_COLOR, VK_TIME_SCALE, VK_BIG, VK_BIG_RADIUS, VK_BIG_MASS,
@@ -139,6 +140,7 @@ static int set_viewer_key(viewer_mode mode, vkey k, const char *v, viewer_args *
         break;
     case VK_BIG:
         st = parse_switch(name, v, "on", "off", &ds->with_big, error);
+        va->big_given = 1;
         break;
     case VK_BIG_RADIUS:
         st = parse_number(name, v, 1e-12, 1e12, &ds->big_radius, error);
@@ -236,12 +238,13 @@ static void defaults(viewer_args *va, driver_settings *ds)
 static int keep_input_keys(config *c, viewer_args *va, cli_error *error)
 {
     for (int k = 0; k < KEY_COUNT; k++)
-        if (k != KEY_PLANES && config_is_set(c, (config_key)k))
+        if (k != KEY_PLANES && k != KEY_SEGMENTS && config_is_set(c, (config_key)k))
             return cli_fail(error, CLI_EXIT_USAGE,
                             "%s: key '%s' does not apply with input= (the pictures come from "
-                            "the file; of the keys of `carom run` only planes= may be given)",
+                            "the file; of the keys of `carom run` only planes= and segments= "
+                            "may be given)",
                             c->origin[k], config_key_name((config_key)k));
-    if (!config_is_set(c, KEY_PLANES))
+    if (!config_is_set(c, KEY_PLANES) && !config_is_set(c, KEY_SEGMENTS))
         return 0;
     va->input_keys = malloc(sizeof *va->input_keys);
     if (!va->input_keys)
@@ -324,6 +327,18 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = cli_fail(error, CLI_EXIT_USAGE,
                           "motion=orbits is not supported by the viewer yet: use carom run "
                           "(motion=forces and field, and the kgs-* scenarios, are)");
+    /* The large sphere is driven (by the viewer), and segments are for
+     * ballistic disks: with segments the viewer runs without it. */
+    if (!status && o.nsegments) {
+        if (va->big_given && ds->with_big)
+            status = cli_fail(error, CLI_EXIT_USAGE,
+                              "big=on: the large sphere cannot be used with segments= (they are "
+                              "for ballistic disks, and the viewer drives the large sphere)");
+        ds->with_big = 0;
+    }
+    if (!status && drag_text && !ds->with_big)
+        status = cli_fail(error, CLI_EXIT_USAGE, "drag= moves the large sphere, which is off%s",
+                          o.nsegments ? " (segments= turn it off)" : "");
     if (!status)
         status = setup_scene(&o, scene, error);
     if (!status) {
@@ -339,6 +354,8 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         ds->time_scale = va->time_scale;
         ds->nplanes = o.nplanes;
         memcpy(ds->plane, o.plane, sizeof ds->plane);
+        ds->nsegments = o.nsegments;
+        memcpy(ds->segment, o.segment, sizeof ds->segment);
         ds->driven = o.motion == MOTION_FORCES || o.motion == MOTION_FIELD;
         ds->motion_options = o;
         if (drag_text)
