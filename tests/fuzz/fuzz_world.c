@@ -36,7 +36,11 @@
  *   more than 1e-9 of its radius, and its hits are recorded as plane
  *   contacts and counted among the wall hits (growing spheres too, with
  *   the radius of the moment; report-only worlds with a plane keep their
- *   energy to 1e-9, as a reflection off a plane rounds).
+ *   energy to 1e-9, as a reflection off a plane rounds);
+ * - then 4 more bytes may add a fixed segment to a 2D world walled on both
+ *   axes (carom_world_add_segment; refused when a sphere overlaps it): no
+ *   centre ever nearer to it than its radius less 1e-9 of it, its
+ *   contacts recorded as segment contacts (such worlds do not grow).
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
  * infinite mass can squeeze a sphere without end. Built only with
@@ -103,6 +107,10 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
             walls++;
             if (c[k].wall < 0 || (size_t)c[k].wall >= carom_world_plane_count(w))
                 fail("a recorded plane contact on no plane", (double)c[k].wall);
+        } else if (c[k].kind == CAROM_CONTACT_SEGMENT) {
+            walls++;
+            if (c[k].wall < 0 || (size_t)c[k].wall >= carom_world_segment_count(w))
+                fail("a recorded segment contact on no segment", (double)c[k].wall);
         } else {
             walls++;
             if (c[k].wall < 0 || c[k].wall >= 2 * s->dim || !s->walls[c[k].wall / 2])
@@ -112,6 +120,40 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
     if (spheres != collisions || walls != wall_hits)
         fail("the recorded contacts are not those the stats count",
              (double)spheres - (double)collisions + (double)walls - (double)wall_hits);
+}
+
+/* A segment from 4 bytes left, in a 2D world walled on both axes: ends
+ * between 5% and 95% of the box. Refused (and left out) when a sphere
+ * overlaps it. */
+static void add_segment(carom_world *w, const world_spec *s, byte_reader *r)
+{
+    if (r->left < 4 || s->dim != 2 || !s->walls[0] || !s->walls[1])
+        return;
+    double a[2], b[2];
+    for (int k = 0; k < 2; k++)
+        a[k] = s->box[k] * (0.05 + 0.9 * (double)take8(r) / 255.0);
+    for (int k = 0; k < 2; k++)
+        b[k] = s->box[k] * (0.05 + 0.9 * (double)take8(r) / 255.0);
+    carom_status st = carom_world_add_segment(w, a, b, NULL);
+    if (st != CAROM_OK && st != CAROM_ERR_OVERLAP && !(a[0] == b[0] && a[1] == b[1]))
+        fail("a segment in a walled 2D world was refused", (double)st);
+}
+
+/* No centre nearer to a segment than its radius, less 1e-9 of it. */
+static void check_segments(const carom_world *w, const placed *p, int n)
+{
+    for (uint32_t g = 0; g < carom_world_segment_count(w); g++) {
+        double a[2], b[2];
+        carom_world_get_segment(w, g, a, b);
+        double dx = b[0] - a[0], dy = b[1] - a[1];
+        for (int i = 0; i < n; i++) {
+            double u = ((p[i].x[0] - a[0]) * dx + (p[i].x[1] - a[1]) * dy) / (dx * dx + dy * dy);
+            u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+            double d = hypot(p[i].x[0] - a[0] - u * dx, p[i].x[1] - a[1] - u * dy);
+            if (d < p[i].r * (1.0 - 1e-9))
+                fail("a sphere overlaps a segment", 1.0 - d / p[i].r);
+        }
+    }
 }
 
 /* Sphere i's position plus image times box along axis a. */
@@ -183,9 +225,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     add_plane(w, &s, &r);
+    add_segment(w, &s, &r);
     /* One world in four without gravity or report-only grows its spheres,
-     * by a quarter to all of 30% over the run. */
-    int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1;
+     * by a quarter to all of 30% over the run (not among segments). */
+    int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1 &&
+                  carom_world_segment_count(w) == 0;
     if (growing && carom_world_set_growth(w, 0.3 * (double)((steps_byte / 24) % 4 + 1) / 4.0 /
                                                  (step * steps)) != CAROM_OK)
         fail("a world without gravity refused to grow", 0.0);
@@ -230,6 +274,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         read_back(w, p, n);
         check_states(&s, p, n);
         check_planes(w, &s, p, n);
+        check_segments(w, p, n);
         if (s.report_only && !s.gravity)
             check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
                            carom_world_time(w));
@@ -241,9 +286,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int energy_kept = !s.gravity || s.walls[1];
         if ((s.moving_obstacles && !s.report_only) || growing) {
             /* no energy to keep */
-        } else if (s.report_only && carom_world_plane_count(w) == 0) {
-            /* (a box's wall flips a velocity's sign; a plane's reflection
-             * rounds, and is checked with the elastic worlds) */
+        } else if (s.report_only && carom_world_plane_count(w) == 0 &&
+                   carom_world_segment_count(w) == 0) {
+            /* (a box's wall flips a velocity's sign; a plane's or a
+             * segment's reflection rounds, and is checked with the
+             * elastic worlds) */
             if (!s.gravity && e != e0)
                 fail("a report-only world changed its energy", e - e0);
         } else if ((s.elastic || s.report_only) && energy_kept) {

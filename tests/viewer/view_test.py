@@ -12,7 +12,8 @@ usage: view_test.py MODE CAROM WORKDIR [X11_CLOSE]
   keys   every key (pause, step, reset, slower, faster, gravity, colour)
          then Escape, in a scene with fixed planes: exit code 0 and the
          summary line, and the planes drawn where they are; then keys in
-         seed 000's scene of driven particles (kgs-forces)
+         seed 000's scene of driven particles (kgs-forces), and in a
+         hopper of fixed segments (drawn where they are)
 """
 import math
 import os
@@ -23,7 +24,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pngread import read_png, pixel  # noqa: E402
-from picture import box_mapping, plane_problems  # noqa: E402
+from picture import box_mapping, plane_problems, segment_problems  # noqa: E402
 
 MODE, CAROM, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 X11_CLOSE = sys.argv[4] if len(sys.argv) > 4 else None
@@ -242,6 +243,24 @@ def keys():
         time.sleep(0.3)
     xdo("key", "Escape")
     finish(proc, "keys, driven")
+    # A hopper of fixed segments (2D): drawn where they are.
+    shot = os.path.join(WORK, "keys_segments.png")
+    if os.path.exists(shot):
+        os.remove(shot)
+    hopper = [(0, 30, 18, 20), (40, 30, 22, 20), (10, 8, 30, 8)]
+    proc, wid = start_view(["width=400", "height=400", f"screenshot={shot}"],
+                           ["dim=2", "n=600", "box=40", "boundary=walls", "gravity=5",
+                            "restitution=0.8", "restitution_min_speed=1",
+                            "segments=" + "/".join(",".join(map(str, g)) for g in hopper)])
+    xdo("mousemove", "--window", wid, 200, 200)
+    for key in ["space", "n", "space", "r"]:
+        xdo("key", key)
+        time.sleep(0.3)
+    xdo("key", "Escape")
+    finish(proc, "keys, segments")
+    if check(os.path.exists(shot), "keys, segments: no screenshot"):
+        for problem in segment_problems(read_png(shot), hopper, 40.0):
+            failures.append(f"keys, segments: {problem}")
 
 
 {"drag": drag, "close": close, "keys": keys}[MODE]()
