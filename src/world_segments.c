@@ -19,7 +19,9 @@
  * comes down to r, at a point whose projection falls on the segment) or
  * through an end's disk (|x - end| comes down to r): the band's short
  * sides lie inside the disks. Under gravity the face is a quadratic in
- * time, an end a quartic; the earliest of the three is the contact. */
+ * time, an end a quartic; the earliest of the four (both faces: a centre
+ * may go round an end and, on its parabola, come back onto the far face
+ * with no event between) is the contact. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -59,25 +61,46 @@ static double end_time(const double x[3], const double v[3], const double g[3], 
     return roots_first_upcrossing_poly(c, 4);
 }
 
+/* The far face, for a centre on the other side of the segment's line (h
+ * = c0 + c1 tau + c2 tau^2 = r - its distance beyond the line on that
+ * side, so c0 >= r > 0): it can only come in through that face after
+ * going round an end, out beyond r on that side, and curving back under
+ * gravity: h dips below zero and rises again, at its larger root. */
+static double far_face_time(double c0, double c1, double c2)
+{
+    if (!(c2 > 0.0) || !(c1 < 0.0))
+        return INFINITY;
+    double disc = c1 * c1 - 4.0 * c2 * c0;
+    if (!(disc > 0.0))
+        return INFINITY;
+    return (-c1 + sqrt(disc)) / (2.0 * c2); /* c1 < 0: no cancellation */
+}
+
+/* tau if the centre is then alongside the segment (a face contact), else
+ * INFINITY. */
+static double alongside(const sphere *s, const double acc[3], const world_segment *g, double tau)
+{
+    if (!isfinite(tau))
+        return INFINITY;
+    double u = 0.0;
+    for (int k = 0; k < 2; k++)
+        u += (s->x[k] + tau * (s->v[k] + 0.5 * acc[k] * tau) - g->a[k]) * g->dir[k];
+    return u >= 0.0 && u <= g->length ? tau : INFINITY;
+}
+
 double world_segment_time(const carom_world *w, const sphere *s, const world_segment *g, double now)
 {
     double acc[3] = {0.0, 0.0, 0.0};
     if (w->has_gravity && INFO(s)->falls)
         vec_copy(acc, w->gravity);
     double r = s->radius;
-    /* The face on the centre's side: how far inside the band (> 0). */
+    /* The faces: the centre's height e above the line (along n), and its
+     * rate and half its acceleration, seen from the centre's side. */
     double e = (s->x[0] - g->a[0]) * g->n[0] + (s->x[1] - g->a[1]) * g->n[1];
     double side = e >= 0.0 ? 1.0 : -1.0;
-    double tau = roots_first_upcrossing_quadratic(r - side * e, -side * vec_dot(g->n, s->v),
-                                                  -0.5 * side * vec_dot(g->n, acc));
-    if (isfinite(tau)) {
-        /* A face contact only where the centre is alongside the segment. */
-        double u = 0.0;
-        for (int k = 0; k < 2; k++)
-            u += (s->x[k] + tau * (s->v[k] + 0.5 * acc[k] * tau) - g->a[k]) * g->dir[k];
-        if (!(u >= 0.0 && u <= g->length))
-            tau = INFINITY;
-    }
+    double rate = side * vec_dot(g->n, s->v), pull = 0.5 * side * vec_dot(g->n, acc);
+    double tau = alongside(s, acc, g, roots_first_upcrossing_quadratic(r - side * e, -rate, -pull));
+    tau = fmin(tau, alongside(s, acc, g, far_face_time(r + side * e, rate, pull)));
     tau = fmin(tau, end_time(s->x, s->v, acc, g->a, r));
     tau = fmin(tau, end_time(s->x, s->v, acc, g->b, r));
     return fmax(s->t + tau, now);

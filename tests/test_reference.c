@@ -9,8 +9,22 @@
  * walls, mixed radii and masses, immovable spheres, a few small spheres
  * 30x faster than the rest; radii spread over a factor 100 with more
  * than 64 large spheres; a cluster in a box of side 1e6; fixed planes
- * cutting the corners of a box, with and without gravity) the engine must
- * produce the same sequence of sphere-sphere collisions (time, i, j).
+ * cutting the corners of a box, with and without gravity; fixed segments
+ * in a 2D box, with and without gravity) the engine must produce the same
+ * sequence of sphere-sphere collisions (time, i, j).
+ *
+ * The scenes with segments (one to three, some level, some tilted, of a
+ * fifth to three fifths of the box's side) also compare the sequence of
+ * segment contacts (time, sphere, segment) up to the last collision
+ * compared. The reference finds a segment's contacts its own way: a face
+ * on either side as the later-decreasing root of a quadratic in time,
+ * kept if the centre is then alongside the segment (so a disk that goes
+ * round an end under gravity meets the far face), and an end as the first
+ * time |x(t) - end| comes down to the radius, by bisection on the pieces
+ * where that distance is monotonic (between the roots of its derivative,
+ * themselves found by bisection between the roots of the second
+ * derivative, a quadratic): the quartic under gravity is never solved as
+ * a polynomial, and none of the engine's root finders is used.
  *
  * Hard-sphere gases are chaotic, so each scene is compared only up to its
  * own horizon: the reference is run twice, the second time with every
@@ -32,6 +46,9 @@
 #define HUGE_SCENES 16   /* a cluster in a box of side 1e6 (sparse cells) */
 #define PLANE_SCENES 48  /* fixed planes across the corners of the box */
 #define MAX_PLANES 3
+#define SEGMENT_SCENES 48 /* fixed segments in a 2D box */
+#define MAX_SEGMENTS 3
+#define MAX_SEGMENT_HITS 4096 /* per scene: segment contacts compared */
 
 typedef struct ref_sphere {
     double x[3], v[3];
@@ -48,11 +65,13 @@ typedef struct ref_scene {
     ref_sphere s[MAX_N];
     int nplanes;
     double pn[MAX_PLANES][3], pd[MAX_PLANES]; /* free side: pn . x >= pd + r */
+    int nsegments; /* 2D: every centre at least r from every point of each */
+    double sa[MAX_SEGMENTS][2], sb[MAX_SEGMENTS][2];
 } ref_scene;
 
 typedef struct collision {
     double t;
-    int i, j; /* i < j */
+    int i, j; /* i < j; for a segment contact: the sphere and the segment */
 } collision;
 
 /* ---- random numbers ------------------------------------------------------ */
@@ -79,6 +98,9 @@ typedef struct ref_state {
     double t0[MAX_N];
     double t;
     long events;
+    collision *seg_log; /* if not NULL: its segment contacts, up to MAX_SEGMENT_HITS */
+    int seg_logged;     /* how many there were (may exceed MAX_SEGMENT_HITS) */
+    int seg_at_ends;    /* how many of them were at an end */
 } ref_state;
 
 static void ref_min_image(const ref_scene *sc, double d[3])
@@ -159,6 +181,182 @@ static double ref_face_time(double x, double v, double a, double level, double d
     if (lo > 0.0)
         return lo;
     return INFINITY;
+}
+
+/* Time until y(t) = y + vy t + ay t^2 / 2 comes down to r (decreasing
+ * through r: the centre's height above a segment's line, on one side,
+ * reaching the face of its band); 0 if 0 <= y <= r and decreasing
+ * (touching and moving in); INFINITY if never (a tangency is no contact).
+ * From y < 0 (the far side) that is after rising above r first. */
+static double ref_band_time(double y, double vy, double ay, double r)
+{
+    if (y >= 0.0 && y <= r && vy < 0.0)
+        return 0.0;
+    double c = y - r, b = vy, q = 0.5 * ay;
+    if (q == 0.0)
+        return b < 0.0 && c >= 0.0 ? c / -b : INFINITY;
+    double disc = b * b - 4.0 * q * c;
+    if (!(disc > 0.0))
+        return INFINITY;
+    /* The roots (-b -+ sq) / 2q; decreasing at (-b - sq) / 2q, the smaller
+     * one if q > 0. */
+    double sq = sqrt(disc);
+    double s = -0.5 * (b + copysign(sq, b));
+    double r1 = s / q, r2 = c / s;
+    double down = q > 0.0 ? fmin(r1, r2) : fmax(r1, r2);
+    return down >= 0.0 ? down : INFINITY;
+}
+
+/* A centre's motion relative to a segment's end: d + v t + g t^2 / 2. */
+typedef struct ref_end_motion {
+    double d[2], v[2], g[2], r;
+} ref_end_motion;
+
+/* f(t) = |d + v t + g t^2 / 2|^2 - r^2: > 0 clear of the end's disk. */
+static double ref_end_f(const ref_end_motion *m, double t)
+{
+    double f = -m->r * m->r;
+    for (int k = 0; k < 2; k++) {
+        double x = m->d[k] + t * (m->v[k] + 0.5 * m->g[k] * t);
+        f += x * x;
+    }
+    return f;
+}
+
+/* f'(t) / 2 = (d + v t + g t^2 / 2) . (v + g t) */
+static double ref_end_df(const ref_end_motion *m, double t)
+{
+    double df = 0.0;
+    for (int k = 0; k < 2; k++)
+        df += (m->d[k] + t * (m->v[k] + 0.5 * m->g[k] * t)) * (m->v[k] + m->g[k] * t);
+    return df;
+}
+
+/* The root of f' in [lo, hi], where f' changes sign (by bisection). */
+static double ref_end_critical(const ref_end_motion *m, double lo, double hi)
+{
+    int up = ref_end_df(m, lo) < 0.0;
+    for (;;) {
+        double mid = lo + 0.5 * (hi - lo);
+        if (!(mid > lo && mid < hi))
+            return mid;
+        if ((ref_end_df(m, mid) < 0.0) == up)
+            lo = mid;
+        else
+            hi = mid;
+    }
+}
+
+/* First t in [0, T] at which the centre comes within r of a segment's end
+ * (f decreasing through 0), INFINITY if none; 0 if touching (f(0) <= 0)
+ * and moving in. f is a quartic under gravity; it is split into pieces
+ * on which it is monotonic, at the roots of f' (a cubic: one in each
+ * piece between the roots of the quadratic f'', where it changes sign),
+ * and the first piece from f > 0 to f <= 0 is bisected to the last bit. */
+static double ref_end_time(const double d[2], const double v[2], const double g[2], double r,
+                           double T)
+{
+    ref_end_motion m = {{d[0], d[1]}, {v[0], v[1]}, {g[0], g[1]}, r};
+    double dn = hypot(d[0], d[1]), vn = hypot(v[0], v[1]), gn = hypot(g[0], g[1]);
+    /* |d + v t + g t^2 / 2| >= gn t^2 / 2 - vn t - dn, which exceeds r
+     * after tmax; and it is at least dn - vn t - gn t^2 / 2. */
+    double tmax = gn > 0.0 ? (vn + sqrt(vn * vn + 2.0 * gn * (dn + r))) / gn
+                  : vn > 0.0 ? (dn + r) / vn
+                             : 0.0;
+    T = fmin(T, 1.000001 * tmax);
+    if (dn - T * (vn + 0.5 * gn * T) > r * (1.0 + 1e-9))
+        return INFINITY; /* not within reach before T */
+    if (ref_end_f(&m, 0.0) <= 0.0 && ref_end_df(&m, 0.0) < 0.0)
+        return 0.0;
+    /* f'' / 2 = |v + g t|^2 + (d + v t + g t^2 / 2) . g = a0 + a1 t + a2 t^2 */
+    double a0 = v[0] * v[0] + v[1] * v[1] + d[0] * g[0] + d[1] * g[1];
+    double a1 = 3.0 * (v[0] * g[0] + v[1] * g[1]), a2 = 1.5 * gn * gn;
+    double cuts[4] = {0.0}, crit[5] = {0.0};
+    int ncuts = 1, ncrit = 1;
+    if (a2 > 0.0) {
+        double disc = a1 * a1 - 4.0 * a2 * a0;
+        if (disc > 0.0) {
+            double s = -0.5 * (a1 + copysign(sqrt(disc), a1));
+            double r1 = s / a2, r2 = s != 0.0 ? a0 / s : 0.0;
+            double lo = fmin(r1, r2), hi = fmax(r1, r2);
+            if (lo > 0.0 && lo < T)
+                cuts[ncuts++] = lo;
+            if (hi > 0.0 && hi < T && hi > lo)
+                cuts[ncuts++] = hi;
+        }
+    }
+    cuts[ncuts++] = T;
+    for (int k = 0; k + 1 < ncuts; k++) {
+        double f0 = ref_end_df(&m, cuts[k]), f1 = ref_end_df(&m, cuts[k + 1]);
+        if ((f0 < 0.0 && f1 > 0.0) || (f0 > 0.0 && f1 < 0.0))
+            crit[ncrit++] = ref_end_critical(&m, cuts[k], cuts[k + 1]);
+    }
+    crit[ncrit++] = T;
+    for (int k = 0; k + 1 < ncrit; k++) {
+        double lo = crit[k], hi = crit[k + 1];
+        if (!(ref_end_f(&m, lo) > 0.0 && ref_end_f(&m, hi) <= 0.0))
+            continue;
+        for (;;) {
+            double mid = lo + 0.5 * (hi - lo);
+            if (!(mid > lo && mid < hi))
+                return hi;
+            if (ref_end_f(&m, mid) > 0.0)
+                lo = mid;
+            else
+                hi = mid;
+        }
+    }
+    return INFINITY;
+}
+
+/* Time until a disk (centre x, velocity v, acceleration g, radius r)
+ * meets the segment a-b, if before T (INFINITY otherwise): a face on
+ * either side, where the centre is then alongside the segment, or an
+ * end; *at_end tells which. */
+static double ref_segment_time(const double a[2], const double b[2], const double x[3],
+                               const double v[3], const double g[3], double r, double T,
+                               int *at_end)
+{
+    double len = hypot(b[0] - a[0], b[1] - a[1]);
+    double dir[2] = {(b[0] - a[0]) / len, (b[1] - a[1]) / len}, n[2] = {-dir[1], dir[0]};
+    double e = (x[0] - a[0]) * n[0] + (x[1] - a[1]) * n[1];
+    double ve = v[0] * n[0] + v[1] * n[1], ge = g[0] * n[0] + g[1] * n[1];
+    double best = INFINITY;
+    for (int side = -1; side <= 1; side += 2) {
+        double t = ref_band_time(side * e, side * ve, side * ge, r);
+        if (!(t < best))
+            continue;
+        double u = 0.0;
+        for (int k = 0; k < 2; k++)
+            u += (x[k] + t * (v[k] + 0.5 * g[k] * t) - a[k]) * dir[k];
+        if (u >= 0.0 && u <= len)
+            best = t;
+    }
+    *at_end = 0;
+    for (int end = 0; end < 2; end++) {
+        const double *p = end ? b : a;
+        double d[2] = {x[0] - p[0], x[1] - p[1]};
+        double t = ref_end_time(d, v, g, r, fmin(T, best));
+        if (t < best) {
+            best = t;
+            *at_end = 1;
+        }
+    }
+    return best < T ? best : INFINITY;
+}
+
+/* The unit vector from the nearest point of segment a-b to x. */
+static void ref_segment_normal(const double a[2], const double b[2], const double x[3],
+                               double n[3])
+{
+    double ab[2] = {b[0] - a[0], b[1] - a[1]};
+    double u = ((x[0] - a[0]) * ab[0] + (x[1] - a[1]) * ab[1]) / (ab[0] * ab[0] + ab[1] * ab[1]);
+    u = fmin(fmax(u, 0.0), 1.0);
+    double dx = x[0] - (a[0] + u * ab[0]), dy = x[1] - (a[1] + u * ab[1]);
+    double d = hypot(dx, dy);
+    n[0] = dx / d;
+    n[1] = dy / d;
+    n[2] = 0.0;
 }
 
 /* Advances to the next sphere-sphere collision, processing walls on the
@@ -243,6 +441,24 @@ static int ref_next(ref_state *st, collision *out)
                 }
             }
         }
+        int at_end = 0;
+        for (int i = 0; i < sc->n; i++) {
+            double g[3];
+            for (int k = 0; k < 3; k++)
+                g[k] = sc->s[i].inv_m > 0.0 ? sc->g[k] : 0.0;
+            for (int q = 0; q < sc->nsegments; q++) {
+                int end;
+                double t = ref_segment_time(sc->sa[q], sc->sb[q], X[i], V[i], g, sc->s[i].r,
+                                            best, &end);
+                if (t < best) {
+                    best = t;
+                    kind = 4;
+                    bi = i;
+                    bj = q;
+                    at_end = end;
+                }
+            }
+        }
         if (best > safe) {
             st->t += safe; /* nothing happens: the images are chosen again */
             continue;
@@ -250,6 +466,22 @@ static int ref_next(ref_state *st, collision *out)
         if (!isfinite(best))
             return 0;
         st->t += best;
+        if (kind == 4) {
+            /* Elastic, along the line from the segment's nearest point. */
+            double x[3], v[3], n[3];
+            ref_at(st, bi, x, v);
+            ref_segment_normal(sc->sa[bj], sc->sb[bj], x, n);
+            double vn = v[0] * n[0] + v[1] * n[1];
+            if (vn < 0.0)
+                for (int k = 0; k < 2; k++)
+                    v[k] -= 2.0 * vn * n[k];
+            ref_set(st, bi, x, v);
+            if (st->seg_log && st->seg_logged < MAX_SEGMENT_HITS)
+                st->seg_log[st->seg_logged] = (collision){st->t, bi, bj};
+            st->seg_logged++;
+            st->seg_at_ends += at_end;
+            continue;
+        }
         if (kind == 3) {
             double x[3], v[3], nv = 0.0;
             ref_at(st, bi, x, v);
@@ -311,8 +543,8 @@ static double min_image_dist2(const ref_scene *sc, const double *a, const double
 }
 
 /* Sphere i at a random position inside the box (clear of walls), at least
- * 1e-3 clear of the planes and of spheres 0 .. i-1; 0 if `tries` draws
- * found none. */
+ * 1e-3 clear of the planes, the segments and spheres 0 .. i-1; 0 if
+ * `tries` draws found none. */
 static int place_at_random(ref_scene *sc, int i, int tries)
 {
     ref_sphere *p = &sc->s[i];
@@ -329,6 +561,14 @@ static int place_at_random(ref_scene *sc, int i, int tries)
             for (int k = 0; k < 3; k++)
                 nx += sc->pn[q][k] * p->x[k];
             ok = nx > sc->pd[q] + p->r + 1e-3;
+        }
+        for (int q = 0; q < sc->nsegments && ok; q++) {
+            const double *a = sc->sa[q], *b = sc->sb[q];
+            double ab[2] = {b[0] - a[0], b[1] - a[1]};
+            double u = ((p->x[0] - a[0]) * ab[0] + (p->x[1] - a[1]) * ab[1]) /
+                       (ab[0] * ab[0] + ab[1] * ab[1]);
+            u = fmin(fmax(u, 0.0), 1.0);
+            ok = hypot(p->x[0] - a[0] - u * ab[0], p->x[1] - a[1] - u * ab[1]) > p->r + 1e-3;
         }
         for (int j = 0; j < i && ok; j++) {
             double s = p->r + sc->s[j].r + 1e-3;
@@ -570,18 +810,81 @@ static int make_plane_scene(ref_scene *sc, int index, scene_info *info)
     return 1;
 }
 
+/* A 2D box with walls on both axes, gravity in half of the scenes
+ * (straight down, or a little to the side in some), and one to three
+ * segments inside it (ends at least 2% of the side from the walls), of a
+ * fifth to three fifths of the smaller side, level in about a third of
+ * draws and at any angle otherwise; they may cross one another. */
+static int make_segment_scene(ref_scene *sc, int index, scene_info *info)
+{
+    memset(sc, 0, sizeof *sc);
+    memset(info, 0, sizeof *info);
+    rng_state = 0x94D049BB133111EBULL * (uint64_t)(index + 13);
+    for (int k = 0; k < 8; k++)
+        urand();
+    sc->dim = 2;
+    sc->n = 10 + (int)(urand() * 40.0);
+    info->kind = index & 1 ? 3 : 1; /* walls + gravity, or walls */
+    if (info->kind == 3) {
+        sc->g[1] = -(0.2 + urand());
+        if (index % 3 == 0)
+            sc->g[0] = 0.3 * (urand() - 0.5);
+    }
+    double vol = 0.0;
+    for (int i = 0; i < sc->n; i++) {
+        ref_sphere *p = &sc->s[i];
+        p->r = 0.3 + 0.4 * urand();
+        p->inv_m = 1.0 / (0.5 + 3.5 * urand());
+        for (int k = 0; k < 2; k++)
+            p->v[k] = nrand();
+        vol += 3.14159265358979 * p->r * p->r;
+    }
+    double side = sqrt(vol / 0.2);
+    for (int k = 0; k < 2; k++)
+        sc->L[k] = fmax(side * (0.85 + 0.3 * urand()), 2.5 * 0.7);
+    double smaller = fmin(sc->L[0], sc->L[1]);
+    sc->nsegments = 1 + (int)(urand() * MAX_SEGMENTS);
+    for (int q = 0; q < sc->nsegments; q++) {
+        int inside = 0;
+        while (!inside) {
+            double len = (0.2 + 0.4 * urand()) * smaller;
+            double angle = urand() < 0.35 ? 0.0 : 3.14159265358979 * (urand() - 0.5);
+            double c[2] = {sc->L[0] * urand(), sc->L[1] * urand()};
+            inside = 1;
+            for (int k = 0; k < 2; k++) {
+                double h = 0.5 * len * (k ? sin(angle) : cos(angle));
+                sc->sa[q][k] = c[k] - h;
+                sc->sb[q][k] = c[k] + h;
+                double lo = 0.02 * sc->L[k], hi = 0.98 * sc->L[k];
+                inside = inside && sc->sa[q][k] >= lo && sc->sa[q][k] <= hi &&
+                         sc->sb[q][k] >= lo && sc->sb[q][k] <= hi;
+            }
+        }
+    }
+    for (int i = 0; i < sc->n; i++)
+        if (!place_at_random(sc, i, 5000))
+            return 0;
+    return 1;
+}
+
 /* ---- the engine --------------------------------------------------------------- */
 
 typedef struct engine_log {
-    long plane_hits;
+    long plane_hits, segment_hits;
     int count;
     collision c[MAX_COLLISIONS + 8];
+    collision seg[MAX_SEGMENT_HITS]; /* (time, sphere, segment), the first ones */
 } engine_log;
 
 static void on_contact(void *user, carom_contact *c)
 {
     engine_log *log = user;
     log->plane_hits += c->kind == CAROM_CONTACT_PLANE;
+    if (c->kind == CAROM_CONTACT_SEGMENT) {
+        if (log->segment_hits < MAX_SEGMENT_HITS)
+            log->seg[log->segment_hits] = (collision){c->time, (int)c->i, c->wall};
+        log->segment_hits++;
+    }
     if (c->kind != CAROM_CONTACT_SPHERE)
         return;
     if (log->count < MAX_COLLISIONS + 8) {
@@ -611,6 +914,7 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
     def.user_data = log;
     log->count = 0;
     log->plane_hits = 0;
+    log->segment_hits = 0;
     carom_error err;
     carom_world *w = carom_world_create(&def, &err);
     if (!w) {
@@ -637,6 +941,14 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
         if (carom_world_add_plane(w, sc->pn[q], sc->pd[q], &index) != CAROM_OK ||
             index != (uint32_t)q) {
             fprintf(stderr, "plane: %s\n", carom_world_error_message(w));
+            check_failures++;
+        }
+    }
+    for (int q = 0; q < sc->nsegments; q++) {
+        uint32_t index;
+        if (carom_world_add_segment(w, sc->sa[q], sc->sb[q], &index) != CAROM_OK ||
+            index != (uint32_t)q) {
+            fprintf(stderr, "segment: %s\n", carom_world_error_message(w));
             check_failures++;
         }
     }
@@ -690,9 +1002,34 @@ static void jitter_pair(ref_state *st, int i, int j)
     }
 }
 
+/* The engine's segment contacts (time, sphere, segment) before t_end
+ * against the reference's: the same ones in the same order, times within
+ * COMPARE_TOL relative. Returns how many were compared, or -1 - k if the
+ * k-th differs (or one has a contact the other has not). */
+static int compare_segment_hits(const ref_state *ref, const engine_log *log, double t_end,
+                                double *worst)
+{
+    int n_ref = ref->seg_logged < MAX_SEGMENT_HITS ? ref->seg_logged : MAX_SEGMENT_HITS;
+    int n_eng = log->segment_hits < MAX_SEGMENT_HITS ? (int)log->segment_hits : MAX_SEGMENT_HITS;
+    int full = n_ref < MAX_SEGMENT_HITS && n_eng < MAX_SEGMENT_HITS; /* none left out */
+    int k = 0;
+    for (;; k++) {
+        int more_ref = k < n_ref && ref->seg_log[k].t < t_end;
+        int more_eng = k < n_eng && log->seg[k].t < t_end;
+        if (!more_ref || !more_eng)
+            return (more_ref || more_eng) && full ? -1 - k : k;
+        if (!same_collision(&log->seg[k], &ref->seg_log[k], COMPARE_TOL))
+            return -1 - k;
+        double e = fabs(log->seg[k].t - ref->seg_log[k].t) / (1.0 + ref->seg_log[k].t);
+        if (e > *worst)
+            *worst = e;
+    }
+}
+
 int main(void)
 {
     static ref_state run_a, run_b;
+    static collision ref_seg_hits[MAX_SEGMENT_HITS];
     static collision seq[MAX_COLLISIONS];
     static engine_log log;
     long compared = 0;
@@ -703,16 +1040,22 @@ int main(void)
     double worst_overlap = 0.0, worst_time_error = 0.0;
     int wide_compared = 0, huge_compared = 0, plane_compared = 0;
     long plane_hits = 0;
-    for (int index = 0; index < SCENES + WIDE_SCENES + HUGE_SCENES + PLANE_SCENES; index++) {
+    int segment_compared = 0, segment_contacts = 0, ref_at_ends = 0, ref_at_ends_falling = 0;
+    long segment_hits = 0;
+    double worst_segment_error = 0.0;
+    const int first_segment_scene = SCENES + WIDE_SCENES + HUGE_SCENES + PLANE_SCENES;
+    for (int index = 0; index < first_segment_scene + SEGMENT_SCENES; index++) {
         static ref_scene sc;
         scene_info info;
         int wide = index >= SCENES && index < SCENES + WIDE_SCENES;
         int huge = index >= SCENES + WIDE_SCENES && index < SCENES + WIDE_SCENES + HUGE_SCENES;
-        int planes = index >= SCENES + WIDE_SCENES + HUGE_SCENES;
-        int made = wide     ? make_wide_scene(&sc, index, &info)
-                   : huge   ? make_huge_scene(&sc, index, &info)
-                   : planes ? make_plane_scene(&sc, index, &info)
-                            : make_scene(&sc, index, &info);
+        int planes = index >= SCENES + WIDE_SCENES + HUGE_SCENES && index < first_segment_scene;
+        int segments = index >= first_segment_scene;
+        int made = wide       ? make_wide_scene(&sc, index, &info)
+                   : huge     ? make_huge_scene(&sc, index, &info)
+                   : planes   ? make_plane_scene(&sc, index, &info)
+                   : segments ? make_segment_scene(&sc, index, &info)
+                              : make_scene(&sc, index, &info);
         if (!made) {
             fprintf(stderr, "scene %d: could not place the spheres\n", index);
             check_failures++;
@@ -722,6 +1065,7 @@ int main(void)
         memset(&run_a, 0, sizeof run_a);
         run_a.sc = sc;
         run_b = run_a;
+        run_a.seg_log = ref_seg_hits; /* the engine's segment contacts are compared with these */
         for (int i = 0; i < sc.n; i++)
             for (int k = 0; k < sc.dim; k++) {
                 /* Coordinates near 1e6 are known to about 1e-10: the
@@ -745,6 +1089,11 @@ int main(void)
                 break;
             horizon++;
         }
+        if (segments) {
+            ref_at_ends += run_a.seg_at_ends;
+            if (info.kind == 3)
+                ref_at_ends_falling += run_a.seg_at_ends;
+        }
         /* The engine, up to the horizon: with neighbour lists wherever the
          * scene allows them (however dilute), and with cells only. */
         int agree = horizon;
@@ -758,6 +1107,8 @@ int main(void)
             with_lists += lists;
             if (planes)
                 plane_hits += log.plane_hits;
+            if (segments)
+                segment_hits += log.segment_hits;
             int same = 0;
             while (same < horizon && same < log.count &&
                    same_collision(&log.c[same], &seq[same], COMPARE_TOL)) {
@@ -784,16 +1135,41 @@ int main(void)
                 fprintf(stderr, " reference (%d,%d) at %.17g\n", seq[same].i, seq[same].j,
                         seq[same].t);
             }
+            if (segments) {
+                /* Its segment contacts, up to the last collision that agrees. */
+                int k = compare_segment_hits(&run_a, &log, same > 0 ? seq[same - 1].t : 0.0,
+                                             &worst_segment_error);
+                if (k >= 0) {
+                    segment_contacts += k;
+                } else {
+                    k = -1 - k;
+                    check_failures++;
+                    fprintf(stderr, "scene %d (segments, n %d, kind %d, %s): segment contact %d:",
+                            index, sc.n, info.kind, lists ? "lists" : "cells", k);
+                    if (k < log.segment_hits && k < MAX_SEGMENT_HITS)
+                        fprintf(stderr, " engine sphere %d, segment %d at %.17g,", log.seg[k].i,
+                                log.seg[k].j, log.seg[k].t);
+                    else
+                        fprintf(stderr, " engine has no more,");
+                    if (k < run_a.seg_logged && k < MAX_SEGMENT_HITS)
+                        fprintf(stderr, " reference sphere %d, segment %d at %.17g\n",
+                                ref_seg_hits[k].i, ref_seg_hits[k].j, ref_seg_hits[k].t);
+                    else
+                        fprintf(stderr, " reference has no more\n");
+                }
+            }
         }
         compared += agree;
-        if (wide || huge || planes) {
+        if (wide || huge || planes || segments) {
             /* Counted apart from the random scenes above. */
             if (wide)
                 wide_compared += agree;
             else if (huge)
                 huge_compared += agree;
-            else
+            else if (planes)
                 plane_compared += agree;
+            else
+                segment_compared += agree;
             continue;
         }
         scenes++;
@@ -821,6 +1197,11 @@ int main(void)
     printf("%d scenes with fixed planes: %d collisions compared, %ld plane hits in the "
            "engine's runs\n",
            PLANE_SCENES, plane_compared, plane_hits);
+    printf("%d scenes with fixed segments: %d collisions compared, %ld segment hits in the "
+           "engine's runs, %d segment contacts compared (largest time difference %.3g); the "
+           "reference met an end %d times (%d under gravity)\n",
+           SEGMENT_SCENES, segment_compared, segment_hits, segment_contacts, worst_segment_error,
+           ref_at_ends, ref_at_ends_falling);
     printf("%d of the engine's runs used neighbour lists (each scene runs with and "
            "without)\n", with_lists);
     CHECK(scenes == SCENES);
@@ -829,6 +1210,11 @@ int main(void)
     CHECK(huge_compared > 20 * HUGE_SCENES);
     CHECK(plane_compared > 40 * PLANE_SCENES);
     CHECK(plane_hits > 10 * PLANE_SCENES);
+    CHECK(segment_compared > 40 * SEGMENT_SCENES);
+    CHECK(segment_hits > 10 * SEGMENT_SCENES);
+    CHECK(segment_contacts > 10 * SEGMENT_SCENES);
+    CHECK(ref_at_ends_falling > 50);
+    CHECK(worst_segment_error < COMPARE_TOL);
     CHECK(compared > 5000);
     CHECK(with_big >= 20 && compared_big > 500);
     CHECK(short_horizon <= scenes * 15 / 100); /* most scenes give at least 20 */

@@ -5,7 +5,8 @@
  *   bounces straight back; one dropped beside its end (clear by 0.1)
  *   falls past it; one dropped onto its end meets the end at the height
  *   the circle says, without and with gravity (a quartic), and leaves
- *   along the end's normal, reflected; one moving up hits the underside.
+ *   along the end's normal, reflected; one moving up hits the underside;
+ *   one thrown past an end comes back on its parabola onto the far face.
  * - A granular hopper (a funnel of two segments over a shelf) under
  *   gravity and an elastic gas among segments, cells and neighbour
  *   lists: energy kept (elastic), every sphere always at least its
@@ -148,6 +149,32 @@ static void test_end(void)
 {
     check_end(0.0);
     check_end(-1.0);
+}
+
+/* Round an end and back onto the far face, with no event between: gravity
+ * (0, +2), the segment (2, 5)-(6, 5), a disk of radius 0.1 from (7, 5.5)
+ * at (-1.5, -3). Its centre, y = 5.5 - 3 t + t^2, passes the line beyond
+ * the end (x = 6.73 at y = 5), dips to 3.25 and rises to meet the
+ * underside, y = 4.9, at t = (3 + sqrt(6.6)) / 2 (x = 2.82). */
+static void test_far_face(void)
+{
+    contact_log log = {0};
+    carom_world_def def = carom_world_default_def();
+    def.dim = 2;
+    def.box[0] = def.box[1] = 10.0;
+    def.boundary[0] = def.boundary[1] = CAROM_BOUNDARY_WALLS;
+    def.gravity[1] = 2.0;
+    def.on_contact = log_contact;
+    def.user_data = &log;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    add(w, 7.0, 5.5, -1.5, -3.0, 0.1);
+    segment(w, 2.0, 5.0, 6.0, 5.0);
+    CHECK_OK(carom_world_advance_to(w, 2.9));
+    CHECK(log.n == 1 && log.c[0].kind == CAROM_CONTACT_SEGMENT);
+    CHECK_NEAR(log.c[0].time, 0.5 * (3.0 + sqrt(6.6)), 1e-12);
+    CHECK_NEAR(log.c[0].normal[1], 1.0, 1e-15);
+    carom_world_free(w);
 }
 
 /* ---- many spheres ------------------------------------------------------- */
@@ -376,6 +403,7 @@ int main(void)
 {
     RUN(test_face_and_beside);
     RUN(test_end);
+    RUN(test_far_face);
     RUN(test_hopper);
     RUN(test_refusals);
     return CHECK_REPORT();

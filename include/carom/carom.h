@@ -137,7 +137,8 @@ typedef struct carom_contact {
                          two is i follows from the engine's bookkeeping, not
                          from their ids */
     int wall;         /* 2*axis + (0 low face, 1 high face) (CAROM_CONTACT_WALL);
-                         the plane's index (CAROM_CONTACT_PLANE); -1 otherwise */
+                         the plane's index (CAROM_CONTACT_PLANE); the segment's
+                         index (CAROM_CONTACT_SEGMENT); -1 otherwise */
     double normal[3]; /* unit vector from i towards j (or towards the wall) */
     double impulse;   /* magnitude of the impulse the built-in response applied */
     double velocity_after[2][3];
