@@ -39,7 +39,7 @@ RESPONSE = {"elastic": 0, "none": 1}
 NEIGHBOURS = {"auto": 0, "cells": 1, "lists": 2}
 PREFETCH = {"auto": 0, "off": 1, "on": 2}
 REORDER = {"auto": 0, "off": 1}
-CONTACT_KIND = {"sphere": 0, "wall": 1, "plane": 2}
+CONTACT_KIND = {"sphere": 0, "wall": 1, "plane": 2, "segment": 3}
 LATTICE = {"auto": 0, "square": 1, "hex": 2, "fcc": 3}
 
 ERROR_MESSAGE_SIZE = 320
@@ -213,6 +213,11 @@ _PROTOTYPES = {
     "carom_world_plane_count": (ctypes.c_size_t, [_world_p]),
     "carom_world_get_plane": (_status, [_world_p, ctypes.c_uint32, _P(ctypes.c_double),
                                         _P(ctypes.c_double)]),
+    "carom_world_add_segment": (_status, [_world_p, _P(ctypes.c_double), _P(ctypes.c_double),
+                                          _P(ctypes.c_uint32)]),
+    "carom_world_segment_count": (ctypes.c_size_t, [_world_p]),
+    "carom_world_get_segment": (_status, [_world_p, ctypes.c_uint32, _P(ctypes.c_double),
+                                          _P(ctypes.c_double)]),
     "carom_world_sphere_capacity": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_count": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_exists": (ctypes.c_int, [_world_p, _id]),

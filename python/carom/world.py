@@ -45,9 +45,10 @@ SETTINGS = ("dim", "box", "boundary", "gravity", "restitution", "wall_restitutio
 class Contact:
     """One contact, as the on_contact callback sees it (carom_contact).
 
-    kind is "sphere", "wall" (a face of the box: wall = 2 axis + side) or
-    "plane" (a fixed plane: wall = its index); j is None but for spheres,
-    wall None for spheres. velocity_after is a writable 2 x 3 array (rows i and j): what
+    kind is "sphere", "wall" (a face of the box: wall = 2 axis + side),
+    "plane" (a fixed plane: wall = its index) or "segment" (a fixed
+    segment: wall = its index); j is None but for spheres, wall None for
+    spheres. velocity_after is a writable 2 x 3 array (rows i and j): what
     it holds when the callback returns is the response.
     """
 
@@ -383,6 +384,35 @@ class World:
             out.append((tuple(normal[:self.dim()]), offset.value))
         return out
 
+    def add_segment(self, a, b):
+        """A fixed segment from a to b (carom_world_add_segment), 2D only:
+        a thin two-sided wall that disks bounce off on either face and
+        around either end, like a wall of the box (wall_restitution,
+        restitution_min_speed); exact under gravity. a and b are 2
+        numbers, inside the box and not equal. Refused with carom.Error in
+        3D, with a periodic axis, with driven or growing spheres, and where
+        a disk overlaps it (a disk added over it later is refused at the
+        next advance, or at once in a world already advanced). Returns the
+        segment's index, 0, 1, ... in the order added."""
+        ends = []
+        for key, end in (("a", a), ("b", b)):
+            values = [number(k, key) for k in end]
+            if len(values) != 2:
+                raise ValueError("%s: 2 numbers expected, got %d" % (key, len(values)))
+            ends.append((ctypes.c_double * 2)(*values))
+        index = ctypes.c_uint32()
+        self._check(lib.carom_world_add_segment, ends[0], ends[1], ctypes.byref(index))
+        return index.value
+
+    def segments(self):
+        """The fixed segments, as ((ax, ay), (bx, by)) pairs of ends."""
+        out = []
+        for index in range(self._call(lib.carom_world_segment_count)):
+            a, b = (ctypes.c_double * 2)(), (ctypes.c_double * 2)()
+            self._check(lib.carom_world_get_segment, index, a, b)
+            out.append((tuple(a), tuple(b)))
+        return out
+
     def set_image(self, sphere, image):
         """Makes the sphere's image now the given one (carom_world_set_image;
         for a restart that kept images): dim ints, 0 along axes that are
@@ -504,8 +534,9 @@ class World:
         """The contacts of the last advance or step, in the order they
         happened, for a world made with record_contacts=True: a NumPy
         structured array (a copy) with the fields of carom_contact (kind 0
-        for spheres, 1 for walls, 2 for planes; time, i, j, wall, normal, impulse,
-        velocity_after, depth). Empty without record_contacts."""
+        for spheres, 1 for walls, 2 for planes, 3 for segments; time, i, j,
+        wall, normal, impulse, velocity_after, depth). Empty without
+        record_contacts."""
         count = ctypes.c_size_t()
         pointer = self._call(lib.carom_world_recorded_contacts, ctypes.byref(count))
         out = np.empty(count.value, dtype=CONTACT_DTYPE)

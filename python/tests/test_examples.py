@@ -75,3 +75,13 @@ def test_incline_bounces_at_the_closed_form():
     assert int(re.search(r"(\d+) bounces on the incline", out).group(1)) >= 8
     worst = re.search(r"largest difference: (\S+) in time, (\S+) in hop length", out)
     assert float(worst.group(1)) < 1e-9 and float(worst.group(2)) < 1e-9
+
+
+def test_hourglass_drains_steadily_and_as_beverloo():
+    out = run("hourglass.py")
+    steady = [float(r) for r in re.findall(r"\((\d\.\d+)\)$", out, re.MULTILINE)]
+    assert len(steady) == 3 and all(abs(r - 1) < 0.25 for r in steady)
+    rates = [float(r) for r in re.findall(r"^D = \d d +(\S+)", out, re.MULTILINE)]
+    assert rates == sorted(rates)
+    power = float(re.search(r"rate ~ D\^(\S+) ", out).group(1))
+    assert abs(power - 1.5) < 0.25

@@ -338,3 +338,81 @@ def test_planes():
         world.add_plane((0, 1), 15)
     with pytest.raises(ValueError, match="2 numbers"):
         world.add_plane((0, 1, 0), 0)
+
+
+def segment_drop(x0, height, g=2.0):
+    """A disk of radius 0.5 dropped from rest at (x0, height) onto segment
+    1, from (5, 8) to (10, 8), under gravity g (segment 0 is a shelf far
+    off). Returns the world and its first contact, with the disk's state
+    then: (contact, position, velocity_after)."""
+    seen = []
+
+    def on_contact(c):
+        seen.append((c, world.get_sphere(c.i).position, c.velocity_after[0].copy()))
+    world = carom.World(dim=2, box=20, boundary="walls", gravity=(0, -g),
+                        restitution_min_speed=1e-12, on_contact=on_contact)
+    assert world.add_segment((12, 2), (18, 2)) == 0
+    assert world.add_segment((5, 8), (10, 8)) == 1
+    world.add_sphere((x0, height), radius=0.5)
+    world.advance_to(math.sqrt(2 * (height - 8) / g) + 0.1)
+    assert seen
+    return world, seen[0]
+
+
+def test_segments_are_listed_as_added():
+    world, _ = segment_drop(7.0, 12.0)
+    assert world.segments() == [((12.0, 2.0), (18.0, 2.0)), ((5.0, 8.0), (10.0, 8.0))]
+
+
+def test_a_disk_dropped_on_a_segment_bounces_at_the_closed_form():
+    """Onto the face: dropped from h = 3 above where it touches (centre at
+    8.5), it meets it at t = sqrt(2 h / g) and leaves upwards at the speed
+    it came, sqrt(2 g h)."""
+    g, h = 2.0, 3.0
+    _, (c, position, after) = segment_drop(7.0, 8.5 + h, g)
+    assert (c.kind, c.wall, c.i, c.j) == ("segment", 1, 0, None)
+    assert abs(c.time - math.sqrt(2 * h / g)) < 1e-12
+    assert np.allclose(position[:2], (7.0, 8.5), rtol=0, atol=1e-12)
+    assert np.allclose(c.normal, (0, -1, 0), rtol=0, atol=1e-15)  # towards the segment
+    assert np.allclose(after, (0, math.sqrt(2 * g * h), 0), rtol=0, atol=1e-12)
+
+
+def test_a_disk_dropped_on_a_segment_end_leaves_along_the_radius():
+    """Beside the end (10, 8), 0.3 out: the circle of radius 0.5 round
+    the end meets the centre at height 8 + 0.4, and the velocity is
+    reflected about the normal (0.6, 0.8): (0, -v) becomes (0.96, 0.28) v."""
+    g, h = 2.0, 3.0
+    _, (c, position, after) = segment_drop(10.3, 8.4 + h, g)
+    assert (c.kind, c.wall) == ("segment", 1)
+    assert abs(c.time - math.sqrt(2 * h / g)) < 1e-12
+    assert np.allclose(position[:2], (10.3, 8.4), rtol=0, atol=1e-12)
+    assert np.allclose(c.normal, (-0.6, -0.8, 0), rtol=0, atol=1e-12)
+    v = math.sqrt(2 * g * h)
+    assert np.allclose(after, (0.96 * v, 0.28 * v, 0), rtol=0, atol=1e-12)
+
+
+def test_segments_are_refused_with_the_library_message():
+    """carom.Error with the library's status and message: in 3D, over a
+    disk (at once), a disk added over one (at the next advance, or at once
+    in a world already built); 3 numbers for an end are a ValueError."""
+    with pytest.raises(carom.Error, match="segments are for 2D worlds") as refused:
+        carom.World(dim=3, box=10, boundary="walls").add_segment((1, 1), (2, 2))
+    assert refused.value.status == "CAROM_ERR_INVALID_ARGUMENT"
+    world = carom.World(dim=2, box=10, boundary="walls")
+    world.add_sphere((5, 5.3), radius=0.5)
+    overlap = r"sphere 0 \(radius 0.5\) overlaps segment 0"
+    with pytest.raises(carom.Error, match=overlap) as refused:
+        world.add_segment((2, 5), (8, 5))
+    assert refused.value.status == "CAROM_ERR_OVERLAP"
+    assert world.add_segment((2, 4), (8, 4)) == 0
+    with pytest.raises(ValueError, match="2 numbers"):
+        world.add_segment((1, 1, 0), (2, 2))
+    assert world.segments() == [((2.0, 4.0), (8.0, 4.0))]
+    world.advance_to(0.5)  # built: a disk added now is checked at once
+    with pytest.raises(carom.Error, match=r"sphere 1 \(radius 0.5\) overlaps segment 0"):
+        world.add_sphere((3, 4.2), radius=0.5)
+    unbuilt = carom.World(dim=2, box=10, boundary="walls")
+    unbuilt.add_segment((2, 4), (8, 4))
+    unbuilt.add_sphere((3, 4.2), radius=0.5)  # checked at the first advance
+    with pytest.raises(carom.Error, match=r"sphere 0 \(radius 0.5\) overlaps segment 0"):
+        unbuilt.advance_to(1.0)
