@@ -11,7 +11,8 @@
  *   law stays r(t) = r(t0) (1 + rate (t - t0)): linear, the same law
  *   however often the world is built.
  * - Contact distances grow at growth_speed: world_predict.c meets pairs
- *   and walls with it (world_planes.c the fixed planes), response.c makes surfaces part as fast as they
+ *   and walls with it (world_planes.c and world_segments.c the fixed
+ *   planes and segments), response.c makes surfaces part as fast as they
  *   approached in the frame of the growing surfaces (energy rises).
  * - A growing world uses cells (no neighbour lists, no big spheres kept
  *   out of the grid), each reach GROWTH_ROOM larger than the radius; when
@@ -60,7 +61,6 @@ carom_status carom_world_set_growth(carom_world *w, double rate)
     if (rate > 0.0) {
         const char *refused = w->has_gravity                           ? "gravity"
                               : w->has_driven                          ? "driven spheres"
-                              : w->nsegments                           ? "fixed segments"
                               : w->def.response == CAROM_RESPONSE_NONE ? "report-only response"
                                                                        : NULL;
         if (refused)

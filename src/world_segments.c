@@ -9,8 +9,11 @@
  * along the line from the segment's nearest point to the centre).
  * Spheres added or moved later are checked at their placement
  * (world_build.c). Segments are for ballistic spheres in 2D worlds with
- * walls on both axes: refused with driven or growing spheres and with
- * periodic axes, and those refuse them in turn.
+ * walls on both axes: refused with driven spheres and with periodic
+ * axes, and driven spheres refuse them in turn. Growing spheres meet
+ * them when their growing surface reaches a face or an end (straight
+ * motion then: linear and quadratic upcrossings), and leave them as they
+ * leave walls.
  *
  * The set of centres closer than r to a segment is a capsule: a band of
  * half-width r along the segment's length, and a disk of radius r around
@@ -88,8 +91,32 @@ static double alongside(const sphere *s, const double acc[3], const world_segmen
     return u >= 0.0 && u <= g->length ? tau : INFINITY;
 }
 
+/* world_segment_time for growing spheres (no gravity then): the surface
+ * moves out at the growth speed, so each face and end is a linear or
+ * quadratic upcrossing of (r + grow tau) - distance. */
+static double growing_time(const carom_world *w, const sphere *s, const world_segment *g,
+                           double now)
+{
+    double r = s->radius * growth_factor(w, s->t), grow = growth_speed(w, s->radius);
+    const double none[3] = {0.0, 0.0, 0.0};
+    double e = (s->x[0] - g->a[0]) * g->n[0] + (s->x[1] - g->a[1]) * g->n[1];
+    double side = e >= 0.0 ? 1.0 : -1.0, rate = side * vec_dot(g->n, s->v);
+    double tau =
+        alongside(s, none, g, roots_first_upcrossing_quadratic(r - side * e, grow - rate, 0.0));
+    for (int end = 0; end < 2; end++) {
+        const double *p = end ? g->b : g->a;
+        double d[3] = {s->x[0] - p[0], s->x[1] - p[1], 0.0};
+        tau = fmin(tau, roots_first_upcrossing_quadratic(r * r - vec_dot(d, d),
+                                                         2.0 * (r * grow - vec_dot(d, s->v)),
+                                                         grow * grow - vec_dot(s->v, s->v)));
+    }
+    return fmax(s->t + tau, now);
+}
+
 double world_segment_time(const carom_world *w, const sphere *s, const world_segment *g, double now)
 {
+    if (w->growth_rate > 0.0)
+        return growing_time(w, s, g, now);
     double acc[3] = {0.0, 0.0, 0.0};
     if (w->has_gravity && INFO(s)->falls)
         vec_copy(acc, w->gravity);
@@ -139,9 +166,9 @@ carom_status carom_world_add_segment(carom_world *w, const double a[2], const do
         if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "segment: axis %d is periodic (segments need walls on both axes)", k);
-    if (w->has_driven || w->growth_rate > 0.0)
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "segment: not in a world with %s spheres",
-                          w->has_driven ? "driven" : "growing");
+    if (w->has_driven)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "segment: not in a world with driven spheres");
     for (int k = 0; k < 2; k++)
         if (!isfinite(a[k]) || !isfinite(b[k]) || a[k] < 0.0 || b[k] < 0.0 ||
             a[k] > w->def.box[k] || b[k] > w->def.box[k])
@@ -161,7 +188,8 @@ carom_status carom_world_add_segment(carom_world *w, const double a[2], const do
             continue;
         double x[3], v[3];
         world_true_state(w, slot, w->time, x, v);
-        double d = distance_to(&seg, x), r = w->spheres[slot].radius;
+        double d = distance_to(&seg, x);
+        double r = w->spheres[slot].radius * growth_factor(w, w->time);
         if (d < r * (1.0 - SEGMENT_TOLERANCE))
             return overlapping(w, slot, r, (uint32_t)w->nsegments, d);
     }

@@ -9,12 +9,14 @@
  * - Against an independent O(N^2) reference (its own pair, wall and
  *   plane times with growth, minimum images, its own response in the
  *   frame of the growing surfaces): random scenes, 2D and 3D, periodic,
- *   walled and mixed boxes, some cut by one or two fixed planes, mixed
+ *   walled and mixed boxes, some cut by one or two fixed planes, 2D
+ *   walled ones with one or two fixed segments (faces and ends), mixed
  *   radii (some over a factor 10, a hierarchy of cells) and masses,
- *   growth rates 0.02 to 0.2. The sphere-sphere collisions and plane
- *   hits (time, i, j or plane) must agree, pairs exactly and times to 1e-9
- *   relative, up to each scene's horizon of chaos (the reference run
- *   again from coordinates perturbed by 1e-13 first differs there).
+ *   growth rates 0.02 to 0.2. The sphere-sphere collisions and plane and
+ *   segment hits (time, i, j, plane or segment) must agree, pairs
+ *   exactly and times to 1e-9 relative, up to each scene's horizon of
+ *   chaos (the reference run again from coordinates perturbed by 1e-13
+ *   first differs there).
  * - Compression: a fluid at packing 0.3 grown at rate 0.007 to 0.45: the
  *   packing fraction follows 0.3 (1 + rate t)^3, no overlap; then, at
  *   rest from growing, its pressure is Carnahan-Starling's within 2%.
@@ -126,6 +128,8 @@ static void test_closed_forms(void)
 #define MAX_COLLISIONS 250
 #define SCENES 120
 #define PLANE_SCENES 48 /* more scenes, each with fixed planes */
+#define SEGMENT_SCENES 32 /* and 2D walled scenes with fixed segments */
+#define ALL_SCENES (SCENES + PLANE_SCENES + SEGMENT_SCENES)
 
 typedef struct ref_sphere {
     double x[3], v[3]; /* at t0 */
@@ -141,13 +145,15 @@ typedef struct ref_scene {
     double rate;
     int nplanes;
     double plane[2][4]; /* unit normal, offset: free where n . x >= d + r */
+    int nsegments;
+    double segment[2][4]; /* x0, y0, x1, y1 */
     ref_sphere s[MAX_N];
     double t;
 } ref_scene;
 
 typedef struct collision {
     double t;
-    int i, j; /* spheres i < j, or sphere i and plane -1 - j */
+    int i, j; /* spheres i < j, or sphere i and plane -1 - j, or segment -100 - j */
 } collision;
 
 static uint64_t rng_state;
@@ -191,6 +197,45 @@ static double ref_upcrossing(double A, double B, double C)
     if (hi >= 0.0 && B + 2.0 * A * hi > 0.0)
         return hi;
     return INFINITY;
+}
+
+static void ref_segment_nearest(const double *g, const double x[3], double q[2])
+{
+    double dx = g[2] - g[0], dy = g[3] - g[1];
+    double u = ((x[0] - g[0]) * dx + (x[1] - g[1]) * dy) / (dx * dx + dy * dy);
+    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+    q[0] = g[0] + u * dx;
+    q[1] = g[1] + u * dy;
+}
+
+/* When a disk at X moving at V, radius r growing at speed s, first
+ * touches segment q (straight motion: no gravity with growth): the face
+ * on the centre's side where the centre is then alongside, or an end. */
+static double ref_segment_time(const ref_scene *sc, int q, const double X[3], const double V[3],
+                               double r, double s)
+{
+    const double *g = sc->segment[q];
+    double dx = g[2] - g[0], dy = g[3] - g[1], len = hypot(dx, dy);
+    double nx = -dy / len, ny = dx / len;
+    double h = (X[0] - g[0]) * nx + (X[1] - g[1]) * ny, hv = V[0] * nx + V[1] * ny;
+    if (h < 0.0) {
+        h = -h;
+        hv = -hv;
+    }
+    double best = ref_upcrossing(0.0, s - hv, r - h);
+    if (isfinite(best)) {
+        double u = ((X[0] + V[0] * best - g[0]) * dx + (X[1] + V[1] * best - g[1]) * dy) / len;
+        if (!(u >= 0.0 && u <= len))
+            best = INFINITY;
+    }
+    for (int end = 0; end < 2; end++) {
+        double d[2] = {X[0] - g[2 * end], X[1] - g[2 * end + 1]};
+        double t = ref_upcrossing(s * s - V[0] * V[0] - V[1] * V[1],
+                                  2.0 * (r * s - d[0] * V[0] - d[1] * V[1]),
+                                  r * r - d[0] * d[0] - d[1] * d[1]);
+        best = fmin(best, t);
+    }
+    return best;
 }
 
 static int ref_next(ref_scene *sc, collision *out)
@@ -262,6 +307,17 @@ static int ref_next(ref_scene *sc, collision *out)
                     bj = q;
                 }
             }
+        for (int i = 0; i < sc->n; i++)
+            for (int q = 0; q < sc->nsegments; q++) {
+                double t = ref_segment_time(sc, q, X[i], V[i], ref_radius(sc, i, sc->t),
+                                            sc->s[i].r0 * sc->rate);
+                if (t < best) {
+                    best = t;
+                    kind = 4;
+                    bi = i;
+                    bj = q;
+                }
+            }
         if (best > safe) {
             sc->t += safe; /* the images are chosen again */
             continue;
@@ -269,6 +325,27 @@ static int ref_next(ref_scene *sc, collision *out)
         if (!isfinite(best))
             return 0;
         sc->t += best;
+        if (kind == 4) {
+            /* Off the segment's nearest point, like off a plane. */
+            ref_sphere *p = &sc->s[bi];
+            double x[3], v[3], q[2], n[3] = {0.0, 0.0, 0.0};
+            ref_at(sc, bi, x, v);
+            ref_segment_nearest(sc->segment[bj], x, q);
+            double d = hypot(x[0] - q[0], x[1] - q[1]);
+            n[0] = (x[0] - q[0]) / d;
+            n[1] = (x[1] - q[1]) / d;
+            double into = -(n[0] * v[0] + n[1] * v[1]) + p->r0 * sc->rate;
+            if (into > 0.0)
+                for (int k = 0; k < 2; k++)
+                    v[k] += 2.0 * into * n[k];
+            memcpy(p->x, x, sizeof x);
+            memcpy(p->v, v, sizeof v);
+            p->t0 = sc->t;
+            out->t = sc->t;
+            out->i = bi;
+            out->j = -100 - bj;
+            return 1;
+        }
         if (kind == 3) {
             /* Off the plane at twice the speed the surface approached
              * it with, counted in the growing surface's frame. */
@@ -359,8 +436,28 @@ static void make_planes(ref_scene *sc)
     }
 }
 
+/* One or two segments inside the box, each at least a fifth of its side
+ * long (2D walled scenes). */
+static void make_segments(ref_scene *sc)
+{
+    sc->nsegments = 1 + (urand() < 0.5);
+    for (int q = 0; q < sc->nsegments; q++) {
+        double *g = sc->segment[q];
+        do {
+            for (int k = 0; k < 4; k++)
+                g[k] = sc->L[k % 2] * (0.1 + 0.8 * urand());
+        } while (hypot(g[2] - g[0], g[3] - g[1]) < 0.2 * fmin(sc->L[0], sc->L[1]));
+    }
+}
+
 static int clear_of_planes(const ref_scene *sc, const ref_sphere *s)
 {
+    for (int q = 0; q < sc->nsegments; q++) {
+        double near[2];
+        ref_segment_nearest(sc->segment[q], s->x, near);
+        if (hypot(s->x[0] - near[0], s->x[1] - near[1]) < s->r0 + 1e-3)
+            return 0;
+    }
     for (int q = 0; q < sc->nplanes; q++) {
         const double *p = sc->plane[q];
         if (p[0] * s->x[0] + p[1] * s->x[1] + p[2] * s->x[2] < p[3] + s->r0 + 1e-3)
@@ -380,7 +477,10 @@ static void make_scene(ref_scene *sc, int index)
         urand();
     sc->dim = 2 + (index & 1);
     sc->n = 8 + (int)(urand() * (MAX_N - 8));
-    int kind = index < SCENES ? (index / 2) % 3 : 1 + (index / 2) % 2;
+    int segments = index >= SCENES + PLANE_SCENES;
+    if (segments)
+        sc->dim = 2;
+    int kind = index < SCENES ? (index / 2) % 3 : segments ? 1 : 1 + (index / 2) % 2;
     for (int k = 0; k < 3; k++)
         sc->periodic[k] = kind == 0 || (kind == 2 && k == 1);
     sc->rate = 0.02 + 0.18 * urand();
@@ -399,7 +499,9 @@ static void make_scene(ref_scene *sc, int index)
     double side = pow(vol / packing, 1.0 / sc->dim);
     for (int k = 0; k < sc->dim; k++)
         sc->L[k] = fmax(side, 16.0 * rmax);
-    if (index >= SCENES)
+    if (segments)
+        make_segments(sc);
+    else if (index >= SCENES)
         make_planes(sc);
     for (int i = 0; i < sc->n; i++) {
         ref_sphere *p = &sc->s[i];
@@ -433,10 +535,10 @@ static void engine_contact(void *user_data, carom_contact *c)
     if (c->kind == CAROM_CONTACT_WALL || log->n >= MAX_COLLISIONS + 8)
         return;
     collision *k = &log->c[log->n++];
-    if (c->kind == CAROM_CONTACT_PLANE) {
+    if (c->kind == CAROM_CONTACT_PLANE || c->kind == CAROM_CONTACT_SEGMENT) {
         k->t = c->time;
         k->i = (int)c->i;
-        k->j = -1 - c->wall;
+        k->j = (c->kind == CAROM_CONTACT_PLANE ? -1 : -100) - c->wall;
         return;
     }
     k->t = c->time;
@@ -456,9 +558,9 @@ static void test_against_reference(void)
 {
     static ref_scene sc, perturbed;
     static collision want[MAX_COLLISIONS], other[MAX_COLLISIONS];
-    long compared = 0, plane_hits = 0;
+    long compared = 0, plane_hits = 0, segment_hits = 0;
     double worst = 0.0;
-    for (int index = 0; index < SCENES + PLANE_SCENES; index++) {
+    for (int index = 0; index < ALL_SCENES; index++) {
         make_scene(&sc, index);
         /* Until the packing would pass 0.5 of what it started at, x3 in
          * 3D: well below jamming. */
@@ -484,6 +586,8 @@ static void test_against_reference(void)
         }
         for (int q = 0; q < sc.nplanes; q++)
             CHECK_OK(carom_world_add_plane(w, sc.plane[q], sc.plane[q][3], NULL));
+        for (int q = 0; q < sc.nsegments; q++)
+            CHECK_OK(carom_world_add_segment(w, sc.segment[q], sc.segment[q] + 2, NULL));
         CHECK_OK(carom_world_set_growth(w, sc.rate));
         perturbed = sc;
         for (int i = 0; i < sc.n; i++)
@@ -523,17 +627,30 @@ static void test_against_reference(void)
                 CHECK(gap > -1e-9);
             }
         }
+        for (int i = 0; i < sc.n; i++) {
+            carom_sphere_state st;
+            CHECK_OK(carom_world_get_sphere(w, (carom_sphere_id)i, &st));
+            for (int q = 0; q < sc.nsegments; q++) {
+                double near[2];
+                ref_segment_nearest(sc.segment[q], st.position, near);
+                CHECK(hypot(st.position[0] - near[0], st.position[1] - near[1]) >
+                      st.radius * (1.0 - 1e-9));
+            }
+        }
         compared += horizon;
-        for (int m = 0; m < horizon; m++)
-            plane_hits += want[m].j < 0;
+        for (int m = 0; m < horizon; m++) {
+            plane_hits += want[m].j < 0 && want[m].j > -100;
+            segment_hits += want[m].j <= -100;
+        }
         carom_world_free(w);
     }
     fprintf(stderr,
-            "  %ld contacts compared over %d scenes (%ld with planes), largest time difference "
-            "%.2e\n",
-            compared, SCENES + PLANE_SCENES, plane_hits, worst);
-    CHECK(compared > 20 * (SCENES + PLANE_SCENES));
+            "  %ld contacts compared over %d scenes (%ld with planes, %ld with segments), largest "
+            "time difference %.2e\n",
+            compared, ALL_SCENES, plane_hits, segment_hits, worst);
+    CHECK(compared > 20 * ALL_SCENES);
     CHECK(plane_hits > 2 * PLANE_SCENES);
+    CHECK(segment_hits > 2 * SEGMENT_SCENES);
 }
 
 /* ---- compression --------------------------------------------------------- */

@@ -14,8 +14,11 @@
  *   one radius from its segment. Between contacts, an independent check
  *   samples each flight: no centre ever comes nearer than its radius to a
  *   segment between two events (a missed contact would).
- * - Refusals: 3D, periodic axes, driven and growing spheres (either way
- *   round), ends outside the box or equal, a sphere overlapping. */
+ * - Growing disks at rest touch a face and an end when their radius
+ *   reaches them, and leave at twice their surface's speed.
+ * - Refusals: 3D, periodic axes, driven spheres (either way round), ends
+ *   outside the box or equal, a sphere overlapping (a growing one with
+ *   the radius it has reached). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +178,31 @@ static void test_far_face(void)
     CHECK_NEAR(log.c[0].time, 0.5 * (3.0 + sqrt(6.6)), 1e-12);
     CHECK_NEAR(log.c[0].normal[1], 1.0, 1e-15);
     carom_world_free(w);
+}
+
+/* Growing disks at rest (radius 0.5, rate 1: r = 0.5 (1 + t)): one 2 from
+ * the face of (3, 2)-(7, 2) touches it at t = 3 and leaves at 2 s = 1
+ * (s = 0.5, its surface's speed); one 1 from the end (7, 2), beyond it
+ * along (0.6, 0.8), touches the end at t = 1 and leaves along that line. */
+static void test_growing(void)
+{
+    for (int at_end = 0; at_end < 2; at_end++) {
+        contact_log log = {0};
+        carom_world *w = logged_world(0.0, &log);
+        if (at_end)
+            add(w, 7.6, 2.8, 0.0, 0.0, 0.5);
+        else
+            add(w, 5.0, 4.0, 0.0, 0.0, 0.5);
+        segment(w, 3.0, 2.0, 7.0, 2.0);
+        CHECK_OK(carom_world_set_growth(w, 1.0));
+        double t = at_end ? 1.0 : 3.0;
+        CHECK_OK(carom_world_advance_to(w, t + 0.01));
+        CHECK(log.n == 1 && log.c[0].kind == CAROM_CONTACT_SEGMENT);
+        CHECK_NEAR(log.c[0].time, t, 1e-12);
+        CHECK_NEAR(log.c[0].velocity_after[0][0], at_end ? 0.6 : 0.0, 1e-12);
+        CHECK_NEAR(log.c[0].velocity_after[0][1], at_end ? 0.8 : 1.0, 1e-12);
+        carom_world_free(w);
+    }
 }
 
 /* ---- many spheres ------------------------------------------------------- */
@@ -368,15 +396,17 @@ static void test_refusals(void)
     s.radius = 0.5;
     CHECK(carom_world_add_sphere(w, &s, NULL) == CAROM_ERR_OVERLAP);
     CHECK(message_has(w, "overlaps segment 0"));
-    /* Growing spheres, either way round. */
-    CHECK(carom_world_set_growth(w, 0.1) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK(message_has(w, "fixed segments"));
     carom_world_free(w);
+    /* A growing disk is checked with the radius it has reached: 1 at
+     * t = 10, so a segment 0.8 below its centre overlaps it. */
     w = make_world(10.0, 0.0, CAROM_NEIGHBOURS_AUTO, 1.0);
     add(w, 5.0, 5.0, 0.0, 0.0, 0.5);
     CHECK_OK(carom_world_set_growth(w, 0.1));
-    CHECK(carom_world_add_segment(w, a, b, NULL) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK(message_has(w, "growing"));
+    CHECK_OK(carom_world_advance_to(w, 10.0));
+    const double low_a[2] = {3.0, 4.2}, low_b[2] = {7.0, 4.2};
+    CHECK(carom_world_add_segment(w, low_a, low_b, NULL) == CAROM_ERR_OVERLAP);
+    CHECK(message_has(w, "sphere 0 (radius 1) overlaps segment 0"));
+    CHECK_OK(carom_world_add_segment(w, a, b, NULL));
     carom_world_free(w);
 
     /* Driven spheres, either way round. */
@@ -404,6 +434,7 @@ int main(void)
     RUN(test_face_and_beside);
     RUN(test_end);
     RUN(test_far_face);
+    RUN(test_growing);
     RUN(test_hopper);
     RUN(test_refusals);
     return CHECK_REPORT();

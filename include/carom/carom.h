@@ -402,9 +402,12 @@ carom_status carom_world_get_plane(const carom_world *world, uint32_t index, dou
  * relative 1e-10 of its radius), and so must every sphere added later
  * (CAROM_ERR_OVERLAP, naming the sphere and the segment). Each
  * prediction tests every segment: they are for a few walls, not for
- * meshes. Refused (CAROM_ERR_INVALID_ARGUMENT) in 3D worlds, with a
- * periodic axis, with driven or growing spheres (which refuse segments
- * in turn), for ends that are not finite or outside the box, or equal.
+ * meshes. Growing spheres (carom_world_set_growth) meet them when their
+ * growing surface reaches a face or an end, and are checked with the
+ * radius they have now. Refused (CAROM_ERR_INVALID_ARGUMENT) in 3D
+ * worlds, with a periodic axis, with driven spheres (which refuse
+ * segments in turn), for ends that are not finite or outside the box, or
+ * equal.
  * The world builds again (O(N)) at the next advance. index_out may be
  * NULL; segments are numbered 0, 1, ... in the order added. */
 carom_status carom_world_add_segment(carom_world *world, const double a[2], const double b[2],
@@ -419,7 +422,7 @@ carom_status carom_world_get_segment(const carom_world *world, uint32_t index, d
  * dense packings): from the world's time t0 on, every radius grows
  * linearly, r(t) = r(t0) (1 + rate (t - t0)); rate 0 stops the growth
  * and keeps the radii reached. Contacts stay exact: each pair (and each
- * sphere and wall or fixed plane) meets when its growing contact
+ * sphere and wall, fixed plane or segment) meets when its growing contact
  * distance is reached, and parts as fast as it approached in the frame
  * of the growing surfaces (the normal relative velocity goes from v to
  * 2 s - v, s the contact distance's growth speed; restitution e:
