@@ -72,7 +72,7 @@ static int overlaps(const carom_scene *s, const double p[3], double r, size_t sk
     return 0;
 }
 
-static size_t count_overlaps(const carom_scene *s, const double p[3], double r)
+size_t big_place_overlaps(const carom_scene *s, const double p[3], double r)
 {
     size_t count = 0;
     for (size_t j = 0; j < s->n; j++) {
@@ -106,7 +106,7 @@ int big_place_choose(const carom_scene *s, const big_planes *planes, double r, d
                     memcpy(out, p, sizeof p); /* the fallback: some spheres move */
                     have_fallback = 1;
                 }
-                if (count_overlaps(s, p, r) == 0) {
+                if (big_place_overlaps(s, p, r) == 0) {
                     memcpy(out, p, sizeof p);
                     return 0;
                 }

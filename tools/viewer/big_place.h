@@ -24,6 +24,8 @@ typedef struct big_planes {
 } big_planes;
 
 int big_place_choose(const carom_scene *s, const big_planes *planes, double r, double out[3]);
+/* How many of the scene's spheres a sphere of radius r at p overlaps. */
+size_t big_place_overlaps(const carom_scene *s, const double p[3], double r);
 size_t big_place_make_room(carom_scene *s, const big_planes *planes, const double big[3],
                            double big_r, size_t *removed);
 

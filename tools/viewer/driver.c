@@ -138,6 +138,8 @@ static void mux_kick(void *user, carom_sphere_id id, double t, const double dv[3
  * sphere (at a reset too: the motion starts again at time 0). */
 static int make_motion(driver *d)
 {
+    if (d->motion.kind == MOTION_ORBITS)
+        return 0; /* closed forms: any time, any order */
     motion_free(&d->motion);
     carom_scene particles = d->initial;
     particles.n = d->initial.n - (d->has_big ? 1 : 0);
@@ -226,10 +228,11 @@ static int build_world(driver *d, const carom_scene *scene)
     return 0;
 }
 
-int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
+int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
 {
     memset(d, 0, sizeof *d);
-    motion_init(&d->motion);
+    d->motion = s->orbits; /* taken over (ballistic, or orbits) */
+    motion_init(&s->orbits);
     carom_scene_init(&d->initial);
     d->def = s->def;
     memcpy(d->gravity_on, s->def.gravity, sizeof d->gravity_on);
@@ -293,6 +296,10 @@ int driver_create(driver *d, const carom_scene *scene, const driver_settings *s)
         big_planes planes = {d->nplanes, (const double(*)[4])d->plane};
         if (big_place_choose(&d->initial, &planes, d->big_radius, p))
             return fail(d, "large sphere", "no place for it in front of the planes");
+        if (d->motion.kind == MOTION_ORBITS &&
+            big_place_overlaps(&d->initial, p, d->big_radius) > 0)
+            return fail(d, "large sphere",
+                        "no free place among the orbits (big=off, or a smaller big_radius)");
         size_t removed = 0;
         d->relocated = big_place_make_room(&d->initial, &planes, p, d->big_radius, &removed);
         d->relocated += removed;

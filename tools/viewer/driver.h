@@ -20,7 +20,9 @@
  *   them, and a drag target behind one is moved onto its near side.
  * - Driven particles (motion=forces or field): their motion is made for
  *   the scene once the large sphere has its place, and made again at
- *   every reset; the world's driver passes them to it and the large
+ *   every reset (orbits, read from their file, are taken as they are:
+ *   their probe is stateless, and the large sphere must find a free
+ *   place among them, since none can be moved); the world's driver passes them to it and the large
  *   sphere to the viewer's integrator. Gravity cannot be switched on or
  *   off there (driver_set_gravity does nothing: driven particles follow
  *   their motion, not gravity).
@@ -54,6 +56,8 @@ typedef struct driver_settings {
      * forces or field): the options their motion is made from. */
     int driven;
     run_options motion_options;
+    motion orbits;        /* motion=orbits: read by viewer_prepare; driver_create
+                             takes it over (and leaves it empty) */
     int nsegments;        /* fixed segments (2D; only without the large sphere) */
     double segment[FRAME_SEGMENTS_MAX][4];
 } driver_settings;
@@ -98,7 +102,8 @@ typedef struct driver {
     char error[1200];
 } driver;
 
-int driver_create(driver *d, const carom_scene *scene, const driver_settings *s);
+/* Takes s->orbits over (leaving it empty), whatever the outcome. */
+int driver_create(driver *d, const carom_scene *scene, driver_settings *s);
 void driver_free(driver *d);
 
 /* Advances by real_dt seconds of real time (times the time scale), or by

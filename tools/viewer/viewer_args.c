@@ -227,6 +227,7 @@ static void defaults(viewer_args *va, driver_settings *ds)
     va->yaw = NAN;
     va->pitch = NAN;
     memset(ds, 0, sizeof *ds);
+    motion_init(&ds->orbits);
     ds->def = carom_world_default_def();
     ds->def.restitution_min_speed = -1.0; /* automatic, see driver.h */
     ds->with_big = 1;
@@ -321,12 +322,6 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = options_apply_scenario(&c, error);
     if (!status)
         status = options_from_config(&c, &o, error);
-    /* Orbits come from a file with fixed centres: the viewer could not
-     * move one to make room for the large sphere. */
-    if (!status && o.motion == MOTION_ORBITS)
-        status = cli_fail(error, CLI_EXIT_USAGE,
-                          "motion=orbits is not supported by the viewer yet: use carom run "
-                          "(motion=forces and field, and the kgs-* scenarios, are)");
     /* The large sphere is driven (by the viewer), and segments are for
      * ballistic disks: with segments the viewer runs without it. */
     if (!status && o.nsegments) {
@@ -339,7 +334,10 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
     if (!status && drag_text && !ds->with_big)
         status = cli_fail(error, CLI_EXIT_USAGE, "drag= moves the large sphere, which is off%s",
                           o.nsegments ? " (segments= turn it off)" : "");
-    if (!status)
+    /* Orbits give the scene (their states at t = 0) and their motion. */
+    if (!status && o.motion == MOTION_ORBITS)
+        status = motion_read_orbits(&o, &ds->orbits, scene, error);
+    else if (!status)
         status = setup_scene(&o, scene, error);
     if (!status) {
         for (int k = 0; k < 3; k++)
@@ -356,12 +354,14 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         memcpy(ds->plane, o.plane, sizeof ds->plane);
         ds->nsegments = o.nsegments;
         memcpy(ds->segment, o.segment, sizeof ds->segment);
-        ds->driven = o.motion == MOTION_FORCES || o.motion == MOTION_FIELD;
+        ds->driven = o.motion != MOTION_BALLISTIC;
         ds->motion_options = o;
         if (drag_text)
             status = parse_drag(drag_text, scene->dim, va->drag, error);
         va->has_drag = drag_text != NULL;
     }
+    if (status)
+        motion_free(&ds->orbits);
     config_free(&c);
     return status;
 }

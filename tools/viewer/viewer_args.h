@@ -4,7 +4,8 @@
  * out first (they are accepted on the command line only).
  *
  * Contract: viewer_prepare either fills *va, the scene and the driver
- * settings, or fails with a one-line message naming the key (cli_error,
+ * settings (with motion=orbits, ds->orbits holds them, for the driver to
+ * take over; on failure it is left empty), or fails with a one-line message naming the key (cli_error,
  * exit code CLI_EXIT_USAGE for bad input). With no CONFIG_FILE and none of
  * scenario=, dim=, init= the scene is scenario=seed004. With input=FILE
  * (render only) no scene is built: the pictures come from the file, and
