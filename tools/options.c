@@ -190,6 +190,31 @@ static int parse_list(const config *c, config_key key, double *out, int max, int
     return parse_numbers(c, key, c->value[key], strlen(c->value[key]), out, max, count, error);
 }
 
+/* The '/'-separated items of key's value (planes=, segments=), each a
+ * comma-separated list of 1..4 numbers: at most max items, named `what`
+ * in the message when there are more. */
+static int parse_items(const config *c, config_key key, int max, const char *what,
+                       double item[][4], int count[], int *n, cli_error *error)
+{
+    *n = 0;
+    const char *s = c->value[key];
+    for (;;) {
+        const char *slash = strchr(s, '/');
+        size_t len = slash ? (size_t)(slash - s) : strlen(s);
+        if (*n == max) {
+            char problem[64];
+            snprintf(problem, sizeof problem, "at most %d %s", max, what);
+            return bad_value(c, key, error, problem);
+        }
+        if (parse_numbers(c, key, s, len, item[*n], 4, &count[*n], error))
+            return error->exit_code;
+        (*n)++;
+        if (!slash)
+            return 0;
+        s = slash + 1;
+    }
+}
+
 /* planes=nx,ny[,nz],d[/...]: up to RUN_PLANES_MAX planes of dim + 1
  * numbers each, kept as unit normals (the library checks the normals
  * against the box). */
@@ -199,44 +224,35 @@ int options_planes(const config *c, int dim, double plane[RUN_PLANES_MAX][4], in
     *nplanes = 0;
     if (!config_is_set(c, KEY_PLANES))
         return 0;
-    const char *s = c->value[KEY_PLANES];
-    for (;;) {
-        const char *slash = strchr(s, '/');
-        size_t len = slash ? (size_t)(slash - s) : strlen(s);
-        if (*nplanes == RUN_PLANES_MAX) {
-            char problem[64];
-            snprintf(problem, sizeof problem, "at most %d planes", RUN_PLANES_MAX);
-            return bad_value(c, KEY_PLANES, error, problem);
-        }
-        double v[4];
-        int count;
-        if (parse_numbers(c, KEY_PLANES, s, len, v, 4, &count, error))
-            return error->exit_code;
-        if (count != dim + 1)
+    double v[RUN_PLANES_MAX][4];
+    int count[RUN_PLANES_MAX], n;
+    if (parse_items(c, KEY_PLANES, RUN_PLANES_MAX, "planes", v, count, &n, error))
+        return error->exit_code;
+    for (int q = 0; q < n; q++) {
+        if (count[q] != dim + 1)
             return bad_value(c, KEY_PLANES, error,
                              dim == 2 ? "each plane is nx,ny,d in 2D (planes separated by /)"
                                       : "each plane is nx,ny,nz,d in 3D (planes separated by /)");
         double largest = 0.0, length = 0.0;
         for (int k = 0; k < dim; k++)
-            largest = fmax(largest, fabs(v[k]));
+            largest = fmax(largest, fabs(v[q][k]));
         if (!(largest > 0.0) || !isfinite(largest))
             return bad_value(c, KEY_PLANES, error,
                              "the normal must have a nonzero, finite length");
         for (int k = 0; k < dim; k++)
-            length += (v[k] / largest) * (v[k] / largest);
+            length += (v[q][k] / largest) * (v[q][k] / largest);
         length = largest * sqrt(length);
         /* Kept as a unit normal and the offset along it (huge or tiny
          * normals would overflow a squared length downstream). */
-        double *p = plane[(*nplanes)++];
+        double *p = plane[q];
         for (int k = 0; k < 4; k++)
             p[k] = 0.0;
         for (int k = 0; k < dim; k++)
-            p[k] = v[k] / length;
-        p[3] = v[dim] / length;
-        if (!slash)
-            return 0;
-        s = slash + 1;
+            p[k] = v[q][k] / length;
+        p[3] = v[q][dim] / length;
     }
+    *nplanes = n;
+    return 0;
 }
 
 /* segments=x0,y0,x1,y1[/...]: up to RUN_SEGMENTS_MAX segments of four
@@ -249,26 +265,15 @@ int options_segments(const config *c, int dim, double segment[RUN_SEGMENTS_MAX][
         return 0;
     if (dim != 2)
         return bad_value(c, KEY_SEGMENTS, error, "segments are for 2D worlds (planes= in 3D)");
-    const char *s = c->value[KEY_SEGMENTS];
-    for (;;) {
-        const char *slash = strchr(s, '/');
-        size_t len = slash ? (size_t)(slash - s) : strlen(s);
-        if (*nsegments == RUN_SEGMENTS_MAX) {
-            char problem[64];
-            snprintf(problem, sizeof problem, "at most %d segments", RUN_SEGMENTS_MAX);
-            return bad_value(c, KEY_SEGMENTS, error, problem);
-        }
-        int count;
-        if (parse_numbers(c, KEY_SEGMENTS, s, len, segment[*nsegments], 4, &count, error))
-            return error->exit_code;
-        if (count != 4)
+    int count[RUN_SEGMENTS_MAX], n;
+    if (parse_items(c, KEY_SEGMENTS, RUN_SEGMENTS_MAX, "segments", segment, count, &n, error))
+        return error->exit_code;
+    for (int g = 0; g < n; g++)
+        if (count[g] != 4)
             return bad_value(c, KEY_SEGMENTS, error,
                              "each segment is x0,y0,x1,y1 (segments separated by /)");
-        (*nsegments)++;
-        if (!slash)
-            return 0;
-        s = slash + 1;
-    }
+    *nsegments = n;
+    return 0;
 }
 
 static int get_double(const config *c, config_key key, double fallback, double *out,

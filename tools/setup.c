@@ -101,52 +101,40 @@ static int setup_from_file(run_options *o, carom_scene *scene, cli_error *error)
     return 0;
 }
 
-/* Generated spheres behind a plane (or closer to it than their radius)
- * are left out: the placement knows the box, not the planes. */
-static void drop_behind_planes(run_options *o, carom_scene *scene)
+/* Whether a sphere of radius r at x is clear of every plane (the
+ * placement knows the box, not the planes). */
+static int clear_of_planes(const run_options *o, const double x[3], double r)
 {
-    size_t kept = 0;
-    for (size_t i = 0; i < scene->n; i++) {
-        int clear = 1;
-        for (int p = 0; p < o->nplanes && clear; p++) {
-            const double *q = o->plane[p];
-            double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]), nx = 0.0;
-            for (int k = 0; k < 3; k++)
-                nx += q[k] * scene->position[i][k];
-            /* (a normal of zero length is the library's to refuse) */
-            clear = !(len > 0.0) || nx / len >= q[3] / len + scene->radius[i] * (1.0 + 1e-9);
-        }
-        if (!clear)
-            continue;
-        for (int k = 0; k < 3; k++) {
-            scene->position[kept][k] = scene->position[i][k];
-            scene->velocity[kept][k] = scene->velocity[i][k];
-        }
-        scene->radius[kept] = scene->radius[i];
-        scene->mass[kept] = scene->mass[i];
-        kept++;
+    for (int p = 0; p < o->nplanes; p++) {
+        const double *q = o->plane[p]; /* unit normal (options.c) */
+        if (q[0] * x[0] + q[1] * x[1] + q[2] * x[2] < q[3] + r * (1.0 + 1e-9))
+            return 0;
     }
-    o->behind_planes = scene->n - kept;
-    scene->n = kept;
+    return 1;
 }
 
-/* Generated disks that overlap a segment (closer to it than their
- * radius) are left out too. */
-static void drop_on_segments(run_options *o, carom_scene *scene)
+/* And of every segment (2D). */
+static int clear_of_segments(const run_options *o, const double x[3], double r)
+{
+    for (int g = 0; g < o->nsegments; g++) {
+        const double *q = o->segment[g];
+        double dx = q[2] - q[0], dy = q[3] - q[1], len2 = dx * dx + dy * dy;
+        double u = len2 > 0.0 ? ((x[0] - q[0]) * dx + (x[1] - q[1]) * dy) / len2 : 0.0;
+        u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+        if (hypot(x[0] - q[0] - u * dx, x[1] - q[1] - u * dy) < r * (1.0 + 1e-9))
+            return 0;
+    }
+    return 1;
+}
+
+/* Leaves out the generated spheres that are not clear (in order, the
+ * others keeping theirs); returns how many. */
+static size_t keep_clear(const run_options *o, carom_scene *scene,
+                         int (*clear)(const run_options *, const double[3], double))
 {
     size_t kept = 0;
     for (size_t i = 0; i < scene->n; i++) {
-        const double *x = scene->position[i];
-        int clear = 1;
-        for (int g = 0; g < o->nsegments && clear; g++) {
-            const double *q = o->segment[g];
-            double dx = q[2] - q[0], dy = q[3] - q[1], len2 = dx * dx + dy * dy;
-            double u = len2 > 0.0 ? ((x[0] - q[0]) * dx + (x[1] - q[1]) * dy) / len2 : 0.0;
-            u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-            double d = hypot(x[0] - q[0] - u * dx, x[1] - q[1] - u * dy);
-            clear = d >= scene->radius[i] * (1.0 + 1e-9);
-        }
-        if (!clear)
+        if (!clear(o, scene->position[i], scene->radius[i]))
             continue;
         for (int k = 0; k < 3; k++) {
             scene->position[kept][k] = scene->position[i][k];
@@ -156,8 +144,9 @@ static void drop_on_segments(run_options *o, carom_scene *scene)
         scene->mass[kept] = scene->mass[i];
         kept++;
     }
-    o->on_segments = scene->n - kept;
+    size_t dropped = scene->n - kept;
     scene->n = kept;
+    return dropped;
 }
 
 static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
@@ -209,13 +198,13 @@ static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
         }
     }
     if (o->nplanes) {
-        drop_behind_planes(o, scene);
+        o->behind_planes = keep_clear(o, scene, clear_of_planes);
         if (scene->n == 0)
             return cli_fail(error, CLI_EXIT_USAGE, "planes: every sphere placed is behind one");
         o->n = scene->n;
     }
     if (o->nsegments) {
-        drop_on_segments(o, scene);
+        o->on_segments = keep_clear(o, scene, clear_of_segments);
         if (scene->n == 0)
             return cli_fail(error, CLI_EXIT_USAGE, "segments: every disk placed overlaps one");
         o->n = scene->n;
