@@ -405,6 +405,14 @@ def case_scenarios(r):
     expect(d["gravity"] == [0, -1], "seed004 gravity %r" % d["gravity"])
     d = r.json(["scenario=seed004", "time=0.1", "n=500", "gravity=2"])
     expect(d["n"] == 500 and d["gravity"] == [0, -2], "explicit keys override presets")
+    # The hopper drains: after 30 of its 60 time units most disks are
+    # below the funnel's opening (y = 28), none on a segment.
+    final = r.path("hopper_half.xyz")
+    d = r.json(["scenario=hopper", "time=30", "final=" + final])
+    expect(d["dim"] == 2 and d["segments"] == 2 and d["box"] == [60, 60], "hopper %r" % d)
+    (comment, rows), = read_xyz(final)[-1:]
+    below = sum(1 for row in rows if row[1] < 28)
+    expect(below > 0.75 * len(rows), "hopper: %d of %d below the funnel" % (below, len(rows)))
 
 
 def case_few_spheres(r):

@@ -90,8 +90,8 @@ static const struct {
     [KEY_FIELD_GAIN] = {"field_gain", "motion=field: a = gain (u - v), clamped to A "
                                       "(default 2)"},
     [KEY_FIELD_STEP] = {"field_step", "motion=field: a is recomputed every step (default 0.05)"},
-    [KEY_SCENARIO] = {"scenario", "preset scene: seed004, seed003, seed000, kgs-forces or "
-                                  "kgs-field"},
+    [KEY_SCENARIO] = {"scenario", "preset scene: seed004, seed003, seed000, kgs-forces, "
+                                  "kgs-field or hopper"},
 };
 
 const char *config_key_name(config_key key)

@@ -46,7 +46,12 @@ typedef struct preset {
  * (options_from_config).
  * kgs-field: §4.3's 1000 particles of radii 1-10 at rest in the 200^3
  * box, driven towards the circulating velocity field with A = 30, 7 time
- * units (the paper's Fig. 8). */
+ * units (the paper's Fig. 8).
+ * hopper: seed 004's disks (radius 0.5, gravity 1, restitution 0.9) in a
+ * 60 x 60 box with a funnel of two fixed segments, its opening 6
+ * diameters wide at y = 28: the disks placed in the funnel drain through
+ * it onto those placed below (an hourglass's top and bottom), in about 60
+ * time units. */
 static const preset presets[] = {
     {"seed004",
      {{KEY_DIM, "2"}, {KEY_N, "8123"}, {KEY_RADIUS, "0.5"}, {KEY_BOX, "150"},
@@ -68,6 +73,12 @@ static const preset presets[] = {
       {KEY_SPEED, "4.3301270189221932,43.301270189221932"}, {KEY_MOTION, "forces"},
       {KEY_ACCEL_BOUND, "10,20"}, {KEY_FORCE_INTERVAL, "0.1"}, {KEY_EQUILIBRATE, "0"},
       {KEY_TIME, "15"}, {KEY_COUNT, NULL}}},
+    {"hopper",
+     {{KEY_DIM, "2"}, {KEY_N, "1500"}, {KEY_RADIUS, "0.5"}, {KEY_BOX, "60"},
+      {KEY_BOUNDARY, "walls"}, {KEY_GRAVITY, "1"}, {KEY_RESTITUTION, "0.9"},
+      {KEY_WALL_RESTITUTION, "0.9"}, {KEY_RESTITUTION_MIN_SPEED, "1"}, {KEY_TEMPERATURE, "1"},
+      {KEY_LATTICE, "hex"}, {KEY_SEGMENTS, "0,40,27,28/60,40,33,28"}, {KEY_EQUILIBRATE, "0"},
+      {KEY_TIME, "60"}, {KEY_COUNT, NULL}}},
     {"kgs-field",
      {{KEY_DIM, "3"}, {KEY_N, "1000"}, {KEY_RADIUS, "1"}, {KEY_RADIUS_MAX, "10"},
       {KEY_BOX, "200"}, {KEY_BOUNDARY, "walls"}, {KEY_SPEED, "0"}, {KEY_MOTION, "field"},
@@ -108,7 +119,8 @@ int options_apply_scenario(config *c, cli_error *error)
     if (!p)
         return cli_fail(error, CLI_EXIT_USAGE,
                         "%s: scenario=%s: unknown scenario (expected seed004, seed003, "
-                        "seed000, kgs-forces or kgs-field)", c->origin[KEY_SCENARIO], name);
+                        "seed000, kgs-forces, kgs-field or hopper)", c->origin[KEY_SCENARIO],
+                        name);
     char origin[64];
     snprintf(origin, sizeof origin, "scenario %s", p->name);
     for (const preset_value *v = p->values; v->key != KEY_COUNT; v++) {
