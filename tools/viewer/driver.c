@@ -226,14 +226,7 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
     d->has_big = s->with_big && scene->n > 0;
     if (s->nplanes < 0 || s->nplanes > FRAME_PLANES_MAX)
         return fail(d, "planes", "too many");
-    for (int q = 0; q < s->nplanes; q++) {
-        const double *p = s->plane[q];
-        double length = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-        if (!(length > 0.0) || !isfinite(length) || !isfinite(p[3]))
-            return fail(d, "planes", "a normal is zero or not finite");
-        for (int k = 0; k < 4; k++)
-            d->plane[q][k] = p[k] / length;
-    }
+    memcpy(d->plane, s->plane, sizeof d->plane);
     d->nplanes = s->nplanes;
     if (s->nsegments < 0 || s->nsegments > FRAME_SEGMENTS_MAX)
         return fail(d, "segments", "too many");

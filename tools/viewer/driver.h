@@ -51,7 +51,7 @@ typedef struct driver_settings {
     double big_speed;     /* largest speed of the large sphere; 0: automatic */
     double time_scale;    /* simulated time per real second (0: 1) */
     int nplanes;          /* fixed planes (carom_world_add_plane) */
-    double plane[FRAME_PLANES_MAX][4]; /* normal (any length), offset */
+    double plane[FRAME_PLANES_MAX][4]; /* unit normal, offset (as options.c gives them) */
     /* Particles driven by random forces or the velocity field (motion=
      * forces or field): the options their motion is made from. */
     int driven;
