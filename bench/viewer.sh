@@ -40,5 +40,6 @@ row "settled stacks, idle, large sphere of radius 4" "${settled[@]}" big_radius=
 row "settled stacks, idle, no large sphere" "${settled[@]}" big=off
 row "seed 000: kgs-forces (1,000 driven spheres, 3D)" scenario=kgs-forces
 row "seed 000: kgs-field (1,000 driven spheres, 3D)" scenario=kgs-field
-row "hopper (1,476 disks, a funnel of two fixed segments, no large sphere)" scenario=hopper
+row "hopper (1,476 disks, a funnel of two fixed segments, large sphere)" scenario=hopper
+row "hopper, no large sphere" scenario=hopper big=off
 row "default: seed 004 from the start (falling)"

@@ -227,7 +227,7 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double
     response_surface(w, i, w->planes[p].n, CAROM_CONTACT_PLANE, (int)p, depth, keep_apart);
 }
 
-void response_segment(carom_world *w, uint32_t i, uint32_t g)
+void response_segment(carom_world *w, uint32_t i, uint32_t g, double depth, double keep_apart)
 {
     const world_segment *seg = &w->segments[g];
     const double *x = w->spheres[i].x;
@@ -243,5 +243,5 @@ void response_segment(carom_world *w, uint32_t i, uint32_t g)
         n[1] = seg->n[1];
     }
     n[2] = 0.0;
-    response_surface(w, i, n, CAROM_CONTACT_SEGMENT, (int)g, 0.0, 0.0);
+    response_surface(w, i, n, CAROM_CONTACT_SEGMENT, (int)g, depth, keep_apart);
 }

@@ -263,11 +263,6 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
                               "sphere %zu is driven, but the world's spheres grow "
                               "(carom_world_set_growth): stop the growth first",
                               id);
-        if (w->nsegments)
-            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                              "sphere %zu is driven, but the world has fixed segments "
-                              "(they are for ballistic spheres)",
-                              id);
         if (!w->def.driver.probe)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %zu is driven but the world has no driver probe", id);

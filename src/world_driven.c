@@ -32,8 +32,9 @@
  *   and the next bound beyond it (floor_detail), so that reaching it
  *   costs that one pair's prediction (world_predict_at_floor); a floor
  *   of unknown origin is reached by predicting in full;
- * - bound and wall: the same, for the faces of a walled box (only when the
- *   application accepts kicks; otherwise it keeps its spheres inside).
+ * - bound and wall: the same, for the faces of a walled box, fixed planes
+ *   and fixed segments (world_driven_segments.c), only when the
+ *   application accepts kicks; otherwise it keeps its spheres clear.
  * Probing that finds two spheres already overlapping (the application
  * broke its bound) reports the contact at once with its depth
  * (carom_contact.depth, stats.late_contacts), and responds if they are

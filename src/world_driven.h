@@ -53,6 +53,24 @@ static inline double pair_press_accel(const carom_world *w, uint32_t i, uint32_t
     return a;
 }
 
+/* The bound's extra radius at now + tau as c0 + c1 tau + c2 tau^2, for
+ * any sphere (a ballistic one has accel 0). */
+static inline void bound_growth(const driven_bound *b, double now, double g[3])
+{
+    double A = b->accel, e = now - b->t0;
+    g[0] = 0.5 * A * e * e;
+    g[1] = A * e;
+    g[2] = 0.5 * A;
+}
+
+/* When the bound of driven sphere s, whose centre is `past` beyond a
+ * surface (< 0: on its free side) and moving towards it at `approach`,
+ * touches it; scale: the size of the coordinates (for round-off).
+ * Touching bounds that separate fast enough meet later, as pairs do
+ * (world_driven_predict.c). */
+double world_driven_surface_time(const carom_world *w, const sphere *s, double past,
+                                 double approach, double scale, double now);
+
 /* Both spheres of the pair can be moved by the response (not so in a
  * report-only world, or for two spheres neither of which it can move). */
 int world_driven_pair_responds(const carom_world *w, uint32_t i, uint32_t j);

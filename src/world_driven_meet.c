@@ -248,10 +248,18 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
     double x[3], v[3];
     if (!world_driven_true_state_checked(w, i, t, x, v))
         return; /* the loop stops with the driver's error */
-    /* How far the centre is on the free side of the face or plane, how
-     * fast it closes in, and the size of its coordinates. */
+    /* How far the centre is on the free side of the face, plane or
+     * segment, how fast it closes in, and the size of its coordinates. */
     double inside, closing, scale;
-    if ((uint32_t)wall >= PLANE_WALL) {
+    if ((uint32_t)wall >= SEGMENT_WALL) {
+        double q[3], n[3] = {0.0, 0.0, 0.0};
+        world_segment_nearest(&w->segments[(uint32_t)wall - SEGMENT_WALL], x, q);
+        inside = hypot(x[0] - q[0], x[1] - q[1]);
+        for (int k = 0; k < 2 && inside > 0.0; k++)
+            n[k] = (x[k] - q[k]) / inside;
+        closing = -vec_dot(n, v);
+        scale = world_plane_scale(x);
+    } else if ((uint32_t)wall >= PLANE_WALL) {
         const world_plane *p = &w->planes[(uint32_t)wall - PLANE_WALL];
         inside = vec_dot(p->n, x) - p->d;
         closing = -vec_dot(p->n, v);
@@ -274,7 +282,9 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
         double depth = gap < -tol ? -gap : 0.0;
         if (depth > 0.0)
             w->stats.late_contacts++;
-        if ((uint32_t)wall >= PLANE_WALL)
+        if ((uint32_t)wall >= SEGMENT_WALL)
+            response_segment(w, i, (uint32_t)wall - SEGMENT_WALL, depth, keep);
+        else if ((uint32_t)wall >= PLANE_WALL)
             response_plane(w, i, (uint32_t)wall - PLANE_WALL, depth, keep);
         else
             response_wall(w, i, wall, depth, keep);

@@ -21,16 +21,6 @@ static void square_difference(const double p0[3], const double p1[3], const doub
     c[4] = sign * (q[2] * q[2] - vec_dot(p2, p2));
 }
 
-/* The bound's extra radius at now + tau as c0 + c1 tau + c2 tau^2, for
- * any sphere (a ballistic one has accel 0). */
-static inline void bound_growth(const driven_bound *b, double now, double g[3])
-{
-    double A = b->accel, e = now - b->t0;
-    g[0] = 0.5 * A * e * e;
-    g[1] = A * e;
-    g[2] = 0.5 * A;
-}
-
 double world_driven_pair_time(const carom_world *w, const sphere *a, const double xa[3],
                               const double va[3], const sphere *b, const double shift[3],
                               double now)
@@ -104,10 +94,8 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
     return t;
 }
 
-/* When the bound of driven sphere s, whose centre is `past` beyond a
- * surface (< 0: on its free side) and moving towards it at `approach`,
- * touches it; scale: the size of the coordinates (for round-off). */
-static double bound_surface_time(const carom_world *w, const sphere *s, double past,
+/* (world_driven.h) */
+double world_driven_surface_time(const carom_world *w, const sphere *s, double past,
                                  double approach, double scale, double now)
 {
     const driven_bound *b = &w->bounds[s - w->spheres];
@@ -138,15 +126,19 @@ static double bound_surface_time(const carom_world *w, const sphere *s, double p
 double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
                               const double v[3], int wall, double now)
 {
+    if ((uint32_t)wall >= SEGMENT_WALL)
+        return world_driven_segment_time(w, s, x, v, &w->segments[(uint32_t)wall - SEGMENT_WALL],
+                                         now);
     if ((uint32_t)wall >= PLANE_WALL) {
         const world_plane *p = &w->planes[(uint32_t)wall - PLANE_WALL];
-        return bound_surface_time(w, s, p->d - vec_dot(p->n, x), -vec_dot(p->n, v),
+        return world_driven_surface_time(w, s, p->d - vec_dot(p->n, x), -vec_dot(p->n, v),
                                   world_plane_scale(x), now);
     }
     int axis = wall / 2, high = wall % 2;
     double sign = high ? 1.0 : -1.0;
     double face = high ? w->def.box[axis] : 0.0;
-    return bound_surface_time(w, s, sign * (x[axis] - face), sign * v[axis], fabs(x[axis]), now);
+    return world_driven_surface_time(w, s, sign * (x[axis] - face), sign * v[axis], fabs(x[axis]),
+                                     now);
 }
 
 double world_driven_walls_time(const carom_world *w, const sphere *s, const double x[3],
@@ -180,6 +172,13 @@ double world_driven_walls_time(const carom_world *w, const sphere *s, const doub
         if (t < best) {
             best = t;
             *wall = (int)(PLANE_WALL + p);
+        }
+    }
+    for (uint32_t g = 0; g < w->nsegments; g++) {
+        double t = world_driven_segment_time(w, s, x, v, &w->segments[g], now);
+        if (t < best) {
+            best = t;
+            *wall = (int)(SEGMENT_WALL + g);
         }
     }
     return best;

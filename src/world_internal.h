@@ -45,7 +45,8 @@
 enum event_kind {
     EVENT_NONE = 0,
     EVENT_COLLISION = 1, /* partner: sphere index */
-    EVENT_WALL = 2,      /* partner: 2*axis + (0 low, 1 high), or PLANE_WALL + plane */
+    EVENT_WALL = 2,      /* partner: 2*axis + (0 low, 1 high), PLANE_WALL + plane,
+                            or SEGMENT_WALL + segment */
     EVENT_CELL = 3,      /* partner: 2*axis + (0 down, 1 up) */
     EVENT_RESCAN = 4,    /* a big sphere has moved a margin since it last
                             scanned its surroundings (world_big.c) */
@@ -424,7 +425,7 @@ static inline double world_plane_scale(const double x[3])
 }
 void world_planes_free(carom_world *w);
 
-/* world_segments.c: fixed segments (2D, ballistic spheres). The earliest
+/* world_segments.c: fixed segments (2D). The earliest
  * time >= now at which sphere s (from its own state) meets segment g,
  * at its face or at an end; slot's stored position clear of every
  * segment (to a relative OVERLAP_TOLERANCE), else CAROM_ERR_OVERLAP
@@ -433,6 +434,11 @@ double world_segment_time(const carom_world *w, const sphere *s, const world_seg
                           double now);
 carom_status world_segments_check(carom_world *w, uint32_t slot);
 void world_segment_nearest(const world_segment *g, const double x[3], double q[3]);
+/* The larger root of c0 + c1 tau + c2 tau^2 when, from c0 > 0, it dips
+ * below zero and rises again (c2 > 0, c1 < 0), else INFINITY: when a
+ * surface reaches a segment's far face after its centre passed the line
+ * beyond an end. */
+double world_segment_far_face_time(double c0, double c1, double c2);
 void world_segments_free(carom_world *w);
 
 /* world_images.c: unwrapped positions (def.count_images). */
@@ -733,11 +739,15 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
  * and its reset. */
 double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
                               const double v[3], int wall, double now);
-/* The earliest of those over every walled face and fixed plane, before
- * the reset (INFINITY if none), and which (*wall: a face, or PLANE_WALL +
- * the plane's index). */
+/* The earliest of those over every walled face, fixed plane and fixed
+ * segment, before the reset (INFINITY if none), and which (*wall: a face,
+ * PLANE_WALL + the plane's index or SEGMENT_WALL + the segment's). */
 double world_driven_walls_time(const carom_world *w, const sphere *s, const double x[3],
                                const double v[3], double now, int *wall);
+/* Its bound (centre x + v (t - now) now) touching fixed segment g
+ * (world_driven_segments.c). */
+double world_driven_segment_time(const carom_world *w, const sphere *s, const double x[3],
+                                 const double v[3], const world_segment *g, double now);
 double world_driven_reset_time(const carom_world *w, const sphere *s);
 /* Events: two bounds met (one of the spheres is driven), a bound met a
  * wall, a bound grew to its limit. */
@@ -823,7 +833,7 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
 void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double keep_apart);
 /* Sphere i meets segment g, along the line from the segment's nearest
  * point to its centre. */
-void response_segment(carom_world *w, uint32_t i, uint32_t g);
+void response_segment(carom_world *w, uint32_t i, uint32_t g, double depth, double keep_apart);
 /* The contact callback left finite numbers in the first n velocities of
  * c; if not, the world records an error naming the sphere (the event
  * loop stops after this event with it), and the caller keeps the

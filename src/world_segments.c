@@ -8,9 +8,9 @@
  * partner is SEGMENT_WALL + the segment's index; response.c reflects it
  * along the line from the segment's nearest point to the centre).
  * Spheres added or moved later are checked at their placement
- * (world_build.c). Segments are for ballistic spheres in 2D worlds with
- * walls on both axes: refused with driven spheres and with periodic
- * axes, and driven spheres refuse them in turn. Growing spheres meet
+ * (world_build.c). Segments are for 2D worlds with walls on both axes
+ * (refused with periodic axes). Driven spheres' bounds meet them in
+ * world_driven_segments.c, ballistic spheres here. Growing spheres meet
  * them when their growing surface reaches a face or an end (straight
  * motion then: linear and quadratic upcrossings), and leave them as they
  * leave walls.
@@ -64,12 +64,13 @@ static double end_time(const double x[3], const double v[3], const double g[3], 
     return roots_first_upcrossing_poly(c, 4);
 }
 
-/* The far face, for a centre on the other side of the segment's line (h
- * = c0 + c1 tau + c2 tau^2 = r - its distance beyond the line on that
- * side, so c0 >= r > 0): it can only come in through that face after
- * going round an end, out beyond r on that side, and curving back under
- * gravity: h dips below zero and rises again, at its larger root. */
-static double far_face_time(double c0, double c1, double c2)
+/* (world_internal.h) The far face, for a centre on the other side of the
+ * segment's line (h = c0 + c1 tau + c2 tau^2 = r - its distance beyond
+ * the line on that side, so c0 >= r > 0): it can only come in through
+ * that face after going round an end, out beyond r on that side, and
+ * curving back under gravity: h dips below zero and rises again, at its
+ * larger root. */
+double world_segment_far_face_time(double c0, double c1, double c2)
 {
     if (!(c2 > 0.0) || !(c1 < 0.0))
         return INFINITY;
@@ -127,7 +128,7 @@ double world_segment_time(const carom_world *w, const sphere *s, const world_seg
     double side = e >= 0.0 ? 1.0 : -1.0;
     double rate = side * vec_dot(g->n, s->v), pull = 0.5 * side * vec_dot(g->n, acc);
     double tau = alongside(s, acc, g, roots_first_upcrossing_quadratic(r - side * e, -rate, -pull));
-    tau = fmin(tau, alongside(s, acc, g, far_face_time(r + side * e, rate, pull)));
+    tau = fmin(tau, alongside(s, acc, g, world_segment_far_face_time(r + side * e, rate, pull)));
     tau = fmin(tau, end_time(s->x, s->v, acc, g->a, r));
     tau = fmin(tau, end_time(s->x, s->v, acc, g->b, r));
     return fmax(s->t + tau, now);
@@ -166,9 +167,6 @@ carom_status carom_world_add_segment(carom_world *w, const double a[2], const do
         if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "segment: axis %d is periodic (segments need walls on both axes)", k);
-    if (w->has_driven)
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "segment: not in a world with driven spheres");
     for (int k = 0; k < 2; k++)
         if (!isfinite(a[k]) || !isfinite(b[k]) || a[k] < 0.0 || b[k] < 0.0 ||
             a[k] > w->def.box[k] || b[k] > w->def.box[k])

@@ -125,6 +125,9 @@ BAD_INPUT = {
                           ["cannot write", "no_such_dir/out.xyz"]),
     "unknown_option": (["--jsn"], USAGE, ["unknown option '--jsn'"]),
     # Driven spheres (issue 4): orbits files and motion keys.
+    "orbits_planes": (["orbits=@orbits_good.txt", "box=200", "boundary=walls", "planes=0,0,1,5"],
+                      USAGE, ["planes cannot be combined with motion=orbits",
+                              "pass through them"]),
     "orbits_nan": (["orbits=@orbits_nan.txt", "box=200"], USAGE,
                    ["orbits_nan.txt:4", "field 5 (omega)", "NaN"]),
     "orbits_negative_radius": (["motion=orbits", "orbits=@orbits_negative_radius.txt", "box=200"],

@@ -20,6 +20,7 @@
 
 #include "carom/carom.h"
 #include "check.h"
+#include "path_driver.h"
 
 static carom_world *make_world(int dim, double box, carom_boundary boundary, double gy)
 {
@@ -234,32 +235,6 @@ static void test_gas(void)
 }
 
 /* ---- driven spheres ---------------------------------------------------- */
-
-/* A driven sphere's path: x0 + v0 t + a t^2 / 2, its kicks added to v0
- * (and x0 moved so that the path is continuous). */
-typedef struct path {
-    double x0[3], v0[3], a[3];
-} path;
-
-static void path_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
-{
-    const path *p = user;
-    (void)id;
-    for (int k = 0; k < 3; k++) {
-        x[k] = p->x0[k] + p->v0[k] * t + 0.5 * p->a[k] * t * t;
-        v[k] = p->v0[k] + p->a[k] * t;
-    }
-}
-
-static void path_kick(void *user, carom_sphere_id id, double t, const double dv[3])
-{
-    path *p = user;
-    (void)id;
-    for (int k = 0; k < 3; k++) {
-        p->v0[k] += dv[k];
-        p->x0[k] -= dv[k] * t;
-    }
-}
 
 typedef struct hit_log {
     int n;

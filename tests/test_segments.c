@@ -16,9 +16,9 @@
  *   segment between two events (a missed contact would).
  * - Growing disks at rest touch a face and an end when their radius
  *   reaches them, and leave at twice their surface's speed.
- * - Refusals: 3D, periodic axes, driven spheres (either way round), ends
- *   outside the box or equal, a sphere overlapping (a growing one with
- *   the radius it has reached). */
+ * - Refusals: 3D, periodic axes, ends outside the box or equal, a sphere
+ *   overlapping (a growing one with the radius it has reached).
+ * Driven spheres: test_segments_driven.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,15 +344,6 @@ static int message_has(const carom_world *w, const char *text)
     return 0;
 }
 
-static void probe_still(void *user, carom_sphere_id id, double t, double x[3], double v[3])
-{
-    (void)user;
-    (void)id;
-    (void)t;
-    x[0] = x[1] = 5.0;
-    x[2] = v[0] = v[1] = v[2] = 0.0;
-}
-
 static void test_refusals(void)
 {
     const double a[2] = {1.0, 1.0}, b[2] = {4.0, 1.0}, out[2] = {11.0, 1.0};
@@ -409,24 +400,6 @@ static void test_refusals(void)
     CHECK_OK(carom_world_add_segment(w, a, b, NULL));
     carom_world_free(w);
 
-    /* Driven spheres, either way round. */
-    def = carom_world_default_def();
-    def.dim = 2;
-    def.box[0] = def.box[1] = 10.0;
-    def.boundary[0] = def.boundary[1] = CAROM_BOUNDARY_WALLS;
-    def.driver.probe = probe_still;
-    w = carom_world_create(&def, &e);
-    CHECK_OK(carom_world_add_segment(w, a, b, NULL));
-    carom_sphere_def driven = carom_sphere_default_def();
-    driven.driven = 1;
-    CHECK(carom_world_add_sphere(w, &driven, NULL) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK(message_has(w, "fixed segments"));
-    carom_world_free(w);
-    w = carom_world_create(&def, &e);
-    CHECK_OK(carom_world_add_sphere(w, &driven, NULL));
-    CHECK(carom_world_add_segment(w, a, b, NULL) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK(message_has(w, "driven"));
-    carom_world_free(w);
 }
 
 int main(void)

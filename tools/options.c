@@ -534,6 +534,15 @@ static int get_motion(const config *c, run_options *o, cli_error *error)
                             "%s: motion=orbits needs box= (the orbits file gives no box)",
                             c->origin[KEY_MOTION][0] ? c->origin[KEY_MOTION]
                                                      : c->origin[KEY_ORBITS]);
+        /* Orbits are set paths: contacts do not move them, so they
+         * would pass through planes and segments. */
+        if (o->nplanes || o->nsegments) {
+            config_key key = o->nplanes ? KEY_PLANES : KEY_SEGMENTS;
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s: %s cannot be combined with motion=orbits (orbits are set "
+                            "paths that contacts do not move: they would pass through them)",
+                            c->origin[key], config_key_name(key));
+        }
         static const config_key clash[] = {KEY_PACKING, KEY_RADIUS, KEY_RADIUS_MAX,
                                            KEY_LATTICE, KEY_SPEED, KEY_TEMPERATURE};
         for (size_t k = 0; k < sizeof clash / sizeof clash[0]; k++)

@@ -29,12 +29,21 @@ static double distance2(const carom_scene *s, const double a[3], const double b[
     return sum;
 }
 
-/* In front of every plane, with a margin of 1e-4 radii. */
-static int in_front(const big_planes *planes, const double p[3], double r)
+/* Clear of every plane and segment, with a margin of 1e-4 radii. */
+static int clear_of(const big_obstacles *o, const double p[3], double r)
 {
-    for (int q = 0; q < planes->n; q++) {
-        const double *n = planes->plane[q];
-        if (n[0] * p[0] + n[1] * p[1] + n[2] * p[2] < n[3] + r * 1.0001)
+    double reach = r * 1.0001;
+    for (int q = 0; q < o->nplanes; q++) {
+        const double *n = o->plane[q];
+        if (n[0] * p[0] + n[1] * p[1] + n[2] * p[2] < n[3] + reach)
+            return 0;
+    }
+    for (int g = 0; g < o->nsegments; g++) {
+        const double *e = o->segment[g];
+        double dx = e[2] - e[0], dy = e[3] - e[1];
+        double u = ((p[0] - e[0]) * dx + (p[1] - e[1]) * dy) / (dx * dx + dy * dy);
+        u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+        if (hypot(p[0] - e[0] - u * dx, p[1] - e[1] - u * dy) < reach)
             return 0;
     }
     return 1;
@@ -83,9 +92,9 @@ size_t big_place_overlaps(const carom_scene *s, const double p[3], double r)
 }
 
 /* Where the large sphere starts: the first candidate (high up and
- * central first) that overlaps no sphere, else the first candidate in
- * front of the planes, else a random place in front of them. */
-int big_place_choose(const carom_scene *s, const big_planes *planes, double r, double out[3])
+ * central first) that overlaps no sphere, else the first candidate clear
+ * of the obstacles, else a random place clear of them. */
+int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, double r, double out[3])
 {
     const double heights[6] = {0.75, 1.0, 0.5, 0.25, 0.0, 0.9};
     const double across[5] = {0.5, 0.3, 0.7, 0.1, 0.9};
@@ -100,7 +109,7 @@ int big_place_choose(const carom_scene *s, const big_planes *planes, double r, d
                     double fk = k == up ? heights[a] : f[k];
                     p[k] = hi > lo ? lo + fk * (hi - lo) : 0.5 * s->box[k];
                 }
-                if (!in_front(planes, p, r))
+                if (!clear_of(obstacles, p, r))
                     continue;
                 if (!have_fallback) {
                     memcpy(out, p, sizeof p); /* the fallback: some spheres move */
@@ -115,7 +124,7 @@ int big_place_choose(const carom_scene *s, const big_planes *planes, double r, d
     for (int attempt = 0; attempt < 20000 && !have_fallback; attempt++) {
         double p[3];
         random_place(s, r * 1.001, &state, p);
-        if (in_front(planes, p, r)) {
+        if (clear_of(obstacles, p, r)) {
             memcpy(out, p, sizeof p);
             have_fallback = 1;
         }
@@ -125,7 +134,7 @@ int big_place_choose(const carom_scene *s, const big_planes *planes, double r, d
 
 /* Moves every sphere that overlaps the large sphere to a random free
  * place; a sphere that finds none is removed. Returns how many moved. */
-size_t big_place_make_room(carom_scene *s, const big_planes *planes, const double big[3],
+size_t big_place_make_room(carom_scene *s, const big_obstacles *obstacles, const double big[3],
                            double big_r, size_t *removed)
 {
     uint64_t state = 0x9e3779b97f4a7c15ULL;
@@ -139,7 +148,7 @@ size_t big_place_make_room(carom_scene *s, const big_planes *planes, const doubl
         for (int attempt = 0; attempt < 5000 && !placed; attempt++) {
             double p[3];
             random_place(s, s->radius[i], &state, p);
-            if (in_front(planes, p, s->radius[i]) &&
+            if (clear_of(obstacles, p, s->radius[i]) &&
                 !overlaps(s, p, s->radius[i], i, big, big_r)) {
                 memcpy(s->position[i], p, sizeof p);
                 placed = 1;

@@ -1,13 +1,15 @@
 /* Where the viewer's large sphere starts, and room for it.
  *
- * Contract: both keep spheres in front of the fixed planes (big_planes:
- * unit normal n and offset d each, a sphere of radius r at x is in front
- * when n . x >= d + r, with a margin). big_place_choose picks the first of
+ * Contract: both keep spheres clear of the fixed obstacles (big_obstacles:
+ * planes, a unit normal n and offset d each, a sphere of radius r at x is
+ * in front when n . x >= d + r; and 2D segments x0, y0, x1, y1, a sphere
+ * is clear when its centre is at least r from the segment; with a margin
+ * of 1e-4 radii). big_place_choose picks the first of
  * a fixed list of positions (high up and central first; the last axis is
  * up) where a sphere of radius r overlaps none of the scene's spheres;
- * if there is none, the first of the list in front of the planes, else a
- * deterministic random place in front of them; it returns 0, or -1 when
- * it finds no place in front of the planes. big_place_make_room then
+ * if there is none, the first of the list clear of the obstacles, else a
+ * deterministic random place clear of them; it returns 0, or -1 when it
+ * finds no place clear of the obstacles. big_place_make_room then
  * moves every sphere that overlaps the large sphere at `big` to a random
  * free place (deterministic), removing (and counting in *removed) a
  * sphere that finds none; it returns how many moved. */
@@ -18,15 +20,18 @@
 
 #include "carom/scene.h"
 
-typedef struct big_planes {
-    int n;
+typedef struct big_obstacles {
+    int nplanes;
     const double (*plane)[4];
-} big_planes;
+    int nsegments;
+    const double (*segment)[4];
+} big_obstacles;
 
-int big_place_choose(const carom_scene *s, const big_planes *planes, double r, double out[3]);
+int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, double r,
+                     double out[3]);
 /* How many of the scene's spheres a sphere of radius r at p overlaps. */
 size_t big_place_overlaps(const carom_scene *s, const double p[3], double r);
-size_t big_place_make_room(carom_scene *s, const big_planes *planes, const double big[3],
+size_t big_place_make_room(carom_scene *s, const big_obstacles *obstacles, const double big[3],
                            double big_r, size_t *removed);
 
 #endif

@@ -255,15 +255,16 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         if (2.0 * d->big_radius >= L)
             return fail(d, "large sphere", "its diameter does not fit in the box");
         double p[3] = {0.0, 0.0, 0.0};
-        big_planes planes = {d->nplanes, (const double(*)[4])d->plane};
-        if (big_place_choose(&d->initial, &planes, d->big_radius, p))
-            return fail(d, "large sphere", "no place for it in front of the planes");
+        big_obstacles obstacles = {d->nplanes, (const double(*)[4])d->plane, d->nsegments,
+                                   (const double(*)[4])d->segment};
+        if (big_place_choose(&d->initial, &obstacles, d->big_radius, p))
+            return fail(d, "large sphere", "no place for it clear of the planes and segments");
         if (d->motion.kind == MOTION_ORBITS &&
             big_place_overlaps(&d->initial, p, d->big_radius) > 0)
             return fail(d, "large sphere",
                         "no free place among the orbits (big=off, or a smaller big_radius)");
         size_t removed = 0;
-        d->relocated = big_place_make_room(&d->initial, &planes, p, d->big_radius, &removed);
+        d->relocated = big_place_make_room(&d->initial, &obstacles, p, d->big_radius, &removed);
         d->relocated += removed;
         size_t b = d->initial.n;
         d->initial.n = b + 1;

@@ -58,7 +58,7 @@ typedef struct driver_settings {
     run_options motion_options;
     motion orbits;        /* motion=orbits: read by viewer_prepare; driver_create
                              takes it over (and leaves it empty) */
-    int nsegments;        /* fixed segments (2D; only without the large sphere) */
+    int nsegments;        /* fixed segments (2D) */
     double segment[FRAME_SEGMENTS_MAX][4];
 } driver_settings;
 

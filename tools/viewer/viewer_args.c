@@ -140,7 +140,6 @@ static int set_viewer_key(viewer_mode mode, vkey k, const char *v, viewer_args *
         break;
     case VK_BIG:
         st = parse_switch(name, v, "on", "off", &ds->with_big, error);
-        va->big_given = 1;
         break;
     case VK_BIG_RADIUS:
         st = parse_number(name, v, 1e-12, 1e12, &ds->big_radius, error);
@@ -322,18 +321,8 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = options_apply_scenario(&c, error);
     if (!status)
         status = options_from_config(&c, &o, error);
-    /* The large sphere is driven (by the viewer), and segments are for
-     * ballistic disks: with segments the viewer runs without it. */
-    if (!status && o.nsegments) {
-        if (va->big_given && ds->with_big)
-            status = cli_fail(error, CLI_EXIT_USAGE,
-                              "big=on: the large sphere cannot be used with segments= (they are "
-                              "for ballistic disks, and the viewer drives the large sphere)");
-        ds->with_big = 0;
-    }
     if (!status && drag_text && !ds->with_big)
-        status = cli_fail(error, CLI_EXIT_USAGE, "drag= moves the large sphere, which is off%s",
-                          o.nsegments ? " (segments= turn it off)" : "");
+        status = cli_fail(error, CLI_EXIT_USAGE, "drag= moves the large sphere, which is off");
     /* Orbits give the scene (their states at t = 0) and their motion. */
     if (!status && o.motion == MOTION_ORBITS)
         status = motion_read_orbits(&o, &ds->orbits, scene, error);

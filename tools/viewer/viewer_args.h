@@ -42,7 +42,6 @@ typedef struct viewer_args {
     config *input_keys;       /* with input=: the keys of `carom run` given (planes=) */
     double fps;
     int hud;
-    int big_given;            /* big= on the command line */
     int has_drag;
     double drag[2][3];        /* the large sphere moves from drag[0] to drag[1] */
     double yaw, pitch;        /* 3D camera, radians; NAN: default */
