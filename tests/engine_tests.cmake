@@ -30,6 +30,7 @@ carom_add_test(test_growth)
 carom_add_test(test_planes)
 carom_add_test(test_segments)
 carom_add_test(test_segments_driven)
+carom_add_test(test_query)
 carom_add_test(test_stuck)
 carom_add_test(test_random_ops)
 # Without the checks it tests, a callback's NaN velocity makes an advance

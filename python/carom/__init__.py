@@ -21,8 +21,8 @@ from .drive import Field, Forces, Orbits
 from .errors import Error
 from .scene import Scene, box_length_for_packing
 from .thermostat import Andersen
-from .world import Contact, SphereState, Stats, World
+from .world import CastHit, Contact, SphereState, Stats, World
 
 __version__ = "0.1.0"
-__all__ = ["Andersen", "Contact", "Error", "Field", "Forces", "Orbits", "Scene", "SphereState", "Stats",
+__all__ = ["Andersen", "CastHit", "Contact", "Error", "Field", "Forces", "Orbits", "Scene", "SphereState", "Stats",
            "World", "box_length_for_packing", "drive"]

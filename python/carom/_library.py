@@ -153,9 +153,34 @@ class carom_scene(ctypes.Structure):
     ]
 
 
+# include/carom/query.h
+QUERY_NO_SPHERE = 0xFFFFFFFF
+
+
+class carom_cast(ctypes.Structure):
+    _fields_ = [
+        ("origin", c_double3),
+        ("motion", c_double3),
+        ("radius", ctypes.c_double),
+        ("ignore", ctypes.c_uint32),
+    ]
+
+
+class carom_cast_hit(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("sphere", ctypes.c_uint32),
+        ("wall", ctypes.c_int),
+        ("fraction", ctypes.c_double),
+        ("position", c_double3),
+        ("normal", c_double3),
+        ("point", c_double3),
+    ]
+
+
 # Every structure above, for the layout test.
 STRUCTURES = (carom_error, carom_contact, carom_driver, carom_world_def, carom_sphere_def,
-              carom_sphere_state, carom_stats, carom_scene)
+              carom_sphere_state, carom_stats, carom_scene, carom_cast, carom_cast_hit)
 
 
 def _find_library():
@@ -218,6 +243,10 @@ _PROTOTYPES = {
     "carom_world_segment_count": (ctypes.c_size_t, [_world_p]),
     "carom_world_get_segment": (_status, [_world_p, ctypes.c_uint32, _P(ctypes.c_double),
                                           _P(ctypes.c_double)]),
+    "carom_world_cast_sphere": (_status, [_world_p, _P(carom_cast), _P(carom_cast_hit),
+                                          _P(ctypes.c_int)]),
+    "carom_world_query_sphere": (_status, [_world_p, c_double3, ctypes.c_double, _P(_id),
+                                           ctypes.c_size_t, _P(ctypes.c_size_t)]),
     "carom_world_sphere_capacity": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_count": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_exists": (ctypes.c_int, [_world_p, _id]),

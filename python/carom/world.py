@@ -36,6 +36,13 @@ Stats.__doc__ = "Counters and sums over the measured interval (carom_stats)."
 
 CONTACT_DTYPE = np.dtype(_library.carom_contact)
 
+CastHit = collections.namedtuple("CastHit", "kind sphere wall fraction position normal point")
+CastHit.__doc__ = """What World.cast_sphere met first (carom_cast_hit): kind "sphere" (sphere
+its id, wall None), "wall" (wall = 2 axis + side), "plane" or "segment"
+(wall = its index; sphere None); fraction f of the motion; the cast
+centre then, the unit normal from what was hit towards it, and the
+contact point, each dim numbers."""
+
 SETTINGS = ("dim", "box", "boundary", "gravity", "restitution", "wall_restitution",
             "restitution_min_speed", "response", "on_contact", "capacity_hint", "driver",
             "neighbours", "prefetch", "reorder", "record_contacts",
@@ -390,7 +397,7 @@ class World:
         around either end, like a wall of the box (wall_restitution,
         restitution_min_speed); exact under gravity. a and b are 2
         numbers, inside the box and not equal. Refused with carom.Error in
-        3D, with a periodic axis, with driven or growing spheres, and where
+        3D, with a periodic axis, and where
         a disk overlaps it (a disk added over it later is refused at the
         next advance, or at once in a world already advanced). Returns the
         segment's index, 0, 1, ... in the order added."""
@@ -403,6 +410,39 @@ class World:
         index = ctypes.c_uint32()
         self._check(lib.carom_world_add_segment, ends[0], ends[1], ctypes.byref(index))
         return index.value
+
+    def cast_sphere(self, origin, motion, radius=0.0, ignore=None):
+        """What a sphere of the given radius (0: a ray) whose centre moves
+        from origin by motion would touch first, in the world as it is now
+        (carom_world_cast_sphere; include/carom/query.h): a CastHit, or
+        None. A cast that starts overlapping something hits it at
+        fraction 0. ignore: a sphere id not to hit (the caster's own)."""
+        dim = self.dim()
+        cast = _library.carom_cast(vector(origin, "origin", dim), vector(motion, "motion", dim),
+                                   number(radius, "radius"),
+                                   _library.QUERY_NO_SPHERE if ignore is None
+                                   else sphere_id(ignore))
+        hit, found = _library.carom_cast_hit(), ctypes.c_int()
+        self._check(lib.carom_world_cast_sphere, ctypes.byref(cast), ctypes.byref(hit),
+                    ctypes.byref(found))
+        if not found.value:
+            return None
+        kinds = {value: name for name, value in _library.CONTACT_KIND.items()}
+        kind = kinds[hit.kind]
+        return CastHit(kind, hit.sphere if kind == "sphere" else None,
+                       None if kind == "sphere" else hit.wall, hit.fraction,
+                       tuple(hit.position)[:dim], tuple(hit.normal)[:dim],
+                       tuple(hit.point)[:dim])
+
+    def query_sphere(self, centre, radius=0.0):
+        """The ids of the spheres nearer to centre than radius plus their
+        own radius, now (carom_world_query_sphere), sorted."""
+        at = vector(centre, "centre", self.dim())
+        r, count = number(radius, "radius"), ctypes.c_size_t()
+        self._check(lib.carom_world_query_sphere, at, r, None, 0, ctypes.byref(count))
+        ids = (ctypes.c_uint32 * max(count.value, 1))()
+        self._check(lib.carom_world_query_sphere, at, r, ids, count.value, ctypes.byref(count))
+        return sorted(ids[:count.value])
 
     def segments(self):
         """The fixed segments, as ((ax, ay), (bx, by)) pairs of ends."""

@@ -7,6 +7,7 @@
 
 #include <carom/carom.h>
 #include <carom/drive.h>
+#include <carom/query.h>
 #include <carom/scene.h>
 #include <carom/thermostat.h>
 
@@ -157,6 +158,21 @@ int main(void)
     FIELD(carom_field_def, start_time);
     FIELD(carom_field_def, first_id);
     end_struct();
+    begin_struct("carom_cast", sizeof(carom_cast), 0);
+    FIELD(carom_cast, origin);
+    FIELD(carom_cast, motion);
+    FIELD(carom_cast, radius);
+    FIELD(carom_cast, ignore);
+    end_struct();
+    begin_struct("carom_cast_hit", sizeof(carom_cast_hit), 0);
+    FIELD(carom_cast_hit, kind);
+    FIELD(carom_cast_hit, sphere);
+    FIELD(carom_cast_hit, wall);
+    FIELD(carom_cast_hit, fraction);
+    FIELD(carom_cast_hit, position);
+    FIELD(carom_cast_hit, normal);
+    FIELD(carom_cast_hit, point);
+    end_struct();
     printf("}, \"constants\": {");
     CONSTANT(CAROM_OK, 1);
     CONSTANT(CAROM_ERR_INVALID_ARGUMENT, 0);
@@ -190,6 +206,7 @@ int main(void)
     CONSTANT(CAROM_LATTICE_SQUARE, 0);
     CONSTANT(CAROM_LATTICE_HEX, 0);
     CONSTANT(CAROM_LATTICE_FCC, 0);
-    printf("}, \"version\": \"%s\"}\n", CAROM_VERSION_STRING);
+    printf("}, \"query_no_sphere\": %u, \"version\": \"%s\"}\n",
+           (unsigned)CAROM_QUERY_NO_SPHERE, CAROM_VERSION_STRING);
     return 0;
 }

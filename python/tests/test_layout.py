@@ -59,5 +59,9 @@ def test_every_constant_of_the_headers_is_mirrored():
     assert mirrored == found
 
 
+def test_query_constant_agrees():
+    assert C["query_no_sphere"] == _library.QUERY_NO_SPHERE
+
+
 def test_version_agrees():
     assert carom.__version__ == C["version"]

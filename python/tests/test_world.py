@@ -416,3 +416,31 @@ def test_segments_are_refused_with_the_library_message():
     unbuilt.add_sphere((3, 4.2), radius=0.5)  # checked at the first advance
     with pytest.raises(carom.Error, match=r"sphere 0 \(radius 0.5\) overlaps segment 0"):
         unbuilt.advance_to(1.0)
+
+
+def test_a_ray_and_a_cast_disk_hit_at_the_closed_form():
+    """Scene queries (include/carom/query.h): a ray from (2, 10) along
+    (10, 0) meets the disk of radius 1 at (10, 10) when x = 9 (f = 0.7);
+    a disk of radius 0.5 off by 0.9 meets it with the centres 1.2 apart
+    along x (f = 0.68, normal (-0.8, -0.6)); a ray that misses goes on to
+    the wall; one that starts inside hits at 0 unless told to ignore it."""
+    world = carom.World(dim=2, box=20, boundary="walls")
+    disk = world.add_sphere((10, 10), radius=1)
+    hit = world.cast_sphere((2, 10), (10, 0))
+    assert (hit.kind, hit.sphere, hit.wall) == ("sphere", disk, None)
+    assert abs(hit.fraction - 0.7) < 1e-15 and np.allclose(hit.point, (9, 10), atol=1e-14)
+    hit = world.cast_sphere((2, 9.1), (10, 0), radius=0.5)
+    assert abs(hit.fraction - 0.68) < 1e-14
+    assert np.allclose(hit.normal, (-0.8, -0.6), atol=1e-14) and len(hit.position) == 2
+    hit = world.cast_sphere((2, 5), (20, 0))
+    assert (hit.kind, hit.wall, hit.sphere) == ("wall", 1, None)
+    assert abs(hit.fraction - 0.9) < 1e-15
+    assert world.cast_sphere((2, 5), (5, 0)) is None
+    assert world.cast_sphere((10.5, 10), (3, 0)).fraction == 0.0
+    assert world.cast_sphere((10.5, 10), (10, 0), ignore=disk).kind == "wall"
+    other = world.add_sphere((13, 10), radius=1)
+    assert world.query_sphere((11.5, 10), 0.6) == [disk, other]
+    assert world.query_sphere((11.5, 10), 0.4) == []
+    with pytest.raises(carom.Error, match="radius must be finite and >= 0") as refused:
+        world.cast_sphere((2, 5), (1, 0), radius=-1)
+    assert refused.value.status == "CAROM_ERR_INVALID_ARGUMENT"

@@ -29,9 +29,11 @@
  *   the callback saw, the last one the same;
  * - the world is at the time asked;
  * - where every driven sphere takes kicks, the bytes left after the
- *   spheres may add a fixed plane across a corner of a walled world
- *   (fuzz_worlds.h): a plane contact touches its plane, and no sphere is
- *   ever behind it beyond a contact's tolerance.
+ *   spheres may add a fixed plane across a corner of a walled world and
+ *   a fixed segment to a 2D one walled on both axes (fuzz_worlds.h): a
+ *   plane or segment contact touches its plane or segment, and no sphere
+ *   is ever behind a plane or nearer a segment than its radius beyond a
+ *   contact's tolerance.
  * Except where two bodies that contacts do not move (obstacles, driven
  * spheres without kicks, walls), one of them a sphere that moves, can
  * squeeze a sphere between them: no motion then keeps it out of both.
@@ -165,6 +167,14 @@ static void on_contact(void *user_data, carom_contact *c)
         double gap = n[0] * xi[0] + n[1] * xi[1] + n[2] * xi[2] - d - h->p[i].r;
         if (!(fabs(gap) <= driven_slack(&h->s, h->p[i].r)))
             fail("a plane contact away from its plane", gap / h->p[i].r);
+        return;
+    }
+    if (c->kind == CAROM_CONTACT_SEGMENT) {
+        if (c->wall < 0 || (size_t)c->wall >= carom_world_segment_count(h->w))
+            fail("a segment contact on no segment", (double)c->wall);
+        double gap = segment_distance(h->w, (uint32_t)c->wall, xi) - h->p[i].r;
+        if (!(fabs(gap) <= driven_slack(&h->s, h->p[i].r)))
+            fail("a segment contact away from its segment", gap / h->p[i].r);
         return;
     }
     if (c->kind != CAROM_CONTACT_SPHERE)
@@ -310,9 +320,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         touching_any |= touching;
         h.n++;
     }
-    /* A plane from the bytes left, when every driven sphere bounces. */
-    if (h.kicks)
+    /* A plane and a segment from the bytes left, when every driven
+     * sphere bounces. */
+    if (h.kicks) {
         add_plane(h.w, &h.s, &r);
+        add_segment(h.w, &h.s, &r);
+    }
     int unmoved = h.s.obstacles + (h.kicks ? 0 : h.driven);
     int walled = h.s.walls[0] || h.s.walls[1] || (h.s.dim == 3 && h.s.walls[2]);
     int squeezable = unmoved >= 2 || (unmoved >= 1 && walled);
@@ -340,8 +353,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_recorded(&h);
         read_back(h.w, h.p, h.n);
         check_states(&h.s, h.p, h.n);
-        if (!h.s.squeezes)
+        if (!h.s.squeezes) {
             check_planes(h.w, &h.s, h.p, h.n);
+            check_segments(h.w, &h.s, h.p, h.n);
+        }
         carom_stats stats;
         carom_world_get_stats(h.w, &stats);
         if (stats.bound_breaks > 0)

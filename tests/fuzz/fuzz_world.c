@@ -122,40 +122,6 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
              (double)spheres - (double)collisions + (double)walls - (double)wall_hits);
 }
 
-/* A segment from 4 bytes left, in a 2D world walled on both axes: ends
- * between 5% and 95% of the box. Refused (and left out) when a sphere
- * overlaps it. */
-static void add_segment(carom_world *w, const world_spec *s, byte_reader *r)
-{
-    if (r->left < 4 || s->dim != 2 || !s->walls[0] || !s->walls[1])
-        return;
-    double a[2], b[2];
-    for (int k = 0; k < 2; k++)
-        a[k] = s->box[k] * (0.05 + 0.9 * (double)take8(r) / 255.0);
-    for (int k = 0; k < 2; k++)
-        b[k] = s->box[k] * (0.05 + 0.9 * (double)take8(r) / 255.0);
-    carom_status st = carom_world_add_segment(w, a, b, NULL);
-    if (st != CAROM_OK && st != CAROM_ERR_OVERLAP && !(a[0] == b[0] && a[1] == b[1]))
-        fail("a segment in a walled 2D world was refused", (double)st);
-}
-
-/* No centre nearer to a segment than its radius, less 1e-9 of it. */
-static void check_segments(const carom_world *w, const placed *p, int n)
-{
-    for (uint32_t g = 0; g < carom_world_segment_count(w); g++) {
-        double a[2], b[2];
-        carom_world_get_segment(w, g, a, b);
-        double dx = b[0] - a[0], dy = b[1] - a[1];
-        for (int i = 0; i < n; i++) {
-            double u = ((p[i].x[0] - a[0]) * dx + (p[i].x[1] - a[1]) * dy) / (dx * dx + dy * dy);
-            u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-            double d = hypot(p[i].x[0] - a[0] - u * dx, p[i].x[1] - a[1] - u * dy);
-            if (d < p[i].r * (1.0 - 1e-9))
-                fail("a sphere overlaps a segment", 1.0 - d / p[i].r);
-        }
-    }
-}
-
 /* Sphere i's position plus image times box along axis a. */
 static double unwrapped(const carom_world *w, const world_spec *s, const placed *p, int a)
 {
@@ -273,7 +239,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         read_back(w, p, n);
         check_states(&s, p, n);
         check_planes(w, &s, p, n);
-        check_segments(w, p, n);
+        check_segments(w, &s, p, n);
         if (s.report_only && !s.gravity)
             check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
                            carom_world_time(w));

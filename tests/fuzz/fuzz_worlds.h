@@ -263,4 +263,46 @@ static inline void check_planes(const carom_world *w, const world_spec *s, const
     }
 }
 
+/* A segment from 4 bytes left, in a 2D world walled on both axes: ends
+ * between 5% and 95% of the box. Refused (and left out) when a sphere
+ * overlaps it. */
+static inline void add_segment(carom_world *w, const world_spec *s, byte_reader *r)
+{
+    if (r->left < 4 || s->dim != 2 || !s->walls[0] || !s->walls[1])
+        return;
+    double a[2], b[2];
+    for (int k = 0; k < 2; k++)
+        a[k] = s->box[k] * (0.05 + 0.9 * (double)take8(r) / 255.0);
+    for (int k = 0; k < 2; k++)
+        b[k] = s->box[k] * (0.05 + 0.9 * (double)take8(r) / 255.0);
+    carom_status st = carom_world_add_segment(w, a, b, NULL);
+    if (st != CAROM_OK && st != CAROM_ERR_OVERLAP && !(a[0] == b[0] && a[1] == b[1]))
+        fail("a segment in a walled 2D world was refused", (double)st);
+}
+
+/* How far x is from segment g of the world. */
+static inline double segment_distance(const carom_world *w, uint32_t g, const double x[3])
+{
+    double a[2], b[2];
+    carom_world_get_segment(w, g, a, b);
+    double dx = b[0] - a[0], dy = b[1] - a[1];
+    double u = ((x[0] - a[0]) * dx + (x[1] - a[1]) * dy) / (dx * dx + dy * dy);
+    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+    return hypot(x[0] - a[0] - u * dx, x[1] - a[1] - u * dy);
+}
+
+/* No centre nearer to a segment than its radius, less 1e-9 of it (a
+ * driven sphere's contact tolerance for a driven one). */
+static inline void check_segments(const carom_world *w, const world_spec *s, const placed *p,
+                                  int n)
+{
+    for (uint32_t g = 0; g < carom_world_segment_count(w); g++)
+        for (int i = 0; i < n; i++) {
+            double into = p[i].r - segment_distance(w, g, p[i].x);
+            double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
+            if (into > slack)
+                fail("a sphere overlaps a segment", into / p[i].r);
+        }
+}
+
 #endif
