@@ -214,6 +214,7 @@ void carom_world_free(carom_world *w)
     free(w->recorded);
     world_planes_free(w);
     world_segments_free(w);
+    query_index_free(&w->query);
     pair_set_free(&w->lingering);
     free(w->bounds);
     free(w->floors);
@@ -245,6 +246,7 @@ static carom_status begin_change(carom_world *w, const char *call)
     if (w->busy)
         return world_busy_failure(w, call);
     w->events_at_instant = 0;
+    w->query_epoch++; /* positions may change: the queries' index goes */
     return CAROM_OK;
 }
 

@@ -55,6 +55,7 @@ carom_status carom_world_set_growth(carom_world *w, double rate)
 {
     if (w->busy)
         return world_busy_failure(w, "carom_world_set_growth");
+    w->query_epoch++; /* the radii's clock may change: the queries' index goes */
     if (!(isfinite(rate) && rate >= 0.0))
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "growth rate %g must be finite and >= 0",
                           rate);

@@ -40,6 +40,7 @@
 #include "event_queue.h"
 #include "grid.h"
 #include "grid_levels.h"
+#include "query_index.h"
 #include "pair_set.h"
 
 enum event_kind {
@@ -292,6 +293,11 @@ struct carom_world {
 
     int64_t (*image)[3];  /* def.count_images: by id, the periodic faces
                              each sphere has crossed (world_images.c) */
+
+    query_index query;    /* the scene queries' grid (world_query_index.c) */
+    uint64_t query_epoch; /* advanced whenever positions change other than
+                             by time: spheres added, removed, moved or
+                             reordered, growth set */
 
     uint32_t *id_of;      /* by slot: the id the application knows (or NULL) */
     uint32_t *slot_of;    /* by id: the slot holding it (or NULL) */

@@ -191,6 +191,7 @@ static carom_status sort_slots(carom_world *w)
             w->slot_of[w->id_of[i]] = i;
     }
     free(from);
+    w->query_epoch++; /* slots moved: the queries' index goes */
     w->stats.reorders++;
     return CAROM_OK;
 }

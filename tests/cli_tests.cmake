@@ -40,6 +40,10 @@ if(CAROM_PYTHON3)
            COMMAND ${CAROM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/rolling_bench_test.py
                    $<TARGET_FILE:carom-rolling-bench> ${CMAKE_CURRENT_BINARY_DIR}/rolling_bench_work)
   set_tests_properties(rolling_bench_options PROPERTIES TIMEOUT 120 LABELS cli)
+  add_test(NAME query_bench_options
+           COMMAND ${CAROM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/query_bench_test.py
+                   $<TARGET_FILE:carom-query-bench> ${CMAKE_CURRENT_BINARY_DIR}/query_bench_work)
+  set_tests_properties(query_bench_options PROPERTIES TIMEOUT 120 LABELS cli)
 else()
   message(WARNING "python3 not found: the tests of the carom command are skipped")
 endif()

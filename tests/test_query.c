@@ -11,8 +11,12 @@
  *   centre to the swept segment (closest point, clamped) says whether it
  *   is hit at all, and bisection on the distance (which falls from f = 0
  *   to the closest point) finds when; 4,000 random casts in 2D and 3D
- *   gases, periodic and walled, after the gases have run: the same
- *   sphere, f within 1e-12. The overlap query against all pairs.
+ *   gases, periodic and walled, after the gases have run (with three
+ *   spheres larger than the queries' cells and two driven ones; a tenth
+ *   of the casts across the box many times): the same sphere, f within
+ *   1e-12. The overlap query against every sphere's nearest image.
+ * - The queries' index: spheres moved, added or removed at the same
+ *   time, or a world advanced, are seen where they are now.
  * - Refusals: NULL, NaN, a negative radius, z in 2D. */
 #include <math.h>
 #include <stdlib.h>
@@ -221,6 +225,20 @@ static double uniform(unsigned *state)
     return (double)(*state >> 8) / 16777216.0;
 }
 
+/* Driven spheres at rest at still[id - first], the first two ids after
+ * the scene's (user_data: the positions; the scene's size is in id). */
+static void probe_still(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    const double(*still)[3] = user;
+    (void)t;
+    /* The driven spheres are the last two ids: 60 or 150 scene spheres. */
+    int q = (int)id - (id >= 150 ? 150 : 60);
+    for (int k = 0; k < 3; k++) {
+        x[k] = still[q][k];
+        v[k] = 0.0;
+    }
+}
+
 /* The reference's first hit among the spheres: for each image within
  * reach, the closest point of the swept segment to its centre says
  * whether the cast comes within sigma; if so, the distance falls from
@@ -232,57 +250,61 @@ static double reference_cast(const double (*x)[3], const double *r, const carom_
     double best = INFINITY;
     *hit = CAROM_QUERY_NO_SPHERE;
     for (int i = 0; i < n; i++) {
-        for (int image = 0; image < 27; image++) {
-            double p[3], shift[3] = {0.0, 0.0, 0.0};
-            int skip = 0;
-            for (int k = 0; k < 3; k++) {
-                int s = (image / (k == 0 ? 1 : k == 1 ? 3 : 9)) % 3 - 1;
-                if (s != 0 && (k >= dim || !periodic[k]))
-                    skip = 1;
-                shift[k] = s * box[k];
-                p[k] = x[i][k] + shift[k];
-            }
-            if (skip)
+        /* Every image the cast's box can reach, and one more each way. */
+        long first[3] = {0, 0, 0}, last[3] = {0, 0, 0};
+        for (int k = 0; k < dim; k++) {
+            if (!periodic[k])
                 continue;
-            double sigma = c->radius + r[i];
-            double mm = 0.0, dm = 0.0;
-            for (int k = 0; k < 3; k++) {
-                mm += c->motion[k] * c->motion[k];
-                dm += (p[k] - c->origin[k]) * c->motion[k];
-            }
-            double closest = mm > 0.0 ? fmin(1.0, fmax(0.0, dm / mm)) : 0.0;
-            double dist2 = 0.0, d0 = 0.0;
-            for (int k = 0; k < 3; k++) {
-                double e = c->origin[k] + closest * c->motion[k] - p[k];
-                double e0 = c->origin[k] - p[k];
-                dist2 += e * e;
-                d0 += e0 * e0;
-            }
-            double f;
-            if (d0 < sigma * sigma) {
-                f = 0.0;
-            } else if (dist2 > sigma * sigma) {
-                continue;
-            } else {
-                double lo = 0.0, hi = closest;
-                for (int it = 0; it < 200; it++) {
-                    double mid = 0.5 * (lo + hi), m2 = 0.0;
-                    for (int k = 0; k < 3; k++) {
-                        double e = c->origin[k] + mid * c->motion[k] - p[k];
-                        m2 += e * e;
-                    }
-                    if (m2 > sigma * sigma)
-                        lo = mid;
-                    else
-                        hi = mid;
-                }
-                f = hi;
-            }
-            if (f < best || (f == best && id[i] < *hit)) {
-                best = f;
-                *hit = id[i];
-            }
+            double end = c->origin[k] + c->motion[k], reach = c->radius + r[i];
+            first[k] = (long)floor((fmin(c->origin[k], end) - reach - x[i][k]) / box[k]) - 1;
+            last[k] = (long)ceil((fmax(c->origin[k], end) + reach - x[i][k]) / box[k]) + 1;
         }
+        long m[3];
+        for (m[2] = first[2]; m[2] <= last[2]; m[2]++)
+            for (m[1] = first[1]; m[1] <= last[1]; m[1]++)
+                for (m[0] = first[0]; m[0] <= last[0]; m[0]++) {
+                    double p[3];
+                    for (int k = 0; k < 3; k++)
+                        p[k] = x[i][k] + (double)m[k] * box[k];
+                    double sigma = c->radius + r[i];
+                    double mm = 0.0, dm = 0.0;
+                    for (int k = 0; k < 3; k++) {
+                        mm += c->motion[k] * c->motion[k];
+                        dm += (p[k] - c->origin[k]) * c->motion[k];
+                    }
+                    double closest = mm > 0.0 ? fmin(1.0, fmax(0.0, dm / mm)) : 0.0;
+                    double dist2 = 0.0, d0 = 0.0;
+                    for (int k = 0; k < 3; k++) {
+                        double e = c->origin[k] + closest * c->motion[k] - p[k];
+                        double e0 = c->origin[k] - p[k];
+                        dist2 += e * e;
+                        d0 += e0 * e0;
+                    }
+                    double f;
+                    if (d0 < sigma * sigma) {
+                        f = 0.0;
+                    } else if (dist2 > sigma * sigma) {
+                        continue;
+                    } else {
+                        double lo = 0.0, hi = closest;
+                        for (int it = 0; it < 200; it++) {
+                            double mid = 0.5 * (lo + hi), m2 = 0.0;
+                            for (int k = 0; k < 3; k++) {
+                                double e = c->origin[k] + mid * c->motion[k] - p[k];
+                                m2 += e * e;
+                            }
+                            if (m2 > sigma * sigma)
+                                lo = mid;
+                            else
+                                hi = mid;
+                        }
+                        f = hi;
+                    }
+                    if (f < best || (f == best && id[i] < *hit)) {
+                        best = f;
+                        *hit = id[i];
+                    }
+                }
     }
     return best;
 }
@@ -300,10 +322,49 @@ static void check_random(int dim, carom_boundary boundary)
     carom_error e;
     CHECK_OK(carom_scene_random(&sc, dim == 2 ? 60 : 150, 0.5, 11u + (unsigned)dim, &e));
     CHECK_OK(carom_scene_random_radii(&sc, 0.3, 0.9, 5u, &e));
+    for (int k = 0; k < 3; k++) /* larger than the queries' cells */
+        sc.radius[k] = 2.5;
     CHECK_OK(carom_scene_place_random(&sc, 3u, &e));
     CHECK_OK(carom_scene_random_velocities(&sc, 0.5, 1.5, 9u, &e));
-    carom_world *w = carom_scene_create_world(&sc, NULL, &e);
+    /* Two driven spheres at rest, clear of the others: where their probe
+     * says. */
+    static double still[2][3];
+    int placed = 0;
+    unsigned seed = 99u;
+    while (placed < 2) {
+        double p[3] = {0.0, 0.0, 0.0};
+        for (int k = 0; k < dim; k++)
+            p[k] = 1.0 + (L - 2.0) * uniform(&seed);
+        int clear = 1;
+        for (size_t j = 0; j < sc.n && clear; j++) {
+            double d2 = 0.0;
+            for (int k = 0; k < dim; k++)
+                d2 += (p[k] - sc.position[j][k]) * (p[k] - sc.position[j][k]);
+            clear = d2 > (sc.radius[j] + 0.6) * (sc.radius[j] + 0.6);
+        }
+        for (int q = 0; q < placed && clear; q++) {
+            double d2 = 0.0;
+            for (int k = 0; k < dim; k++)
+                d2 += (p[k] - still[q][k]) * (p[k] - still[q][k]);
+            clear = d2 > 1.0;
+        }
+        if (clear)
+            memcpy(still[placed++], p, sizeof p);
+    }
+    carom_world_def base = carom_world_default_def();
+    base.driver = (carom_driver){probe_still, NULL, still};
+    carom_world *w = carom_scene_create_world(&sc, &base, &e);
     CHECK(w != NULL);
+    for (int q = 0; q < 2; q++) {
+        carom_sphere_def d = carom_sphere_default_def();
+        memcpy(d.position, still[q], sizeof d.position);
+        d.radius = 0.5;
+        d.driven = 1;
+        d.accel_bound = 1.0;
+        carom_sphere_id driven_id;
+        CHECK_OK(carom_world_add_sphere(w, &d, &driven_id));
+        CHECK(driven_id == sc.n + (size_t)q);
+    }
     double box[3] = {L, L, L};
     carom_scene_free(&sc);
     CHECK_OK(carom_world_advance_to(w, 3.0));
@@ -334,6 +395,8 @@ static void check_random(int dim, carom_boundary boundary)
             c.origin[k] = L * uniform(&state);
             c.motion[k] = (trial % 2 ? 6.0 : 25.0) * (uniform(&state) - 0.5);
         }
+        if (trial % 10 == 5) /* across the box many times */
+            c.motion[0] *= 40.0;
         if (boundary == CAROM_BOUNDARY_WALLS) /* keep the walls out of it */
             for (int k = 0; k < dim; k++) {
                 c.origin[k] = 2.0 + (L - 4.0) * uniform(&state);
@@ -369,7 +432,8 @@ static void check_random(int dim, carom_boundary boundary)
     int query_mismatches = 0;
     size_t total = 0;
     for (int trial = 0; trial < 300; trial++) {
-        double centre[3] = {0.0, 0.0, 0.0}, radius = 3.0 * uniform(&state);
+        double centre[3] = {0.0, 0.0, 0.0};
+        double radius = (trial % 10 == 0 ? 12.0 : 3.0) * uniform(&state);
         for (int k = 0; k < dim; k++)
             centre[k] = L * uniform(&state);
         carom_sphere_id got[256];
@@ -415,6 +479,56 @@ static void test_random(void)
     check_random(3, CAROM_BOUNDARY_WALLS);
 }
 
+/* Three times (the third query at a time builds the index, the first
+ * two test every sphere): the same answer each time. */
+static int cast_thrice(carom_world *w, carom_cast c, carom_cast_hit *hit)
+{
+    carom_cast_hit h[3];
+    int found[3];
+    for (int k = 0; k < 3; k++)
+        found[k] = cast(w, c, &h[k]);
+    for (int k = 1; k < 3; k++)
+        CHECK(found[k] == found[0] &&
+              (!found[0] || (h[k].sphere == h[0].sphere && h[k].fraction == h[0].fraction)));
+    *hit = h[2];
+    return found[2];
+}
+
+/* The queries keep an index of where the spheres are at the world's
+ * time: a sphere moved, removed or added since, at the same time, or the
+ * world advanced, is seen where it is now. */
+static void test_index_follows_changes(void)
+{
+    carom_world *w = make_world(3, 20.0, CAROM_BOUNDARY_PERIODIC);
+    carom_sphere_id a = add(w, 10.0, 10.0, 10.0, 1.0);
+    add(w, 4.0, 4.0, 4.0, 1.0);
+    carom_cast_hit h;
+    carom_cast ray = cast_of(2.0, 10.0, 10.0, 10.0, 0.0, 0.0, 0.0);
+    CHECK(cast_thrice(w, ray, &h) == 1 && h.sphere == a);
+    const double away[3] = {10.0, 16.0, 10.0};
+    CHECK_OK(carom_world_set_position(w, a, away));
+    CHECK(cast_thrice(w, ray, &h) == 0);
+    carom_sphere_id b = add(w, 8.0, 10.0, 10.0, 0.5);
+    CHECK(cast_thrice(w, ray, &h) == 1 && h.sphere == b);
+    CHECK_NEAR(h.fraction, 0.55, 1e-15);
+    CHECK_OK(carom_world_remove_sphere(w, b));
+    CHECK(cast_thrice(w, ray, &h) == 0);
+    /* Moving at 1 along -y: at t = 2 it is at y = 14, on the ray x 10. */
+    const double down[3] = {0.0, -1.0, 0.0};
+    CHECK_OK(carom_world_set_velocity(w, a, down));
+    CHECK(cast_thrice(w, cast_of(10.0, 2.0, 10.0, 0.0, 20.0, 0.0, 0.0), &h) == 1);
+    CHECK_NEAR(h.position[1], 15.0, 1e-14);
+    CHECK_OK(carom_world_advance_to(w, 2.0));
+    CHECK(cast_thrice(w, cast_of(10.0, 2.0, 10.0, 0.0, 20.0, 0.0, 0.0), &h) == 1);
+    CHECK_NEAR(h.position[1], 13.0, 1e-12);
+    size_t count = 0;
+    carom_sphere_id got[2];
+    const double at[3] = {10.0, 14.0, 10.0};
+    CHECK_OK(carom_world_query_sphere(w, at, 0.0, got, 2, &count));
+    CHECK(count == 1 && got[0] == a);
+    carom_world_free(w);
+}
+
 /* ---- refusals ------------------------------------------------------------ */
 
 static void test_refusals(void)
@@ -452,6 +566,7 @@ int main(void)
     RUN(test_fixed);
     RUN(test_moving);
     RUN(test_random);
+    RUN(test_index_follows_changes);
     RUN(test_refusals);
     return CHECK_REPORT();
 }

@@ -6,9 +6,15 @@
  * The spheres are taken where they are now (driven ones from their
  * driver's probe, growing ones with the radius they have reached), as a
  * still picture: a cast does not move them along. Periodic axes wrap:
- * every image of a sphere that the query can reach counts. Both queries
- * test every sphere (O(N): docs/benchmarks.md has their cost); neither
- * allocates. */
+ * every image of a sphere that the query can reach counts. The first
+ * two queries at a world time test every sphere (O(N)); the third builds
+ * an index of where the spheres are then (a grid of about one sphere a
+ * cell, O(N), about as much as four such queries), and it and the
+ * queries after it, until the world's time or its spheres change, visit
+ * only the cells they can reach: about a microsecond for a short cast
+ * among 10^5 spheres (docs/benchmarks.md). The index is the only memory
+ * a query may allocate (at most about 60 bytes a sphere, kept until the world is
+ * freed); without memory for it, queries test every sphere. */
 #ifndef CAROM_QUERY_H
 #define CAROM_QUERY_H
 
