@@ -113,6 +113,21 @@ static void test_spheres(void)
     CHECK(h.sphere == b);
     CHECK_NEAR(h.fraction, 0.4, 1e-14);
     CHECK_NEAR(h.position[0], 20.0, 1e-14);
+    /* A tiny sphere (radius 1e-6) far along the ray, at its centre and
+     * 0.5e-6 off it: the cast's centre stops at its radius (to
+     * round-off of the coordinates), which the textbook discriminant
+     * b^2 - a c would lose (its two terms agree to 12 digits). */
+    carom_world *far = make_world(3, 40.0, CAROM_BOUNDARY_WALLS);
+    carom_sphere_id tiny = add(far, 38.0, 20.0, 20.0, 1e-6);
+    for (int off = 0; off < 2; off++) {
+        double dy = 0.5e-6 * off;
+        CHECK(cast(far, cast_of(2.0, 20.0 + dy, 20.0, 37.0, 0.0, 0.0, 0.0), &h) == 1);
+        CHECK(h.sphere == tiny);
+        double gap = hypot(h.position[0] - 38.0, h.position[1] - 20.0) - 1e-6;
+        CHECK(fabs(gap) < 1e-14);
+        CHECK_NEAR(h.position[0], 38.0 - sqrt(1e-12 - dy * dy), 1e-14);
+    }
+    carom_world_free(far);
     /* Ties go to the lower id: two spheres touched at the same f. */
     carom_sphere_id c = add(w, 15.0, 14.0, 3.0, 1.0), d = add(w, 15.0, 16.0, 3.0, 1.0);
     CHECK(cast(w, cast_of(10.0, 15.0, 3.0, 10.0, 0.0, 0.0, 0.0), &h) == 1);

@@ -34,6 +34,8 @@
  *   plane or segment contact touches its plane or segment, and no sphere
  *   is ever behind a plane or nearer a segment than its radius beyond a
  *   contact's tolerance.
+ * - scene queries (check_queries, fuzz_worlds.h) agree with the states,
+ *   driven spheres where their driver puts them.
  * Except where two bodies that contacts do not move (obstacles, driven
  * spheres without kicks, walls), one of them a sphere that moves, can
  * squeeze a sphere between them: no motion then keeps it out of both.
@@ -356,6 +358,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!h.s.squeezes) {
             check_planes(h.w, &h.s, h.p, h.n);
             check_segments(h.w, &h.s, h.p, h.n);
+            check_queries(h.w, &h.s, h.p, h.n);
         }
         carom_stats stats;
         carom_world_get_stats(h.w, &stats);

@@ -40,7 +40,8 @@
  * - then 4 more bytes may add a fixed segment to a 2D world walled on both
  *   axes (carom_world_add_segment; refused when a sphere overlaps it): no
  *   centre ever nearer to it than its radius less 1e-9 of it, its
- *   contacts recorded as segment contacts (growing disks too).
+ *   contacts recorded as segment contacts (growing disks too);
+ * - scene queries (check_queries, fuzz_worlds.h) agree with the states.
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
  * infinite mass can squeeze a sphere without end. Built only with
@@ -240,6 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_states(&s, p, n);
         check_planes(w, &s, p, n);
         check_segments(w, &s, p, n);
+        check_queries(w, &s, p, n);
         if (s.report_only && !s.gravity)
             check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
                            carom_world_time(w));

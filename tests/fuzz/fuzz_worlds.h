@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "carom/carom.h"
+#include "carom/query.h"
 
 typedef struct byte_reader {
     const uint8_t *p;
@@ -118,8 +119,7 @@ static inline void check_states(const world_spec *s, const placed *p, int n)
         return;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
-            if (s->driven_pass && unmoved(&p[i]) && unmoved(&p[j]) &&
-                (p[i].driven || p[j].driven))
+            if (s->driven_pass && unmoved(&p[i]) && unmoved(&p[j]) && (p[i].driven || p[j].driven))
                 continue; /* they pass through each other */
             double sigma = p[i].r + p[j].r;
             double slack = p[i].driven || p[j].driven ? driven_slack(s, sigma) : 1e-9 * sigma;
@@ -204,7 +204,8 @@ static inline int read_sphere(byte_reader *r, const world_spec *s, double r0, do
         }
     }
     for (int k = 0; k < s->dim; k++)
-        if (s->walls[k] && !(out->x[k] >= out->r * 1.001 && out->x[k] <= s->box[k] - out->r * 1.001))
+        if (s->walls[k] &&
+            !(out->x[k] >= out->r * 1.001 && out->x[k] <= s->box[k] - out->r * 1.001))
             return 0;
     if (s->report_only)
         return 1;
@@ -247,8 +248,7 @@ static inline void add_plane(carom_world *w, const world_spec *s, byte_reader *r
 
 /* No sphere behind a plane by more than 1e-9 of its radius (a driven
  * sphere's contact tolerance). */
-static inline void check_planes(const carom_world *w, const world_spec *s, const placed *p,
-                                int n)
+static inline void check_planes(const carom_world *w, const world_spec *s, const placed *p, int n)
 {
     for (uint32_t q = 0; q < carom_world_plane_count(w); q++) {
         double normal[3], d;
@@ -293,8 +293,7 @@ static inline double segment_distance(const carom_world *w, uint32_t g, const do
 
 /* No centre nearer to a segment than its radius, less 1e-9 of it (a
  * driven sphere's contact tolerance for a driven one). */
-static inline void check_segments(const carom_world *w, const world_spec *s, const placed *p,
-                                  int n)
+static inline void check_segments(const carom_world *w, const world_spec *s, const placed *p, int n)
 {
     for (uint32_t g = 0; g < carom_world_segment_count(w); g++)
         for (int i = 0; i < n; i++) {
@@ -303,6 +302,70 @@ static inline void check_segments(const carom_world *w, const world_spec *s, con
             if (into > slack)
                 fail("a sphere overlaps a segment", into / p[i].r);
         }
+}
+
+/* Scene queries (include/carom/query.h) from each of the first spheres
+ * towards the next (a ray from every other one, else a sphere of half
+ * its radius; the caster ignored), checked against the states read
+ * back: a sphere hit is touched at the fraction reported (or overlapped,
+ * at 0); before it the cast overlaps no sphere, at 16 points of its
+ * path; with no hit, none along the whole path. The first two casts at
+ * a time test every sphere and the rest go through the queries' index,
+ * so both are checked. An overlap query at each caster's centre of
+ * twice its radius lists exactly the spheres within reach. */
+static inline void check_queries(carom_world *w, const world_spec *s, const placed *p, int n)
+{
+    double scale = fmax(s->box[0], fmax(s->box[1], s->box[2]));
+    for (int i = 0; i < n && i < 8; i++) {
+        const placed *to = &p[(i + 1) % n];
+        carom_cast c = {{p[i].x[0], p[i].x[1], p[i].x[2]},
+                        {to->x[0] - p[i].x[0], to->x[1] - p[i].x[1], to->x[2] - p[i].x[2]},
+                        i % 2 ? 0.0 : 0.5 * p[i].r,
+                        p[i].id};
+        carom_cast_hit h;
+        int found = 0;
+        if (carom_world_cast_sphere(w, &c, &h, &found) != CAROM_OK)
+            fail("a cast was refused", (double)i);
+        double upto = found ? h.fraction : 1.0;
+        if (found && !(h.fraction >= 0.0 && h.fraction <= 1.0))
+            fail("a cast's fraction is out of [0, 1]", h.fraction);
+        if (found && h.kind == CAROM_CONTACT_SPHERE) {
+            int k = 0;
+            while (k < n && p[k].id != h.sphere)
+                k++;
+            if (k == n || k == i)
+                fail("a cast hit a sphere that is not there, or the one ignored", (double)k);
+            double sigma = c.radius + p[k].r, d = distance(s, h.position, p[k].x);
+            double tol = 1e-9 * sigma + 1e-12 * scale;
+            if (h.fraction > 0.0 ? !(fabs(d - sigma) <= tol) : !(d <= sigma + tol))
+                fail("a cast's sphere is not touched where it is reported", (d - sigma) / sigma);
+        }
+        for (int m = 0; m < 16; m++) {
+            double f = upto * m / 16.0, at[3];
+            if (found && !(f < h.fraction))
+                break;
+            for (int k = 0; k < 3; k++)
+                at[k] = c.origin[k] + f * c.motion[k];
+            for (int l = 0; l < n; l++) {
+                double sigma = c.radius + p[l].r;
+                if (l != i && distance(s, at, p[l].x) < sigma * (1.0 - 1e-9) - 1e-12 * scale)
+                    fail("a cast passed into a sphere before its hit", f);
+            }
+        }
+        size_t count = 0;
+        double reach = 2.0 * p[i].r;
+        if (carom_world_query_sphere(w, p[i].x, reach, NULL, 0, &count) != CAROM_OK)
+            fail("an overlap query was refused", (double)i);
+        size_t inside = 0, unsure = 0;
+        for (int l = 0; l < n; l++) {
+            double d = distance(s, p[i].x, p[l].x), sigma = reach + p[l].r;
+            double tol = 1e-9 * sigma + 1e-12 * scale;
+            inside += d < sigma - tol;
+            unsure += fabs(d - sigma) <= tol;
+        }
+        if (count < inside || count > inside + unsure)
+            fail("an overlap query missed or added spheres", (double)count - (double)inside);
+    }
 }
 
 #endif
