@@ -53,20 +53,6 @@ static inline double roots_first_upcrossing_quadratic(double c0, double c1, doub
     return lo;
 }
 
-/* The quadratic's common case in a pair scan: h below zero now (c0 < 0),
- * rising (c1 > 0) and concave (c2 < 0), as for two spheres apart and
- * approaching. Its upcrossing is the smaller root, c0 / q with
- * q = -(c1 + sqrt(disc)) / 2 (no cancellation); INFINITY when it never
- * reaches zero or only touches it (disc <= 0). One division, where the
- * general function above computes both roots and takes the smaller. */
-static inline double roots_first_upcrossing_approaching(double c0, double c1, double c2)
-{
-    double disc = c1 * c1 - 4.0 * c2 * c0;
-    if (disc <= 0.0)
-        return INFINITY;
-    return c0 / (-0.5 * (c1 + sqrt(disc)));
-}
-
 /* h(tau) = sum_k c[k] tau^k, degree <= 4. For degree <= 2 this agrees with
  * roots_first_upcrossing_quadratic. When the signs of h's coefficients in
  * the Bernstein basis of the search interval show that h stays below zero

@@ -248,37 +248,6 @@ static void test_quadratic_random(void)
     CHECK(checked > 10000);
 }
 
-/* The approaching pair's form (c0 < 0, c1 > 0, c2 < 0) is the general
- * quadratic's answer: identical, except that at a near tangency (the two
- * roots within a few ulps) either of the nearly equal roots may come out. */
-static void test_quadratic_approaching(void)
-{
-    int finite = 0;
-    for (int it = 0; it < 200000; it++) {
-        double c0 = -ldexp(urand() + 1e-3, (int)(urand() * 60) - 30);
-        double c1 = ldexp(urand() + 1e-3, (int)(urand() * 60) - 30);
-        double c2 = -ldexp(urand() + 1e-3, (int)(urand() * 60) - 30);
-        double a = roots_first_upcrossing_approaching(c0, c1, c2), q = Q(c0, c1, c2);
-        if (isinf(q)) {
-            CHECK(isinf(a)); /* the same discriminant decides */
-            continue;
-        }
-        CHECK(a > 0.0 && !isinf(a));
-        long double disc = (long double)c1 * c1 - 4.0L * (long double)c2 * c0;
-        if (disc > 1e-6L * (long double)c1 * c1)
-            CHECK(a == q);
-        else
-            CHECK_REL(a, q, 1e-6);
-        finite++;
-    }
-    CHECK(finite > 10000);
-    /* Head-on from distance 2, contact 1, closing speed 1: tau = 1. */
-    CHECK(roots_first_upcrossing_approaching(-3.0, 4.0, -1.0) == 1.0);
-    /* A tangency (disc = 0) and a miss are no crossing. */
-    CHECK(isinf(roots_first_upcrossing_approaching(-1.0, 2.0, -1.0)));
-    CHECK(isinf(roots_first_upcrossing_approaching(-2.0, 2.0, -1.0)));
-}
-
 /* roots_first_upcrossing_poly with degree <= 2 is the quadratic. */
 static void test_poly_low_degree(void)
 {
@@ -548,7 +517,6 @@ int main(void)
     test_quadratic_scales();
     test_quadratic_cancellation();
     test_quadratic_random();
-    test_quadratic_approaching();
     test_poly_low_degree();
     test_poly_known_roots();
     test_poly_matches_quadratic();
