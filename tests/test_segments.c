@@ -6,7 +6,8 @@
  *   falls past it; one dropped onto its end meets the end at the height
  *   the circle says, without and with gravity (a quartic), and leaves
  *   along the end's normal, reflected; one moving up hits the underside;
- *   one thrown past an end comes back on its parabola onto the far face.
+ *   one thrown past an end comes back on its parabola onto the far face;
+ *   tiny disks dropped from far above an end meet it at one radius.
  * - A granular hopper (a funnel of two segments over a shelf) under
  *   gravity and an elastic gas among segments, cells and neighbour
  *   lists: energy kept (elastic), every sphere always at least its
@@ -178,6 +179,42 @@ static void test_far_face(void)
     CHECK_NEAR(log.c[0].time, 0.5 * (3.0 + sqrt(6.6)), 1e-12);
     CHECK_NEAR(log.c[0].normal[1], 1.0, 1e-15);
     carom_world_free(w);
+}
+
+/* Disks of radius 1e-1 .. 1e-4 dropped from 80 above the end (50, 10) of
+ * the segment (50, 10)-(20, 10), 0.3 radii beside it, under gravity 1:
+ * they meet the end when 80 - t^2 / 2 = sqrt(0.91) r, at one radius from
+ * it to about an ulp of the coordinates. (The quartic alone loses digits
+ * as (80 / r)^2: 3.7e-5 of r deep at r = 1e-4.) */
+static void test_far_end(void)
+{
+    double worst = 0.0;
+    for (int e = 1; e <= 4; e++) {
+        double r = pow(10.0, -e);
+        contact_log log = {0};
+        carom_world_def def = carom_world_default_def();
+        def.dim = 2;
+        def.box[0] = def.box[1] = 100.0;
+        def.boundary[0] = def.boundary[1] = CAROM_BOUNDARY_WALLS;
+        def.gravity[1] = -1.0;
+        def.on_contact = log_contact;
+        def.user_data = &log;
+        carom_error err;
+        carom_world *w = carom_world_create(&def, &err);
+        segment(w, 50.0, 10.0, 20.0, 10.0);
+        add(w, 50.0 + 0.3 * r, 90.0, 0.0, 0.0, r);
+        CHECK_OK(carom_world_advance_to(w, 12.7));
+        double t = sqrt(2.0 * (80.0 - sqrt(0.91) * r));
+        CHECK(log.n == 1 && log.c[0].kind == CAROM_CONTACT_SEGMENT);
+        CHECK_NEAR(log.c[0].time, t, 1e-12);
+        /* the centre then, from the closed form: its distance to the end */
+        double y = 90.0 - 0.5 * log.c[0].time * log.c[0].time;
+        double gap = hypot(0.3 * r, y - 10.0) - r;
+        worst = fmax(worst, fabs(gap) / r);
+        carom_world_free(w);
+    }
+    printf("  far end: 4 radii, contacts off one radius by %.2g of it at most\n", worst);
+    CHECK(worst < 1e-9);
 }
 
 /* Growing disks at rest (radius 0.5, rate 1: r = 0.5 (1 + t)): one 2 from
@@ -407,6 +444,7 @@ int main(void)
     RUN(test_face_and_beside);
     RUN(test_end);
     RUN(test_far_face);
+    RUN(test_far_end);
     RUN(test_growing);
     RUN(test_hopper);
     RUN(test_refusals);
