@@ -131,6 +131,8 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
         double c[5] = {c0, -2.0 * b_dot, -(vec_dot(dv, dv) + 2.0 * vec_dot(dr, s)),
                        -2.0 * vec_dot(dv, s), -vec_dot(s, s)};
         tau = roots_first_upcrossing_poly(c, 4);
+        if (isfinite(tau))
+            tau = roots_polish_contact(dr, dv, s, sigma, tau);
     }
     double t = tref + tau;
     if (report_only)

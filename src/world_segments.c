@@ -50,37 +50,9 @@ static double distance_to(const world_segment *g, const double x[3])
     return hypot(x[0] - q[0], x[1] - q[1]);
 }
 
-/* Newton steps on r^2 - |y(tau)|^2 about the state at tau itself, y the
- * centre's offset from p then: the polynomial in tau from the start sums
- * terms of size |x - p|^2 to get one of size r^2, and its root loses
- * digits as (|x - p| / r)^2 (a disk of radius 1e-4 falling 80 onto an
- * end met it 3.7e-5 of r deep). Steps larger than a millionth of tau
- * (a tangency, where Newton is no help) are not taken. */
-static double polish_end_time(const double x[3], const double v[3], const double g[3],
-                              const double p[3], double r, double tau)
-{
-    for (int step = 0; step < 2 && tau > 0.0; step++) {
-        double y[3], u[3];
-        for (int k = 0; k < 2; k++) {
-            y[k] = x[k] - p[k] + tau * (v[k] + 0.5 * g[k] * tau);
-            u[k] = v[k] + g[k] * tau;
-        }
-        y[2] = u[2] = 0.0;
-        double dist = sqrt(vec_dot(y, y));
-        double h = (r - dist) * (r + dist), rising = -2.0 * vec_dot(y, u);
-        if (!(rising > 0.0))
-            break;
-        double dt = -h / rising;
-        if (!(fabs(dt) <= 1e-6 * tau))
-            break;
-        tau += dt;
-    }
-    return tau;
-}
-
 /* First tau >= 0 at which a centre at x + v tau + g tau^2 / 2 comes within
  * r of point p (the quartic of |x(tau) - p|^2 = r^2; quadratic when g is
- * zero), polished about its own state. */
+ * zero), polished about its own state (roots_polish_contact). */
 static double end_time(const double x[3], const double v[3], const double g[3], const double p[3],
                        double r)
 {
@@ -89,7 +61,10 @@ static double end_time(const double x[3], const double v[3], const double g[3], 
                    -vec_dot(v, g), -0.25 * vec_dot(g, g)};
     double tau = c[3] == 0.0 && c[4] == 0.0 ? roots_first_upcrossing_quadratic(c[0], c[1], c[2])
                                             : roots_first_upcrossing_poly(c, 4);
-    return isfinite(tau) ? polish_end_time(x, v, g, p, r, tau) : tau;
+    if (!isfinite(tau))
+        return tau;
+    double half_g[3] = {0.5 * g[0], 0.5 * g[1], 0.0};
+    return roots_polish_contact(d, v, half_g, r, tau);
 }
 
 /* (world_internal.h) The far face, for a centre on the other side of the
