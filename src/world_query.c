@@ -78,21 +78,81 @@ static void cast_segments(const carom_world *w, const sweep *q, best_hit *best)
     }
 }
 
-static int finite3(const double v[3])
+/* Coordinates beyond this are refused: squares of them must not overflow. */
+#define QUERY_COORDINATE_MAX 1e100
+/* A cast is cut into pieces of at most a quarter of the box along each
+ * periodic axis (each piece then meets a sphere through one image at
+ * most, or a few); at most this many. */
+#define QUERY_PIECES_MAX 1048576
+
+static int in_range3(const double v[3])
 {
-    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+    for (int k = 0; k < 3; k++)
+        if (!(fabs(v[k]) <= QUERY_COORDINATE_MAX))
+            return 0;
+    return 1;
 }
 
 static carom_status check_place(carom_world *w, const char *what, const double x[3],
                                 const char *name)
 {
-    if (!finite3(x))
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "%s: %s must be finite numbers", what,
-                          name);
+    if (!in_range3(x))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "%s: %s must be finite numbers of magnitude at most 1e100", what, name);
     if (w->def.dim == 2 && x[2] != 0.0)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "%s: %s has a z component (%g) in a 2D world", what, name, x[2]);
     return CAROM_OK;
+}
+
+/* The sweep of a centre moving from origin by motion; with wrap, the
+ * origin is first moved by whole boxes into the box along periodic axes
+ * (*shift: what was taken off). */
+static void make_sweep(const carom_world *w, const double origin[3], const double motion[3],
+                       double radius, int wrap, double shift[3], sweep *q)
+{
+    for (int k = 0; k < 3; k++) {
+        shift[k] = 0.0;
+        if (wrap && k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC) {
+            double L = w->def.box[k];
+            shift[k] = L * floor(origin[k] / L);
+        }
+        q->origin[k] = origin[k] - shift[k];
+        q->motion[k] = motion[k];
+        double end = q->origin[k] + q->motion[k];
+        q->lo[k] = fmin(q->origin[k], end) - radius;
+        q->hi[k] = fmax(q->origin[k], end) + radius;
+        q->mid[k] = 0.5 * (q->lo[k] + q->hi[k]);
+        q->half[k] = 0.5 * (q->hi[k] - q->lo[k]);
+    }
+    q->radius = radius;
+}
+
+/* The spheres against the cast, piece by piece (the first piece with a
+ * hit has the first hit), each piece's origin moved into the box along
+ * periodic axes (the index's cells are counted from there). */
+static void cast_spheres_in_pieces(carom_world *w, const carom_cast *cast, long pieces,
+                                   best_hit *best)
+{
+    for (long j = 0; j < pieces; j++) {
+        double f0 = (double)j / (double)pieces, origin[3], motion[3], shift[3];
+        for (int k = 0; k < 3; k++) {
+            origin[k] = cast->origin[k] + f0 * cast->motion[k];
+            motion[k] = cast->motion[k] / (double)pieces;
+        }
+        sweep q;
+        make_sweep(w, origin, motion, cast->radius, 1, shift, &q);
+        best_hit piece = {0};
+        query_cast_spheres(w, &q, cast->ignore, &piece);
+        if (!piece.found)
+            continue;
+        double centre[3];
+        for (int k = 0; k < 3; k++)
+            centre[k] = piece.centre[k] + shift[k];
+        query_consider(best, ((double)j + piece.f) / (double)pieces, CAROM_CONTACT_SPHERE,
+                       piece.rank, piece.sphere, -1, centre, NULL);
+        return;
+    }
 }
 
 carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, carom_cast_hit *hit,
@@ -112,19 +172,29 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "carom_world_cast_sphere: radius must be finite and >= 0, not %g",
                           cast->radius);
-    sweep q;
-    memcpy(q.origin, cast->origin, sizeof q.origin);
-    memcpy(q.motion, cast->motion, sizeof q.motion);
-    q.radius = cast->radius;
-    for (int k = 0; k < 3; k++) {
-        double end = q.origin[k] + q.motion[k];
-        q.lo[k] = fmin(q.origin[k], end) - q.radius;
-        q.hi[k] = fmax(q.origin[k], end) + q.radius;
-        q.mid[k] = 0.5 * (q.lo[k] + q.hi[k]);
-        q.half[k] = 0.5 * (q.hi[k] - q.lo[k]);
+    long pieces = 1;
+    for (int k = 0; k < w->def.dim; k++) {
+        if (w->def.boundary[k] != CAROM_BOUNDARY_PERIODIC)
+            continue;
+        double L = w->def.box[k], need = ceil(fabs(cast->motion[k]) / (0.25 * L));
+        if (!(cast->radius < 0.5 * L))
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "carom_world_cast_sphere: radius %g is not below half the periodic "
+                              "box length %g (axis %d)",
+                              cast->radius, L, k);
+        if (!(need <= QUERY_PIECES_MAX))
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "carom_world_cast_sphere: the motion spans %g box lengths along "
+                              "periodic axis %d (at most %d)",
+                              fabs(cast->motion[k]) / L, k, QUERY_PIECES_MAX / 4);
+        if (need > (double)pieces)
+            pieces = (long)need;
     }
+    sweep q;
+    double no_shift[3] = {0.0, 0.0, 0.0};
+    make_sweep(w, cast->origin, cast->motion, cast->radius, 0, no_shift, &q);
     best_hit best = {0};
-    query_cast_spheres(w, &q, cast->ignore, &best);
+    cast_spheres_in_pieces(w, cast, pieces, &best);
     cast_walls(w, &q, &best);
     cast_planes(w, &q, &best);
     cast_segments(w, &q, &best);
@@ -179,7 +249,11 @@ carom_status carom_world_query_sphere(carom_world *w, const double centre[3], do
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "carom_world_query_sphere: radius must be finite and >= 0, not %g",
                           radius);
-    size_t n = query_overlap_spheres(w, centre, radius, ids, capacity);
+    double at[3] = {centre[0], centre[1], centre[2]};
+    for (int k = 0; k < w->def.dim; k++)
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
+            at[k] -= w->def.box[k] * floor(at[k] / w->def.box[k]);
+    size_t n = query_overlap_spheres(w, at, radius, ids, capacity);
     *count = n;
     return CAROM_OK;
 }

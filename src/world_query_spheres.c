@@ -17,7 +17,7 @@
 static inline double nearest_image(double d, double L, double inv)
 {
     double y = d * inv + 0.5;
-    double n = (double)(long long)y;
+    double n = fabs(y) < 0x1p52 ? (double)(long long)y : floor(y);
     if (n > y)
         n -= 1.0;
     return d - n * L;
@@ -131,15 +131,19 @@ static void cast_listed(carom_world *w, const sweep *q, carom_sphere_id ignore,
 static int cell_range(const carom_world *w, const query_index *ix, int k, double lo, double hi,
                       long *first, long *last)
 {
-    *first = (long)floor(lo * ix->inv_width[k]);
-    *last = (long)floor(hi * ix->inv_width[k]);
+    double a = floor(lo * ix->inv_width[k]), b = floor(hi * ix->inv_width[k]);
     if (w->def.boundary[k] != CAROM_BOUNDARY_PERIODIC) {
-        if (*first < 0)
-            *first = 0;
-        if (*last > ix->n[k] - 1)
-            *last = ix->n[k] - 1;
+        a = fmax(a, 0.0);
+        b = fmin(b, (double)(ix->n[k] - 1));
     }
-    return *first <= *last;
+    /* (periodic: the callers' origins are in the box, their reach less
+     * than a box or so; a range past this is refused as empty rather
+     * than converted) */
+    if (!(a <= b) || fabs(a) > 0x1p40 || fabs(b) > 0x1p40)
+        return 0;
+    *first = (long)a;
+    *last = (long)b;
+    return 1;
 }
 
 /* The cell and the shift of unwrapped cell i along axis k. */
@@ -309,10 +313,15 @@ size_t query_overlap_spheres(carom_world *w, const double centre[3], double radi
     double reach = radius + ix->max_radius, cells = 1.0;
     long first[3] = {0, 0, 0}, last[3] = {0, 0, 0};
     int scan_all = 0;
-    for (int k = 0; k < w->def.dim; k++) {
+    for (int k = 0; k < w->def.dim && !scan_all; k++) {
+        int periodic = w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC;
+        if (periodic && !(2.0 * reach < w->def.box[k])) {
+            scan_all = 1; /* it reaches round the box */
+            break;
+        }
         if (!cell_range(w, ix, k, centre[k] - reach, centre[k] + reach, &first[k], &last[k]))
             return n;
-        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC && last[k] - first[k] + 1 >= ix->n[k])
+        if (periodic && last[k] - first[k] + 1 >= ix->n[k])
             scan_all = 1;
         cells *= (double)(last[k] - first[k] + 1);
     }

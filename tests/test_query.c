@@ -17,7 +17,10 @@
  *   1e-12. The overlap query against every sphere's nearest image.
  * - The queries' index: spheres moved, added or removed at the same
  *   time, or a world advanced, are seen where they are now.
- * - Refusals: NULL, NaN, a negative radius, z in 2D. */
+ * - Refusals: NULL, NaN, coordinates beyond 1e100, a negative radius,
+ *   z in 2D, a cast as wide as half a periodic box or spanning more than
+ *   2^18 boxes; a cast from far outside a periodic box, and a query
+ *   wider than it, still find what they should. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -565,6 +568,32 @@ static void test_refusals(void)
     c.origin[2] = 1.0;
     CHECK(carom_world_cast_sphere(w, &c, &h, &found) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(strstr(carom_world_error_message(w), "z component") != NULL);
+    c.origin[2] = 0.0;
+    c.origin[0] = 1e101;
+    CHECK(carom_world_cast_sphere(w, &c, &h, &found) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(w), "magnitude at most 1e100") != NULL);
+    carom_world *p = make_world(3, 10.0, CAROM_BOUNDARY_PERIODIC);
+    add(p, 5.0, 5.0, 5.0, 0.5);
+    carom_cast wide = cast_of(1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 5.0);
+    CHECK(carom_world_cast_sphere(p, &wide, &h, &found) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(p), "not below half the periodic box") != NULL);
+    carom_cast endless = cast_of(1.0, 1.0, 1.0, 1e7, 0.0, 0.0, 0.0);
+    CHECK(carom_world_cast_sphere(p, &endless, &h, &found) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(p), "box lengths along periodic axis 0") != NULL);
+    /* Along y = z = 5 through the sphere's images: the first at x = 4.5,
+     * from x = 1 + 10^5 boxes (origin far out, wrapped); and a query
+     * reaching round the box (8.2 + 0.5 > 5 sqrt 3) finds it from anywhere. */
+    carom_cast far_out = cast_of(1.0 + 1e6, 5.0, 5.0, 50.0, 0.0, 0.0, 0.0);
+    CHECK_OK(carom_world_cast_sphere(p, &far_out, &h, &found));
+    CHECK(found == 1 && h.kind == CAROM_CONTACT_SPHERE);
+    CHECK_NEAR(h.fraction, 3.5 / 50.0, 1e-9);
+    CHECK_NEAR(h.position[0], 1e6 + 4.5, 1e-9);
+    size_t all = 0;
+    const double anywhere[3] = {-3e7, 2.0, 9.0};
+    for (int q = 0; q < 3; q++) /* (the third through the index) */
+        CHECK_OK(carom_world_query_sphere(p, anywhere, 8.2, NULL, 0, &all));
+    CHECK(all == 1);
+    carom_world_free(p);
     size_t count;
     const double centre[3] = {1.0, 1.0, 0.0};
     CHECK(carom_world_query_sphere(w, centre, INFINITY, NULL, 0, &count) ==

@@ -61,8 +61,11 @@ typedef struct carom_cast_hit {
  * point (a sphere's centre) to the origin. Ties in f go to spheres (the
  * lowest id), then walls, planes and segments (lowest index).
  * CAROM_ERR_INVALID_ARGUMENT, with the world's message, for a NULL
- * argument, numbers that are not finite, a negative radius or a nonzero
- * third component in 2D. */
+ * argument, coordinates that are not finite or beyond 1e100 in
+ * magnitude, a negative radius, a nonzero third component in 2D, and on
+ * a periodic axis a radius of half the box or more or a motion across
+ * more than 2^18 boxes. (A long cast is cut into pieces of a quarter of
+ * the box each, tested in turn.) */
 carom_status carom_world_cast_sphere(carom_world *world, const carom_cast *cast,
                                      carom_cast_hit *hit, int *found);
 
