@@ -6,11 +6,14 @@
  * spheres that may be in reach (world_query_spheres.c: every one, or
  * those of the index's cells in reach) are tested first per axis
  * against the box the query sweeps (which also picks the periodic images
- * the query can reach), then exactly. A sphere is hit at
- * the smaller root f of |origin + f motion - p|^2 = sigma^2, computed as
- * c / (-b + sqrt(b^2 - a c)) (no cancellation: b < 0 when approaching);
- * already overlapping (c < 0) is a hit at f = 0. Walls, planes and
- * segment faces are linear in f, segment ends are spheres of radius 0. */
+ * the query can reach), then exactly; along periodic axes a cast goes
+ * in pieces of at most a quarter box, each from an origin moved into the
+ * box. A sphere is hit at the smaller root f of
+ * |origin + f motion - p|^2 = sigma^2, c / (-b + sqrt(D)) with D by
+ * Lagrange's identity (world_query.h; no cancellation: b < 0 when
+ * approaching); already overlapping (c < 0) is a hit at f = 0. Walls,
+ * planes and segment faces are linear in f, segment ends are spheres of
+ * radius 0. */
 #include <math.h>
 #include <string.h>
 
