@@ -10,14 +10,14 @@
  * in pieces of at most a quarter box, each from an origin moved into the
  * box. A sphere is hit at the smaller root f of
  * |origin + f motion - p|^2 = sigma^2, c / (-b + sqrt(D)) with D by
- * Lagrange's identity (world_query.h; no cancellation: b < 0 when
+ * Lagrange's identity (query_cast.h; no cancellation: b < 0 when
  * approaching); already overlapping (c < 0) is a hit at f = 0. Walls,
  * planes and segment faces are linear in f, segment ends are spheres of
  * radius 0. */
 #include <math.h>
 #include <string.h>
 
-#include "world_query.h"
+#include "query_cast.h"
 
 /* The faces of walled axes: the centre within radius of a face, or
  * beyond it, at the start is a hit at 0. */

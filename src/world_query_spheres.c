@@ -1,4 +1,4 @@
-/* The spheres in the scene queries (world_query.h): a cast or an
+/* The spheres in the scene queries (query_cast.h): a cast or an
  * overlap query visits the cells of the queries' index
  * (world_query_index.c) that it can reach, and tests the spheres the
  * index leaves out (driven and large ones) in full; without an index (no
@@ -10,7 +10,7 @@
  * by the multiple of the box its wrap says. */
 #include <math.h>
 
-#include "world_query.h"
+#include "query_cast.h"
 
 /* d less the multiple of L nearest to it (in [-L/2, L/2]); inv = 1 / L.
  * A multiplication and a truncation instead of a division and floor. */

@@ -2,8 +2,8 @@
  * world_query.c has the API, the walls, planes and segments;
  * world_query_spheres.c the spheres, through the index of
  * world_query_index.c. */
-#ifndef CAROM_WORLD_QUERY_H
-#define CAROM_WORLD_QUERY_H
+#ifndef CAROM_QUERY_CAST_H
+#define CAROM_QUERY_CAST_H
 
 #include <math.h>
 
