@@ -24,16 +24,6 @@ static int reserve(void **p, size_t *room, size_t need, size_t size)
     return 0;
 }
 
-/* Ballistic sphere `slot`'s centre now. */
-static void ballistic_now(const carom_world *w, uint32_t slot, double p[3])
-{
-    const sphere *s = &w->spheres[slot];
-    double dt = w->time - s->t;
-    int falls = w->info[slot].falls;
-    for (int k = 0; k < 3; k++)
-        p[k] = s->x[k] + dt * (s->v[k] + (falls ? 0.5 * w->gravity[k] * dt : 0.0));
-}
-
 /* The cells: about one ballistic sphere each, at least a mean diameter
  * wide, at most 4 N + 64 of them. */
 static void choose_cells(const carom_world *w, query_index *q, size_t n, double mean_radius)
@@ -127,8 +117,8 @@ static int build(carom_world *w, query_index *q)
             q->others[q->nothers++] = slot;
             continue;
         }
-        double p[3];
-        ballistic_now(w, slot, p);
+        double p[3], v[3];
+        world_sphere_at(w, &w->spheres[slot], w->time, p, v);
         cell[m] = (uint32_t)cell_of(w, q, p);
         q->start[cell[m] + 1]++;
         for (int k = 0; k < 3; k++)

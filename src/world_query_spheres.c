@@ -43,20 +43,11 @@ static int image_range(const carom_world *w, int k, double p, double r, double l
     return 1;
 }
 
-/* The sphere's position now: inline for a ballistic sphere (the common
- * case), through world_true_state (the driver) for a driven one. */
+/* The sphere's position now (a driven one's from its driver). */
 static void position_now(const carom_world *w, uint32_t slot, double p[3])
 {
-    const sphere *s = &w->spheres[slot];
-    if (w->info[slot].driven) {
-        double v[3];
-        world_true_state(w, slot, w->time, p, v);
-        return;
-    }
-    double dt = w->time - s->t;
-    int falls = w->info[slot].falls;
-    for (int k = 0; k < 3; k++)
-        p[k] = s->x[k] + dt * (s->v[k] + (falls ? 0.5 * w->gravity[k] * dt : 0.0));
+    double v[3];
+    world_true_state(w, slot, w->time, p, v);
 }
 
 /* Sphere (centre p, radius r) against the cast, each image it may reach. */
