@@ -56,6 +56,16 @@ static inline void state_at(const carom_world *w, const sphere *s, double t, dou
     world_sphere_at(w, s, t, x, v);
 }
 
+/* vv s2 - |dr x dv|^2: approach_time's D for pairs far apart. */
+__attribute__((noinline)) static double far_discriminant(const double dr[3],
+                                                          const double dv[3], double vv,
+                                                          double s2)
+{
+    double x0 = dr[1] * dv[2] - dr[2] * dv[1], x1 = dr[2] * dv[0] - dr[0] * dv[2];
+    double x2 = dr[0] * dv[1] - dr[1] * dv[0];
+    return vv * s2 - (x0 * x0 + x1 * x1 + x2 * x2);
+}
+
 /* When two spheres apart (c0 = sigma^2 - |dr|^2 < 0) and approaching
  * (b_dot = dr.dv < 0) first touch: the smaller root of
  * c0 - 2 b_dot tau - vv tau^2 (vv = |dv|^2), c0 / (b_dot - sqrt(D)) with
@@ -67,15 +77,6 @@ static inline void state_at(const carom_world *w, const sphere *s, double t, dou
  * sigma deep, from 10^7 apart 2e-3); so the contact stays at sigma to
  * about an ulp of the distance. INFINITY when they pass (D <= 0: a
  * tangency is no contact). */
-__attribute__((noinline)) static double far_discriminant(const double dr[3],
-                                                          const double dv[3], double vv,
-                                                          double s2)
-{
-    double x0 = dr[1] * dv[2] - dr[2] * dv[1], x1 = dr[2] * dv[0] - dr[0] * dv[2];
-    double x2 = dr[0] * dv[1] - dr[1] * dv[0];
-    return vv * s2 - (x0 * x0 + x1 * x1 + x2 * x2);
-}
-
 static inline double approach_time(const double dr[3], const double dv[3], double vv,
                                    double sigma, double c0, double b_dot)
 {
