@@ -15,38 +15,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "carom/carom.h"
 #include "carom/query.h"
 #include "carom/scene.h"
+#include "baselines/bench_common.h"
 
 #define QUERIES 2000
 #define MAX_RUNS 51
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static double uniform(unsigned long long *state)
 {
     *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
     return (double)(*state >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int usage(const char *why)
@@ -63,7 +44,7 @@ static double run_kind(carom_world *w, int kind, int dim, double L, unsigned lon
                        long *found)
 {
     unsigned long long state = seed;
-    double t0 = now_seconds();
+    double t0 = bench_now();
     for (int q = 0; q < QUERIES; q++) {
         double origin[3] = {0.0, 0.0, 0.0}, motion[3] = {0.0, 0.0, 0.0}, norm = 0.0;
         for (int k = 0; k < dim; k++) {
@@ -91,7 +72,7 @@ static double run_kind(carom_world *w, int kind, int dim, double L, unsigned lon
             *found += (long)count;
         }
     }
-    return now_seconds() - t0;
+    return bench_now() - t0;
 }
 
 int main(int argc, char **argv)
@@ -163,7 +144,7 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
-        double per_query = median(seconds, runs) / QUERIES;
+        double per_query = bench_median(seconds, runs) / QUERIES;
         fprintf(out,
                 "%s{\"query\": \"%s\", \"ns_per_query\": %.1f, \"ns_per_sphere\": %.3f, "
                 "\"found_per_query\": %.3f}",
@@ -181,12 +162,12 @@ int main(int argc, char **argv)
         }
         size_t count = 0;
         const double centre[3] = {0.5 * L, 0.5 * L, dim == 3 ? 0.5 * L : 0.0};
-        double t0 = now_seconds();
+        double t0 = bench_now();
         for (int q = 0; q < 3; q++)
             carom_world_query_sphere(w, centre, 2.0, NULL, 0, &count);
-        build[r] = now_seconds() - t0;
+        build[r] = bench_now() - t0;
     }
-    double b = median(build, 21);
+    double b = bench_median(build, 21);
     fprintf(out,
             ", {\"query\": \"the first three queries after an advance, together\", "
             "\"ns_per_query\": %.1f, \"ns_per_sphere\": %.3f, \"found_per_query\": 0}",

@@ -1,5 +1,5 @@
-/* What the baselines' benchmark programs (stepped_bench.c,
- * frames_bench.c, rolling_bench.c) share: a monotonic clock, the median
+/* What the benchmark programs (stepped_bench.c, frames_bench.c,
+ * rolling_bench.c, ../query_bench.c) share: a monotonic clock, the median
  * of timed runs, reading numbers from the command line, where a bad value
  * ends the program with one line on stderr naming the program and the
  * option, timing carom report-only on a scene, and opening and closing
