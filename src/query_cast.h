@@ -1,5 +1,5 @@
 /* What the scene-query files share (include/carom/query.h):
- * world_query.c has the API, the walls, planes and segments;
+ * world_query.c has the API, the walls, planes, segments and triangles;
  * world_query_spheres.c the spheres, through the index of
  * world_query_index.c. */
 #ifndef CAROM_QUERY_CAST_H
@@ -12,7 +12,7 @@
 #include "world_internal.h"
 
 /* The best hit so far: its f and what it is, as a rank that orders ties
- * (spheres by id, then walls, planes, segments by index). */
+ * (spheres by id, then walls, planes, segments, triangles by index). */
 typedef struct best_hit {
     double f;
     carom_contact_kind kind;

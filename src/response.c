@@ -245,3 +245,24 @@ void response_segment(carom_world *w, uint32_t i, uint32_t g, double depth, doub
     n[2] = 0.0;
     response_surface(w, i, n, CAROM_CONTACT_SEGMENT, (int)g, depth, keep_apart);
 }
+
+void response_triangle(carom_world *w, uint32_t i, uint32_t g, double depth, double keep_apart)
+{
+    const world_triangle *tri = &w->triangles[g];
+    const double *x = w->spheres[i].x;
+    double q[3], n[3];
+    world_triangle_nearest(tri, x, q);
+    vec_sub(n, x, q);
+    double d = sqrt(vec_dot(n, n));
+    if (d > 0.0) {
+        for (int k = 0; k < 3; k++)
+            n[k] /= d;
+    } else {
+        /* On the triangle itself (only by round-off): off the face it
+         * came to. */
+        double sign = vec_dot(w->spheres[i].v, tri->n) > 0.0 ? -1.0 : 1.0;
+        for (int k = 0; k < 3; k++)
+            n[k] = sign * tri->n[k];
+    }
+    response_surface(w, i, n, CAROM_CONTACT_TRIANGLE, (int)g, depth, keep_apart);
+}

@@ -214,6 +214,7 @@ void carom_world_free(carom_world *w)
     free(w->recorded);
     world_planes_free(w);
     world_segments_free(w);
+    world_triangles_free(w);
     query_index_free(&w->query);
     pair_set_free(&w->lingering);
     free(w->bounds);
@@ -268,6 +269,11 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         if (!w->def.driver.probe)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %zu is driven but the world has no driver probe", id);
+        if (w->ntriangles)
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "sphere %zu is driven, but the world has fixed triangles "
+                              "(they are for ballistic spheres)",
+                              id);
         if (!(isfinite(def->accel_bound) && def->accel_bound >= 0.0))
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %zu: accel_bound must be finite and >= 0, not %g", id,

@@ -54,6 +54,11 @@ static carom_status fit_into_box(carom_world *w, uint32_t id, int check)
         if (overlap != CAROM_OK)
             return overlap;
     }
+    if (check && w->ntriangles) {
+        carom_status overlap = world_triangles_check(w, id);
+        if (overlap != CAROM_OK)
+            return overlap;
+    }
     INFO(s)->level = INFO(s)->big ? 0 : (uint8_t)grid_levels_level_of(&w->levels, sphere_reach(w, id));
     if (!INFO(s)->big && sphere_reach(w, id) > w->level_reach[INFO(s)->level])
         w->level_reach[INFO(s)->level] = sphere_reach(w, id);

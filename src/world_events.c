@@ -146,7 +146,9 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
 static void process_wall(carom_world *w, uint32_t i, int wall, double t)
 {
     world_advance_sphere(w, &w->spheres[i], t);
-    if ((uint32_t)wall >= SEGMENT_WALL)
+    if ((uint32_t)wall >= TRIANGLE_WALL)
+        response_triangle(w, i, (uint32_t)wall - TRIANGLE_WALL, 0.0, 0.0);
+    else if ((uint32_t)wall >= SEGMENT_WALL)
         response_segment(w, i, (uint32_t)wall - SEGMENT_WALL, 0.0, 0.0);
     else if ((uint32_t)wall >= PLANE_WALL)
         response_plane(w, i, (uint32_t)wall - PLANE_WALL, 0.0, 0.0);

@@ -219,6 +219,23 @@ typedef struct world_segment {
  * SEGMENT_WALL); planes stay below it. */
 #define SEGMENT_WALL 0x40000000u
 
+/* A fixed triangle (3D): spheres keep their centre at least their radius
+ * from every point of it, on either side, around its edges and corners.
+ * Edge k runs from corner k to corner k + 1 (mod 3). */
+typedef struct world_triangle {
+    double p[3][3];      /* corners */
+    double n[3];         /* unit normal, (p1 - p0) x (p2 - p0) normalised */
+    double dir[3][3];    /* edge k's unit direction */
+    double inward[3][3]; /* n x dir[k]: in the plane, across edge k into the triangle */
+    double length[3];    /* edge k's length */
+    double centre[3];    /* the centroid, and the largest distance from it */
+    double reach;        /* to a corner: a cheap first test */
+} world_triangle;
+
+/* EVENT_WALL partners from TRIANGLE_WALL on name a triangle (partner -
+ * TRIANGLE_WALL); segments stay below it. */
+#define TRIANGLE_WALL 0x60000000u
+
 struct carom_world {
     carom_world_def def;
     double gravity[3];
@@ -290,6 +307,8 @@ struct carom_world {
     size_t nplanes, planes_room;
     world_segment *segments; /* fixed segments (world_segments.c) */
     size_t nsegments, segments_room;
+    world_triangle *triangles; /* fixed triangles (world_triangles.c) */
+    size_t ntriangles, triangles_room;
 
     int64_t (*image)[3];  /* def.count_images: by id, the periodic faces
                              each sphere has crossed (world_images.c) */
@@ -446,6 +465,17 @@ void world_segment_nearest(const world_segment *g, const double x[3], double q[3
  * beyond an end. */
 double world_segment_far_face_time(double c0, double c1, double c2);
 void world_segments_free(carom_world *w);
+
+/* world_triangles.c: fixed triangles (3D). The earliest time >= now at
+ * which sphere s (from its own state) meets triangle g, at a face, an
+ * edge or a corner, if before `before` (else INFINITY); slot's stored position clear of every triangle (to
+ * a relative 1e-10 of its radius), else CAROM_ERR_OVERLAP naming both;
+ * the point of g nearest x. */
+double world_triangle_time(const carom_world *w, const sphere *s, const world_triangle *g,
+                           double now, double before);
+carom_status world_triangles_check(carom_world *w, uint32_t slot);
+void world_triangle_nearest(const world_triangle *g, const double x[3], double q[3]);
+void world_triangles_free(carom_world *w);
 
 /* world_images.c: unwrapped positions (def.count_images). */
 int world_images_reserve(carom_world *w, size_t capacity);
@@ -840,6 +870,9 @@ void response_plane(carom_world *w, uint32_t i, uint32_t p, double depth, double
 /* Sphere i meets segment g, along the line from the segment's nearest
  * point to its centre. */
 void response_segment(carom_world *w, uint32_t i, uint32_t g, double depth, double keep_apart);
+/* Sphere i meets triangle g, along the line from the triangle's nearest
+ * point to its centre. */
+void response_triangle(carom_world *w, uint32_t i, uint32_t g, double depth, double keep_apart);
 /* The contact callback left finite numbers in the first n velocities of
  * c; if not, the world records an error naming the sphere (the event
  * loop stops after this event with it), and the caller keeps the

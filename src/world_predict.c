@@ -565,6 +565,21 @@ static void plane_events(const carom_world *w, const sphere *s, double now, doub
     }
 }
 
+/* A ballistic sphere hitting a fixed triangle, if before *best (which it
+ * then replaces, with *ev): after the walls and cell faces, whose
+ * earliest lets most triangles be skipped (world_triangle_time.c). */
+static void triangle_events(const carom_world *w, const sphere *s, double now, double *best,
+                            sphere_event *ev)
+{
+    for (size_t g = 0; g < w->ntriangles; g++) {
+        double t = world_triangle_time(w, s, &w->triangles[g], now, *best);
+        if (t < *best) {
+            *best = t;
+            *ev = event_of(EVENT_WALL, TRIANGLE_WALL + (uint32_t)g);
+        }
+    }
+}
+
 /* A driven sphere's bound's own events: its reset, and its walls (only a
  * driven sphere the response can move bounces). */
 static void bound_events(const carom_world *w, const sphere *s, const double x[3],
@@ -634,6 +649,8 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
             best = t;
             ev = event_of(EVENT_RELIST, 0);
         }
+        if (w->ntriangles)
+            triangle_events(w, s, now, &best, &ev);
         *best_out = best;
         *ev_out = ev;
         return;
@@ -684,6 +701,8 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
             }
         }
     }
+    if (w->ntriangles && !INFO(s)->driven)
+        triangle_events(w, s, now, &best, &ev);
     *best_out = best;
     *ev_out = ev;
 }

@@ -12,8 +12,9 @@
  * |origin + f motion - p|^2 = sigma^2, c / (-b + sqrt(D)) with D by
  * Lagrange's identity (query_cast.h; no cancellation: b < 0 when
  * approaching); already overlapping (c < 0) is a hit at f = 0. Walls,
- * planes and segment faces are linear in f, segment ends are spheres of
- * radius 0. */
+ * planes and segment and triangle faces are linear in f, segment ends and
+ * triangle corners are spheres of radius 0, triangle edges the same test
+ * across the edge's line. */
 #include <math.h>
 #include <string.h>
 
@@ -77,6 +78,55 @@ static void cast_segments(const carom_world *w, const sweep *q, best_hit *best)
         f = fmin(f, query_point_time(q->origin, q->motion, g->a, q->radius));
         f = fmin(f, query_point_time(q->origin, q->motion, g->b, q->radius));
         query_consider(best, f, CAROM_CONTACT_SEGMENT, ((uint64_t)3 << 32) + i,
+                       CAROM_QUERY_NO_SPHERE, (int)i, NULL, NULL);
+    }
+}
+
+/* A triangle: a face while the centre is over it (linear), an edge (the
+ * point test across the edge's line, while alongside) or a corner (a
+ * point); the normal is found at the hit, from the nearest point. */
+static void cast_triangles(const carom_world *w, const sweep *q, best_hit *best)
+{
+    static const double zero[3] = {0.0, 0.0, 0.0};
+    for (size_t i = 0; i < w->ntriangles; i++) {
+        const world_triangle *g = &w->triangles[i];
+        double x[3], d[3], f = INFINITY;
+        world_triangle_nearest(g, q->origin, x);
+        vec_sub(d, q->origin, x);
+        if (vec_dot(d, d) < q->radius * q->radius) {
+            query_consider(best, 0.0, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + i,
+                           CAROM_QUERY_NO_SPHERE, (int)i, NULL, NULL);
+            continue; /* overlapping at the start */
+        }
+        vec_sub(d, q->origin, g->p[0]);
+        double e = vec_dot(d, g->n), side = e >= 0.0 ? 1.0 : -1.0;
+        double gap = side * e - q->radius, closing = -side * vec_dot(q->motion, g->n);
+        if (gap >= 0.0 && closing > 0.0) {
+            double face = gap / closing, y[3];
+            int over = 1;
+            for (int k = 0; k < 3 && over; k++) {
+                for (int m = 0; m < 3; m++)
+                    y[m] = q->origin[m] + face * q->motion[m] - g->p[k][m];
+                over = vec_dot(y, g->inward[k]) >= 0.0;
+            }
+            if (over)
+                f = face;
+        }
+        for (int k = 0; k < 3; k++) {
+            const double *dir = g->dir[k];
+            double across[3], motion[3];
+            vec_sub(d, q->origin, g->p[k]);
+            double along = vec_dot(d, dir), rate = vec_dot(q->motion, dir);
+            for (int m = 0; m < 3; m++) {
+                across[m] = d[m] - along * dir[m];
+                motion[m] = q->motion[m] - rate * dir[m];
+            }
+            double t = query_point_time(across, motion, zero, q->radius);
+            if (t < f && along + t * rate >= 0.0 && along + t * rate <= g->length[k])
+                f = t;
+            f = fmin(f, query_point_time(q->origin, q->motion, g->p[k], q->radius));
+        }
+        query_consider(best, f, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + i,
                        CAROM_QUERY_NO_SPHERE, (int)i, NULL, NULL);
     }
 }
@@ -201,6 +251,7 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
     cast_walls(w, &q, &best);
     cast_planes(w, &q, &best);
     cast_segments(w, &q, &best);
+    cast_triangles(w, &q, &best);
     *found = best.found;
     if (!best.found)
         return CAROM_OK;
@@ -211,10 +262,13 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
     h.fraction = best.f;
     for (int k = 0; k < 3; k++)
         h.position[k] = q.origin[k] + best.f * q.motion[k];
-    if (best.kind == CAROM_CONTACT_SPHERE || best.kind == CAROM_CONTACT_SEGMENT) {
+    if (best.kind == CAROM_CONTACT_SPHERE || best.kind == CAROM_CONTACT_SEGMENT ||
+        best.kind == CAROM_CONTACT_TRIANGLE) {
         double from[3];
         if (best.kind == CAROM_CONTACT_SEGMENT)
             world_segment_nearest(&w->segments[best.wall], h.position, from);
+        else if (best.kind == CAROM_CONTACT_TRIANGLE)
+            world_triangle_nearest(&w->triangles[best.wall], h.position, from);
         else
             memcpy(from, best.centre, sizeof from);
         double d[3] = {h.position[0] - from[0], h.position[1] - from[1], h.position[2] - from[2]};

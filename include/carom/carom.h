@@ -112,7 +112,8 @@ typedef enum carom_contact_kind {
     CAROM_CONTACT_SPHERE = 0, /* sphere i meets sphere j */
     CAROM_CONTACT_WALL = 1,   /* sphere i meets a wall of the box */
     CAROM_CONTACT_PLANE = 2,  /* sphere i meets a fixed plane (carom_world_add_plane) */
-    CAROM_CONTACT_SEGMENT = 3 /* sphere i meets a fixed segment (carom_world_add_segment) */
+    CAROM_CONTACT_SEGMENT = 3, /* sphere i meets a fixed segment (carom_world_add_segment) */
+    CAROM_CONTACT_TRIANGLE = 4 /* sphere i meets a fixed triangle (carom_world_add_triangle) */
 } carom_contact_kind;
 
 /* One contact, as given to the contact callback. The callback may change
@@ -138,7 +139,8 @@ typedef struct carom_contact {
                          from their ids */
     int wall;         /* 2*axis + (0 low face, 1 high face) (CAROM_CONTACT_WALL);
                          the plane's index (CAROM_CONTACT_PLANE); the segment's
-                         index (CAROM_CONTACT_SEGMENT); -1 otherwise */
+                         index (CAROM_CONTACT_SEGMENT); the triangle's index
+                         (CAROM_CONTACT_TRIANGLE); -1 otherwise */
     double normal[3]; /* unit vector from i towards j (or towards the wall) */
     double impulse;   /* magnitude of the impulse the built-in response applied */
     double velocity_after[2][3];
@@ -404,10 +406,9 @@ carom_status carom_world_get_plane(const carom_world *world, uint32_t index, dou
  * prediction tests every segment: they are for a few walls, not for
  * meshes. Growing spheres (carom_world_set_growth) meet them when their
  * growing surface reaches a face or an end, and are checked with the
- * radius they have now. Refused (CAROM_ERR_INVALID_ARGUMENT) in 3D
- * worlds, with a periodic axis, with driven spheres (which refuse
- * segments in turn), for ends that are not finite or outside the box, or
- * equal.
+ * radius they have now. Driven spheres' bounds meet them too. Refused
+ * (CAROM_ERR_INVALID_ARGUMENT) in 3D worlds, with a periodic axis, for
+ * ends that are not finite or outside the box, or equal.
  * The world builds again (O(N)) at the next advance. index_out may be
  * NULL; segments are numbered 0, 1, ... in the order added. */
 carom_status carom_world_add_segment(carom_world *world, const double a[2], const double b[2],
@@ -417,6 +418,36 @@ size_t carom_world_segment_count(const carom_world *world);
  * such segment. */
 carom_status carom_world_get_segment(const carom_world *world, uint32_t index, double a[2],
                                      double b[2]);
+
+/* Fixed triangles (3D): a thin wall with corners a, b, c that spheres
+ * bounce off on either side, around its edges and on its corners (a
+ * centre keeps at least its radius from every point of the triangle),
+ * like a wall of the box (def.wall_restitution, restitution_min_speed),
+ * along the line from the triangle's nearest point to the centre;
+ * CAROM_CONTACT_TRIANGLE contacts with the triangle's index in `wall`,
+ * counted among the wall hits. The contact time is exact under gravity
+ * too (a quadratic at the faces, quartics at the edges and corners).
+ * Several triangles make a funnel, a silo, a ramp, a box with an
+ * opening. Every live sphere must be clear of it now (to a relative
+ * 1e-10 of its radius), and so must every sphere added later
+ * (CAROM_ERR_OVERLAP, naming the sphere and the triangle). Each
+ * prediction tests every triangle that the sphere could reach before its
+ * next wall or cell crossing: they are for a few walls, not for large
+ * meshes. Growing spheres (carom_world_set_growth) meet them when their
+ * growing surface reaches a face, an edge or a corner. Refused
+ * (CAROM_ERR_INVALID_ARGUMENT) in 2D worlds (use segments), with a
+ * periodic axis, in a world with driven spheres (which refuse triangles
+ * in turn), for corners that are not finite or outside the box, and for
+ * a triangle without area (its corners on a line). The world builds
+ * again (O(N)) at the next advance. index_out may be NULL; triangles are
+ * numbered 0, 1, ... in the order added. */
+carom_status carom_world_add_triangle(carom_world *world, const double a[3], const double b[3],
+                                      const double c[3], uint32_t *index_out);
+size_t carom_world_triangle_count(const carom_world *world);
+/* The corners of triangle index; CAROM_ERR_INVALID_ARGUMENT if there is
+ * no such triangle. */
+carom_status carom_world_get_triangle(const carom_world *world, uint32_t index, double a[3],
+                                      double b[3], double c[3]);
 
 /* Growing spheres (the Lubachevsky-Stillinger compression that makes
  * dense packings): from the world's time t0 on, every radius grows

@@ -38,12 +38,13 @@ typedef struct carom_cast {
 
 /* What a cast meets first: a sphere (kind CAROM_CONTACT_SPHERE, `sphere`
  * its id), a wall of the box (CAROM_CONTACT_WALL, `wall` = 2 axis + (0
- * low, 1 high face)), a fixed plane or segment (CAROM_CONTACT_PLANE or
- * CAROM_CONTACT_SEGMENT, `wall` its index). */
+ * low, 1 high face)), a fixed plane, segment or triangle
+ * (CAROM_CONTACT_PLANE, CAROM_CONTACT_SEGMENT or CAROM_CONTACT_TRIANGLE,
+ * `wall` its index). */
 typedef struct carom_cast_hit {
     carom_contact_kind kind;
     carom_sphere_id sphere; /* CAROM_CONTACT_SPHERE; else CAROM_QUERY_NO_SPHERE */
-    int wall;               /* the face, plane or segment; -1 for a sphere */
+    int wall;               /* the face, plane, segment or triangle; -1 for a sphere */
     double fraction;        /* f of the motion at the contact, in [0, 1] */
     double position[3];     /* the cast centre then, origin + f motion */
     double normal[3];       /* unit, from what was hit towards the cast centre */
@@ -52,14 +53,14 @@ typedef struct carom_cast_hit {
 
 /* The first thing the cast touches, at the smallest f: *found is 1 and
  * *hit says what, or *found is 0 and *hit is untouched. Touching means
- * the distance comes down to the sum of radii (for a wall, plane or
- * segment: the cast's radius); a cast that merely grazes something
+ * the distance comes down to the sum of radii (for a wall, plane,
+ * segment or triangle: the cast's radius); a cast that merely grazes something
  * (touches it moving along it) touches it. A cast that starts
  * overlapping something (nearer than the sum of radii; for a wall, its
  * centre nearer than its radius or outside the box) hits it at f = 0,
  * whatever its motion; its normal then points from the thing's nearest
  * point (a sphere's centre) to the origin. Ties in f go to spheres (the
- * lowest id), then walls, planes and segments (lowest index).
+ * lowest id), then walls, planes, segments and triangles (lowest index).
  * CAROM_ERR_INVALID_ARGUMENT, with the world's message, for a NULL
  * argument, coordinates that are not finite or beyond 1e100 in
  * magnitude, a negative radius, a nonzero third component in 2D, and on

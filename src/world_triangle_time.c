@@ -1,0 +1,232 @@
+/* When a ballistic sphere meets a fixed triangle (3D).
+ *
+ * Contract: world_triangle_time returns the earliest time >= now, and
+ * before `before`, at which the centre of sphere s (its own state: x + v
+ * tau + g tau^2 / 2 under gravity, straight when growing) comes within
+ * its radius r of triangle g, or INFINITY. "Already touching and not
+ * approaching" is no meeting (roots.h), so a sphere leaving a triangle
+ * it touches never meets it again at once.
+ *
+ * The centres within r of a triangle make a solid: a slab of half-width
+ * r over the triangle, a cylinder of radius r along each edge (between
+ * its corners), a ball of radius r around each corner. A centre enters
+ * the solid first through one of these pieces, each entered through its
+ * own surface:
+ * - a face of the slab, while the centre's foot on the plane lies in the
+ *   triangle (the slab's sides lie inside the cylinders): the height
+ *   above the plane is a quadratic in time. The face on the centre's
+ *   side is the first upcrossing of r - height; the far face, reached
+ *   after the centre passed the plane beyond an edge and curved back
+ *   under gravity, is the larger root (as for segments,
+ *   world_segment_far_face_time);
+ * - the side of an edge's cylinder, while the centre is alongside the
+ *   edge (the cylinder's ends lie inside the corners' balls): the
+ *   distance from the edge's line is a quartic under gravity. A parabola
+ *   may enter the infinite cylinder twice, the first time beyond a
+ *   corner, so an entry beyond the corners is followed to the centre's
+ *   leaving and the next entry;
+ * - a corner's ball: the quartic |x(tau) - corner|^2 = r^2.
+ * Quartic roots are polished about their own state (roots_polish_contact).
+ * A growing sphere (no gravity then) meets a face when r + grow tau -
+ * height rises through zero, an edge or a corner when (r + grow tau)^2 -
+ * distance^2 does (a quadratic with one upcrossing at most); growing
+ * spheres moving straight cannot come back to a far face.
+ *
+ * Cost: each prediction tests every triangle, after the walls and cell
+ * faces (`before` is the earliest of those); a triangle that the sphere
+ * cannot reach before then (a bound on its travel against a ball around
+ * the triangle) costs a few multiplications. */
+#include <math.h>
+
+#include "roots.h"
+#include "vec.h"
+#include "world_internal.h"
+
+/* The centre's foot on the plane is in the triangle (or on its edge). */
+static int over_triangle(const world_triangle *g, const double x[3])
+{
+    for (int k = 0; k < 3; k++) {
+        double d[3] = {x[0] - g->p[k][0], x[1] - g->p[k][1], x[2] - g->p[k][2]};
+        if (vec_dot(d, g->inward[k]) < 0.0)
+            return 0;
+    }
+    return 1;
+}
+
+/* tau if the centre (x + v tau + a tau^2 / 2) is then over the triangle,
+ * else INFINITY. */
+static double over_at(const world_triangle *g, const double x[3], const double v[3],
+                      const double a[3], double tau)
+{
+    if (!isfinite(tau))
+        return INFINITY;
+    double y[3];
+    for (int k = 0; k < 3; k++)
+        y[k] = x[k] + tau * (v[k] + 0.5 * a[k] * tau);
+    return over_triangle(g, y) ? tau : INFINITY;
+}
+
+/* The first tau in [0, horizon] at which y(tau) = d + u tau + a tau^2 / 2
+ * comes within r of the origin (rising through zero: r^2 - |y|^2), else
+ * INFINITY. */
+static double approach_time(const double d[3], const double u[3], const double a[3], double r,
+                            double horizon)
+{
+    double c[5] = {r * r - vec_dot(d, d), -2.0 * vec_dot(d, u), -(vec_dot(u, u) + vec_dot(d, a)),
+                   -vec_dot(u, a), -0.25 * vec_dot(a, a)};
+    double tau = roots_first_upcrossing_poly_before(c, 4, horizon);
+    if (!isfinite(tau))
+        return tau;
+    double half_a[3] = {0.5 * a[0], 0.5 * a[1], 0.5 * a[2]};
+    return roots_polish_contact(d, u, half_a, r, tau);
+}
+
+/* The first tau in [0, horizon] at which y(tau) goes out beyond r again
+ * (|y|^2 - r^2 rising through zero), else INFINITY. */
+static double leave_time(const double d[3], const double u[3], const double a[3], double r,
+                         double horizon)
+{
+    double c[5] = {vec_dot(d, d) - r * r, 2.0 * vec_dot(d, u), vec_dot(u, u) + vec_dot(d, a),
+                   vec_dot(u, a), 0.25 * vec_dot(a, a)};
+    return roots_first_upcrossing_poly_before(c, 4, horizon);
+}
+
+/* y(tau), y'(tau) of y = d + u tau + a tau^2 / 2. */
+static void move_along(double d[3], double u[3], const double a[3], double tau)
+{
+    for (int k = 0; k < 3; k++) {
+        d[k] += tau * (u[k] + 0.5 * a[k] * tau);
+        u[k] += a[k] * tau;
+    }
+}
+
+/* The centre x + v tau + a tau^2 / 2 entering edge k's cylinder while
+ * alongside the edge, at tau <= horizon. */
+static double edge_time(const world_triangle *g, int k, const double x[3], const double v[3],
+                        const double a[3], double r, double horizon)
+{
+    const double *e = g->dir[k];
+    double rel[3];
+    vec_sub(rel, x, g->p[k]);
+    double along0 = vec_dot(rel, e), speed = vec_dot(v, e), pull = vec_dot(a, e);
+    /* The parts across the edge's line. */
+    double d[3], u[3], across[3];
+    for (int m = 0; m < 3; m++) {
+        d[m] = rel[m] - along0 * e[m];
+        u[m] = v[m] - speed * e[m];
+        across[m] = a[m] - pull * e[m];
+    }
+    int straight = vec_dot(across, across) == 0.0;
+    double from = 0.0;
+    for (int entry = 0; entry < 2; entry++) { /* a parabola enters a cylinder twice at most */
+        double tau = approach_time(d, u, across, r, horizon - from);
+        if (!isfinite(tau))
+            return INFINITY;
+        double t = from + tau;
+        double along = along0 + t * (speed + 0.5 * pull * t);
+        if (along >= 0.0 && along <= g->length[k])
+            return t;
+        if (straight)
+            return INFINITY; /* a line enters a cylinder once */
+        move_along(d, u, across, tau);
+        double out = leave_time(d, u, across, r, horizon - t);
+        if (!isfinite(out))
+            return INFINITY;
+        move_along(d, u, across, out);
+        from = t + out;
+    }
+    return INFINITY;
+}
+
+static double corner_time(const world_triangle *g, int k, const double x[3], const double v[3],
+                          const double a[3], double r, double horizon)
+{
+    double d[3];
+    vec_sub(d, x, g->p[k]);
+    return approach_time(d, v, a, r, horizon);
+}
+
+/* world_triangle_time for growing spheres: surfaces move out at `grow`. */
+static double growing_time(const world_triangle *g, const double x[3], const double v[3], double r,
+                           double grow)
+{
+    const double none[3] = {0.0, 0.0, 0.0};
+    double rel[3];
+    vec_sub(rel, x, g->p[0]);
+    double e = vec_dot(rel, g->n), side = e >= 0.0 ? 1.0 : -1.0;
+    double rate = side * vec_dot(g->n, v);
+    double tau =
+        over_at(g, x, v, none, roots_first_upcrossing_quadratic(r - side * e, grow - rate, 0.0));
+    for (int k = 0; k < 3; k++) {
+        const double *dir = g->dir[k];
+        double d[3], u[3];
+        vec_sub(d, x, g->p[k]);
+        double along0 = vec_dot(d, dir), speed = vec_dot(v, dir);
+        for (int m = 0; m < 3; m++) {
+            d[m] -= along0 * dir[m];
+            u[m] = v[m] - speed * dir[m];
+        }
+        double t = roots_first_upcrossing_quadratic(
+            r * r - vec_dot(d, d), 2.0 * (r * grow - vec_dot(d, u)), grow * grow - vec_dot(u, u));
+        double along = along0 + t * speed;
+        if (along >= 0.0 && along <= g->length[k])
+            tau = fmin(tau, t);
+        vec_sub(d, x, g->p[k]);
+        tau = fmin(tau, roots_first_upcrossing_quadratic(r * r - vec_dot(d, d),
+                                                         2.0 * (r * grow - vec_dot(d, v)),
+                                                         grow * grow - vec_dot(v, v)));
+    }
+    return tau;
+}
+
+/* The sphere cannot reach the triangle within tau <= horizon: its centre
+ * moves at most |v| horizon + |a| horizon^2 / 2 (its surface grows by
+ * grow horizon). */
+static int out_of_reach(const world_triangle *g, const double x[3], const double v[3],
+                        const double a[3], double r, double grow, double horizon)
+{
+    if (!(horizon < INFINITY))
+        return 0;
+    double d[3];
+    vec_sub(d, x, g->centre);
+    double travel = horizon * (sqrt(vec_dot(v, v)) + 0.5 * sqrt(vec_dot(a, a)) * horizon + grow);
+    double gap = sqrt(vec_dot(d, d)) - g->reach - r;
+    return gap > travel * (1.0 + 1e-12) + 1e-12 * g->reach;
+}
+
+double world_triangle_time(const carom_world *w, const sphere *s, const world_triangle *g,
+                           double now, double before)
+{
+    double a[3] = {0.0, 0.0, 0.0};
+    if (w->has_gravity && INFO(s)->falls && !(w->growth_rate > 0.0))
+        vec_copy(a, w->gravity);
+    double r = s->radius, grow = 0.0;
+    if (w->growth_rate > 0.0) {
+        r *= growth_factor(w, s->t);
+        grow = growth_speed(w, s->radius);
+    }
+    double horizon = before - s->t;
+    if (out_of_reach(g, s->x, s->v, a, r, grow, horizon))
+        return INFINITY;
+    double tau;
+    if (w->growth_rate > 0.0) {
+        tau = growing_time(g, s->x, s->v, r, grow);
+    } else {
+        /* The faces: the centre's height above the plane, and its rate
+         * and half its acceleration, seen from the centre's side. */
+        double rel[3];
+        vec_sub(rel, s->x, g->p[0]);
+        double e = vec_dot(rel, g->n), side = e >= 0.0 ? 1.0 : -1.0;
+        double rate = side * vec_dot(g->n, s->v), half = 0.5 * side * vec_dot(g->n, a);
+        tau =
+            over_at(g, s->x, s->v, a, roots_first_upcrossing_quadratic(r - side * e, -rate, -half));
+        tau = fmin(
+            tau, over_at(g, s->x, s->v, a, world_segment_far_face_time(r + side * e, rate, half)));
+        for (int k = 0; k < 3; k++) {
+            tau = fmin(tau, edge_time(g, k, s->x, s->v, a, r, fmin(tau, horizon)));
+            tau = fmin(tau, corner_time(g, k, s->x, s->v, a, r, fmin(tau, horizon)));
+        }
+    }
+    double t = fmax(s->t + tau, now);
+    return t < before ? t : INFINITY;
+}

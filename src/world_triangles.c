@@ -1,0 +1,221 @@
+/* Fixed triangles (carom_world_add_triangle, 3D): thin walls spheres
+ * bounce off on either side, around their edges and on their corners;
+ * several make a funnel, a container, a ramp, a mesh of a few faces.
+ *
+ * Contract: a triangle is added only when every live sphere is clear of
+ * it, and the world builds again at the next advance, so every
+ * prediction from then on sees it (world_predict.c tests each ballistic
+ * sphere against every triangle after its walls and cell faces:
+ * world_triangle_time.c; an EVENT_WALL whose partner is TRIANGLE_WALL +
+ * the triangle's index; response.c reflects along the line from the
+ * triangle's nearest point to the centre). Spheres added or moved later
+ * are checked at their placement (world_build.c). Triangles are for 3D
+ * worlds with walls on every axis (refused with periodic axes, as
+ * segments are), and for ballistic and growing spheres: refused in a
+ * world with driven spheres, and driven spheres refuse them in turn
+ * (world.c). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "vec.h"
+#include "world_internal.h"
+
+#define TRIANGLE_TOLERANCE 1e-10 /* relative to the radius, as for overlaps */
+
+static void cross(double out[3], const double a[3], const double b[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The point of edge k nearest x. */
+static void edge_nearest(const world_triangle *g, int k, const double x[3], double q[3])
+{
+    double d[3];
+    vec_sub(d, x, g->p[k]);
+    double u = vec_dot(d, g->dir[k]);
+    u = u < 0.0 ? 0.0 : u > g->length[k] ? g->length[k] : u;
+    for (int m = 0; m < 3; m++)
+        q[m] = g->p[k][m] + u * g->dir[k][m];
+}
+
+void world_triangle_nearest(const world_triangle *g, const double x[3], double q[3])
+{
+    /* The foot on the plane, if it lies in the triangle; otherwise the
+     * nearest point is on an edge. */
+    double d[3];
+    vec_sub(d, x, g->p[0]);
+    double h = vec_dot(d, g->n);
+    int over = 1;
+    for (int k = 0; k < 3 && over; k++) {
+        vec_sub(d, x, g->p[k]);
+        over = vec_dot(d, g->inward[k]) >= 0.0;
+    }
+    if (over) {
+        for (int m = 0; m < 3; m++)
+            q[m] = x[m] - h * g->n[m];
+        return;
+    }
+    double best = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        double e[3];
+        edge_nearest(g, k, x, e);
+        vec_sub(d, x, e);
+        double dd = vec_dot(d, d);
+        if (dd < best) {
+            best = dd;
+            vec_copy(q, e);
+        }
+    }
+}
+
+static double distance_to(const world_triangle *g, const double x[3])
+{
+    double q[3], d[3];
+    world_triangle_nearest(g, x, q);
+    vec_sub(d, x, q);
+    return sqrt(vec_dot(d, d));
+}
+
+static carom_status overlapping(carom_world *w, uint32_t slot, double radius, uint32_t triangle,
+                                double distance)
+{
+    return world_fail(w, CAROM_ERR_OVERLAP,
+                      "sphere %u (radius %g) overlaps triangle %u: its centre is %.17g from it",
+                      (unsigned)world_id_of(w, slot), radius, (unsigned)triangle, distance);
+}
+
+carom_status world_triangles_check(carom_world *w, uint32_t slot)
+{
+    const sphere *s = &w->spheres[slot];
+    for (size_t g = 0; g < w->ntriangles; g++) {
+        double d = distance_to(&w->triangles[g], s->x);
+        if (d < s->radius * (1.0 - TRIANGLE_TOLERANCE))
+            return overlapping(w, slot, s->radius, (uint32_t)g, d);
+    }
+    return CAROM_OK;
+}
+
+/* The triangle's derived geometry; 0 if its corners are not finite or
+ * inside the box, or it has no area (at a relative 1e-12 of its longest
+ * edge squared). */
+static int make_triangle(const carom_world *w, const double a[3], const double b[3],
+                         const double c[3], world_triangle *g)
+{
+    const double *corner[3] = {a, b, c};
+    for (int k = 0; k < 3; k++)
+        for (int m = 0; m < 3; m++) {
+            double x = corner[k][m];
+            if (!isfinite(x) || x < 0.0 || x > w->def.box[m])
+                return 0;
+            g->p[k][m] = x;
+        }
+    double longest = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double d[3];
+        vec_sub(d, g->p[(k + 1) % 3], g->p[k]);
+        g->length[k] = sqrt(vec_dot(d, d));
+        if (!(g->length[k] > 0.0))
+            return 0;
+        for (int m = 0; m < 3; m++)
+            g->dir[k][m] = d[m] / g->length[k];
+        longest = fmax(longest, g->length[k]);
+    }
+    double ab[3], ac[3], n[3];
+    vec_sub(ab, g->p[1], g->p[0]);
+    vec_sub(ac, g->p[2], g->p[0]);
+    cross(n, ab, ac);
+    double area2 = sqrt(vec_dot(n, n));
+    if (!(area2 > 1e-12 * longest * longest))
+        return 0;
+    for (int m = 0; m < 3; m++)
+        g->n[m] = n[m] / area2;
+    for (int k = 0; k < 3; k++)
+        cross(g->inward[k], g->n, g->dir[k]);
+    for (int m = 0; m < 3; m++)
+        g->centre[m] = (g->p[0][m] + g->p[1][m] + g->p[2][m]) / 3.0;
+    g->reach = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double d[3];
+        vec_sub(d, g->p[k], g->centre);
+        g->reach = fmax(g->reach, sqrt(vec_dot(d, d)));
+    }
+    return 1;
+}
+
+carom_status carom_world_add_triangle(carom_world *w, const double a[3], const double b[3],
+                                      const double c[3], uint32_t *index_out)
+{
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_add_triangle");
+    if (!a || !b || !c)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "triangle: a corner is NULL");
+    if (w->def.dim != 3)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "triangle: triangles are for 3D worlds (use segments in 2D)");
+    for (int k = 0; k < 3; k++)
+        if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "triangle: axis %d is periodic (triangles need walls on every axis)",
+                              k);
+    if (w->has_driven)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "triangle: not in a world with driven spheres");
+    world_triangle tri;
+    if (!make_triangle(w, a, b, c, &tri))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "triangle: (%g, %g, %g), (%g, %g, %g), (%g, %g, %g) must have finite "
+                          "corners inside the box and an area",
+                          a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]);
+    if (w->ntriangles >= 0x10000000u)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "triangle: too many triangles");
+    for (uint32_t slot = 0; slot < w->count; slot++) {
+        if (!w->info[slot].alive)
+            continue;
+        double x[3], v[3];
+        world_true_state(w, slot, w->time, x, v);
+        double d = distance_to(&tri, x);
+        double r = w->spheres[slot].radius * growth_factor(w, w->time);
+        if (d < r * (1.0 - TRIANGLE_TOLERANCE))
+            return overlapping(w, slot, r, (uint32_t)w->ntriangles, d);
+    }
+    if (w->ntriangles == w->triangles_room) {
+        size_t room = w->triangles_room ? 2 * w->triangles_room : 4;
+        world_triangle *triangles = realloc(w->triangles, room * sizeof *triangles);
+        if (!triangles)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu triangles", room);
+        w->triangles = triangles;
+        w->triangles_room = room;
+    }
+    w->triangles[w->ntriangles] = tri;
+    if (index_out)
+        *index_out = (uint32_t)w->ntriangles;
+    w->ntriangles++;
+    world_unbuild(w); /* every prediction again, with the triangle */
+    return CAROM_OK;
+}
+
+size_t carom_world_triangle_count(const carom_world *w)
+{
+    return w->ntriangles;
+}
+
+carom_status carom_world_get_triangle(const carom_world *w, uint32_t index, double a[3],
+                                      double b[3], double c[3])
+{
+    if (index >= w->ntriangles)
+        return CAROM_ERR_INVALID_ARGUMENT;
+    double *out[3] = {a, b, c};
+    for (int k = 0; k < 3; k++)
+        if (out[k])
+            vec_copy(out[k], w->triangles[index].p[k]);
+    return CAROM_OK;
+}
+
+void world_triangles_free(carom_world *w)
+{
+    free(w->triangles);
+    w->triangles = NULL;
+    w->ntriangles = w->triangles_room = 0;
+}
