@@ -269,11 +269,6 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         if (!w->def.driver.probe)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %zu is driven but the world has no driver probe", id);
-        if (w->ntriangles)
-            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                              "sphere %zu is driven, but the world has fixed triangles "
-                              "(they are for ballistic spheres)",
-                              id);
         if (!(isfinite(def->accel_bound) && def->accel_bound >= 0.0))
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %zu: accel_bound must be finite and >= 0, not %g", id,

@@ -70,6 +70,13 @@ static inline void bound_growth(const driven_bound *b, double now, double g[3])
  * (world_driven_predict.c). */
 double world_driven_surface_time(const carom_world *w, const sphere *s, double past,
                                  double approach, double scale, double now);
+/* When the bound of driven sphere s first comes within its radius of a
+ * point at p0 + p1 tau from its nominal centre (a segment's end, a
+ * triangle's corner; the part across an edge's line, for the edge's
+ * cylinder), before its reset; touching without approaching is put off
+ * as for surfaces (world_driven_segments.c). */
+double world_driven_point_time(const carom_world *w, const sphere *s, const double p0[3],
+                               const double p1[3], double scale, double now);
 
 /* Both spheres of the pair can be moved by the response (not so in a
  * report-only world, or for two spheres neither of which it can move). */

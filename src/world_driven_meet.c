@@ -251,7 +251,16 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
     /* How far the centre is on the free side of the face, plane or
      * segment, how fast it closes in, and the size of its coordinates. */
     double inside, closing, scale;
-    if ((uint32_t)wall >= SEGMENT_WALL) {
+    if ((uint32_t)wall >= TRIANGLE_WALL) {
+        double q[3], n[3];
+        world_triangle_nearest(&w->triangles[(uint32_t)wall - TRIANGLE_WALL], x, q);
+        vec_sub(n, x, q);
+        inside = sqrt(vec_dot(n, n));
+        for (int k = 0; k < 3; k++)
+            n[k] = inside > 0.0 ? n[k] / inside : 0.0;
+        closing = -vec_dot(n, v);
+        scale = world_plane_scale(x);
+    } else if ((uint32_t)wall >= SEGMENT_WALL) {
         double q[3], n[3] = {0.0, 0.0, 0.0};
         world_segment_nearest(&w->segments[(uint32_t)wall - SEGMENT_WALL], x, q);
         inside = hypot(x[0] - q[0], x[1] - q[1]);
@@ -282,7 +291,9 @@ void world_driven_wall(carom_world *w, uint32_t i, int wall, double t)
         double depth = gap < -tol ? -gap : 0.0;
         if (depth > 0.0)
             w->stats.late_contacts++;
-        if ((uint32_t)wall >= SEGMENT_WALL)
+        if ((uint32_t)wall >= TRIANGLE_WALL)
+            response_triangle(w, i, (uint32_t)wall - TRIANGLE_WALL, depth, keep);
+        else if ((uint32_t)wall >= SEGMENT_WALL)
             response_segment(w, i, (uint32_t)wall - SEGMENT_WALL, depth, keep);
         else if ((uint32_t)wall >= PLANE_WALL)
             response_plane(w, i, (uint32_t)wall - PLANE_WALL, depth, keep);

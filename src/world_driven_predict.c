@@ -126,6 +126,9 @@ double world_driven_surface_time(const carom_world *w, const sphere *s, double p
 double world_driven_wall_time(const carom_world *w, const sphere *s, const double x[3],
                               const double v[3], int wall, double now)
 {
+    if ((uint32_t)wall >= TRIANGLE_WALL)
+        return world_driven_triangle_time(w, s, x, v,
+                                          &w->triangles[(uint32_t)wall - TRIANGLE_WALL], now);
     if ((uint32_t)wall >= SEGMENT_WALL)
         return world_driven_segment_time(w, s, x, v, &w->segments[(uint32_t)wall - SEGMENT_WALL],
                                          now);
@@ -179,6 +182,13 @@ double world_driven_walls_time(const carom_world *w, const sphere *s, const doub
         if (t < best) {
             best = t;
             *wall = (int)(SEGMENT_WALL + g);
+        }
+    }
+    for (uint32_t g = 0; g < w->ntriangles; g++) {
+        double t = world_driven_triangle_time(w, s, x, v, &w->triangles[g], now);
+        if (t < best) {
+            best = t;
+            *wall = (int)(TRIANGLE_WALL + g);
         }
     }
     return best;

@@ -30,13 +30,11 @@ static double alongside(const double x[3], const double v[3], const world_segmen
     return u >= 0.0 && u <= g->length ? t : INFINITY;
 }
 
-/* The first time >= now at which the bound (centre x + v tau) comes
- * within its radius of point p. */
-static double end_time(const carom_world *w, const sphere *s, const double x[3], const double v[3],
-                       const double p[3], double now)
+/* (world_driven.h) */
+double world_driven_point_time(const carom_world *w, const sphere *s, const double p0[3],
+                               const double p1[3], double scale, double now)
 {
     const driven_bound *b = &w->bounds[s - w->spheres];
-    double p0[3] = {p[0] - x[0], p[1] - x[1], 0.0}, p1[3] = {-v[0], -v[1], 0.0};
     double H = b->t_reset - now;
     if (H < INFINITY) {
         double e = b->t_reset - b->t0;
@@ -54,7 +52,7 @@ static double end_time(const carom_world *w, const sphere *s, const double x[3],
      * pressed contact (world_driven_meet.c). */
     double apart = vec_dot(p0, p1);
     if (g[1] == 0.0 && b->accel > 0.0 && apart >= 0.0) {
-        double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * world_plane_scale(x);
+        double tol = CONTACT_TOLERANCE * s->radius + 1e-14 * scale;
         double dist = sqrt(vec_dot(p0, p0));
         if (dist - s->radius <= tol && apart >= 0.5 * keep_apart_speed(b->accel, tol) * dist) {
             double later = now + sqrt(2.0 * tol / b->accel);
@@ -63,6 +61,15 @@ static double end_time(const carom_world *w, const sphere *s, const double x[3],
         }
     }
     return t;
+}
+
+/* The first time >= now at which the bound (centre x + v tau) comes
+ * within its radius of point p. */
+static double end_time(const carom_world *w, const sphere *s, const double x[3], const double v[3],
+                       const double p[3], double now)
+{
+    double p0[3] = {p[0] - x[0], p[1] - x[1], 0.0}, p1[3] = {-v[0], -v[1], 0.0};
+    return world_driven_point_time(w, s, p0, p1, world_plane_scale(x), now);
 }
 
 double world_driven_segment_time(const carom_world *w, const sphere *s, const double x[3],

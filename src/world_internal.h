@@ -475,6 +475,8 @@ double world_triangle_time(const carom_world *w, const sphere *s, const world_tr
                            double now, double before);
 carom_status world_triangles_check(carom_world *w, uint32_t slot);
 void world_triangle_nearest(const world_triangle *g, const double x[3], double q[3]);
+/* x's foot on the triangle's plane lies in the triangle (or on an edge). */
+int world_triangle_over(const world_triangle *g, const double x[3]);
 void world_triangles_free(carom_world *w);
 
 /* world_images.c: unwrapped positions (def.count_images). */
@@ -784,6 +786,9 @@ double world_driven_walls_time(const carom_world *w, const sphere *s, const doub
  * (world_driven_segments.c). */
 double world_driven_segment_time(const carom_world *w, const sphere *s, const double x[3],
                                  const double v[3], const world_segment *g, double now);
+/* Its bound touching fixed triangle g (world_driven_triangles.c). */
+double world_driven_triangle_time(const carom_world *w, const sphere *s, const double x[3],
+                                  const double v[3], const world_triangle *g, double now);
 double world_driven_reset_time(const carom_world *w, const sphere *s);
 /* Events: two bounds met (one of the spheres is driven), a bound met a
  * wall, a bound grew to its limit. */

@@ -42,17 +42,6 @@
 #include "vec.h"
 #include "world_internal.h"
 
-/* The centre's foot on the plane is in the triangle (or on its edge). */
-static int over_triangle(const world_triangle *g, const double x[3])
-{
-    for (int k = 0; k < 3; k++) {
-        double d[3] = {x[0] - g->p[k][0], x[1] - g->p[k][1], x[2] - g->p[k][2]};
-        if (vec_dot(d, g->inward[k]) < 0.0)
-            return 0;
-    }
-    return 1;
-}
-
 /* tau if the centre (x + v tau + a tau^2 / 2) is then over the triangle,
  * else INFINITY. */
 static double over_at(const world_triangle *g, const double x[3], const double v[3],
@@ -63,7 +52,7 @@ static double over_at(const world_triangle *g, const double x[3], const double v
     double y[3];
     for (int k = 0; k < 3; k++)
         y[k] = x[k] + tau * (v[k] + 0.5 * a[k] * tau);
-    return over_triangle(g, y) ? tau : INFINITY;
+    return world_triangle_over(g, y) ? tau : INFINITY;
 }
 
 /* The first tau in [0, horizon] at which y(tau) = d + u tau + a tau^2 / 2

@@ -11,9 +11,8 @@
  * triangle's nearest point to the centre). Spheres added or moved later
  * are checked at their placement (world_build.c). Triangles are for 3D
  * worlds with walls on every axis (refused with periodic axes, as
- * segments are), and for ballistic and growing spheres: refused in a
- * world with driven spheres, and driven spheres refuse them in turn
- * (world.c). */
+ * segments are). Driven spheres' bounds meet them in
+ * world_driven_triangles.c. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -40,6 +39,17 @@ static void edge_nearest(const world_triangle *g, int k, const double x[3], doub
         q[m] = g->p[k][m] + u * g->dir[k][m];
 }
 
+int world_triangle_over(const world_triangle *g, const double x[3])
+{
+    for (int k = 0; k < 3; k++) {
+        double d[3];
+        vec_sub(d, x, g->p[k]);
+        if (vec_dot(d, g->inward[k]) < 0.0)
+            return 0;
+    }
+    return 1;
+}
+
 void world_triangle_nearest(const world_triangle *g, const double x[3], double q[3])
 {
     /* The foot on the plane, if it lies in the triangle; otherwise the
@@ -47,12 +57,7 @@ void world_triangle_nearest(const world_triangle *g, const double x[3], double q
     double d[3];
     vec_sub(d, x, g->p[0]);
     double h = vec_dot(d, g->n);
-    int over = 1;
-    for (int k = 0; k < 3 && over; k++) {
-        vec_sub(d, x, g->p[k]);
-        over = vec_dot(d, g->inward[k]) >= 0.0;
-    }
-    if (over) {
+    if (world_triangle_over(g, x)) {
         for (int m = 0; m < 3; m++)
             q[m] = x[m] - h * g->n[m];
         return;
@@ -159,9 +164,6 @@ carom_status carom_world_add_triangle(carom_world *w, const double a[3], const d
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "triangle: axis %d is periodic (triangles need walls on every axis)",
                               k);
-    if (w->has_driven)
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "triangle: not in a world with driven spheres");
     world_triangle tri;
     if (!make_triangle(w, a, b, c, &tri))
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,

@@ -17,6 +17,8 @@ import re
 import subprocess
 import sys
 
+from triangle_geometry import triangle_distance
+
 USAGE, RUNTIME = 2, 1
 FAST = ["time=0.2", "equilibrate=0"]
 
@@ -39,6 +41,18 @@ BAD_INPUT = {
                           ["segment: axis 0 is periodic"]),
     "segments_outside": (["dim=2", "n=50", "box=10", "boundary=walls", "segments=1,1,12,2"]
                          + FAST, USAGE, ["inside the box"]),
+    "triangles_2d": (["dim=2", "boundary=walls", "triangles=1,1,1,2,1,1,1,2,1"] + FAST, USAGE,
+                     ["triangles=1,1,1,2,1,1,1,2,1",
+                      "triangles are for 3D worlds (segments= in 2D)"]),
+    "triangles_count": (["boundary=walls", "triangles=1,1,1,2,1,1,1,2"] + FAST, USAGE,
+                        ["triangles=1,1,1,2,1,1,1,2",
+                         "each triangle is x0,y0,z0,x1,y1,z1,x2,y2,z2"]),
+    "triangles_word": (["boundary=walls", "triangles=1,1,1,2,1,1,1,2,z"] + FAST, USAGE,
+                       ["triangles=1,1,1,2,1,1,1,2,z", "malformed number"]),
+    "triangles_periodic": (["n=50", "triangles=1,1,1,2,1,1,1,2,1"] + FAST, USAGE,
+                           ["triangle: axis 0 is periodic"]),
+    "triangles_outside": (["n=50", "box=10", "boundary=walls", "triangles=1,1,1,12,1,1,1,2,1"]
+                          + FAST, USAGE, ["inside the box"]),
     "rdf_max_alone": (["rdf_max=2"], USAGE, ["rdf_max needs rdf=FILE or rdf=on"]),
     "rdf_walls": (["n=50", "boundary=walls", "rdf=on"] + FAST, USAGE,
                   ["rdf: needs a box periodic along every axis"]),
@@ -128,6 +142,9 @@ BAD_INPUT = {
     "orbits_planes": (["orbits=@orbits_good.txt", "box=200", "boundary=walls", "planes=0,0,1,5"],
                       USAGE, ["planes cannot be combined with motion=orbits",
                               "pass through them"]),
+    "orbits_triangles": (["orbits=@orbits_good.txt", "box=200", "boundary=walls",
+                          "triangles=1,1,1,2,1,1,1,2,1"], USAGE,
+                         ["triangles cannot be combined with motion=orbits", "pass through them"]),
     "orbits_nan": (["orbits=@orbits_nan.txt", "box=200"], USAGE,
                    ["orbits_nan.txt:4", "field 5 (omega)", "NaN"]),
     "orbits_negative_radius": (["motion=orbits", "orbits=@orbits_negative_radius.txt", "box=200"],
@@ -957,6 +974,95 @@ def case_segments(r):
     expect("segments           1 fixed" in p.stdout, "summary lacks segments:\n%s" % p.stdout)
 
 
+def case_triangles(r):
+    """triangles=: fixed triangles (3D). Two triangles make a tilted floor,
+    the plane z = 2 - (x + y)/10, across a 10^3 box with walls. The
+    spheres the placement puts on it are left out (counted); under
+    gravity the others fall (those above onto the floor, those below it
+    onto the box's) and bounce: in every frame each sphere is on the side
+    of the floor it started on, at least its radius from both triangles;
+    most of those above come down to the floor; kinetic plus potential
+    energy is kept (elastic). An initial state with a sphere on a triangle
+    is refused naming the file and the triangle; spheres compressed until
+    they jam stay clear of the triangles."""
+    corners = [((0, 0, 2), (10, 0, 1), (0, 10, 1)), ((10, 0, 1), (10, 10, 0), (0, 10, 1))]
+    floor = "triangles=" + "/".join(",".join(str(v) for c in t for v in c) for t in corners)
+    start, final, traj = r.path("floor_start.xyz"), r.path("floor.xyz"), r.path("floor_traj.xyz")
+    d = r.json(["dim=3", "n=200", "box=10", "boundary=walls", "radius=0.3", "gravity=0,0,-1",
+                "speed=0", floor, "equilibrate=0", "time=0", "final=" + start])
+    expect(d["triangles"] == 2 and d["on_triangles"] > 3, "floor: %r" % d)
+    expect(d["n"] + d["on_triangles"] == 200, "floor: n %r" % d["n"])
+    d = r.json(["init=" + start, "gravity=0,0,-1", floor, "time=10", "frame_interval=0.05",
+                "trajectory=" + traj, "final=" + final])
+    expect(d["triangles"] == 2 and d["on_triangles"] == 0, "floor from init: %r" % d)
+    expect(d["events_by_type"]["wall_hits"] > 200, "floor: few hits %r" % d["events_by_type"])
+    expect(0 <= d["max_overlap"] < 1e-9, "floor: max_overlap %r" % d["max_overlap"])
+
+    def above(row):  # the centre's signed distance from the floor's plane
+        return (row[2] - 2 + (row[0] + row[1]) / 10) / math.sqrt(1.02)
+
+    def energy(rows):  # kinetic + potential (g = 1 along -z)
+        return sum(row[7] * (0.5 * (row[3] ** 2 + row[4] ** 2 + row[5] ** 2) + row[2])
+                   for row in rows)
+
+    (_, first), = read_xyz(start)
+    side = [above(row) > 0 for row in first]
+    expect(sum(side) > 150 and not all(side), "floor: %d of %d above" % (sum(side), len(side)))
+    lowest = [math.inf] * len(first)
+    worst = 0.0
+    for comment, rows in read_xyz(traj):
+        expect(len(rows) == len(first), "floor: %d rows" % len(rows))
+        for i, row in enumerate(rows):
+            h = above(row)
+            expect((h > 0) == side[i], "floor: sphere %d crossed it (%s)" % (i, comment))
+            lowest[i] = min(lowest[i], h / row[6])
+            for t in corners:
+                worst = max(worst, 1.0 - triangle_distance(row[:3], t) / row[6])
+    expect(worst < 1e-9, "floor: a sphere %r of its radius into a triangle" % worst)
+    # (Frames 0.05 apart see a sphere falling at 4.4 within 0.73 radii of
+    # the contact; some of those from high up meet others bouncing back.)
+    landed = sum(1 for i in range(len(first)) if side[i] and lowest[i] < 1.75)
+    expect(landed > 0.7 * sum(side), "floor: only %d of %d above came down to it"
+           % (landed, sum(side)))
+    expect(min(lowest[i] for i in range(len(first)) if side[i]) < 1.01, "floor: none touched")
+    (_, last), = read_xyz(final)
+    e0, e1 = energy(first), energy(last)
+    expect(abs(e1 / e0 - 1) < 1e-9, "floor: energy %r -> %r" % (e0, e1))
+    init = r.path("on_triangle.xyz")
+    with open(init, "w") as f:
+        f.write('2\nLattice="10 0 0 0 10 0 0 0 10" '
+                'Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 pbc="F F F"\n'
+                "A 2 5 5 1 0 0 0.5 1\nA 5 5 1.3 0 0 0 0.5 1\n")
+    p = r.run(["init=" + init, "triangles=1,1,1,9,1,1,5,9,1", "time=1"])
+    lines = p.stderr.splitlines()
+    expect(p.returncode == 2 and len(lines) == 1 and init in lines[0] and
+           "sphere 1 (radius 0.5) overlaps triangle 0" in lines[0], "on triangle: %r" % p.stderr)
+    p = r.ok(["n=100", "box=10", "boundary=walls", floor, "time=1"])
+    expect("triangles          2 fixed" in p.stdout, "summary lacks triangles:\n%s" % p.stdout)
+    # Grown until they jam: none overlaps a triangle.
+    jammed = r.path("floor_jammed.xyz")
+    d = r.json(["n=300", "packing=0.1", "boundary=walls", floor, "compress=jam", "time=0.1",
+                "equilibrate=0", "final=" + jammed])
+    expect(d["packing_compressed"] > 3 * d["packing"] and d["max_overlap"] < 1e-9,
+           "jammed: %r" % d)
+    (_, rows), = read_xyz(jammed)
+    worst = max(1.0 - triangle_distance(row[:3], t) / row[6] for row in rows for t in corners)
+    expect(worst < 1e-9, "jammed: a sphere %r of its radius into a triangle" % worst)
+    # Driven by random forces (A up to 20): they bounce off the triangles
+    # too, every contact at its time (none late), none ever inside one.
+    traj = r.path("floor_forces.xyz")
+    d = r.json(["n=60", "box=10", "boundary=walls", "radius=0.3", floor, "motion=forces",
+                "accel_bound=10,20", "time=3", "frame_interval=0.01", "trajectory=" + traj])
+    e = d["events_by_type"]
+    expect(d["motion"] == "forces" and d["triangles"] == 2 and e["wall_hits"] > 20,
+           "forces: %r" % e)
+    expect(e["late_contacts"] == 0 and e["bound_breaks"] == 0, "forces: late %r" % e)
+    expect(d["max_overlap"] < 1e-9, "forces: max_overlap %r" % d["max_overlap"])
+    worst = max(1.0 - triangle_distance(row[:3], t) / row[6]
+                for _, rows in read_xyz(traj) for row in rows for t in corners)
+    expect(worst < 1e-9, "forces: a sphere %r of its radius into a triangle" % worst)
+
+
 def case_thermostat(r):
     """thermostat=nu: Andersen's bath at `temperature`. An elastic gas in
     it is an equilibrium fluid at that temperature (Z on Carnahan-
@@ -1047,6 +1153,7 @@ CASES = {
     "rdf": case_rdf,
     "planes": case_planes,
     "segments": case_segments,
+    "triangles": case_triangles,
     "thermostat": case_thermostat,
     "compress": case_compress,
 }

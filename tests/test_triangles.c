@@ -24,7 +24,8 @@
  * - Growing spheres at rest touch a face, an edge and a corner when their
  *   radius reaches them.
  * - Refusals: 2D, periodic axes, corners outside the box, no area, NULL,
- *   a sphere overlapping, driven spheres (both ways). */
+ *   a sphere overlapping.
+ * Driven spheres: test_triangles_driven.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,76 +33,7 @@
 #include "carom/carom.h"
 #include "carom/query.h"
 #include "check.h"
-
-/* ---- the reference: the point of a triangle nearest x ---------------------
- * By the regions of the triangle's plane (corners, edges, inside), from
- * barycentric dot products: independent of the library's construction
- * (foot, inward normals, clamped edges). */
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void lerp3(double out[3], const double a[3], const double d[3], double s)
-{
-    for (int k = 0; k < 3; k++)
-        out[k] = a[k] + s * d[k];
-}
-
-static void nearest_on_triangle(const double p[3][3], const double x[3], double q[3])
-{
-    double ab[3], ac[3], ax[3], bx[3], cx[3];
-    for (int k = 0; k < 3; k++) {
-        ab[k] = p[1][k] - p[0][k];
-        ac[k] = p[2][k] - p[0][k];
-        ax[k] = x[k] - p[0][k];
-        bx[k] = x[k] - p[1][k];
-        cx[k] = x[k] - p[2][k];
-    }
-    double d1 = dot3(ab, ax), d2 = dot3(ac, ax);
-    if (d1 <= 0.0 && d2 <= 0.0) {
-        memcpy(q, p[0], 3 * sizeof *q);
-        return;
-    }
-    double d3 = dot3(ab, bx), d4 = dot3(ac, bx);
-    if (d3 >= 0.0 && d4 <= d3) {
-        memcpy(q, p[1], 3 * sizeof *q);
-        return;
-    }
-    double vc = d1 * d4 - d3 * d2;
-    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
-        lerp3(q, p[0], ab, d1 / (d1 - d3));
-        return;
-    }
-    double d5 = dot3(ab, cx), d6 = dot3(ac, cx);
-    if (d6 >= 0.0 && d5 <= d6) {
-        memcpy(q, p[2], 3 * sizeof *q);
-        return;
-    }
-    double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
-        lerp3(q, p[0], ac, d2 / (d2 - d6));
-        return;
-    }
-    double va = d3 * d6 - d5 * d4;
-    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
-        double bc[3] = {p[2][0] - p[1][0], p[2][1] - p[1][1], p[2][2] - p[1][2]};
-        lerp3(q, p[1], bc, (d4 - d3) / ((d4 - d3) + (d5 - d6)));
-        return;
-    }
-    double denom = 1.0 / (va + vb + vc), v = vb * denom, w = vc * denom;
-    for (int k = 0; k < 3; k++)
-        q[k] = p[0][k] + ab[k] * v + ac[k] * w;
-}
-
-static double distance_to_triangle(const double p[3][3], const double x[3])
-{
-    double q[3];
-    nearest_on_triangle(p, x, q);
-    double d[3] = {x[0] - q[0], x[1] - q[1], x[2] - q[2]};
-    return sqrt(dot3(d, d));
-}
+#include "triangle_reference.h"
 
 /* ---- worlds ------------------------------------------------------------- */
 
@@ -705,22 +637,26 @@ static void test_refusals(void)
     s.radius = 0.5;
     CHECK(carom_world_add_sphere(w, &s, NULL) == CAROM_ERR_OVERLAP);
     CHECK(message_has(w, "overlaps triangle 0"));
-    /* Driven spheres refuse triangles, and triangles driven spheres. */
-    s.position[1] = 1.0;
-    s.driven = 1;
-    s.accel_bound = 1.0;
-    CHECK(carom_world_add_sphere(w, &s, NULL) != CAROM_OK);
     carom_world_free(w);
+    /* A driven sphere (its driver keeps it at (1, 1, 1)) and a triangle,
+     * in either order (test_triangles_driven.c: how they meet). */
     def.dim = 3;
     def.boundary[2] = CAROM_BOUNDARY_WALLS;
     def.driver.probe = probe_still;
-    w = carom_world_create(&def, &e);
+    s.driven = 1;
+    s.accel_bound = 1.0;
     const double one[3] = {1.0, 1.0, 1.0};
     memcpy(s.position, one, sizeof s.position);
-    CHECK_OK(carom_world_add_sphere(w, &s, NULL));
-    CHECK(carom_world_add_triangle(w, a, b, c, NULL) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK(message_has(w, "driven"));
-    carom_world_free(w);
+    for (int order = 0; order < 2; order++) {
+        w = carom_world_create(&def, &e);
+        if (order)
+            CHECK_OK(carom_world_add_triangle(w, a, b, c, NULL));
+        CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+        if (!order)
+            CHECK_OK(carom_world_add_triangle(w, a, b, c, NULL));
+        CHECK_OK(carom_world_advance_to(w, 1.0));
+        carom_world_free(w);
+    }
 }
 
 int main(void)

@@ -36,6 +36,9 @@ static const struct {
                               "n.x >= d + radius (walled axes only)"},
     [KEY_SEGMENTS] = {"segments", "fixed segments x0,y0,x1,y1 separated by /: thin walls (2D, "
                                   "walls on both axes) disks bounce off on both sides"},
+    [KEY_TRIANGLES] = {"triangles", "fixed triangles x0,y0,z0,x1,y1,z1,x2,y2,z2 separated by /: "
+                                    "thin walls (3D, walls on every axis) spheres bounce off on "
+                                    "both sides"},
     [KEY_RESTITUTION] = {"restitution", "sphere-sphere coefficient of restitution (default 1)"},
     [KEY_WALL_RESTITUTION] = {"wall_restitution", "sphere-wall restitution (default 1)"},
     [KEY_RESTITUTION_MIN_SPEED] = {"restitution_min_speed",

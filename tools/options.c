@@ -202,11 +202,12 @@ static int parse_list(const config *c, config_key key, double *out, int max, int
     return parse_numbers(c, key, c->value[key], strlen(c->value[key]), out, max, count, error);
 }
 
-/* The '/'-separated items of key's value (planes=, segments=), each a
- * comma-separated list of 1..4 numbers: at most max items, named `what`
- * in the message when there are more. */
-static int parse_items(const config *c, config_key key, int max, const char *what,
-                       double item[][4], int count[], int *n, cli_error *error)
+/* The '/'-separated items of key's value (planes=, segments=,
+ * triangles=), each a comma-separated list of 1..width numbers (item k at
+ * item[k * width]): at most max items, named `what` in the message when
+ * there are more. */
+static int parse_items(const config *c, config_key key, int max, const char *what, int width,
+                       double *item, int count[], int *n, cli_error *error)
 {
     *n = 0;
     const char *s = c->value[key];
@@ -218,7 +219,8 @@ static int parse_items(const config *c, config_key key, int max, const char *wha
             snprintf(problem, sizeof problem, "at most %d %s", max, what);
             return bad_value(c, key, error, problem);
         }
-        if (parse_numbers(c, key, s, len, item[*n], 4, &count[*n], error))
+        if (parse_numbers(c, key, s, len, item + (size_t)*n * (size_t)width, width, &count[*n],
+                          error))
             return error->exit_code;
         (*n)++;
         if (!slash)
@@ -238,7 +240,7 @@ int options_planes(const config *c, int dim, double plane[RUN_PLANES_MAX][4], in
         return 0;
     double v[RUN_PLANES_MAX][4];
     int count[RUN_PLANES_MAX], n;
-    if (parse_items(c, KEY_PLANES, RUN_PLANES_MAX, "planes", v, count, &n, error))
+    if (parse_items(c, KEY_PLANES, RUN_PLANES_MAX, "planes", 4, &v[0][0], count, &n, error))
         return error->exit_code;
     for (int q = 0; q < n; q++) {
         if (count[q] != dim + 1)
@@ -278,13 +280,38 @@ int options_segments(const config *c, int dim, double segment[RUN_SEGMENTS_MAX][
     if (dim != 2)
         return bad_value(c, KEY_SEGMENTS, error, "segments are for 2D worlds (planes= in 3D)");
     int count[RUN_SEGMENTS_MAX], n;
-    if (parse_items(c, KEY_SEGMENTS, RUN_SEGMENTS_MAX, "segments", segment, count, &n, error))
+    if (parse_items(c, KEY_SEGMENTS, RUN_SEGMENTS_MAX, "segments", 4, &segment[0][0], count, &n,
+                    error))
         return error->exit_code;
     for (int g = 0; g < n; g++)
         if (count[g] != 4)
             return bad_value(c, KEY_SEGMENTS, error,
                              "each segment is x0,y0,x1,y1 (segments separated by /)");
     *nsegments = n;
+    return 0;
+}
+
+/* triangles=x0,y0,z0,x1,y1,z1,x2,y2,z2[/...]: up to RUN_TRIANGLES_MAX
+ * triangles of nine numbers (three corners), 3D only (the library checks
+ * them against the box and for an area). */
+int options_triangles(const config *c, int dim, double triangle[RUN_TRIANGLES_MAX][9],
+                      int *ntriangles, cli_error *error)
+{
+    *ntriangles = 0;
+    if (!config_is_set(c, KEY_TRIANGLES))
+        return 0;
+    if (dim != 3)
+        return bad_value(c, KEY_TRIANGLES, error, "triangles are for 3D worlds (segments= in 2D)");
+    int count[RUN_TRIANGLES_MAX], n;
+    if (parse_items(c, KEY_TRIANGLES, RUN_TRIANGLES_MAX, "triangles", 9, &triangle[0][0], count, &n,
+                    error))
+        return error->exit_code;
+    for (int g = 0; g < n; g++)
+        if (count[g] != 9)
+            return bad_value(c, KEY_TRIANGLES, error,
+                             "each triangle is x0,y0,z0,x1,y1,z1,x2,y2,z2 (triangles separated "
+                             "by /)");
+    *ntriangles = n;
     return 0;
 }
 
@@ -535,9 +562,9 @@ static int get_motion(const config *c, run_options *o, cli_error *error)
                             c->origin[KEY_MOTION][0] ? c->origin[KEY_MOTION]
                                                      : c->origin[KEY_ORBITS]);
         /* Orbits are set paths: contacts do not move them, so they
-         * would pass through planes and segments. */
-        if (o->nplanes || o->nsegments) {
-            config_key key = o->nplanes ? KEY_PLANES : KEY_SEGMENTS;
+         * would pass through planes, segments and triangles. */
+        if (o->nplanes || o->nsegments || o->ntriangles) {
+            config_key key = o->nplanes ? KEY_PLANES : o->nsegments ? KEY_SEGMENTS : KEY_TRIANGLES;
             return cli_fail(error, CLI_EXIT_USAGE,
                             "%s: %s cannot be combined with motion=orbits (orbits are set "
                             "paths that contacts do not move: they would pass through them)",
@@ -638,6 +665,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     }
     TRY(options_planes(c, o->dim, o->plane, &o->nplanes, error));
     TRY(options_segments(c, o->dim, o->segment, &o->nsegments, error));
+    TRY(options_triangles(c, o->dim, o->triangle, &o->ntriangles, error));
     TRY(get_range(c, KEY_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->restitution, error));
     TRY(get_range(c, KEY_WALL_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->wall_restitution, error));
     TRY(get_range(c, KEY_RESTITUTION_MIN_SPEED, carom_world_default_def().restitution_min_speed,

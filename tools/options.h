@@ -27,6 +27,7 @@ typedef enum run_motion {
 
 #define RUN_PLANES_MAX 16
 #define RUN_SEGMENTS_MAX 16
+#define RUN_TRIANGLES_MAX 16
 
 typedef struct run_options {
     int dim;
@@ -67,6 +68,9 @@ typedef struct run_options {
     int nsegments;           /* segments=: fixed segments (2D) */
     double segment[RUN_SEGMENTS_MAX][4]; /* x0, y0, x1, y1 */
     size_t on_segments;      /* generated spheres left out overlapping them */
+    int ntriangles;          /* triangles=: fixed triangles (3D) */
+    double triangle[RUN_TRIANGLES_MAX][9]; /* corners x0, y0, z0, x1, ..., z2 */
+    size_t on_triangles;                   /* generated spheres left out overlapping them */
     int msd;                 /* msd=on: mean-square displacement of the measured run */
     int rdf;                 /* rdf=FILE|on: g(r) of the measured run */
     const char *rdf_file;    /* its CSV, or NULL (rdf=on) */
@@ -91,6 +95,9 @@ int options_planes(const config *c, int dim, double plane[RUN_PLANES_MAX][4], in
 /* segments= read for a world of dimension dim (2D only). */
 int options_segments(const config *c, int dim, double segment[RUN_SEGMENTS_MAX][4],
                      int *nsegments, cli_error *error);
+/* triangles= read for a world of dimension dim (3D only). */
+int options_triangles(const config *c, int dim, double triangle[RUN_TRIANGLES_MAX][9],
+                      int *ntriangles, cli_error *error);
 
 /* The packing the measured run has: compress's target, or packing. */
 double options_packing_measured(const run_options *o);

@@ -211,6 +211,11 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
         fprintf(out, "  segments           %d fixed (%zu disks of the placement left out on "
                      "them)\n",
                 o->nsegments, o->on_segments);
+    if (o->ntriangles)
+        fprintf(out,
+                "  triangles          %d fixed (%zu spheres of the placement left out on "
+                "them)\n",
+                o->ntriangles, o->on_triangles);
     if (o->rdf)
         print_structure(o, r, out);
     if (o->trajectory)
@@ -355,6 +360,10 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     if (o->nsegments) {
         json_int(out, "segments", (unsigned long long)o->nsegments, &first);
         json_int(out, "on_segments", (unsigned long long)o->on_segments, &first);
+    }
+    if (o->ntriangles) {
+        json_int(out, "triangles", (unsigned long long)o->ntriangles, &first);
+        json_int(out, "on_triangles", (unsigned long long)o->on_triangles, &first);
     }
     if (o->rdf) {
         json_int(out, "rdf_samples", (unsigned long long)r->rdf_samples, &first);

@@ -127,6 +127,66 @@ static int clear_of_segments(const run_options *o, const double x[3], double r)
     return 1;
 }
 
+/* Distance from x to the segment a-b (3D). */
+static double segment_distance(const double a[3], const double b[3], const double x[3])
+{
+    double d[3], len2 = 0.0, u = 0.0;
+    for (int k = 0; k < 3; k++) {
+        d[k] = b[k] - a[k];
+        len2 += d[k] * d[k];
+        u += (x[k] - a[k]) * d[k];
+    }
+    u = len2 > 0.0 ? u / len2 : 0.0;
+    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+    double e[3];
+    for (int k = 0; k < 3; k++)
+        e[k] = x[k] - a[k] - u * d[k];
+    return sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+}
+
+/* To its face where x projects inside it, else to its nearest edge. */
+double setup_triangle_distance(const double corner[9], const double x[3])
+{
+    const double *p[3] = {corner, corner + 3, corner + 6};
+    double best = INFINITY;
+    for (int k = 0; k < 3; k++)
+        best = fmin(best, segment_distance(p[k], p[(k + 1) % 3], x));
+    double ab[3], ac[3], n[3];
+    for (int k = 0; k < 3; k++) {
+        ab[k] = p[1][k] - p[0][k];
+        ac[k] = p[2][k] - p[0][k];
+    }
+    n[0] = ab[1] * ac[2] - ab[2] * ac[1];
+    n[1] = ab[2] * ac[0] - ab[0] * ac[2];
+    n[2] = ab[0] * ac[1] - ab[1] * ac[0];
+    double area2 = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(area2 > 0.0))
+        return best; /* no face (the library refuses such a triangle) */
+    for (int e = 0; e < 3; e++) {
+        const double *a = p[e], *b = p[(e + 1) % 3];
+        double edge[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        double w[3] = {x[0] - a[0], x[1] - a[1], x[2] - a[2]};
+        double side = n[0] * (edge[1] * w[2] - edge[2] * w[1]) +
+                      n[1] * (edge[2] * w[0] - edge[0] * w[2]) +
+                      n[2] * (edge[0] * w[1] - edge[1] * w[0]);
+        if (side < 0.0)
+            return best; /* projects outside: an edge or corner is nearest */
+    }
+    double h =
+        (n[0] * (x[0] - p[0][0]) + n[1] * (x[1] - p[0][1]) + n[2] * (x[2] - p[0][2])) / area2;
+    return fmin(best, fabs(h));
+}
+
+/* And of every triangle (3D). */
+static int clear_of_triangles(const run_options *o, const double x[3], double r)
+{
+    for (int g = 0; g < o->ntriangles; g++) {
+        if (setup_triangle_distance(o->triangle[g], x) < r * (1.0 + 1e-9))
+            return 0;
+    }
+    return 1;
+}
+
 /* Leaves out the generated spheres that are not clear (in order, the
  * others keeping theirs); returns how many. */
 static size_t keep_clear(const run_options *o, carom_scene *scene,
@@ -207,6 +267,12 @@ static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
         o->on_segments = keep_clear(o, scene, clear_of_segments);
         if (scene->n == 0)
             return cli_fail(error, CLI_EXIT_USAGE, "segments: every disk placed overlaps one");
+        o->n = scene->n;
+    }
+    if (o->ntriangles) {
+        o->on_triangles = keep_clear(o, scene, clear_of_triangles);
+        if (scene->n == 0)
+            return cli_fail(error, CLI_EXIT_USAGE, "triangles: every sphere placed overlaps one");
         o->n = scene->n;
     }
     /* Ids along a space-filling curve: neighbours in space are neighbours

@@ -21,6 +21,10 @@ int setup_read_init(config *c, carom_scene *scene, cli_error *error);
 /* Generates the scene, or finishes the one setup_read_init read. */
 int setup_scene(run_options *o, carom_scene *scene, cli_error *error);
 
+/* Distance from x to the triangle with corners corner[0..2], corner[3..5]
+ * and corner[6..8] (3D; the nearest edge's if the corners are on a line). */
+double setup_triangle_distance(const double corner[9], const double x[3]);
+
 /* Volume (area) fraction of the scene's spheres in its box. */
 double setup_packing_fraction(const carom_scene *scene);
 

@@ -397,6 +397,13 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
                               o->init ? ": " : "", carom_world_error_message(w));
             goto done;
         }
+    for (int g = 0; g < o->ntriangles; g++)
+        if (carom_world_add_triangle(w, o->triangle[g], o->triangle[g] + 3, o->triangle[g] + 6,
+                                     NULL) != CAROM_OK) {
+            status = cli_fail(error, CLI_EXIT_USAGE, "%s%s%s", o->init ? o->init : "",
+                              o->init ? ": " : "", carom_world_error_message(w));
+            goto done;
+        }
     if (o->init) {
         status = frames_restore_images(o->init, w, error);
         if (status)

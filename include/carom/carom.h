@@ -434,11 +434,11 @@ carom_status carom_world_get_segment(const carom_world *world, uint32_t index, d
  * prediction tests every triangle that the sphere could reach before its
  * next wall or cell crossing: they are for a few walls, not for large
  * meshes. Growing spheres (carom_world_set_growth) meet them when their
- * growing surface reaches a face, an edge or a corner. Refused
- * (CAROM_ERR_INVALID_ARGUMENT) in 2D worlds (use segments), with a
- * periodic axis, in a world with driven spheres (which refuse triangles
- * in turn), for corners that are not finite or outside the box, and for
- * a triangle without area (its corners on a line). The world builds
+ * growing surface reaches a face, an edge or a corner; driven spheres'
+ * bounds meet them too. Refused (CAROM_ERR_INVALID_ARGUMENT) in 2D
+ * worlds (use segments), with a periodic axis, for corners that are not
+ * finite or outside the box, and for a triangle without area (its
+ * corners on a line). The world builds
  * again (O(N)) at the next advance. index_out may be NULL; triangles are
  * numbered 0, 1, ... in the order added. */
 carom_status carom_world_add_triangle(carom_world *world, const double a[3], const double b[3],

@@ -39,7 +39,7 @@ RESPONSE = {"elastic": 0, "none": 1}
 NEIGHBOURS = {"auto": 0, "cells": 1, "lists": 2}
 PREFETCH = {"auto": 0, "off": 1, "on": 2}
 REORDER = {"auto": 0, "off": 1}
-CONTACT_KIND = {"sphere": 0, "wall": 1, "plane": 2, "segment": 3}
+CONTACT_KIND = {"sphere": 0, "wall": 1, "plane": 2, "segment": 3, "triangle": 4}
 LATTICE = {"auto": 0, "square": 1, "hex": 2, "fcc": 3}
 
 ERROR_MESSAGE_SIZE = 320
@@ -243,6 +243,11 @@ _PROTOTYPES = {
     "carom_world_segment_count": (ctypes.c_size_t, [_world_p]),
     "carom_world_get_segment": (_status, [_world_p, ctypes.c_uint32, _P(ctypes.c_double),
                                           _P(ctypes.c_double)]),
+    "carom_world_add_triangle": (_status, [_world_p, _P(ctypes.c_double), _P(ctypes.c_double),
+                                           _P(ctypes.c_double), _P(ctypes.c_uint32)]),
+    "carom_world_triangle_count": (ctypes.c_size_t, [_world_p]),
+    "carom_world_get_triangle": (_status, [_world_p, ctypes.c_uint32, _P(ctypes.c_double),
+                                           _P(ctypes.c_double), _P(ctypes.c_double)]),
     "carom_world_cast_sphere": (_status, [_world_p, _P(carom_cast), _P(carom_cast_hit),
                                           _P(ctypes.c_int)]),
     "carom_world_query_sphere": (_status, [_world_p, c_double3, ctypes.c_double, _P(_id),

@@ -38,9 +38,9 @@ CONTACT_DTYPE = np.dtype(_library.carom_contact)
 
 CastHit = collections.namedtuple("CastHit", "kind sphere wall fraction position normal point")
 CastHit.__doc__ = """What World.cast_sphere met first (carom_cast_hit): kind "sphere" (sphere
-its id, wall None), "wall" (wall = 2 axis + side), "plane" or "segment"
-(wall = its index; sphere None); fraction f of the motion; the cast
-centre then, the unit normal from what was hit towards it, and the
+its id, wall None), "wall" (wall = 2 axis + side), "plane", "segment"
+or "triangle" (wall = its index; sphere None); fraction f of the motion;
+the cast centre then, the unit normal from what was hit towards it, and the
 contact point, each dim numbers."""
 
 SETTINGS = ("dim", "box", "boundary", "gravity", "restitution", "wall_restitution",
@@ -53,9 +53,10 @@ class Contact:
     """One contact, as the on_contact callback sees it (carom_contact).
 
     kind is "sphere", "wall" (a face of the box: wall = 2 axis + side),
-    "plane" (a fixed plane: wall = its index) or "segment" (a fixed
-    segment: wall = its index); j is None but for spheres, wall None for
-    spheres. velocity_after is a writable 2 x 3 array (rows i and j): what
+    "plane" (a fixed plane: wall = its index), "segment" (a fixed
+    segment: wall = its index) or "triangle" (a fixed triangle: wall = its
+    index); j is None but for spheres, wall None for spheres.
+    velocity_after is a writable 2 x 3 array (rows i and j): what
     it holds when the callback returns is the response.
     """
 
@@ -411,6 +412,28 @@ class World:
         self._check(lib.carom_world_add_segment, ends[0], ends[1], ctypes.byref(index))
         return index.value
 
+    def add_triangle(self, a, b, c):
+        """A fixed triangle with corners a, b, c (carom_world_add_triangle),
+        3D only: a thin two-sided wall that spheres bounce off on either
+        face, around its edges and on its corners, like a wall of the box
+        (wall_restitution, restitution_min_speed); exact under gravity.
+        a, b and c are 3 numbers, inside the box and not on a line.
+        Driven spheres meet them too. Refused with carom.Error in 2D, with
+        a periodic axis, and where a sphere overlaps it (a sphere added
+        over it later is refused at the next advance, or at once in a
+        world already advanced). Returns
+        the triangle's index, 0, 1, ... in the order added."""
+        corners = []
+        for key, corner in (("a", a), ("b", b), ("c", c)):
+            values = [number(k, key) for k in corner]
+            if len(values) != 3:
+                raise ValueError("%s: 3 numbers expected, got %d" % (key, len(values)))
+            corners.append((ctypes.c_double * 3)(*values))
+        index = ctypes.c_uint32()
+        self._check(lib.carom_world_add_triangle, corners[0], corners[1], corners[2],
+                    ctypes.byref(index))
+        return index.value
+
     def cast_sphere(self, origin, motion, radius=0.0, ignore=None):
         """What a sphere of the given radius (0: a ray) whose centre moves
         from origin by motion would touch first, in the world as it is now
@@ -451,6 +474,16 @@ class World:
             a, b = (ctypes.c_double * 2)(), (ctypes.c_double * 2)()
             self._check(lib.carom_world_get_segment, index, a, b)
             out.append((tuple(a), tuple(b)))
+        return out
+
+    def triangles(self):
+        """The fixed triangles, as ((ax, ay, az), (bx, by, bz), (cx, cy, cz))
+        triples of corners."""
+        out = []
+        for index in range(self._call(lib.carom_world_triangle_count)):
+            a, b, c = (ctypes.c_double * 3)(), (ctypes.c_double * 3)(), (ctypes.c_double * 3)()
+            self._check(lib.carom_world_get_triangle, index, a, b, c)
+            out.append((tuple(a), tuple(b), tuple(c)))
         return out
 
     def set_image(self, sphere, image):
@@ -574,9 +607,9 @@ class World:
         """The contacts of the last advance or step, in the order they
         happened, for a world made with record_contacts=True: a NumPy
         structured array (a copy) with the fields of carom_contact (kind 0
-        for spheres, 1 for walls, 2 for planes, 3 for segments; time, i, j,
-        wall, normal, impulse, velocity_after, depth). Empty without
-        record_contacts."""
+        for spheres, 1 for walls, 2 for planes, 3 for segments, 4 for
+        triangles; time, i, j, wall, normal, impulse, velocity_after,
+        depth). Empty without record_contacts."""
         count = ctypes.c_size_t()
         pointer = self._call(lib.carom_world_recorded_contacts, ctypes.byref(count))
         out = np.empty(count.value, dtype=CONTACT_DTYPE)

@@ -418,6 +418,142 @@ def test_segments_are_refused_with_the_library_message():
         unbuilt.advance_to(1.0)
 
 
+def triangle_world(**settings):
+    """A 3D box of 20 with walls and triangle 1, horizontal at z = 8 with
+    corners (5, 5, 8), (12, 5, 8), (5, 12, 8) (triangle 0 is a ramp far
+    off); settings go to carom.World."""
+    world = carom.World(dim=3, box=20, boundary="walls", restitution_min_speed=1e-12,
+                        **settings)
+    assert world.add_triangle((14, 14, 2), (18, 14, 2), (14, 18, 4)) == 0
+    assert world.add_triangle((5, 5, 8), (12, 5, 8), (5, 12, 8)) == 1
+    return world
+
+
+def first_triangle_contact(position, velocity=(0, 0, 0), g=0.0, t_end=3.0):
+    """A sphere of radius 0.5 started at position with velocity in
+    triangle_world, under gravity g along -z: its first contact, with the
+    sphere's position then and its velocity after: (contact, position,
+    velocity_after)."""
+    seen = []
+
+    def on_contact(c):
+        seen.append((c, world.get_sphere(c.i).position, c.velocity_after[0].copy()))
+    world = triangle_world(gravity=(0, 0, -g), on_contact=on_contact)
+    world.add_sphere(position, velocity, radius=0.5)
+    world.advance_to(t_end)
+    assert seen
+    return seen[0]
+
+
+def test_triangles_are_listed_as_added():
+    world = triangle_world()
+    assert world.triangles() == [((14.0, 14.0, 2.0), (18.0, 14.0, 2.0), (14.0, 18.0, 4.0)),
+                                 ((5.0, 5.0, 8.0), (12.0, 5.0, 8.0), (5.0, 12.0, 8.0))]
+
+
+def test_a_sphere_dropped_on_a_triangle_bounces_at_the_closed_form():
+    """Onto the face: dropped from rest at height h0 = 11.5 over the
+    triangle at z = 8, its centre falls to 8.5 (the radius above it) at
+    t = sqrt(2 (h0 - 8 - r) / g), and it leaves upwards at the speed it
+    came, sqrt(2 g (h0 - 8 - r)); the contact is recorded as kind 4."""
+    g, h0, r = 2.0, 11.5, 0.5
+    c, position, after = first_triangle_contact((7, 7, h0), g=g)
+    assert (c.kind, c.wall, c.i, c.j) == ("triangle", 1, 0, None)
+    assert abs(c.time - math.sqrt(2 * (h0 - 8 - r) / g)) < 1e-12
+    assert np.allclose(position, (7.0, 7.0, 8.5), rtol=0, atol=1e-12)
+    assert np.allclose(c.normal, (0, 0, -1), rtol=0, atol=1e-15)  # towards the triangle
+    assert np.allclose(after, (0, 0, math.sqrt(2 * g * (h0 - 8 - r))), rtol=0, atol=1e-12)
+    world = triangle_world(gravity=(0, 0, -g), record_contacts=True)
+    world.add_sphere((7, 7, h0), radius=r)
+    world.advance_to(2.0)
+    first = world.recorded_contacts()[0]
+    assert (first["kind"], first["wall"], first["i"]) == (4, 1, 0)
+    assert abs(first["time"] - math.sqrt(2 * (h0 - 8 - r) / g)) < 1e-12
+
+
+def test_a_sphere_thrown_at_a_triangle_edge_leaves_along_the_radius():
+    """Beside the edge from (5, 5, 8) to (12, 5, 8), 0.3 above its plane,
+    thrown along +y at speed 2 from y = 2 without gravity: it meets the
+    edge line when its distance to it, sqrt((5 - y)^2 + 0.3^2), is the
+    radius 0.5, at y = 4.6 (t = 1.3); the normal is (0, 0.8, -0.6) and
+    (0, v, 0) is reflected about it into (0, -0.28, 0.96) v."""
+    v = 2.0
+    c, position, after = first_triangle_contact((8, 2, 8.3), (0, v, 0))
+    assert (c.kind, c.wall, c.i, c.j) == ("triangle", 1, 0, None)
+    assert abs(c.time - (4.6 - 2) / v) < 1e-12
+    assert np.allclose(position, (8.0, 4.6, 8.3), rtol=0, atol=1e-12)
+    assert np.allclose(c.normal, (0, 0.8, -0.6), rtol=0, atol=1e-12)
+    assert np.allclose(after, (0, -0.28 * v, 0.96 * v), rtol=0, atol=1e-12)
+
+
+def test_triangles_are_refused_with_the_library_message():
+    """carom.Error with the library's status and message: in 2D, over a
+    sphere (at once), a sphere added over one (at the next advance, or at
+    once in a world already built), through a driven sphere where its
+    driver says it is; 2 numbers for a corner are a ValueError."""
+    with pytest.raises(carom.Error, match="triangles are for 3D worlds") as refused:
+        carom.World(dim=2, box=10, boundary="walls").add_triangle((1, 1, 0), (2, 2, 0),
+                                                                  (1, 2, 0))
+    assert refused.value.status == "CAROM_ERR_INVALID_ARGUMENT"
+    with pytest.raises(carom.Error, match="axis 0 is periodic"):
+        carom.World(dim=3, box=10).add_triangle((1, 1, 1), (2, 2, 1), (1, 2, 1))
+    world = carom.World(dim=3, box=10, boundary="walls")
+    world.add_sphere((5, 5, 5.3), radius=0.5)
+    overlap = r"sphere 0 \(radius 0.5\) overlaps triangle 0"
+    with pytest.raises(carom.Error, match=overlap) as refused:
+        world.add_triangle((2, 2, 5), (8, 2, 5), (2, 8, 5))
+    assert refused.value.status == "CAROM_ERR_OVERLAP"
+    assert world.add_triangle((2, 2, 4), (8, 2, 4), (2, 8, 4)) == 0
+    with pytest.raises(ValueError, match="3 numbers"):
+        world.add_triangle((1, 1), (2, 2, 1), (1, 2, 1))
+    with pytest.raises(carom.Error, match="must have finite corners inside the box and an area"):
+        world.add_triangle((1, 1, 1), (2, 2, 2), (3, 3, 3))
+    assert world.triangles() == [((2.0, 2.0, 4.0), (8.0, 2.0, 4.0), (2.0, 8.0, 4.0))]
+    world.advance_to(0.5)  # built: a sphere added now is checked at once
+    with pytest.raises(carom.Error, match=r"sphere 1 \(radius 0.5\) overlaps triangle 0"):
+        world.add_sphere((3, 3, 4.2), radius=0.5)
+    unbuilt = carom.World(dim=3, box=10, boundary="walls")
+    unbuilt.add_triangle((2, 2, 4), (8, 2, 4), (2, 8, 4))
+    unbuilt.add_sphere((3, 3, 4.2), radius=0.5)  # checked at the first advance
+    with pytest.raises(carom.Error, match=r"sphere 0 \(radius 0.5\) overlaps triangle 0"):
+        unbuilt.advance_to(1.0)
+    # A driven sphere (on a circle about (5, 5, 8), at (6, 5, 8) now) is
+    # probed: a triangle through it is refused, one below it is not, in
+    # either order.
+    orbit = carom.Orbits(first_id=0).add((5, 5, 8), 1, 1, radius=0.5)
+    driven = carom.World(dim=3, box=10, boundary="walls", driver=orbit)
+    orbit.add_to(driven)
+    with pytest.raises(carom.Error, match=r"sphere 0 \(radius 0.5\) overlaps triangle 0"):
+        driven.add_triangle((4, 3, 8), (9, 3, 8), (4, 8, 8))
+    assert driven.add_triangle((2, 2, 4), (8, 2, 4), (2, 8, 4)) == 0
+    driven.advance_to(3.0)
+    orbit = carom.Orbits(first_id=0).add((5, 5, 8), 1, 1, radius=0.5)
+    late = carom.World(dim=3, box=10, boundary="walls", driver=orbit)
+    late.add_triangle((2, 2, 4), (8, 2, 4), (2, 8, 4))
+    orbit.add_to(late)
+    late.advance_to(3.0)
+
+
+def test_a_ray_and_a_cast_sphere_hit_a_triangle_at_the_closed_form():
+    """A ray straight down from (7, 7, 15) by 10 meets the triangle at
+    z = 8 at f = 0.7; a cast sphere of radius 0.5 stops 0.5 above it, at
+    f = 0.65, with the normal (0, 0, 1) from the triangle towards it."""
+    world = triangle_world()
+    hit = world.cast_sphere((7, 7, 15), (0, 0, -10))
+    assert (hit.kind, hit.wall, hit.sphere) == ("triangle", 1, None)
+    assert abs(hit.fraction - 0.7) < 1e-15
+    assert np.allclose(hit.point, (7, 7, 8), rtol=0, atol=1e-14)
+    hit = world.cast_sphere((7, 7, 15), (0, 0, -10), radius=0.5)
+    assert (hit.kind, hit.wall) == ("triangle", 1)
+    assert abs(hit.fraction - 0.65) < 1e-15
+    assert np.allclose(hit.position, (7, 7, 8.5), rtol=0, atol=1e-14)
+    assert np.allclose(hit.normal, (0, 0, 1), rtol=0, atol=1e-15)
+    assert np.allclose(hit.point, (7, 7, 8), rtol=0, atol=1e-14)
+    assert world.cast_sphere((13, 13, 15), (0, 0, -10)) is None  # beside both
+    hit = world.cast_sphere((13, 13, 15), (0, 0, -20))  # on to the floor
+    assert (hit.kind, hit.wall) == ("wall", 4) and abs(hit.fraction - 0.75) < 1e-15
+
+
 def test_a_ray_and_a_cast_disk_hit_at_the_closed_form():
     """Scene queries (include/carom/query.h): a ray from (2, 10) along
     (10, 0) meets the disk of radius 1 at (10, 10) when x = 9 (f = 0.7);

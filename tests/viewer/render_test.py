@@ -6,7 +6,8 @@ Checks that 2D, 3D and trajectory renders give non-blank PNG frames that
 change from frame to frame, that an H5MD trajectory (CAROM_HAVE_HDF5=1)
 renders to the same pictures as the XYZ one of the same run, that fixed
 planes (planes=) are drawn where they are, with their hatching on the side
-no sphere reaches, and that the large sphere dragged towards a plane stops
+no sphere reaches, that the edges of fixed triangles (triangles=, 3D) are
+drawn and no sphere ends on one, and that the large sphere dragged towards a plane stops
 in front of it, and dragged towards a segment stops on it or slides round
 its end; that driven particles (seed 000's kgs-* scenarios, and
 orbits) move as their motion says, and never overlap; and that bad input ends with one
@@ -19,8 +20,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pngread import read_png  # noqa: E402
 from picture import PLANE_COLOUR, pixels_of, plane_problems, segment_problems  # noqa: E402
+from triangle_geometry import triangle_distance  # noqa: E402
 
 CAROM, WORK = sys.argv[1], sys.argv[2]
 failures = []
@@ -175,6 +178,38 @@ if check(len(files) == 1, f"render planes 3D: {len(files)} frames"):
     drawn = pixels_of(read_png(files[0]), PLANE_COLOUR)
     check(len(drawn) > 100, f"render planes 3D: only {len(drawn)} pixels of the planes' colour")
 
+# 3D: the edges of fixed triangles (a tilted floor of two) are drawn in
+# the planes' colour (none of it without them); under gravity no sphere,
+# the large one included, ends nearer a triangle than its radius. A run's
+# trajectory is drawn with its triangles (triangles= with input=).
+floor = [(0, 0, 2, 10, 0, 1, 0, 10, 1), (10, 0, 1, 10, 10, 0, 0, 10, 1)]
+floor_key = "triangles=" + "/".join(",".join(map(str, t)) for t in floor)
+for name, extra in [("with", [floor_key]), ("without", [])]:
+    out = fresh(f"render_triangles_{name}")
+    dump = os.path.join(WORK, f"triangles_{name}.xyz")
+    run(["render", "dim=3", "n=200", "box=10", "radius=0.3", "boundary=walls", "gravity=1",
+         "frames=30", "width=160", "height=160", "hud=off", f"out={out}", f"dump={dump}"]
+        + extra)
+    files = frames_in(out)
+    if check(len(files) == 30, f"render triangles {name}: {len(files)} frames"):
+        drawn = pixels_of(read_png(files[-1]), PLANE_COLOUR)
+        check(len(drawn) > 100 if extra else not drawn,
+              f"render triangles {name}: {len(drawn)} pixels of the planes' colour")
+    if extra and check(os.path.exists(dump), "render triangles: no dump"):
+        worst = max(1.0 - triangle_distance(p, (t[0:3], t[3:6], t[6:9])) / r for p, r in read_xyz(dump) for t in floor)
+        check(worst <= 1e-9, f"render triangles: a sphere {worst:.3g} of its radius into one")
+traj_triangles = os.path.join(WORK, "traj_triangles.xyz")
+run(["run", "dim=3", "n=200", "box=10", "radius=0.3", "boundary=walls", "gravity=1",
+     floor_key, "time=1", "frame_interval=0.5", f"trajectory={traj_triangles}"])
+out = fresh("render_traj_triangles")
+run(["render", f"input={traj_triangles}", floor_key, "width=160", "height=160", "hud=off",
+     f"out={out}"])
+files = frames_in(out)
+if check(len(files) >= 2, f"render trajectory with triangles: {len(files)} frames"):
+    drawn = pixels_of(read_png(files[0]), PLANE_COLOUR)
+    check(len(drawn) > 100, f"render trajectory with triangles: only {len(drawn)} pixels of "
+          "the planes' colour")
+
 # A trajectory of a run with planes, drawn with them (planes= with input=).
 traj_planes = os.path.join(WORK, "traj_planes.xyz")
 run(["run", "dim=2", "n=200", "packing=0.3", "boundary=walls", "planes=1,1,8", "time=1",
@@ -317,6 +352,8 @@ for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
                      f"out={WORK}/bad"], "planes=0,0,3: the normal must have a nonzero"),
                    (["render", f"input={traj}", "planes=1,1,1,3", f"out={WORK}/bad"],
                     "each plane is nx,ny,d in 2D"),
+                   (["render", f"input={traj}", "triangles=1,1,1,2,1,1,1,2,1",
+                     f"out={WORK}/bad"], "triangles are for 3D worlds"),
                    (["render", f"input={traj}", "n=50", f"out={WORK}/bad"],
                     "key 'n' does not apply with input="),
                    (["render", "dim=2", "boundary=walls", "big=off", "drag=1,1,2,2",

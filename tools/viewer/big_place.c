@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "setup.h"
+
 static uint64_t next_random(uint64_t *state)
 {
     *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -29,7 +31,8 @@ static double distance2(const carom_scene *s, const double a[3], const double b[
     return sum;
 }
 
-/* Clear of every plane and segment, with a margin of 1e-4 radii. */
+/* Clear of every plane, segment and triangle, with a margin of 1e-4
+ * radii. */
 static int clear_of(const big_obstacles *o, const double p[3], double r)
 {
     double reach = r * 1.0001;
@@ -46,6 +49,9 @@ static int clear_of(const big_obstacles *o, const double p[3], double r)
         if (hypot(p[0] - e[0] - u * dx, p[1] - e[1] - u * dy) < reach)
             return 0;
     }
+    for (int g = 0; g < o->ntriangles; g++)
+        if (setup_triangle_distance(o->triangle[g], p) < reach)
+            return 0;
     return 1;
 }
 

@@ -3,7 +3,8 @@
  * Contract: both keep spheres clear of the fixed obstacles (big_obstacles:
  * planes, a unit normal n and offset d each, a sphere of radius r at x is
  * in front when n . x >= d + r; and 2D segments x0, y0, x1, y1, a sphere
- * is clear when its centre is at least r from the segment; with a margin
+ * is clear when its centre is at least r from the segment, and 3D
+ * triangles (three corners), likewise; with a margin
  * of 1e-4 radii). big_place_choose picks the first of
  * a fixed list of positions (high up and central first; the last axis is
  * up) where a sphere of radius r overlaps none of the scene's spheres;
@@ -25,6 +26,8 @@ typedef struct big_obstacles {
     const double (*plane)[4];
     int nsegments;
     const double (*segment)[4];
+    int ntriangles;
+    const double (*triangle)[9];
 } big_obstacles;
 
 int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, double r,

@@ -166,6 +166,13 @@ static int build_world(driver *d, const carom_scene *scene)
             carom_world_free(w);
             return r;
         }
+    for (int g = 0; g < d->ntriangles; g++)
+        if (carom_world_add_triangle(w, d->triangle[g], d->triangle[g] + 3, d->triangle[g] + 6,
+                                     NULL) != CAROM_OK) {
+            int r = fail(d, "triangles", carom_world_error_message(w));
+            carom_world_free(w);
+            return r;
+        }
     if (d->has_big) {
         carom_sphere_def big = carom_sphere_default_def();
         big.radius = d->big_radius;
@@ -232,6 +239,10 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         return fail(d, "segments", "too many");
     d->nsegments = s->nsegments;
     memcpy(d->segment, s->segment, sizeof d->segment);
+    if (s->ntriangles < 0 || s->ntriangles > FRAME_TRIANGLES_MAX)
+        return fail(d, "triangles", "too many");
+    d->ntriangles = s->ntriangles;
+    memcpy(d->triangle, s->triangle, sizeof d->triangle);
     d->driven = s->driven;
     d->motion_options = s->motion_options;
 
@@ -255,10 +266,12 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         if (2.0 * d->big_radius >= L)
             return fail(d, "large sphere", "its diameter does not fit in the box");
         double p[3] = {0.0, 0.0, 0.0};
-        big_obstacles obstacles = {d->nplanes, (const double(*)[4])d->plane, d->nsegments,
-                                   (const double(*)[4])d->segment};
+        big_obstacles obstacles = {d->nplanes,    (const double(*)[4])d->plane,
+                                   d->nsegments,  (const double(*)[4])d->segment,
+                                   d->ntriangles, (const double(*)[9])d->triangle};
         if (big_place_choose(&d->initial, &obstacles, d->big_radius, p))
-            return fail(d, "large sphere", "no place for it clear of the planes and segments");
+            return fail(d, "large sphere",
+                        "no place for it clear of the planes, segments and triangles");
         if (d->motion.kind == MOTION_ORBITS &&
             big_place_overlaps(&d->initial, p, d->big_radius) > 0)
             return fail(d, "large sphere",
@@ -420,6 +433,8 @@ int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
     memcpy(f->plane, d->plane, sizeof f->plane);
     f->nsegments = d->nsegments;
     memcpy(f->segment, d->segment, sizeof f->segment);
+    f->ntriangles = d->ntriangles;
+    memcpy(f->triangle, d->triangle, sizeof f->triangle);
     size_t n = 0;
     for (size_t id = 0; id < cap; id++) {
         carom_sphere_state st;

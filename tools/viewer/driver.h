@@ -60,6 +60,8 @@ typedef struct driver_settings {
                              takes it over (and leaves it empty) */
     int nsegments;        /* fixed segments (2D) */
     double segment[FRAME_SEGMENTS_MAX][4];
+    int ntriangles; /* fixed triangles (3D) */
+    double triangle[FRAME_TRIANGLES_MAX][9];
 } driver_settings;
 
 typedef struct driver {
@@ -83,6 +85,8 @@ typedef struct driver {
     double plane[FRAME_PLANES_MAX][4]; /* unit normal, offset */
     int nsegments;
     double segment[FRAME_SEGMENTS_MAX][4];
+    int ntriangles;
+    double triangle[FRAME_TRIANGLES_MAX][9];
     int driven;                 /* the particles are driven by `motion` */
     run_options motion_options;
     motion motion;

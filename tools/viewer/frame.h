@@ -6,8 +6,9 @@
  * existing entries kept) and returns 0, or -1 when out of memory. The
  * large sphere, if any, is entry `big` and is drawn grey. Colours are
  * filled by the palette functions. Fixed planes, if any, are drawn as
- * lines (plane_lines.h), and fixed segments (2D) as lines in the same
- * colour. */
+ * lines (plane_lines.h), fixed segments (2D) as lines in the same
+ * colour, and fixed triangles (3D) as the outlines of their three edges,
+ * in that colour too. */
 #ifndef CAROM_VIEWER_FRAME_H
 #define CAROM_VIEWER_FRAME_H
 
@@ -15,6 +16,7 @@
 
 #define FRAME_PLANES_MAX 16
 #define FRAME_SEGMENTS_MAX 16
+#define FRAME_TRIANGLES_MAX 16
 
 typedef struct view_frame {
     int dim;
@@ -30,6 +32,8 @@ typedef struct view_frame {
     double plane[FRAME_PLANES_MAX][4]; /* normal, offset: spheres stay where n . x >= d + r */
     int nsegments;
     double segment[FRAME_SEGMENTS_MAX][4]; /* 2D: x0, y0, x1, y1 */
+    int ntriangles;
+    double triangle[FRAME_TRIANGLES_MAX][9]; /* 3D: corners x0, y0, z0, ..., z2 */
 } view_frame;
 
 void frame_init(view_frame *f);

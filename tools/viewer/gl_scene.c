@@ -308,10 +308,11 @@ static void draw_box(const camera *cam)
 }
 
 /* Lines of the fixed planes, after the spheres: on top of them in 2D
- * (as the software renderer draws them), depth-tested in 3D. */
+ * (as the software renderer draws them), depth-tested in 3D; and the
+ * fixed segments (2D) and the edges of the fixed triangles (3D). */
 static void draw_planes(const camera *cam, const view_frame *f)
 {
-    if (f->nplanes == 0 && f->nsegments == 0)
+    if (f->nplanes == 0 && f->nsegments == 0 && f->ntriangles == 0)
         return;
     load_camera(cam);
     glColor3ub(style_plane_colour[0], style_plane_colour[1], style_plane_colour[2]);
@@ -320,6 +321,11 @@ static void draw_planes(const camera *cam, const view_frame *f)
         glVertex3d(f->segment[s][0], f->segment[s][1], 0.0);
         glVertex3d(f->segment[s][2], f->segment[s][3], 0.0);
     }
+    for (int g = 0; g < f->ntriangles; g++)
+        for (int k = 0; k < 3; k++) {
+            glVertex3dv(f->triangle[g] + 3 * k);
+            glVertex3dv(f->triangle[g] + 3 * ((k + 1) % 3));
+        }
     for (int p = 0; p < f->nplanes; p++) {
         double lines[PLANE_LINES_MAX][2][3];
         int n = plane_lines(cam->dim, cam->box, f->plane[p], f->plane[p][3], lines);

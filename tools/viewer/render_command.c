@@ -115,7 +115,9 @@ static int render_trajectory(render_job *j)
             if (options_planes(j->va.input_keys, j->frame.dim, j->frame.plane,
                                &j->frame.nplanes, &e) ||
                 options_segments(j->va.input_keys, j->frame.dim, j->frame.segment,
-                                 &j->frame.nsegments, &e)) {
+                                 &j->frame.nsegments, &e) ||
+                options_triangles(j->va.input_keys, j->frame.dim, j->frame.triangle,
+                                  &j->frame.ntriangles, &e)) {
                 snprintf(j->err, sizeof j->err, "%s (%s is %dD)", e.message, j->va.input,
                          j->frame.dim);
                 j->exit_code = e.exit_code;

@@ -49,6 +49,19 @@ static void draw_segments(raster *r, const camera *cam, const view_frame *f)
     }
 }
 
+/* Fixed triangles (3D): their three edges, depth-tested like the planes'
+ * lines. */
+static void draw_triangles(raster *r, const camera *cam, const view_frame *f)
+{
+    for (int g = 0; g < f->ntriangles; g++)
+        for (int k = 0; k < 3; k++) {
+            const double *a = f->triangle[g] + 3 * k, *b = f->triangle[g] + 3 * ((k + 1) % 3);
+            double x0, y0, d0, x1, y1, d1;
+            if (camera_project(cam, a, &x0, &y0, &d0) && camera_project(cam, b, &x1, &y1, &d1))
+                raster_line(r, x0, y0, d0, x1, y1, d1, style_plane_colour);
+        }
+}
+
 static void draw_sphere(raster *r, const camera *cam, const view_frame *f, size_t i)
 {
     double px, py, depth;
@@ -77,6 +90,7 @@ void soft_scene_draw(raster *r, const camera *cam, const view_frame *f, const ch
     if (cam->dim == 3) {
         draw_box(r, cam, 0);
         draw_planes(r, cam, f);
+        draw_triangles(r, cam, f);
     }
     if (hud)
         raster_text(r, hud, STYLE_TEXT_X, STYLE_TEXT_Y, STYLE_TEXT_SCALE, style_text_colour);

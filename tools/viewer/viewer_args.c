@@ -15,6 +15,7 @@
 
 _Static_assert(FRAME_PLANES_MAX == RUN_PLANES_MAX, "the viewer draws every plane of a run");
 _Static_assert(FRAME_SEGMENTS_MAX == RUN_SEGMENTS_MAX, "and every segment");
+_Static_assert(FRAME_TRIANGLES_MAX == RUN_TRIANGLES_MAX, "and every triangle");
 
 typedef enum vkey {
     VK_WIDTH, VK_HEIGHT, VK_COLOR, VK_TIME_SCALE, VK_BIG, VK_BIG_RADIUS, VK_BIG_MASS,
@@ -233,18 +234,20 @@ static void defaults(viewer_args *va, driver_settings *ds)
 }
 
 /* With input=, the pictures come from the file: a key of `carom run`
- * would be silently ignored, so it is refused, except planes= (to draw the
- * run's planes), which is kept for render to read. */
+ * would be silently ignored, so it is refused, except planes=, segments=
+ * and triangles= (to draw the run's), which are kept for render to read. */
 static int keep_input_keys(config *c, viewer_args *va, cli_error *error)
 {
     for (int k = 0; k < KEY_COUNT; k++)
-        if (k != KEY_PLANES && k != KEY_SEGMENTS && config_is_set(c, (config_key)k))
+        if (k != KEY_PLANES && k != KEY_SEGMENTS && k != KEY_TRIANGLES &&
+            config_is_set(c, (config_key)k))
             return cli_fail(error, CLI_EXIT_USAGE,
                             "%s: key '%s' does not apply with input= (the pictures come from "
-                            "the file; of the keys of `carom run` only planes= and segments= "
-                            "may be given)",
+                            "the file; of the keys of `carom run` only planes=, segments= and "
+                            "triangles= may be given)",
                             c->origin[k], config_key_name((config_key)k));
-    if (!config_is_set(c, KEY_PLANES) && !config_is_set(c, KEY_SEGMENTS))
+    if (!config_is_set(c, KEY_PLANES) && !config_is_set(c, KEY_SEGMENTS) &&
+        !config_is_set(c, KEY_TRIANGLES))
         return 0;
     va->input_keys = malloc(sizeof *va->input_keys);
     if (!va->input_keys)
@@ -343,6 +346,8 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         memcpy(ds->plane, o.plane, sizeof ds->plane);
         ds->nsegments = o.nsegments;
         memcpy(ds->segment, o.segment, sizeof ds->segment);
+        ds->ntriangles = o.ntriangles;
+        memcpy(ds->triangle, o.triangle, sizeof ds->triangle);
         ds->driven = o.motion != MOTION_BALLISTIC;
         ds->motion_options = o;
         if (drag_text)
