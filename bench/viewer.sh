@@ -42,4 +42,6 @@ row "seed 000: kgs-forces (1,000 driven spheres, 3D)" scenario=kgs-forces
 row "seed 000: kgs-field (1,000 driven spheres, 3D)" scenario=kgs-field
 row "hopper (1,476 disks, a funnel of two fixed segments, large sphere)" scenario=hopper
 row "hopper, no large sphere" scenario=hopper big=off
+row "silo (1,889 spheres, a funnel of eight fixed triangles, large sphere, 3D)" scenario=silo
+row "silo, no large sphere" scenario=silo big=off
 row "default: seed 004 from the start (falling)"

@@ -433,6 +433,17 @@ def case_scenarios(r):
     (comment, rows), = read_xyz(final)[-1:]
     below = sum(1 for row in rows if row[1] < 28)
     expect(below > 0.75 * len(rows), "hopper: %d of %d below the funnel" % (below, len(rows)))
+    # The silo drains too: 874 of its 1,889 spheres start below the
+    # opening (z = 10); after 20 of its 40 time units more than 1,200
+    # are, none on a triangle.
+    final = r.path("silo_half.xyz")
+    d = r.json(["scenario=silo", "time=20", "final=" + final])
+    expect(d["dim"] == 3 and d["triangles"] == 8 and d["n"] == 1889 and d["on_triangles"] == 111,
+           "silo %r" % d)
+    expect(d["max_overlap"] < 1e-9, "silo: max_overlap %r" % d["max_overlap"])
+    (comment, rows), = read_xyz(final)[-1:]
+    below = sum(1 for row in rows if row[2] < 10)
+    expect(below > 1200, "silo: %d of %d below the funnel" % (below, len(rows)))
 
 
 def case_few_spheres(r):

@@ -94,7 +94,7 @@ static const struct {
                                       "(default 2)"},
     [KEY_FIELD_STEP] = {"field_step", "motion=field: a is recomputed every step (default 0.05)"},
     [KEY_SCENARIO] = {"scenario", "preset scene: seed004, seed003, seed000, kgs-forces, "
-                                  "kgs-field or hopper"},
+                                  "kgs-field, hopper or silo"},
 };
 
 const char *config_key_name(config_key key)

@@ -51,7 +51,12 @@ typedef struct preset {
  * 60 x 60 box with a funnel of two fixed segments, its opening 6
  * diameters wide at y = 28: the disks placed in the funnel drain through
  * it onto those placed below (an hourglass's top and bottom), in about 60
- * time units. */
+ * time units.
+ * silo: the hopper in 3D: spheres of radius 0.5 (gravity 1, restitution
+ * 0.9) on an fcc lattice in a 24^3 box with a square funnel of eight
+ * fixed triangles, from the box's sides at z = 16 down to an opening 4
+ * diameters wide at z = 10; those placed in and above it drain onto
+ * those below in about 40 time units. */
 static const preset presets[] = {
     {"seed004",
      {{KEY_DIM, "2"}, {KEY_N, "8123"}, {KEY_RADIUS, "0.5"}, {KEY_BOX, "150"},
@@ -79,6 +84,17 @@ static const preset presets[] = {
       {KEY_WALL_RESTITUTION, "0.9"}, {KEY_RESTITUTION_MIN_SPEED, "1"}, {KEY_TEMPERATURE, "1"},
       {KEY_LATTICE, "hex"}, {KEY_SEGMENTS, "0,40,27,28/60,40,33,28"}, {KEY_EQUILIBRATE, "0"},
       {KEY_TIME, "60"}, {KEY_COUNT, NULL}}},
+    {"silo",
+     {{KEY_DIM, "3"}, {KEY_N, "2000"}, {KEY_RADIUS, "0.5"}, {KEY_BOX, "24"},
+      {KEY_BOUNDARY, "walls"}, {KEY_GRAVITY, "1"}, {KEY_RESTITUTION, "0.9"},
+      {KEY_WALL_RESTITUTION, "0.9"}, {KEY_RESTITUTION_MIN_SPEED, "1"}, {KEY_TEMPERATURE, "1"},
+      {KEY_LATTICE, "fcc"},
+      {KEY_TRIANGLES, /* four sides of two triangles each */
+       "0,0,16,24,0,16,14,10,10/0,0,16,14,10,10,10,10,10/"
+       "24,0,16,24,24,16,14,14,10/24,0,16,14,14,10,14,10,10/"
+       "24,24,16,0,24,16,10,14,10/24,24,16,10,14,10,14,14,10/"
+       "0,24,16,0,0,16,10,10,10/0,24,16,10,10,10,10,14,10"},
+      {KEY_EQUILIBRATE, "0"}, {KEY_TIME, "40"}, {KEY_COUNT, NULL}}},
     {"kgs-field",
      {{KEY_DIM, "3"}, {KEY_N, "1000"}, {KEY_RADIUS, "1"}, {KEY_RADIUS_MAX, "10"},
       {KEY_BOX, "200"}, {KEY_BOUNDARY, "walls"}, {KEY_SPEED, "0"}, {KEY_MOTION, "field"},
@@ -119,7 +135,7 @@ int options_apply_scenario(config *c, cli_error *error)
     if (!p)
         return cli_fail(error, CLI_EXIT_USAGE,
                         "%s: scenario=%s: unknown scenario (expected seed004, seed003, "
-                        "seed000, kgs-forces, kgs-field or hopper)", c->origin[KEY_SCENARIO],
+                        "seed000, kgs-forces, kgs-field, hopper or silo)", c->origin[KEY_SCENARIO],
                         name);
     char origin[64];
     snprintf(origin, sizeof origin, "scenario %s", p->name);

@@ -29,11 +29,12 @@
  *   the callback saw, the last one the same;
  * - the world is at the time asked;
  * - where every driven sphere takes kicks, the bytes left after the
- *   spheres may add a fixed plane across a corner of a walled world and
- *   a fixed segment to a 2D one walled on both axes (fuzz_worlds.h): a
- *   plane or segment contact touches its plane or segment, and no sphere
- *   is ever behind a plane or nearer a segment than its radius beyond a
- *   contact's tolerance.
+ *   spheres may add a fixed plane across a corner of a walled world, a
+ *   fixed segment to a 2D one walled on both axes and a fixed triangle
+ *   to a 3D one walled on every axis (fuzz_worlds.h): a plane, segment
+ *   or triangle contact touches its plane, segment or triangle, and no
+ *   sphere is ever behind a plane or nearer a segment or triangle than
+ *   its radius beyond a contact's tolerance.
  * - scene queries (check_queries, fuzz_worlds.h) agree with the states,
  *   driven spheres where their driver puts them.
  * Except where two bodies that contacts do not move (obstacles, driven
@@ -177,6 +178,14 @@ static void on_contact(void *user_data, carom_contact *c)
         double gap = segment_distance(h->w, (uint32_t)c->wall, xi) - h->p[i].r;
         if (!(fabs(gap) <= driven_slack(&h->s, h->p[i].r)))
             fail("a segment contact away from its segment", gap / h->p[i].r);
+        return;
+    }
+    if (c->kind == CAROM_CONTACT_TRIANGLE) {
+        if (c->wall < 0 || (size_t)c->wall >= carom_world_triangle_count(h->w))
+            fail("a triangle contact on no triangle", (double)c->wall);
+        double gap = world_triangle_distance(h->w, (uint32_t)c->wall, xi) - h->p[i].r;
+        if (!(fabs(gap) <= driven_slack(&h->s, h->p[i].r)))
+            fail("a triangle contact away from its triangle", gap / h->p[i].r);
         return;
     }
     if (c->kind != CAROM_CONTACT_SPHERE)
@@ -327,6 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (h.kicks) {
         add_plane(h.w, &h.s, &r);
         add_segment(h.w, &h.s, &r);
+        add_triangle(h.w, &h.s, &r);
     }
     int unmoved = h.s.obstacles + (h.kicks ? 0 : h.driven);
     int walled = h.s.walls[0] || h.s.walls[1] || (h.s.dim == 3 && h.s.walls[2]);
@@ -358,6 +368,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!h.s.squeezes) {
             check_planes(h.w, &h.s, h.p, h.n);
             check_segments(h.w, &h.s, h.p, h.n);
+            check_triangles(h.w, &h.s, h.p, h.n);
             check_queries(h.w, &h.s, h.p, h.n);
         }
         carom_stats stats;

@@ -41,6 +41,8 @@
  *   axes (carom_world_add_segment; refused when a sphere overlaps it): no
  *   centre ever nearer to it than its radius less 1e-9 of it, its
  *   contacts recorded as segment contacts (growing disks too);
+ * - or 9 bytes a fixed triangle to a 3D world walled on every axis
+ *   (carom_world_add_triangle), checked in the same way;
  * - scene queries (check_queries, fuzz_worlds.h) agree with the states.
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
@@ -112,6 +114,10 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
             walls++;
             if (c[k].wall < 0 || (size_t)c[k].wall >= carom_world_segment_count(w))
                 fail("a recorded segment contact on no segment", (double)c[k].wall);
+        } else if (c[k].kind == CAROM_CONTACT_TRIANGLE) {
+            walls++;
+            if (c[k].wall < 0 || (size_t)c[k].wall >= carom_world_triangle_count(w))
+                fail("a recorded triangle contact on no triangle", (double)c[k].wall);
         } else {
             walls++;
             if (c[k].wall < 0 || c[k].wall >= 2 * s->dim || !s->walls[c[k].wall / 2])
@@ -193,6 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     add_plane(w, &s, &r);
     add_segment(w, &s, &r);
+    add_triangle(w, &s, &r);
     /* One world in four without gravity or report-only grows its spheres,
      * by a quarter to all of 30% over the run. */
     int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1;
@@ -241,6 +248,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_states(&s, p, n);
         check_planes(w, &s, p, n);
         check_segments(w, &s, p, n);
+        check_triangles(w, &s, p, n);
         check_queries(w, &s, p, n);
         if (s.report_only && !s.gravity)
             check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
@@ -254,7 +262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((s.moving_obstacles && !s.report_only) || growing) {
             /* no energy to keep */
         } else if (s.report_only && carom_world_plane_count(w) == 0 &&
-                   carom_world_segment_count(w) == 0) {
+                   carom_world_segment_count(w) == 0 && carom_world_triangle_count(w) == 0) {
             /* (a box's wall flips a velocity's sign; a plane's or a
              * segment's reflection rounds, and is checked with the
              * elastic worlds) */

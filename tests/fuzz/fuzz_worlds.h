@@ -15,6 +15,7 @@
 
 #include "carom/carom.h"
 #include "carom/query.h"
+#include "../triangle_reference.h"
 
 typedef struct byte_reader {
     const uint8_t *p;
@@ -301,6 +302,58 @@ static inline void check_segments(const carom_world *w, const world_spec *s, con
             double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
             if (into > slack)
                 fail("a sphere overlaps a segment", into / p[i].r);
+        }
+}
+
+/* A triangle from 9 bytes left, in a 3D world walled on every axis:
+ * corners between 5% and 95% of the box. Refused (and left out) when a
+ * sphere overlaps it, or when it has no area. */
+static inline void add_triangle(carom_world *w, const world_spec *s, byte_reader *r)
+{
+    if (r->left < 9 || s->dim != 3 || !s->walls[0] || !s->walls[1] || !s->walls[2])
+        return;
+    double c[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int m = 0; m < 3; m++)
+            c[k][m] = s->box[m] * (0.05 + 0.9 * (double)take8(r) / 255.0);
+    double ab[3], ac[3], longest = 0.0;
+    for (int m = 0; m < 3; m++) {
+        ab[m] = c[1][m] - c[0][m];
+        ac[m] = c[2][m] - c[0][m];
+    }
+    for (int k = 0; k < 3; k++) {
+        double e[3] = {c[(k + 1) % 3][0] - c[k][0], c[(k + 1) % 3][1] - c[k][1],
+                       c[(k + 1) % 3][2] - c[k][2]};
+        longest = fmax(longest, dot3(e, e));
+    }
+    double n[3] = {ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
+                   ab[0] * ac[1] - ab[1] * ac[0]};
+    int flat = !(sqrt(dot3(n, n)) > 1e-12 * longest);
+    carom_status st = carom_world_add_triangle(w, c[0], c[1], c[2], NULL);
+    if (st != CAROM_OK && st != CAROM_ERR_OVERLAP && !(flat && st == CAROM_ERR_INVALID_ARGUMENT))
+        fail("a triangle in a walled 3D world was refused", (double)st);
+}
+
+/* How far x is from triangle g of the world (the tests' own nearest
+ * point, triangle_reference.h). */
+static inline double world_triangle_distance(const carom_world *w, uint32_t g, const double x[3])
+{
+    double c[3][3];
+    carom_world_get_triangle(w, g, c[0], c[1], c[2]);
+    return distance_to_triangle((const double(*)[3])c, x);
+}
+
+/* No centre nearer to a triangle than its radius, less 1e-9 of it (a
+ * driven sphere's contact tolerance for a driven one). */
+static inline void check_triangles(const carom_world *w, const world_spec *s, const placed *p,
+                                   int n)
+{
+    for (uint32_t g = 0; g < carom_world_triangle_count(w); g++)
+        for (int i = 0; i < n; i++) {
+            double into = p[i].r - world_triangle_distance(w, g, p[i].x);
+            double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
+            if (into > slack)
+                fail("a sphere overlaps a triangle", into / p[i].r);
         }
 }
 
