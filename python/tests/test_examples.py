@@ -87,6 +87,18 @@ def test_hourglass_drains_steadily_and_as_beverloo():
     assert abs(power - 1.5) < 0.25
 
 
+def test_silo_drains_steadily_and_as_beverloo():
+    """examples/silo.py: spheres drain through a square funnel of fixed
+    triangles at a steady rate growing as Beverloo's D^(5/2)."""
+    out = run("silo.py")
+    steady = [float(r) for r in re.findall(r"\((\d\.\d+)\)$", out, re.MULTILINE)]
+    assert len(steady) == 3 and all(abs(r - 1) < 0.25 for r in steady)
+    rates = [float(r) for r in re.findall(r"^D = \d d +(\S+)", out, re.MULTILINE)]
+    assert rates == sorted(rates)
+    power = float(re.search(r"rate ~ D\^(\S+) ", out).group(1))
+    assert abs(power - 2.5) < 0.35
+
+
 def test_chords_average_what_cauchy_says():
     """examples/chords.py: rays cast from the spheres' surfaces into a
     fluid (World.cast_sphere) cross the space between them in chords whose
