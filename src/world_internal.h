@@ -466,13 +466,14 @@ void world_segment_nearest(const world_segment *g, const double x[3], double q[3
 double world_segment_far_face_time(double c0, double c1, double c2);
 void world_segments_free(carom_world *w);
 
-/* world_triangles.c: fixed triangles (3D). The earliest time >= now at
- * which sphere s (from its own state) meets triangle g, at a face, an
- * edge or a corner, if before `before` (else INFINITY); slot's stored position clear of every triangle (to
- * a relative 1e-10 of its radius), else CAROM_ERR_OVERLAP naming both;
- * the point of g nearest x. */
-double world_triangle_time(const carom_world *w, const sphere *s, const world_triangle *g,
-                           double now, double before);
+/* world_triangles.c, world_triangle_time.c: fixed triangles (3D). The
+ * earliest time >= now at which sphere s (from its own state) meets a
+ * triangle, at a face, an edge or a corner, if before `before` (else
+ * INFINITY), and which (*which); slot's stored position clear of every
+ * triangle (to a relative 1e-10 of its radius), else CAROM_ERR_OVERLAP
+ * naming both; the point of g nearest x. */
+double world_triangles_time(const carom_world *w, const sphere *s, double now, double before,
+                            uint32_t *which);
 carom_status world_triangles_check(carom_world *w, uint32_t slot);
 void world_triangle_nearest(const world_triangle *g, const double x[3], double q[3]);
 /* x's foot on the triangle's plane lies in the triangle (or on an edge). */

@@ -571,12 +571,11 @@ static void plane_events(const carom_world *w, const sphere *s, double now, doub
 static void triangle_events(const carom_world *w, const sphere *s, double now, double *best,
                             sphere_event *ev)
 {
-    for (size_t g = 0; g < w->ntriangles; g++) {
-        double t = world_triangle_time(w, s, &w->triangles[g], now, *best);
-        if (t < *best) {
-            *best = t;
-            *ev = event_of(EVENT_WALL, TRIANGLE_WALL + (uint32_t)g);
-        }
+    uint32_t g = 0;
+    double t = world_triangles_time(w, s, now, *best, &g);
+    if (t < *best) {
+        *best = t;
+        *ev = event_of(EVENT_WALL, TRIANGLE_WALL + g);
     }
 }
 

@@ -1,9 +1,10 @@
 /* When a ballistic sphere meets a fixed triangle (3D).
  *
- * Contract: world_triangle_time returns the earliest time >= now, and
+ * Contract: world_triangles_time returns the earliest time >= now, and
  * before `before`, at which the centre of sphere s (its own state: x + v
  * tau + g tau^2 / 2 under gravity, straight when growing) comes within
- * its radius r of triangle g, or INFINITY. "Already touching and not
+ * its radius r of a fixed triangle, and which (the first in index order
+ * at a tie), or INFINITY. "Already touching and not
  * approaching" is no meeting (roots.h), so a sphere leaving a triangle
  * it touches never meets it again at once.
  *
@@ -33,14 +34,22 @@
  * spheres moving straight cannot come back to a far face.
  *
  * Cost: each prediction tests every triangle, after the walls and cell
- * faces (`before` is the earliest of those); a triangle that the sphere
- * cannot reach before then (a bound on its travel against a ball around
- * the triangle) costs a few multiplications. */
+ * faces (`before` is the earliest of those). A bound on how far the
+ * sphere travels before then, computed once, skips for a few
+ * multiplications each (no square roots) a triangle whose ball around
+ * it is out of reach, or whose plane is (by the motion along its
+ * normal), and each edge and corner out of reach. */
 #include <math.h>
 
 #include "roots.h"
 #include "vec.h"
 #include "world_internal.h"
+
+/* The smaller of two times (never NaN here; libm's fmin is a call). */
+static inline double earlier(double a, double b)
+{
+    return a < b ? a : b;
+}
 
 /* tau if the centre (x + v tau + a tau^2 / 2) is then over the triangle,
  * else INFINITY. */
@@ -89,10 +98,41 @@ static void move_along(double d[3], double u[3], const double a[3], double tau)
     }
 }
 
+/* How far the sphere's surface can come towards anything by tau =
+ * horizon: its centre moves at most |v| horizon + |a| horizon^2 / 2, its
+ * surface grows by grow horizon (INFINITY: no horizon). With the
+ * round-off of the distances it is compared with (scale: the size of the
+ * coordinates), so that a test against it only ever skips what cannot
+ * be met. */
+typedef struct reach {
+    double travel, slack;
+} reach;
+
+static reach reach_by(const double x[3], const double v[3], const double a[3], double r,
+                      double grow, double horizon)
+{
+    reach q = {INFINITY, 0.0};
+    if (horizon < INFINITY)
+        q.travel = horizon * (sqrt(vec_dot(v, v)) + 0.5 * sqrt(vec_dot(a, a)) * horizon + grow) *
+                   (1.0 + 1e-12);
+    q.slack = 1e-12 * (world_plane_scale(x) + r);
+    return q;
+}
+
+/* Nothing at distance sqrt(distance2) from the centre can be touched by
+ * the horizon (r: the sphere's radius, and whatever else the distance
+ * may be less). */
+static int beyond(const reach *q, double distance2, double r)
+{
+    double most = r + q->travel + q->slack;
+    return distance2 > most * most;
+}
+
 /* The centre x + v tau + a tau^2 / 2 entering edge k's cylinder while
- * alongside the edge, at tau <= horizon. */
+ * alongside the edge, at tau <= horizon (never while farther from the
+ * edge's line than q allows). */
 static double edge_time(const world_triangle *g, int k, const double x[3], const double v[3],
-                        const double a[3], double r, double horizon)
+                        const double a[3], double r, double horizon, const reach *q)
 {
     const double *e = g->dir[k];
     double rel[3];
@@ -105,6 +145,8 @@ static double edge_time(const world_triangle *g, int k, const double x[3], const
         u[m] = v[m] - speed * e[m];
         across[m] = a[m] - pull * e[m];
     }
+    if (beyond(q, vec_dot(d, d), r))
+        return INFINITY;
     int straight = vec_dot(across, across) == 0.0;
     double from = 0.0;
     for (int entry = 0; entry < 2; entry++) { /* a parabola enters a cylinder twice at most */
@@ -128,14 +170,14 @@ static double edge_time(const world_triangle *g, int k, const double x[3], const
 }
 
 static double corner_time(const world_triangle *g, int k, const double x[3], const double v[3],
-                          const double a[3], double r, double horizon)
+                          const double a[3], double r, double horizon, const reach *q)
 {
     double d[3];
     vec_sub(d, x, g->p[k]);
-    return approach_time(d, v, a, r, horizon);
+    return beyond(q, vec_dot(d, d), r) ? INFINITY : approach_time(d, v, a, r, horizon);
 }
 
-/* world_triangle_time for growing spheres: surfaces move out at `grow`. */
+/* triangle_time for growing spheres: surfaces move out at `grow`. */
 static double growing_time(const world_triangle *g, const double x[3], const double v[3], double r,
                            double grow)
 {
@@ -159,32 +201,52 @@ static double growing_time(const world_triangle *g, const double x[3], const dou
             r * r - vec_dot(d, d), 2.0 * (r * grow - vec_dot(d, u)), grow * grow - vec_dot(u, u));
         double along = along0 + t * speed;
         if (along >= 0.0 && along <= g->length[k])
-            tau = fmin(tau, t);
+            tau = earlier(tau, t);
         vec_sub(d, x, g->p[k]);
-        tau = fmin(tau, roots_first_upcrossing_quadratic(r * r - vec_dot(d, d),
+        tau = earlier(tau, roots_first_upcrossing_quadratic(r * r - vec_dot(d, d),
                                                          2.0 * (r * grow - vec_dot(d, v)),
                                                          grow * grow - vec_dot(v, v)));
     }
     return tau;
 }
 
-/* The sphere cannot reach the triangle within tau <= horizon: its centre
- * moves at most |v| horizon + |a| horizon^2 / 2 (its surface grows by
- * grow horizon). */
-static int out_of_reach(const world_triangle *g, const double x[3], const double v[3],
-                        const double a[3], double r, double grow, double horizon)
+/* The sphere (centre x, velocity v, acceleration a, radius r growing at
+ * grow) meets triangle g at tau <= horizon, else INFINITY. */
+static double triangle_time(const world_triangle *g, const double x[3], const double v[3],
+                            const double a[3], double r, double grow, double horizon,
+                            const reach *q)
 {
-    if (!(horizon < INFINITY))
-        return 0;
+    /* Cheaply first: out of reach of the ball around the triangle, or of
+     * its plane. */
     double d[3];
     vec_sub(d, x, g->centre);
-    double travel = horizon * (sqrt(vec_dot(v, v)) + 0.5 * sqrt(vec_dot(a, a)) * horizon + grow);
-    double gap = sqrt(vec_dot(d, d)) - g->reach - r;
-    return gap > travel * (1.0 + 1e-12) + 1e-12 * g->reach;
+    if (beyond(q, vec_dot(d, d), r + g->reach))
+        return INFINITY;
+    /* The height above the plane changes at most by |v.n| tau + |a.n|
+     * tau^2 / 2. */
+    vec_sub(d, x, g->p[0]);
+    double e = vec_dot(d, g->n), vn = vec_dot(v, g->n), an = vec_dot(a, g->n);
+    if (horizon < INFINITY &&
+        fabs(e) - r >
+            horizon * (fabs(vn) + 0.5 * fabs(an) * horizon + grow) * (1.0 + 1e-12) + q->slack)
+        return INFINITY;
+    if (grow > 0.0)
+        return growing_time(g, x, v, r, grow);
+    /* The faces: the centre's height above the plane, and its rate and
+     * half its acceleration, seen from the centre's side. */
+    double side = e >= 0.0 ? 1.0 : -1.0;
+    double rate = side * vn, half = 0.5 * side * an;
+    double tau = over_at(g, x, v, a, roots_first_upcrossing_quadratic(r - side * e, -rate, -half));
+    tau = earlier(tau, over_at(g, x, v, a, world_segment_far_face_time(r + side * e, rate, half)));
+    for (int k = 0; k < 3; k++) {
+        tau = earlier(tau, edge_time(g, k, x, v, a, r, earlier(tau, horizon), q));
+        tau = earlier(tau, corner_time(g, k, x, v, a, r, earlier(tau, horizon), q));
+    }
+    return tau;
 }
 
-double world_triangle_time(const carom_world *w, const sphere *s, const world_triangle *g,
-                           double now, double before)
+double world_triangles_time(const carom_world *w, const sphere *s, double now, double before,
+                            uint32_t *which)
 {
     double a[3] = {0.0, 0.0, 0.0};
     if (w->has_gravity && INFO(s)->falls && !(w->growth_rate > 0.0))
@@ -194,28 +256,19 @@ double world_triangle_time(const carom_world *w, const sphere *s, const world_tr
         r *= growth_factor(w, s->t);
         grow = growth_speed(w, s->radius);
     }
-    double horizon = before - s->t;
-    if (out_of_reach(g, s->x, s->v, a, r, grow, horizon))
-        return INFINITY;
-    double tau;
-    if (w->growth_rate > 0.0) {
-        tau = growing_time(g, s->x, s->v, r, grow);
-    } else {
-        /* The faces: the centre's height above the plane, and its rate
-         * and half its acceleration, seen from the centre's side. */
-        double rel[3];
-        vec_sub(rel, s->x, g->p[0]);
-        double e = vec_dot(rel, g->n), side = e >= 0.0 ? 1.0 : -1.0;
-        double rate = side * vec_dot(g->n, s->v), half = 0.5 * side * vec_dot(g->n, a);
-        tau =
-            over_at(g, s->x, s->v, a, roots_first_upcrossing_quadratic(r - side * e, -rate, -half));
-        tau = fmin(
-            tau, over_at(g, s->x, s->v, a, world_segment_far_face_time(r + side * e, rate, half)));
-        for (int k = 0; k < 3; k++) {
-            tau = fmin(tau, edge_time(g, k, s->x, s->v, a, r, fmin(tau, horizon)));
-            tau = fmin(tau, corner_time(g, k, s->x, s->v, a, r, fmin(tau, horizon)));
+    reach q = reach_by(s->x, s->v, a, r, grow, before - s->t);
+    double best = before - s->t; /* from the sphere's own time */
+    int found = 0;
+    for (uint32_t g = 0; g < w->ntriangles; g++) {
+        double tau = triangle_time(&w->triangles[g], s->x, s->v, a, r, grow, best, &q);
+        if (tau < best) {
+            best = tau;
+            *which = g;
+            found = 1;
         }
     }
-    double t = fmax(s->t + tau, now);
-    return t < before ? t : INFINITY;
+    if (!found)
+        return INFINITY;
+    double t = s->t + best;
+    return t > now ? t : now;
 }
