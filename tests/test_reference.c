@@ -26,6 +26,17 @@
  * derivative, a quadratic): the quartic under gravity is never solved as
  * a polynomial, and none of the engine's root finders is used.
  *
+ * The scenes with fixed triangles (3D, one to three of a fifth to three
+ * fifths of the box's side, at any angle, with and without gravity)
+ * compare the triangle contacts the same way. The reference finds them
+ * as the first of: a face on either side (the band time above), kept if
+ * the centre is then over the triangle (its own test, from cross
+ * products); an edge as the end's bisection above on the centre's offset
+ * across the edge's line (two coordinates in the plane across it),
+ * continued past entries where the centre is not alongside the edge; a
+ * corner as that bisection in 3D. Its normal is from its own nearest
+ * point (tests/triangle_reference.h, by the triangle's regions).
+ *
  * Hard-sphere gases are chaotic, so each scene is compared only up to its
  * own horizon: the reference is run twice, the second time with every
  * coordinate perturbed by about 1e-13, and the engine is compared with
@@ -38,6 +49,7 @@
 
 #include "carom/carom.h"
 #include "check.h"
+#include "triangle_reference.h"
 
 #define MAX_N 320
 #define MAX_COLLISIONS 300   /* per scene: the longest comparison */
@@ -48,7 +60,9 @@
 #define MAX_PLANES 3
 #define SEGMENT_SCENES 48 /* fixed segments in a 2D box */
 #define MAX_SEGMENTS 3
-#define MAX_SEGMENT_HITS 4096 /* per scene: segment contacts compared */
+#define MAX_SEGMENT_HITS 4096 /* per scene: segment (or triangle) contacts compared */
+#define TRIANGLE_SCENES 32 /* fixed triangles in a 3D box */
+#define MAX_TRIANGLES 3
 
 typedef struct ref_sphere {
     double x[3], v[3];
@@ -67,11 +81,13 @@ typedef struct ref_scene {
     double pn[MAX_PLANES][3], pd[MAX_PLANES]; /* free side: pn . x >= pd + r */
     int nsegments; /* 2D: every centre at least r from every point of each */
     double sa[MAX_SEGMENTS][2], sb[MAX_SEGMENTS][2];
+    int ntriangles; /* 3D: every centre at least r from every point of each */
+    double tp[MAX_TRIANGLES][3][3];
 } ref_scene;
 
 typedef struct collision {
     double t;
-    int i, j; /* i < j; for a segment contact: the sphere and the segment */
+    int i, j; /* i < j; for a segment (triangle) contact: the sphere and it */
 } collision;
 
 /* ---- random numbers ------------------------------------------------------ */
@@ -207,16 +223,23 @@ static double ref_band_time(double y, double vy, double ay, double r)
     return down >= 0.0 ? down : INFINITY;
 }
 
-/* A centre's motion relative to a segment's end: d + v t + g t^2 / 2. */
+/* A centre's motion relative to a segment's end (or a triangle's corner,
+ * or its offset across an edge's line): d + v t + g t^2 / 2. */
 typedef struct ref_end_motion {
-    double d[2], v[2], g[2], r;
+    double d[3], v[3], g[3], r;
 } ref_end_motion;
+
+/* Whether an entry at time t counts (NULL: every one does). */
+typedef struct ref_accept {
+    int (*fn)(const void *ctx, double t);
+    const void *ctx;
+} ref_accept;
 
 /* f(t) = |d + v t + g t^2 / 2|^2 - r^2: > 0 clear of the end's disk. */
 static double ref_end_f(const ref_end_motion *m, double t)
 {
     double f = -m->r * m->r;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         double x = m->d[k] + t * (m->v[k] + 0.5 * m->g[k] * t);
         f += x * x;
     }
@@ -227,7 +250,7 @@ static double ref_end_f(const ref_end_motion *m, double t)
 static double ref_end_df(const ref_end_motion *m, double t)
 {
     double df = 0.0;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         df += (m->d[k] + t * (m->v[k] + 0.5 * m->g[k] * t)) * (m->v[k] + m->g[k] * t);
     return df;
 }
@@ -247,17 +270,23 @@ static double ref_end_critical(const ref_end_motion *m, double lo, double hi)
     }
 }
 
-/* First t in [0, T] at which the centre comes within r of a segment's end
- * (f decreasing through 0), INFINITY if none; 0 if touching (f(0) <= 0)
- * and moving in. f is a quartic under gravity; it is split into pieces
- * on which it is monotonic, at the roots of f' (a cubic: one in each
- * piece between the roots of the quadratic f'', where it changes sign),
- * and the first piece from f > 0 to f <= 0 is bisected to the last bit. */
-static double ref_end_time(const double d[2], const double v[2], const double g[2], double r,
-                           double T)
+static double ref_norm3(const double a[3])
 {
-    ref_end_motion m = {{d[0], d[1]}, {v[0], v[1]}, {g[0], g[1]}, r};
-    double dn = hypot(d[0], d[1]), vn = hypot(v[0], v[1]), gn = hypot(g[0], g[1]);
+    return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+}
+
+/* First t in [0, T] at which the centre comes within r of a segment's end
+ * (f decreasing through 0) and `accept` takes it, INFINITY if none; 0 if
+ * touching (f(0) <= 0) and moving in. f is a quartic under gravity; it
+ * is split into pieces on which it is monotonic, at the roots of f' (a
+ * cubic: one in each piece between the roots of the quadratic f'', where
+ * it changes sign), and each piece from f > 0 to f <= 0 in turn is
+ * bisected to the last bit. */
+static double ref_end_time(const double d[3], const double v[3], const double g[3], double r,
+                           double T, ref_accept accept)
+{
+    ref_end_motion m = {{d[0], d[1], d[2]}, {v[0], v[1], v[2]}, {g[0], g[1], g[2]}, r};
+    double dn = ref_norm3(d), vn = ref_norm3(v), gn = ref_norm3(g);
     /* |d + v t + g t^2 / 2| >= gn t^2 / 2 - vn t - dn, which exceeds r
      * after tmax; and it is at least dn - vn t - gn t^2 / 2. */
     double tmax = gn > 0.0 ? (vn + sqrt(vn * vn + 2.0 * gn * (dn + r))) / gn
@@ -266,11 +295,12 @@ static double ref_end_time(const double d[2], const double v[2], const double g[
     T = fmin(T, 1.000001 * tmax);
     if (dn - T * (vn + 0.5 * gn * T) > r * (1.0 + 1e-9))
         return INFINITY; /* not within reach before T */
-    if (ref_end_f(&m, 0.0) <= 0.0 && ref_end_df(&m, 0.0) < 0.0)
+    if (ref_end_f(&m, 0.0) <= 0.0 && ref_end_df(&m, 0.0) < 0.0 &&
+        (!accept.fn || accept.fn(accept.ctx, 0.0)))
         return 0.0;
     /* f'' / 2 = |v + g t|^2 + (d + v t + g t^2 / 2) . g = a0 + a1 t + a2 t^2 */
-    double a0 = v[0] * v[0] + v[1] * v[1] + d[0] * g[0] + d[1] * g[1];
-    double a1 = 3.0 * (v[0] * g[0] + v[1] * g[1]), a2 = 1.5 * gn * gn;
+    double a0 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + d[0] * g[0] + d[1] * g[1] + d[2] * g[2];
+    double a1 = 3.0 * (v[0] * g[0] + v[1] * g[1] + v[2] * g[2]), a2 = 1.5 * gn * gn;
     double cuts[4] = {0.0}, crit[5] = {0.0};
     int ncuts = 1, ncrit = 1;
     if (a2 > 0.0) {
@@ -299,12 +329,14 @@ static double ref_end_time(const double d[2], const double v[2], const double g[
         for (;;) {
             double mid = lo + 0.5 * (hi - lo);
             if (!(mid > lo && mid < hi))
-                return hi;
+                break;
             if (ref_end_f(&m, mid) > 0.0)
                 lo = mid;
             else
                 hi = mid;
         }
+        if (!accept.fn || accept.fn(accept.ctx, hi))
+            return hi;
     }
     return INFINITY;
 }
@@ -335,8 +367,8 @@ static double ref_segment_time(const double a[2], const double b[2], const doubl
     *at_end = 0;
     for (int end = 0; end < 2; end++) {
         const double *p = end ? b : a;
-        double d[2] = {x[0] - p[0], x[1] - p[1]};
-        double t = ref_end_time(d, v, g, r, fmin(T, best));
+        double d[3] = {x[0] - p[0], x[1] - p[1], 0.0};
+        double t = ref_end_time(d, v, g, r, fmin(T, best), (ref_accept){NULL, NULL});
         if (t < best) {
             best = t;
             *at_end = 1;
@@ -357,6 +389,119 @@ static void ref_segment_normal(const double a[2], const double b[2], const doubl
     n[0] = dx / d;
     n[1] = dy / d;
     n[2] = 0.0;
+}
+
+static void ref_cross(double out[3], const double a[3], const double b[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* A centre's flight x + v t + g t^2 / 2 against triangle p (3D): the
+ * triangle's unit normal, and its edges' directions and lengths. */
+typedef struct ref_tri_flight {
+    const double (*p)[3];
+    double n[3], e[3][3], len[3];
+    const double *x, *v, *g;
+    int edge; /* the edge an entry is tested against */
+} ref_tri_flight;
+
+static void ref_flight_at(const ref_tri_flight *f, double t, double y[3])
+{
+    for (int k = 0; k < 3; k++)
+        y[k] = f->x[k] + t * (f->v[k] + 0.5 * f->g[k] * t);
+}
+
+/* The centre's foot on the plane is in the triangle at t: on the inner
+ * side of each edge, (e_k x (y - p_k)) . n >= 0. */
+static int ref_over(const void *ctx, double t)
+{
+    const ref_tri_flight *f = ctx;
+    double y[3];
+    ref_flight_at(f, t, y);
+    for (int k = 0; k < 3; k++) {
+        double d[3] = {y[0] - f->p[k][0], y[1] - f->p[k][1], y[2] - f->p[k][2]}, c[3];
+        ref_cross(c, f->e[k], d);
+        if (c[0] * f->n[0] + c[1] * f->n[1] + c[2] * f->n[2] < 0.0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The centre is alongside edge f->edge at t. */
+static int ref_alongside(const void *ctx, double t)
+{
+    const ref_tri_flight *f = ctx;
+    double y[3], u = 0.0;
+    ref_flight_at(f, t, y);
+    for (int k = 0; k < 3; k++)
+        u += (y[k] - f->p[f->edge][k]) * f->e[f->edge][k];
+    return u >= 0.0 && u <= f->len[f->edge];
+}
+
+/* Time until a sphere (centre x, velocity v, acceleration g, radius r)
+ * meets triangle p, if before T (INFINITY otherwise): a face on either
+ * side where the centre is then over the triangle, an edge where it is
+ * then alongside, or a corner; *at_edge is 1 for an edge or a corner. */
+static double ref_triangle_time(const double p[3][3], const double x[3], const double v[3],
+                                const double g[3], double r, double T, int *at_edge)
+{
+    ref_tri_flight f = {p, {0}, {{0}}, {0}, x, v, g, 0};
+    for (int k = 0; k < 3; k++) {
+        for (int m = 0; m < 3; m++)
+            f.e[k][m] = p[(k + 1) % 3][m] - p[k][m];
+        f.len[k] = ref_norm3(f.e[k]);
+        for (int m = 0; m < 3; m++)
+            f.e[k][m] /= f.len[k];
+    }
+    double ab[3], ac[3];
+    for (int m = 0; m < 3; m++) {
+        ab[m] = p[1][m] - p[0][m];
+        ac[m] = p[2][m] - p[0][m];
+    }
+    ref_cross(f.n, ab, ac);
+    double nn = ref_norm3(f.n);
+    for (int m = 0; m < 3; m++)
+        f.n[m] /= nn;
+    double h = 0.0, vh = 0.0, gh = 0.0;
+    for (int m = 0; m < 3; m++) {
+        h += (x[m] - p[0][m]) * f.n[m];
+        vh += v[m] * f.n[m];
+        gh += g[m] * f.n[m];
+    }
+    double best = INFINITY;
+    for (int side = -1; side <= 1; side += 2) {
+        double t = ref_band_time(side * h, side * vh, side * gh, r);
+        if (t < best && ref_over(&f, t))
+            best = t;
+    }
+    *at_edge = 0;
+    for (int k = 0; k < 3; k++) {
+        /* Across edge k's line: the coordinates along n and along e_k x n. */
+        double w[3], d[3], u[3], a[3];
+        ref_cross(w, f.e[k], f.n);
+        double rel[3] = {x[0] - p[k][0], x[1] - p[k][1], x[2] - p[k][2]};
+        d[0] = rel[0] * f.n[0] + rel[1] * f.n[1] + rel[2] * f.n[2];
+        d[1] = rel[0] * w[0] + rel[1] * w[1] + rel[2] * w[2];
+        u[0] = vh;
+        u[1] = v[0] * w[0] + v[1] * w[1] + v[2] * w[2];
+        a[0] = gh;
+        a[1] = g[0] * w[0] + g[1] * w[1] + g[2] * w[2];
+        d[2] = u[2] = a[2] = 0.0;
+        f.edge = k;
+        double t = ref_end_time(d, u, a, r, fmin(T, best), (ref_accept){ref_alongside, &f});
+        if (t < best) {
+            best = t;
+            *at_edge = 1;
+        }
+        t = ref_end_time(rel, v, g, r, fmin(T, best), (ref_accept){NULL, NULL});
+        if (t < best) {
+            best = t;
+            *at_edge = 1;
+        }
+    }
+    return best < T ? best : INFINITY;
 }
 
 /* Advances to the next sphere-sphere collision, processing walls on the
@@ -459,6 +604,23 @@ static int ref_next(ref_state *st, collision *out)
                 }
             }
         }
+        for (int i = 0; i < sc->n; i++) {
+            double g[3];
+            for (int k = 0; k < 3; k++)
+                g[k] = sc->s[i].inv_m > 0.0 ? sc->g[k] : 0.0;
+            for (int q = 0; q < sc->ntriangles; q++) {
+                int edge;
+                double t = ref_triangle_time((const double(*)[3])sc->tp[q], X[i], V[i], g,
+                                             sc->s[i].r, best, &edge);
+                if (t < best) {
+                    best = t;
+                    kind = 5;
+                    bi = i;
+                    bj = q;
+                    at_end = edge;
+                }
+            }
+        }
         if (best > safe) {
             st->t += safe; /* nothing happens: the images are chosen again */
             continue;
@@ -466,14 +628,25 @@ static int ref_next(ref_state *st, collision *out)
         if (!isfinite(best))
             return 0;
         st->t += best;
-        if (kind == 4) {
-            /* Elastic, along the line from the segment's nearest point. */
+        if (kind == 4 || kind == 5) {
+            /* Elastic, along the line from the segment's (the triangle's)
+             * nearest point. */
             double x[3], v[3], n[3];
             ref_at(st, bi, x, v);
-            ref_segment_normal(sc->sa[bj], sc->sb[bj], x, n);
-            double vn = v[0] * n[0] + v[1] * n[1];
+            if (kind == 4) {
+                ref_segment_normal(sc->sa[bj], sc->sb[bj], x, n);
+            } else {
+                double q[3];
+                nearest_on_triangle((const double(*)[3])sc->tp[bj], x, q);
+                for (int k = 0; k < 3; k++)
+                    n[k] = x[k] - q[k];
+                double len = ref_norm3(n);
+                for (int k = 0; k < 3; k++)
+                    n[k] /= len;
+            }
+            double vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
             if (vn < 0.0)
-                for (int k = 0; k < 2; k++)
+                for (int k = 0; k < 3; k++)
                     v[k] -= 2.0 * vn * n[k];
             ref_set(st, bi, x, v);
             if (st->seg_log && st->seg_logged < MAX_SEGMENT_HITS)
@@ -570,6 +743,8 @@ static int place_at_random(ref_scene *sc, int i, int tries)
             u = fmin(fmax(u, 0.0), 1.0);
             ok = hypot(p->x[0] - a[0] - u * ab[0], p->x[1] - a[1] - u * ab[1]) > p->r + 1e-3;
         }
+        for (int q = 0; q < sc->ntriangles && ok; q++)
+            ok = distance_to_triangle((const double(*)[3])sc->tp[q], p->x) > p->r + 1e-3;
         for (int j = 0; j < i && ok; j++) {
             double s = p->r + sc->s[j].r + 1e-3;
             ok = min_image_dist2(sc, p->x, sc->s[j].x) > s * s;
@@ -867,6 +1042,68 @@ static int make_segment_scene(ref_scene *sc, int index, scene_info *info)
     return 1;
 }
 
+/* A 3D box with walls on every axis, gravity in half of the scenes
+ * (straight down, or a little to the side in some), and one to three
+ * triangles inside it (corners at least 2% of the side from the walls),
+ * their corners within a fifth to three fifths of the smaller side of a
+ * random centre, at any angle; they may cross one another. */
+static int make_triangle_scene(ref_scene *sc, int index, scene_info *info)
+{
+    memset(sc, 0, sizeof *sc);
+    memset(info, 0, sizeof *info);
+    rng_state = 0xD1B54A32D192ED03ULL * (uint64_t)(index + 29);
+    for (int k = 0; k < 8; k++)
+        urand();
+    sc->dim = 3;
+    sc->n = 10 + (int)(urand() * 30.0);
+    info->kind = index & 1 ? 3 : 1; /* walls + gravity, or walls */
+    if (info->kind == 3) {
+        sc->g[2] = -(0.2 + urand());
+        if (index % 3 == 0)
+            sc->g[0] = 0.3 * (urand() - 0.5);
+    }
+    double vol = 0.0;
+    for (int i = 0; i < sc->n; i++) {
+        ref_sphere *p = &sc->s[i];
+        p->r = 0.3 + 0.4 * urand();
+        p->inv_m = 1.0 / (0.5 + 3.5 * urand());
+        for (int k = 0; k < 3; k++)
+            p->v[k] = nrand();
+        vol += 4.18879020478639 * p->r * p->r * p->r;
+    }
+    double side = cbrt(vol / 0.1);
+    for (int k = 0; k < 3; k++)
+        sc->L[k] = fmax(side * (0.85 + 0.3 * urand()), 2.5 * 0.7);
+    double smaller = fmin(sc->L[0], fmin(sc->L[1], sc->L[2]));
+    sc->ntriangles = 1 + (int)(urand() * MAX_TRIANGLES);
+    for (int q = 0; q < sc->ntriangles; q++) {
+        int inside = 0;
+        while (!inside) {
+            double c[3], size = (0.2 + 0.4 * urand()) * smaller;
+            for (int k = 0; k < 3; k++)
+                c[k] = sc->L[k] * urand();
+            inside = 1;
+            for (int corner = 0; corner < 3; corner++)
+                for (int k = 0; k < 3; k++) {
+                    double x = c[k] + size * (urand() - 0.5);
+                    sc->tp[q][corner][k] = x;
+                    inside = inside && x >= 0.02 * sc->L[k] && x <= 0.98 * sc->L[k];
+                }
+            double ab[3], ac[3], n[3];
+            for (int k = 0; k < 3; k++) {
+                ab[k] = sc->tp[q][1][k] - sc->tp[q][0][k];
+                ac[k] = sc->tp[q][2][k] - sc->tp[q][0][k];
+            }
+            ref_cross(n, ab, ac);
+            inside = inside && ref_norm3(n) > 0.05 * size * size; /* not a sliver */
+        }
+    }
+    for (int i = 0; i < sc->n; i++)
+        if (!place_at_random(sc, i, 5000))
+            return 0;
+    return 1;
+}
+
 /* ---- the engine --------------------------------------------------------------- */
 
 typedef struct engine_log {
@@ -880,7 +1117,7 @@ static void on_contact(void *user, carom_contact *c)
 {
     engine_log *log = user;
     log->plane_hits += c->kind == CAROM_CONTACT_PLANE;
-    if (c->kind == CAROM_CONTACT_SEGMENT) {
+    if (c->kind == CAROM_CONTACT_SEGMENT || c->kind == CAROM_CONTACT_TRIANGLE) {
         if (log->segment_hits < MAX_SEGMENT_HITS)
             log->seg[log->segment_hits] = (collision){c->time, (int)c->i, c->wall};
         log->segment_hits++;
@@ -949,6 +1186,15 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
         if (carom_world_add_segment(w, sc->sa[q], sc->sb[q], &index) != CAROM_OK ||
             index != (uint32_t)q) {
             fprintf(stderr, "segment: %s\n", carom_world_error_message(w));
+            check_failures++;
+        }
+    }
+    for (int q = 0; q < sc->ntriangles; q++) {
+        uint32_t index;
+        if (carom_world_add_triangle(w, sc->tp[q][0], sc->tp[q][1], sc->tp[q][2], &index) !=
+                CAROM_OK ||
+            index != (uint32_t)q) {
+            fprintf(stderr, "triangle: %s\n", carom_world_error_message(w));
             check_failures++;
         }
     }
@@ -1043,19 +1289,25 @@ int main(void)
     int segment_compared = 0, segment_contacts = 0, ref_at_ends = 0, ref_at_ends_falling = 0;
     long segment_hits = 0;
     double worst_segment_error = 0.0;
+    int triangle_compared = 0, triangle_contacts = 0, ref_at_edges = 0, ref_at_edges_falling = 0;
+    long triangle_hits = 0;
+    double worst_triangle_error = 0.0;
     const int first_segment_scene = SCENES + WIDE_SCENES + HUGE_SCENES + PLANE_SCENES;
-    for (int index = 0; index < first_segment_scene + SEGMENT_SCENES; index++) {
+    const int first_triangle_scene = first_segment_scene + SEGMENT_SCENES;
+    for (int index = 0; index < first_triangle_scene + TRIANGLE_SCENES; index++) {
         static ref_scene sc;
         scene_info info;
         int wide = index >= SCENES && index < SCENES + WIDE_SCENES;
         int huge = index >= SCENES + WIDE_SCENES && index < SCENES + WIDE_SCENES + HUGE_SCENES;
         int planes = index >= SCENES + WIDE_SCENES + HUGE_SCENES && index < first_segment_scene;
-        int segments = index >= first_segment_scene;
-        int made = wide       ? make_wide_scene(&sc, index, &info)
-                   : huge     ? make_huge_scene(&sc, index, &info)
-                   : planes   ? make_plane_scene(&sc, index, &info)
-                   : segments ? make_segment_scene(&sc, index, &info)
-                              : make_scene(&sc, index, &info);
+        int segments = index >= first_segment_scene && index < first_triangle_scene;
+        int triangles = index >= first_triangle_scene;
+        int made = wide        ? make_wide_scene(&sc, index, &info)
+                   : huge      ? make_huge_scene(&sc, index, &info)
+                   : planes    ? make_plane_scene(&sc, index, &info)
+                   : segments  ? make_segment_scene(&sc, index, &info)
+                   : triangles ? make_triangle_scene(&sc, index, &info)
+                               : make_scene(&sc, index, &info);
         if (!made) {
             fprintf(stderr, "scene %d: could not place the spheres\n", index);
             check_failures++;
@@ -1094,6 +1346,11 @@ int main(void)
             if (info.kind == 3)
                 ref_at_ends_falling += run_a.seg_at_ends;
         }
+        if (triangles) {
+            ref_at_edges += run_a.seg_at_ends;
+            if (info.kind == 3)
+                ref_at_edges_falling += run_a.seg_at_ends;
+        }
         /* The engine, up to the horizon: with neighbour lists wherever the
          * scene allows them (however dilute), and with cells only. */
         int agree = horizon;
@@ -1109,6 +1366,8 @@ int main(void)
                 plane_hits += log.plane_hits;
             if (segments)
                 segment_hits += log.segment_hits;
+            if (triangles)
+                triangle_hits += log.segment_hits;
             int same = 0;
             while (same < horizon && same < log.count &&
                    same_collision(&log.c[same], &seq[same], COMPARE_TOL)) {
@@ -1135,17 +1394,23 @@ int main(void)
                 fprintf(stderr, " reference (%d,%d) at %.17g\n", seq[same].i, seq[same].j,
                         seq[same].t);
             }
-            if (segments) {
-                /* Its segment contacts, up to the last collision that agrees. */
+            if (segments || triangles) {
+                /* Its segment (triangle) contacts, up to the last collision
+                 * that agrees. */
                 int k = compare_segment_hits(&run_a, &log, same > 0 ? seq[same - 1].t : 0.0,
-                                             &worst_segment_error);
+                                             segments ? &worst_segment_error
+                                                      : &worst_triangle_error);
                 if (k >= 0) {
-                    segment_contacts += k;
+                    if (segments)
+                        segment_contacts += k;
+                    else
+                        triangle_contacts += k;
                 } else {
                     k = -1 - k;
                     check_failures++;
-                    fprintf(stderr, "scene %d (segments, n %d, kind %d, %s): segment contact %d:",
-                            index, sc.n, info.kind, lists ? "lists" : "cells", k);
+                    fprintf(stderr, "scene %d (%s, n %d, kind %d, %s): contact %d:", index,
+                            segments ? "segments" : "triangles", sc.n, info.kind,
+                            lists ? "lists" : "cells", k);
                     if (k < log.segment_hits && k < MAX_SEGMENT_HITS)
                         fprintf(stderr, " engine sphere %d, segment %d at %.17g,", log.seg[k].i,
                                 log.seg[k].j, log.seg[k].t);
@@ -1160,7 +1425,7 @@ int main(void)
             }
         }
         compared += agree;
-        if (wide || huge || planes || segments) {
+        if (wide || huge || planes || segments || triangles) {
             /* Counted apart from the random scenes above. */
             if (wide)
                 wide_compared += agree;
@@ -1168,8 +1433,10 @@ int main(void)
                 huge_compared += agree;
             else if (planes)
                 plane_compared += agree;
-            else
+            else if (segments)
                 segment_compared += agree;
+            else
+                triangle_compared += agree;
             continue;
         }
         scenes++;
@@ -1202,6 +1469,11 @@ int main(void)
            "reference met an end %d times (%d under gravity)\n",
            SEGMENT_SCENES, segment_compared, segment_hits, segment_contacts, worst_segment_error,
            ref_at_ends, ref_at_ends_falling);
+    printf("%d scenes with fixed triangles: %d collisions compared, %ld triangle hits in the "
+           "engine's runs, %d triangle contacts compared (largest time difference %.3g); the "
+           "reference met an edge or a corner %d times (%d under gravity)\n",
+           TRIANGLE_SCENES, triangle_compared, triangle_hits, triangle_contacts,
+           worst_triangle_error, ref_at_edges, ref_at_edges_falling);
     printf("%d of the engine's runs used neighbour lists (each scene runs with and "
            "without)\n", with_lists);
     CHECK(scenes == SCENES);
@@ -1215,6 +1487,10 @@ int main(void)
     CHECK(segment_contacts > 10 * SEGMENT_SCENES);
     CHECK(ref_at_ends_falling > 50);
     CHECK(worst_segment_error < COMPARE_TOL);
+    CHECK(triangle_compared > 40 * TRIANGLE_SCENES);
+    CHECK(triangle_contacts > 5 * TRIANGLE_SCENES);
+    CHECK(ref_at_edges_falling > 20);
+    CHECK(worst_triangle_error < COMPARE_TOL);
     CHECK(compared > 5000);
     CHECK(with_big >= 20 && compared_big > 500);
     CHECK(short_horizon <= scenes * 15 / 100); /* most scenes give at least 20 */
