@@ -10,10 +10,12 @@
  *   plane times with growth, minimum images, its own response in the
  *   frame of the growing surfaces): random scenes, 2D and 3D, periodic,
  *   walled and mixed boxes, some cut by one or two fixed planes, 2D
- *   walled ones with one or two fixed segments (faces and ends), mixed
+ *   walled ones with one or two fixed segments (faces and ends), 3D
+ *   walled ones with one or two fixed triangles (faces, edges, corners;
+ *   the reference's nearest point is tests/triangle_reference.h's), mixed
  *   radii (some over a factor 10, a hierarchy of cells) and masses,
- *   growth rates 0.02 to 0.2. The sphere-sphere collisions and plane and
- *   segment hits (time, i, j, plane or segment) must agree, pairs
+ *   growth rates 0.02 to 0.2. The sphere-sphere collisions and plane,
+ *   segment and triangle hits (time, i, j, which) must agree, pairs
  *   exactly and times to 1e-9 relative, up to each scene's horizon of
  *   chaos (the reference run again from coordinates perturbed by 1e-13
  *   first differs there).
@@ -34,6 +36,7 @@
 #include "carom/drive.h"
 #include "carom/scene.h"
 #include "check.h"
+#include "triangle_reference.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -129,7 +132,8 @@ static void test_closed_forms(void)
 #define SCENES 120
 #define PLANE_SCENES 48 /* more scenes, each with fixed planes */
 #define SEGMENT_SCENES 32 /* and 2D walled scenes with fixed segments */
-#define ALL_SCENES (SCENES + PLANE_SCENES + SEGMENT_SCENES)
+#define TRIANGLE_SCENES 32 /* and 3D walled scenes with fixed triangles */
+#define ALL_SCENES (SCENES + PLANE_SCENES + SEGMENT_SCENES + TRIANGLE_SCENES)
 
 typedef struct ref_sphere {
     double x[3], v[3]; /* at t0 */
@@ -147,13 +151,16 @@ typedef struct ref_scene {
     double plane[2][4]; /* unit normal, offset: free where n . x >= d + r */
     int nsegments;
     double segment[2][4]; /* x0, y0, x1, y1 */
+    int ntriangles;
+    double triangle[2][3][3]; /* corners */
     ref_sphere s[MAX_N];
     double t;
 } ref_scene;
 
 typedef struct collision {
     double t;
-    int i, j; /* spheres i < j, or sphere i and plane -1 - j, or segment -100 - j */
+    int i, j; /* spheres i < j, or sphere i and plane -1 - j, segment -100 - j, or
+                 triangle -200 - j */
 } collision;
 
 static uint64_t rng_state;
@@ -238,6 +245,70 @@ static double ref_segment_time(const ref_scene *sc, int q, const double X[3], co
     return best;
 }
 
+/* When a sphere at X moving at V, radius r growing at speed s, first
+ * touches triangle q (straight motion): the face on the centre's side
+ * where its foot is then in the triangle (on the inner side of each
+ * edge, by cross products), an edge's cylinder where the centre is then
+ * alongside the edge, or a corner. */
+static double ref_triangle_time(const ref_scene *sc, int q, const double X[3], const double V[3],
+                                double r, double s)
+{
+    const double(*p)[3] = sc->triangle[q];
+    double e[3][3], len[3], n[3], ab[3], ac[3];
+    for (int k = 0; k < 3; k++) {
+        for (int m = 0; m < 3; m++)
+            e[k][m] = p[(k + 1) % 3][m] - p[k][m];
+        len[k] = sqrt(dot3(e[k], e[k]));
+        for (int m = 0; m < 3; m++)
+            e[k][m] /= len[k];
+    }
+    for (int m = 0; m < 3; m++) {
+        ab[m] = p[1][m] - p[0][m];
+        ac[m] = p[2][m] - p[0][m];
+    }
+    n[0] = ab[1] * ac[2] - ab[2] * ac[1];
+    n[1] = ab[2] * ac[0] - ab[0] * ac[2];
+    n[2] = ab[0] * ac[1] - ab[1] * ac[0];
+    double nn = sqrt(dot3(n, n));
+    for (int m = 0; m < 3; m++)
+        n[m] /= nn;
+    double rel[3] = {X[0] - p[0][0], X[1] - p[0][1], X[2] - p[0][2]};
+    double h = dot3(rel, n), hv = dot3(V, n);
+    if (h < 0.0) {
+        h = -h;
+        hv = -hv;
+    }
+    double best = ref_upcrossing(0.0, s - hv, r - h);
+    if (isfinite(best))
+        for (int k = 0; k < 3; k++) {
+            double y[3], c[3];
+            for (int m = 0; m < 3; m++)
+                y[m] = X[m] + V[m] * best - p[k][m];
+            c[0] = e[k][1] * y[2] - e[k][2] * y[1];
+            c[1] = e[k][2] * y[0] - e[k][0] * y[2];
+            c[2] = e[k][0] * y[1] - e[k][1] * y[0];
+            if (dot3(c, n) < 0.0)
+                best = INFINITY;
+        }
+    for (int k = 0; k < 3; k++) {
+        double d[3] = {X[0] - p[k][0], X[1] - p[k][1], X[2] - p[k][2]}, u[3];
+        double along = dot3(d, e[k]), speed = dot3(V, e[k]);
+        for (int m = 0; m < 3; m++) {
+            u[m] = V[m] - speed * e[k][m];
+            d[m] -= along * e[k][m];
+        }
+        double t =
+            ref_upcrossing(s * s - dot3(u, u), 2.0 * (r * s - dot3(d, u)), r * r - dot3(d, d));
+        double at = along + speed * t;
+        if (at >= 0.0 && at <= len[k])
+            best = fmin(best, t);
+        double c[3] = {X[0] - p[k][0], X[1] - p[k][1], X[2] - p[k][2]};
+        best = fmin(best, ref_upcrossing(s * s - dot3(V, V), 2.0 * (r * s - dot3(c, V)),
+                                         r * r - dot3(c, c)));
+    }
+    return best;
+}
+
 static int ref_next(ref_scene *sc, collision *out)
 {
     static double X[MAX_N][3], V[MAX_N][3];
@@ -318,6 +389,17 @@ static int ref_next(ref_scene *sc, collision *out)
                     bj = q;
                 }
             }
+        for (int i = 0; i < sc->n; i++)
+            for (int q = 0; q < sc->ntriangles; q++) {
+                double t = ref_triangle_time(sc, q, X[i], V[i], ref_radius(sc, i, sc->t),
+                                             sc->s[i].r0 * sc->rate);
+                if (t < best) {
+                    best = t;
+                    kind = 5;
+                    bi = i;
+                    bj = q;
+                }
+            }
         if (best > safe) {
             sc->t += safe; /* the images are chosen again */
             continue;
@@ -325,25 +407,31 @@ static int ref_next(ref_scene *sc, collision *out)
         if (!isfinite(best))
             return 0;
         sc->t += best;
-        if (kind == 4) {
-            /* Off the segment's nearest point, like off a plane. */
+        if (kind == 4 || kind == 5) {
+            /* Off the segment's (triangle's) nearest point, like off a
+             * plane. */
             ref_sphere *p = &sc->s[bi];
-            double x[3], v[3], q[2], n[3] = {0.0, 0.0, 0.0};
+            double x[3], v[3], q[3] = {0.0, 0.0, 0.0}, n[3];
             ref_at(sc, bi, x, v);
-            ref_segment_nearest(sc->segment[bj], x, q);
-            double d = hypot(x[0] - q[0], x[1] - q[1]);
-            n[0] = (x[0] - q[0]) / d;
-            n[1] = (x[1] - q[1]) / d;
-            double into = -(n[0] * v[0] + n[1] * v[1]) + p->r0 * sc->rate;
+            if (kind == 4)
+                ref_segment_nearest(sc->segment[bj], x, q);
+            else
+                nearest_on_triangle((const double(*)[3])sc->triangle[bj], x, q);
+            for (int k = 0; k < 3; k++)
+                n[k] = x[k] - q[k];
+            double d = sqrt(dot3(n, n));
+            for (int k = 0; k < 3; k++)
+                n[k] /= d;
+            double into = -dot3(n, v) + p->r0 * sc->rate;
             if (into > 0.0)
-                for (int k = 0; k < 2; k++)
+                for (int k = 0; k < 3; k++)
                     v[k] += 2.0 * into * n[k];
             memcpy(p->x, x, sizeof x);
             memcpy(p->v, v, sizeof v);
             p->t0 = sc->t;
             out->t = sc->t;
             out->i = bi;
-            out->j = -100 - bj;
+            out->j = (kind == 4 ? -100 : -200) - bj;
             return 1;
         }
         if (kind == 3) {
@@ -450,8 +538,38 @@ static void make_segments(ref_scene *sc)
     }
 }
 
+/* One or two triangles inside the box, their corners within half of its
+ * side around a random centre, none a sliver (3D walled scenes). */
+static void make_triangles(ref_scene *sc)
+{
+    sc->ntriangles = 1 + (urand() < 0.5);
+    for (int q = 0; q < sc->ntriangles; q++) {
+        double(*p)[3] = sc->triangle[q];
+        for (double area = 0.0; !(area > 0.02 * sc->L[0] * sc->L[0]);) {
+            double c[3];
+            for (int k = 0; k < 3; k++)
+                c[k] = sc->L[k] * (0.3 + 0.4 * urand());
+            for (int corner = 0; corner < 3; corner++)
+                for (int k = 0; k < 3; k++)
+                    p[corner][k] = c[k] + 0.5 * sc->L[k] * (urand() - 0.5);
+            double ab[3], ac[3], n[3];
+            for (int k = 0; k < 3; k++) {
+                ab[k] = p[1][k] - p[0][k];
+                ac[k] = p[2][k] - p[0][k];
+            }
+            n[0] = ab[1] * ac[2] - ab[2] * ac[1];
+            n[1] = ab[2] * ac[0] - ab[0] * ac[2];
+            n[2] = ab[0] * ac[1] - ab[1] * ac[0];
+            area = sqrt(dot3(n, n));
+        }
+    }
+}
+
 static int clear_of_planes(const ref_scene *sc, const ref_sphere *s)
 {
+    for (int q = 0; q < sc->ntriangles; q++)
+        if (distance_to_triangle((const double(*)[3])sc->triangle[q], s->x) < s->r0 + 1e-3)
+            return 0;
     for (int q = 0; q < sc->nsegments; q++) {
         double near[2];
         ref_segment_nearest(sc->segment[q], s->x, near);
@@ -477,10 +595,14 @@ static void make_scene(ref_scene *sc, int index)
         urand();
     sc->dim = 2 + (index & 1);
     sc->n = 8 + (int)(urand() * (MAX_N - 8));
-    int segments = index >= SCENES + PLANE_SCENES;
+    int segments =
+        index >= SCENES + PLANE_SCENES && index < SCENES + PLANE_SCENES + SEGMENT_SCENES;
+    int triangles = index >= SCENES + PLANE_SCENES + SEGMENT_SCENES;
     if (segments)
         sc->dim = 2;
-    int kind = index < SCENES ? (index / 2) % 3 : segments ? 1 : 1 + (index / 2) % 2;
+    if (triangles)
+        sc->dim = 3;
+    int kind = index < SCENES ? (index / 2) % 3 : segments || triangles ? 1 : 1 + (index / 2) % 2;
     for (int k = 0; k < 3; k++)
         sc->periodic[k] = kind == 0 || (kind == 2 && k == 1);
     sc->rate = 0.02 + 0.18 * urand();
@@ -501,6 +623,8 @@ static void make_scene(ref_scene *sc, int index)
         sc->L[k] = fmax(side, 16.0 * rmax);
     if (segments)
         make_segments(sc);
+    else if (triangles)
+        make_triangles(sc);
     else if (index >= SCENES)
         make_planes(sc);
     for (int i = 0; i < sc->n; i++) {
@@ -535,10 +659,14 @@ static void engine_contact(void *user_data, carom_contact *c)
     if (c->kind == CAROM_CONTACT_WALL || log->n >= MAX_COLLISIONS + 8)
         return;
     collision *k = &log->c[log->n++];
-    if (c->kind == CAROM_CONTACT_PLANE || c->kind == CAROM_CONTACT_SEGMENT) {
+    if (c->kind == CAROM_CONTACT_PLANE || c->kind == CAROM_CONTACT_SEGMENT ||
+        c->kind == CAROM_CONTACT_TRIANGLE) {
         k->t = c->time;
         k->i = (int)c->i;
-        k->j = (c->kind == CAROM_CONTACT_PLANE ? -1 : -100) - c->wall;
+        k->j = (c->kind == CAROM_CONTACT_PLANE     ? -1
+                : c->kind == CAROM_CONTACT_SEGMENT ? -100
+                                                   : -200) -
+               c->wall;
         return;
     }
     k->t = c->time;
@@ -558,7 +686,7 @@ static void test_against_reference(void)
 {
     static ref_scene sc, perturbed;
     static collision want[MAX_COLLISIONS], other[MAX_COLLISIONS];
-    long compared = 0, plane_hits = 0, segment_hits = 0;
+    long compared = 0, plane_hits = 0, segment_hits = 0, triangle_hits = 0;
     double worst = 0.0;
     for (int index = 0; index < ALL_SCENES; index++) {
         make_scene(&sc, index);
@@ -588,6 +716,9 @@ static void test_against_reference(void)
             CHECK_OK(carom_world_add_plane(w, sc.plane[q], sc.plane[q][3], NULL));
         for (int q = 0; q < sc.nsegments; q++)
             CHECK_OK(carom_world_add_segment(w, sc.segment[q], sc.segment[q] + 2, NULL));
+        for (int q = 0; q < sc.ntriangles; q++)
+            CHECK_OK(carom_world_add_triangle(w, sc.triangle[q][0], sc.triangle[q][1],
+                                              sc.triangle[q][2], NULL));
         CHECK_OK(carom_world_set_growth(w, sc.rate));
         perturbed = sc;
         for (int i = 0; i < sc.n; i++)
@@ -636,21 +767,26 @@ static void test_against_reference(void)
                 CHECK(hypot(st.position[0] - near[0], st.position[1] - near[1]) >
                       st.radius * (1.0 - 1e-9));
             }
+            for (int q = 0; q < sc.ntriangles; q++)
+                CHECK(distance_to_triangle((const double(*)[3])sc.triangle[q], st.position) >
+                      st.radius * (1.0 - 1e-9));
         }
         compared += horizon;
         for (int m = 0; m < horizon; m++) {
             plane_hits += want[m].j < 0 && want[m].j > -100;
-            segment_hits += want[m].j <= -100;
+            segment_hits += want[m].j <= -100 && want[m].j > -200;
+            triangle_hits += want[m].j <= -200;
         }
         carom_world_free(w);
     }
     fprintf(stderr,
-            "  %ld contacts compared over %d scenes (%ld with planes, %ld with segments), largest "
-            "time difference %.2e\n",
-            compared, ALL_SCENES, plane_hits, segment_hits, worst);
+            "  %ld contacts compared over %d scenes (%ld with planes, %ld with segments, %ld with "
+            "triangles), largest time difference %.2e\n",
+            compared, ALL_SCENES, plane_hits, segment_hits, triangle_hits, worst);
     CHECK(compared > 20 * ALL_SCENES);
     CHECK(plane_hits > 2 * PLANE_SCENES);
     CHECK(segment_hits > 2 * SEGMENT_SCENES);
+    CHECK(triangle_hits > 2 * TRIANGLE_SCENES);
 }
 
 /* ---- compression --------------------------------------------------------- */
