@@ -277,6 +277,9 @@ carom_status world_build(carom_world *w, int resorted)
             return st;
     }
     world_growth_bake(w); /* growing spheres: the radii now */
+    carom_status indexed = world_triangles_index(w);
+    if (indexed != CAROM_OK)
+        return indexed;
     double rmax = 0.0, rsum = 0.0;
     for (uint32_t i = 0; i < w->count; i++)
         rsum += w->info[i].alive ? w->spheres[i].radius : 0.0;

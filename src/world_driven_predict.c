@@ -144,6 +144,39 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
                                      now);
 }
 
+/* The bound's first meeting with a fixed triangle, if before `best`
+ * (then *wall names it; ties: the first in index order). Only the
+ * triangles whose boxes the bound can reach by its reset are looked at
+ * (the tree's walk, world_triangles.c): the centre moves |v| H, the
+ * radius grows to r + accel (t_reset - t0)^2 / 2. */
+static double triangles_time(const carom_world *w, const sphere *s, const double x[3],
+                             const double v[3], double now, double best, int *wall)
+{
+    const driven_bound *b = &w->bounds[s - w->spheres];
+    double H = b->t_reset - now, e = b->t_reset - b->t0;
+    double reach = INFINITY;
+    if (H < INFINITY)
+        reach = (s->radius + 0.5 * b->accel * e * e + sqrt(vec_dot(v, v)) * H) * (1.0 + 1e-12) +
+                1e-12 * (world_plane_scale(x) + s->radius);
+    uint32_t found = UINT32_MAX;
+    box_tree_walk k;
+    box_tree_walk_start(&k, &w->triangle_tree, x, reach);
+    const uint32_t *items;
+    uint32_t n;
+    while ((n = box_tree_walk_next(&k, &items)))
+        for (uint32_t m = 0; m < n; m++) {
+            uint32_t g = items[m];
+            double t = world_driven_triangle_time(w, s, x, v, &w->triangles[g], now);
+            if (t < best || (t == best && found != UINT32_MAX && g < found)) {
+                best = t;
+                found = g;
+            }
+        }
+    if (found != UINT32_MAX)
+        *wall = (int)(TRIANGLE_WALL + found);
+    return best;
+}
+
 double world_driven_walls_time(const carom_world *w, const sphere *s, const double x[3],
                                const double v[3], double now, int *wall)
 {
@@ -184,12 +217,7 @@ double world_driven_walls_time(const carom_world *w, const sphere *s, const doub
             *wall = (int)(SEGMENT_WALL + g);
         }
     }
-    for (uint32_t g = 0; g < w->ntriangles; g++) {
-        double t = world_driven_triangle_time(w, s, x, v, &w->triangles[g], now);
-        if (t < best) {
-            best = t;
-            *wall = (int)(TRIANGLE_WALL + g);
-        }
-    }
+    if (w->ntriangles)
+        best = triangles_time(w, s, x, v, now, best, wall);
     return best;
 }

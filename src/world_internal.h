@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "carom/carom.h"
+#include "box_tree.h"
 #include "event_queue.h"
 #include "grid.h"
 #include "grid_levels.h"
@@ -309,6 +310,7 @@ struct carom_world {
     size_t nsegments, segments_room;
     world_triangle *triangles; /* fixed triangles (world_triangles.c) */
     size_t ntriangles, triangles_room;
+    box_tree triangle_tree; /* their boxes, for ntriangles once indexed */
 
     int64_t (*image)[3];  /* def.count_images: by id, the periodic faces
                              each sphere has crossed (world_images.c) */
@@ -476,6 +478,10 @@ double world_triangles_time(const carom_world *w, const sphere *s, double now, d
                             uint32_t *which);
 carom_status world_triangles_check(carom_world *w, uint32_t slot);
 void world_triangle_nearest(const world_triangle *g, const double x[3], double q[3]);
+/* The triangles' box tree for all of them (built again only after
+ * triangles were added): CAROM_OK, or out of memory. World builds and
+ * casts make it; predictions use it as it is. */
+carom_status world_triangles_index(carom_world *w);
 /* x's foot on the triangle's plane lies in the triangle (or on an edge). */
 int world_triangle_over(const world_triangle *g, const double x[3]);
 void world_triangles_free(carom_world *w);

@@ -85,50 +85,63 @@ static void cast_segments(const carom_world *w, const sweep *q, best_hit *best)
 /* A triangle: a face while the centre is over it (linear), an edge (the
  * point test across the edge's line, while alongside) or a corner (a
  * point); the normal is found at the hit, from the nearest point. */
-static void cast_triangles(const carom_world *w, const sweep *q, best_hit *best)
+static void cast_triangle(const carom_world *w, const sweep *q, uint32_t i, best_hit *best)
 {
     static const double zero[3] = {0.0, 0.0, 0.0};
-    for (size_t i = 0; i < w->ntriangles; i++) {
-        const world_triangle *g = &w->triangles[i];
-        double x[3], d[3], f = INFINITY;
-        world_triangle_nearest(g, q->origin, x);
-        vec_sub(d, q->origin, x);
-        if (vec_dot(d, d) < q->radius * q->radius) {
-            query_consider(best, 0.0, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + i,
-                           CAROM_QUERY_NO_SPHERE, (int)i, NULL, NULL);
-            continue; /* overlapping at the start */
-        }
-        vec_sub(d, q->origin, g->p[0]);
-        double e = vec_dot(d, g->n), side = e >= 0.0 ? 1.0 : -1.0;
-        double gap = side * e - q->radius, closing = -side * vec_dot(q->motion, g->n);
-        if (gap >= 0.0 && closing > 0.0) {
-            double face = gap / closing, y[3];
-            int over = 1;
-            for (int k = 0; k < 3 && over; k++) {
-                for (int m = 0; m < 3; m++)
-                    y[m] = q->origin[m] + face * q->motion[m] - g->p[k][m];
-                over = vec_dot(y, g->inward[k]) >= 0.0;
-            }
-            if (over)
-                f = face;
-        }
-        for (int k = 0; k < 3; k++) {
-            const double *dir = g->dir[k];
-            double across[3], motion[3];
-            vec_sub(d, q->origin, g->p[k]);
-            double along = vec_dot(d, dir), rate = vec_dot(q->motion, dir);
-            for (int m = 0; m < 3; m++) {
-                across[m] = d[m] - along * dir[m];
-                motion[m] = q->motion[m] - rate * dir[m];
-            }
-            double t = query_point_time(across, motion, zero, q->radius);
-            if (t < f && along + t * rate >= 0.0 && along + t * rate <= g->length[k])
-                f = t;
-            f = fmin(f, query_point_time(q->origin, q->motion, g->p[k], q->radius));
-        }
-        query_consider(best, f, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + i,
+    const world_triangle *g = &w->triangles[i];
+    double x[3], d[3], f = INFINITY;
+    world_triangle_nearest(g, q->origin, x);
+    vec_sub(d, q->origin, x);
+    if (vec_dot(d, d) < q->radius * q->radius) {
+        query_consider(best, 0.0, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + i,
                        CAROM_QUERY_NO_SPHERE, (int)i, NULL, NULL);
+        return; /* overlapping at the start */
     }
+    vec_sub(d, q->origin, g->p[0]);
+    double e = vec_dot(d, g->n), side = e >= 0.0 ? 1.0 : -1.0;
+    double gap = side * e - q->radius, closing = -side * vec_dot(q->motion, g->n);
+    if (gap >= 0.0 && closing > 0.0) {
+        double face = gap / closing, y[3];
+        int over = 1;
+        for (int k = 0; k < 3 && over; k++) {
+            for (int m = 0; m < 3; m++)
+                y[m] = q->origin[m] + face * q->motion[m] - g->p[k][m];
+            over = vec_dot(y, g->inward[k]) >= 0.0;
+        }
+        if (over)
+            f = face;
+    }
+    for (int k = 0; k < 3; k++) {
+        const double *dir = g->dir[k];
+        double across[3], motion[3];
+        vec_sub(d, q->origin, g->p[k]);
+        double along = vec_dot(d, dir), rate = vec_dot(q->motion, dir);
+        for (int m = 0; m < 3; m++) {
+            across[m] = d[m] - along * dir[m];
+            motion[m] = q->motion[m] - rate * dir[m];
+        }
+        double t = query_point_time(across, motion, zero, q->radius);
+        if (t < f && along + t * rate >= 0.0 && along + t * rate <= g->length[k])
+            f = t;
+        f = fmin(f, query_point_time(q->origin, q->motion, g->p[k], q->radius));
+    }
+    query_consider(best, f, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + i, CAROM_QUERY_NO_SPHERE,
+                   (int)i, NULL, NULL);
+}
+
+/* The triangles whose boxes meet the ball around the swept box
+ * (query_consider ranks hits by fraction, then index: any order). */
+static void cast_triangles(const carom_world *w, const sweep *q, best_hit *best)
+{
+    double reach = sqrt(vec_dot(q->half, q->half)) * (1.0 + 1e-12) +
+                   1e-12 * (world_plane_scale(q->mid) + q->radius);
+    box_tree_walk walk;
+    box_tree_walk_start(&walk, &w->triangle_tree, q->mid, reach);
+    const uint32_t *items;
+    uint32_t n;
+    while ((n = box_tree_walk_next(&walk, &items)))
+        for (uint32_t e = 0; e < n; e++)
+            cast_triangle(w, q, items[e], best);
 }
 
 /* Coordinates beyond this are refused: squares of them must not overflow. */
@@ -247,6 +260,9 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
     double no_shift[3] = {0.0, 0.0, 0.0};
     make_sweep(w, cast->origin, cast->motion, cast->radius, 0, no_shift, &q);
     best_hit best = {0};
+    st = world_triangles_index(w);
+    if (st != CAROM_OK)
+        return st;
     cast_spheres_in_pieces(w, cast, pieces, &best);
     cast_walls(w, &q, &best);
     cast_planes(w, &q, &best);

@@ -33,13 +33,16 @@
  * distance^2 does (a quadratic with one upcrossing at most); growing
  * spheres moving straight cannot come back to a far face.
  *
- * Cost: each prediction tests every triangle, after the walls and cell
+ * Cost: each prediction looks for triangles after the walls and cell
  * faces (`before` is the earliest of those). A bound on how far the
- * sphere travels before then, computed once, skips for a few
- * multiplications each (no square roots) a triangle whose ball around
- * it is out of reach, or whose plane is (by the motion along its
- * normal), and each edge and corner out of reach. */
+ * sphere travels before then, computed once, limits the walk of the
+ * triangles' box tree (world_triangles.c) to the boxes within reach,
+ * and skips for a few multiplications each (no square roots) a
+ * triangle there whose ball around it is out of reach, or whose plane
+ * is (by the motion along its normal), and each edge and corner out of
+ * reach. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "roots.h"
 #include "vec.h"
@@ -256,18 +259,29 @@ double world_triangles_time(const carom_world *w, const sphere *s, double now, d
         r *= growth_factor(w, s->t);
         grow = growth_speed(w, s->radius);
     }
+#ifdef CAROM_VALIDATE
+    if (w->triangle_tree.count != w->ntriangles)
+        abort(); /* the world builds the tree before any prediction */
+#endif
     reach q = reach_by(s->x, s->v, a, r, grow, before - s->t);
     double best = before - s->t; /* from the sphere's own time */
-    int found = 0;
-    for (uint32_t g = 0; g < w->ntriangles; g++) {
-        double tau = triangle_time(&w->triangles[g], s->x, s->v, a, r, grow, best, &q);
-        if (tau < best) {
-            best = tau;
-            *which = g;
-            found = 1;
+    uint32_t found = UINT32_MAX;
+    box_tree_walk k;
+    box_tree_walk_start(&k, &w->triangle_tree, s->x, r + q.travel + q.slack);
+    const uint32_t *items;
+    uint32_t n;
+    while ((n = box_tree_walk_next(&k, &items)))
+        for (uint32_t e = 0; e < n; e++) {
+            uint32_t g = items[e];
+            double tau = triangle_time(&w->triangles[g], s->x, s->v, a, r, grow, best, &q);
+            /* At a tie, the first in index order. */
+            if (tau < best || (tau == best && found != UINT32_MAX && g < found)) {
+                best = tau;
+                found = g;
+            }
         }
-    }
-    if (!found)
+    *which = found;
+    if (found == UINT32_MAX)
         return INFINITY;
     double t = s->t + best;
     return t > now ? t : now;

@@ -35,7 +35,9 @@
  * across the edge's line (two coordinates in the plane across it),
  * continued past entries where the centre is not alongside the edge; a
  * corner as that bisection in 3D. Its normal is from its own nearest
- * point (tests/triangle_reference.h, by the triangle's regions).
+ * point (tests/triangle_reference.h, by the triangle's regions). The
+ * mesh scenes scatter 32 to 64 small triangles, so that most of them lie
+ * out of a sphere's reach and the engine's tree of triangles skips them.
  *
  * Hard-sphere gases are chaotic, so each scene is compared only up to its
  * own horizon: the reference is run twice, the second time with every
@@ -62,7 +64,8 @@
 #define MAX_SEGMENTS 3
 #define MAX_SEGMENT_HITS 4096 /* per scene: segment (or triangle) contacts compared */
 #define TRIANGLE_SCENES 32 /* fixed triangles in a 3D box */
-#define MAX_TRIANGLES 3
+#define MESH_SCENES 8      /* many small ones, for the engine's tree of triangles */
+#define MAX_TRIANGLES 64
 
 typedef struct ref_sphere {
     double x[3], v[3];
@@ -1046,8 +1049,12 @@ static int make_segment_scene(ref_scene *sc, int index, scene_info *info)
  * (straight down, or a little to the side in some), and one to three
  * triangles inside it (corners at least 2% of the side from the walls),
  * their corners within a fifth to three fifths of the smaller side of a
- * random centre, at any angle; they may cross one another. */
-static int make_triangle_scene(ref_scene *sc, int index, scene_info *info)
+ * random centre, at any angle; they may cross one another. A mesh scene
+ * has 32 to 64 triangles of a twentieth to a fifth of the side instead
+ * (scattered, not joined: two triangles sharing an edge would meet a
+ * sphere at the same time, and which one is named would rest on the
+ * last bits of two root finders). */
+static int make_triangle_scene(ref_scene *sc, int index, int mesh, scene_info *info)
 {
     memset(sc, 0, sizeof *sc);
     memset(info, 0, sizeof *info);
@@ -1075,11 +1082,11 @@ static int make_triangle_scene(ref_scene *sc, int index, scene_info *info)
     for (int k = 0; k < 3; k++)
         sc->L[k] = fmax(side * (0.85 + 0.3 * urand()), 2.5 * 0.7);
     double smaller = fmin(sc->L[0], fmin(sc->L[1], sc->L[2]));
-    sc->ntriangles = 1 + (int)(urand() * MAX_TRIANGLES);
+    sc->ntriangles = mesh ? 32 + (int)(urand() * 32.0) : 1 + (int)(urand() * 3.0);
     for (int q = 0; q < sc->ntriangles; q++) {
         int inside = 0;
         while (!inside) {
-            double c[3], size = (0.2 + 0.4 * urand()) * smaller;
+            double c[3], size = (mesh ? 0.05 + 0.15 * urand() : 0.2 + 0.4 * urand()) * smaller;
             for (int k = 0; k < 3; k++)
                 c[k] = sc->L[k] * urand();
             inside = 1;
@@ -1290,23 +1297,27 @@ int main(void)
     long segment_hits = 0;
     double worst_segment_error = 0.0;
     int triangle_compared = 0, triangle_contacts = 0, ref_at_edges = 0, ref_at_edges_falling = 0;
+    int mesh_compared = 0, mesh_contacts = 0;
+    long mesh_hits = 0;
     long triangle_hits = 0;
     double worst_triangle_error = 0.0;
     const int first_segment_scene = SCENES + WIDE_SCENES + HUGE_SCENES + PLANE_SCENES;
     const int first_triangle_scene = first_segment_scene + SEGMENT_SCENES;
-    for (int index = 0; index < first_triangle_scene + TRIANGLE_SCENES; index++) {
+    const int first_mesh_scene = first_triangle_scene + TRIANGLE_SCENES;
+    for (int index = 0; index < first_mesh_scene + MESH_SCENES; index++) {
         static ref_scene sc;
         scene_info info;
         int wide = index >= SCENES && index < SCENES + WIDE_SCENES;
         int huge = index >= SCENES + WIDE_SCENES && index < SCENES + WIDE_SCENES + HUGE_SCENES;
         int planes = index >= SCENES + WIDE_SCENES + HUGE_SCENES && index < first_segment_scene;
         int segments = index >= first_segment_scene && index < first_triangle_scene;
-        int triangles = index >= first_triangle_scene;
+        int triangles = index >= first_triangle_scene; /* meshes too */
+        int mesh = index >= first_mesh_scene;
         int made = wide        ? make_wide_scene(&sc, index, &info)
                    : huge      ? make_huge_scene(&sc, index, &info)
                    : planes    ? make_plane_scene(&sc, index, &info)
                    : segments  ? make_segment_scene(&sc, index, &info)
-                   : triangles ? make_triangle_scene(&sc, index, &info)
+                   : triangles ? make_triangle_scene(&sc, index, mesh, &info)
                                : make_scene(&sc, index, &info);
         if (!made) {
             fprintf(stderr, "scene %d: could not place the spheres\n", index);
@@ -1367,7 +1378,7 @@ int main(void)
             if (segments)
                 segment_hits += log.segment_hits;
             if (triangles)
-                triangle_hits += log.segment_hits;
+                *(mesh ? &mesh_hits : &triangle_hits) += log.segment_hits;
             int same = 0;
             while (same < horizon && same < log.count &&
                    same_collision(&log.c[same], &seq[same], COMPARE_TOL)) {
@@ -1404,7 +1415,7 @@ int main(void)
                     if (segments)
                         segment_contacts += k;
                     else
-                        triangle_contacts += k;
+                        *(mesh ? &mesh_contacts : &triangle_contacts) += k;
                 } else {
                     k = -1 - k;
                     check_failures++;
@@ -1436,7 +1447,7 @@ int main(void)
             else if (segments)
                 segment_compared += agree;
             else
-                triangle_compared += agree;
+                *(mesh ? &mesh_compared : &triangle_compared) += agree;
             continue;
         }
         scenes++;
@@ -1474,6 +1485,9 @@ int main(void)
            "reference met an edge or a corner %d times (%d under gravity)\n",
            TRIANGLE_SCENES, triangle_compared, triangle_hits, triangle_contacts,
            worst_triangle_error, ref_at_edges, ref_at_edges_falling);
+    printf("%d scenes with 32 to 64 small triangles: %d collisions compared, %ld triangle hits "
+           "in the engine's runs, %d triangle contacts compared (times as above)\n",
+           MESH_SCENES, mesh_compared, mesh_hits, mesh_contacts);
     printf("%d of the engine's runs used neighbour lists (each scene runs with and "
            "without)\n", with_lists);
     CHECK(scenes == SCENES);
@@ -1491,6 +1505,8 @@ int main(void)
     CHECK(triangle_contacts > 5 * TRIANGLE_SCENES);
     CHECK(ref_at_edges_falling > 20);
     CHECK(worst_triangle_error < COMPARE_TOL);
+    CHECK(mesh_compared > 40 * MESH_SCENES);
+    CHECK(mesh_contacts > 10 * MESH_SCENES);
     CHECK(compared > 5000);
     CHECK(with_big >= 20 && compared_big > 500);
     CHECK(short_horizon <= scenes * 15 / 100); /* most scenes give at least 20 */
