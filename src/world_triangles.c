@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "query_cast.h"
 #include "vec.h"
 #include "world_internal.h"
 
@@ -145,6 +146,52 @@ carom_status world_triangles_check(carom_world *w, uint32_t slot)
     return CAROM_OK;
 }
 
+/* Whether live sphere `slot` (its state now) overlaps triangle g; its
+ * radius now and its centre's distance from g. */
+static int sphere_overlaps(carom_world *w, uint32_t slot, const world_triangle *g, double *r,
+                           double *d)
+{
+    double x[3], v[3];
+    world_true_state(w, slot, w->time, x, v);
+    *d = distance_to(g, x);
+    *r = w->spheres[slot].radius * growth_factor(w, w->time);
+    return *d < *r * (1.0 - TRIANGLE_TOLERANCE);
+}
+
+/* The live sphere of the lowest slot that overlaps triangle g now, if
+ * any (1), with its radius and distance. The spheres near g's ball come
+ * from the scene queries' index (query_index.h: built once for the many
+ * triangles of a mesh added at one time), else every sphere is tested. */
+#define NEAR_ROOM 256
+static int find_overlapping(carom_world *w, const world_triangle *g, uint32_t *slot, double *r,
+                            double *d)
+{
+    carom_sphere_id near[NEAR_ROOM];
+    double reach = g->reach * (1.0 + 1e-9) + 1e-9 * world_plane_scale(g->centre);
+    size_t n = query_overlap_spheres(w, g->centre, reach, near, NEAR_ROOM);
+    if (n > NEAR_ROOM) { /* a large triangle among many spheres */
+        int found = 0;
+        for (uint32_t s = 0; s < w->count && !found; s++)
+            if (w->info[s].alive && sphere_overlaps(w, s, g, r, d)) {
+                *slot = s;
+                found = 1;
+            }
+        return found;
+    }
+    uint32_t first = UINT32_MAX;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t s = world_slot_of(w, near[k]);
+        double rs, ds;
+        if (s < first && sphere_overlaps(w, s, g, &rs, &ds)) {
+            first = s;
+            *r = rs;
+            *d = ds;
+        }
+    }
+    *slot = first;
+    return first != UINT32_MAX;
+}
+
 /* The triangle's derived geometry; 0 if its corners are not finite or
  * inside the box, or it has no area (at a relative 1e-12 of its longest
  * edge squared). */
@@ -215,16 +262,10 @@ carom_status carom_world_add_triangle(carom_world *w, const double a[3], const d
                           a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]);
     if (w->ntriangles >= 0x10000000u)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "triangle: too many triangles");
-    for (uint32_t slot = 0; slot < w->count; slot++) {
-        if (!w->info[slot].alive)
-            continue;
-        double x[3], v[3];
-        world_true_state(w, slot, w->time, x, v);
-        double d = distance_to(&tri, x);
-        double r = w->spheres[slot].radius * growth_factor(w, w->time);
-        if (d < r * (1.0 - TRIANGLE_TOLERANCE))
-            return overlapping(w, slot, r, (uint32_t)w->ntriangles, d);
-    }
+    uint32_t slot;
+    double r, d;
+    if (find_overlapping(w, &tri, &slot, &r, &d))
+        return overlapping(w, slot, r, (uint32_t)w->ntriangles, d);
     if (w->ntriangles == w->triangles_room) {
         size_t room = w->triangles_room ? 2 * w->triangles_room : 4;
         world_triangle *triangles = realloc(w->triangles, room * sizeof *triangles);

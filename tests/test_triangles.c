@@ -659,6 +659,70 @@ static void test_refusals(void)
     }
 }
 
+/* Adding many triangles among many spheres (a mesh among a gas): each is
+ * refused exactly when some sphere overlaps it (the test's own distance,
+ * every sphere), naming the sphere of the lowest index, before and after
+ * the world is built; small triangles (the scene queries' index finds
+ * the spheres near them) and large ones (every sphere tested). */
+static void test_many_refusals(void)
+{
+    unsigned seed = 99;
+    static double x[2000][3], r[2000];
+    carom_world *w = logged_world(30.0, 0.0, &(contact_log){0});
+    const double still[3] = {0.0, 0.0, 0.0};
+    int n = 0;
+    for (int i = 0; i < 2000; i++) {
+        r[n] = 0.5 + 0.5 * unit_random(&seed);
+        for (int k = 0; k < 3; k++)
+            x[n][k] = r[n] + (30.0 - 2.0 * r[n]) * unit_random(&seed);
+        int clear = 1;
+        for (int j = 0; j < n && clear; j++) {
+            double d2 = 0.0;
+            for (int k = 0; k < 3; k++)
+                d2 += (x[n][k] - x[j][k]) * (x[n][k] - x[j][k]);
+            clear = d2 > (r[n] + r[j]) * (r[n] + r[j]) * 1.0001;
+        }
+        if (clear) {
+            add(w, x[n], still, r[n]);
+            n++;
+        }
+    }
+    int added = 0, refused = 0, large_refused = 0;
+    for (int trial = 0; trial < 1500; trial++) {
+        if (trial == 750)
+            CHECK_OK(carom_world_advance_to(w, 0.0)); /* built: the same answers */
+        double tri[3][3], c[3], size = trial % 10 == 0 ? 20.0 : 0.3 + 2.0 * unit_random(&seed);
+        for (int k = 0; k < 3; k++)
+            c[k] = 30.0 * unit_random(&seed);
+        for (int q = 0; q < 3; q++)
+            for (int k = 0; k < 3; k++)
+                tri[q][k] = fmin(fmax(c[k] + size * (unit_random(&seed) - 0.5), 0.0), 30.0);
+        int first = -1;
+        for (int i = 0; i < n && first < 0; i++)
+            if (distance_to_triangle((const double(*)[3])tri, x[i]) < r[i] * (1.0 - 1e-10))
+                first = i;
+        carom_status st = carom_world_add_triangle(w, tri[0], tri[1], tri[2], NULL);
+        if (st == CAROM_ERR_INVALID_ARGUMENT)
+            continue; /* a sliver */
+        if (first < 0) {
+            CHECK(st == CAROM_OK);
+            added++;
+            continue;
+        }
+        CHECK(st == CAROM_ERR_OVERLAP);
+        char want[64];
+        snprintf(want, sizeof want, "sphere %d (radius", first);
+        CHECK(message_has(w, want));
+        refused++;
+        large_refused += size == 20.0;
+    }
+    fprintf(stderr, "  %d spheres: %d triangles added, %d refused (%d large)\n", n, added,
+            refused, large_refused);
+    CHECK(added > 300 && refused > 300 && large_refused > 50);
+    CHECK(carom_world_triangle_count(w) == (size_t)added);
+    carom_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_faces);
@@ -671,5 +735,6 @@ int main(void)
     RUN(test_random_casts);
     RUN(test_funnel);
     RUN(test_refusals);
+    RUN(test_many_refusals);
     return CHECK_REPORT();
 }
