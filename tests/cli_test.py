@@ -1074,6 +1074,185 @@ def case_triangles(r):
     expect(worst < 1e-9, "forces: a sphere %r of its radius into a triangle" % worst)
 
 
+def bowl_obj(path):
+    """A square bowl in unit coordinates: a floor of 3 x 3 squares (18
+    triangles sharing edges) at z = 1/8 over [1/4, 3/4]^2, and four sides
+    from its edges up to the rim [0, 1]^2 at z = 3/8 (two triangles each,
+    one side a quad that Assimp triangulates); two faces without area and
+    a line, which are skipped. Faces are written floor first. Returns the
+    26 triangles (unit coordinates)."""
+    grid = [0.25, 0.25 + 1 / 6, 0.75 - 1 / 6, 0.75]
+    vertices, faces, triangles = [], [], []
+
+    def vertex(p):
+        vertices.append(p)
+        return len(vertices)
+
+    floor = [[vertex((x, y, 0.125)) for x in grid] for y in grid]
+    rim = [vertex(p) for p in [(0, 0, 0.375), (1, 0, 0.375), (1, 1, 0.375), (0, 1, 0.375)]]
+    middle = vertex((0.5, 0, 0.375))
+    for j in range(3):
+        for i in range(3):
+            a, b, c, d = floor[j][i], floor[j][i + 1], floor[j + 1][i + 1], floor[j + 1][i]
+            faces += [(a, b, c), (a, c, d)]
+    corners = [floor[0][0], floor[0][3], floor[3][3], floor[3][0]]
+    for k in range(4):
+        a, b, c, d = corners[k], corners[(k + 1) % 4], rim[(k + 1) % 4], rim[k]
+        faces += [(a, b, c, d)] if k == 3 else [(a, b, c), (a, c, d)]
+    for f in faces:
+        triangles += [(f[0], f[1], f[2])] + ([(f[0], f[2], f[3])] if len(f) == 4 else [])
+    with open(path, "w") as out:
+        out.write("# carom's test bowl\no bowl\n")
+        out.writelines("v %r %r %r\n" % p for p in vertices)
+        out.writelines("f " + " ".join(map(str, f)) + "\n" for f in faces)
+        # No area: a corner twice, three corners on a line; and a line.
+        out.write("f %d %d %d\nf %d %d %d\nl %d %d\n"
+                  % (rim[0], rim[0], rim[1], rim[0], middle, rim[1], rim[0], rim[2]))
+    return [tuple(vertices[k - 1] for k in t) for t in triangles]
+
+
+def placed(triangles, scale, shift):
+    return [tuple(tuple(c[k] * scale + shift[k] for k in range(3)) for c in t)
+            for t in triangles]
+
+
+def worst_into(rows, triangles):
+    """Largest fraction of its radius by which a sphere reaches into a
+    triangle (the distance only where its bounding box is near)."""
+    worst = 0.0
+    boxes = [([min(c[k] for c in t) for k in range(3)], [max(c[k] for c in t) for k in range(3)])
+             for t in triangles]
+    for row in rows:
+        x, r = row[:3], row[6]
+        for t, (lo, hi) in zip(triangles, boxes):
+            if all(lo[k] - r <= x[k] <= hi[k] + r for k in range(3)):
+                worst = max(worst, 1.0 - triangle_distance(x, t) / r)
+    return worst
+
+
+def expect_refused(r, args, words, what):
+    p = r.run(args)
+    lines = p.stderr.splitlines()
+    expect(p.returncode == USAGE and len(lines) == 1 and lines[0].startswith("carom: ") and
+           p.stdout == "" and all(w in lines[0] for w in words),
+           "%s: expected one line with %r, exit %d; got exit %d, stderr %r"
+           % (what, words, USAGE, p.returncode, p.stderr))
+
+
+def case_mesh(r):
+    """mesh=FILE: a mesh's faces as fixed triangles (3D). With Assimp
+    (CAROM_HAVE_MESH=1): a bowl of 26 triangles (OBJ) scaled by 8 and
+    shifted up by 1 into an 8^3 box; the JSON counts its triangles, the
+    faces without an area and the line skipped, and its bounds are where
+    mesh_scale and mesh_shift put them; the spheres the placement puts on
+    it are left out. Under gravity the others fall into the bowl (or
+    under it) and bounce: in no frame is a sphere nearer than its radius
+    to a triangle, and kinetic plus potential energy is kept (elastic). An
+    ASCII STL loads too (with triangles=, counted together). Bad input is
+    refused with one line naming the file: missing, unparseable, no
+    triangles (only faces without area), a vertex outside the box (face
+    and coordinates), 2D, periodic axes, mesh_scale 0 or NaN, orbits.
+    Without Assimp, mesh= is refused with one line saying so."""
+    bowl = r.path("bowl.obj")
+    unit = bowl_obj(bowl)
+    if not os.environ.get("CAROM_HAVE_MESH"):
+        expect_refused(r, ["boundary=walls", "mesh=" + bowl] + FAST,
+                       ["mesh=" + bowl, "built without Assimp"], "no Assimp")
+        expect_refused(r, ["boundary=walls", "mesh_scale=2"] + FAST,
+                       ["mesh_scale needs mesh=FILE"], "mesh_scale alone")
+        return
+    scale, shift = 8.0, (0.0, 0.0, 1.0)
+    bowl_key = ["mesh=" + bowl, "mesh_scale=8", "mesh_shift=0,0,1"]
+    triangles = placed(unit, scale, shift)
+    start, final, traj = r.path("bowl_start.xyz"), r.path("bowl.xyz"), r.path("bowl_traj.xyz")
+    d = r.json(["dim=3", "n=200", "box=8", "boundary=walls", "radius=0.3", "gravity=0,0,-1",
+                "speed=0", "equilibrate=0", "time=0", "final=" + start] + bowl_key)
+    m = d.get("mesh", {})
+    expect(d["triangles"] == 26 and m.get("triangles") == 26 and m.get("degenerate") == 2 and
+           m.get("points_lines") == 1 and m.get("file") == bowl, "bowl: %r" % d)
+    expect(m["lower"] == [0, 0, 2] and m["upper"] == [8, 8, 4] and m["scale"] == 8 and
+           m["shift"] == [0, 0, 1], "bowl: not where scale and shift put it: %r" % m)
+    expect(d["on_triangles"] > 0 and d["n"] + d["on_triangles"] == 200, "bowl: n %r" % d)
+    (_, first), = read_xyz(start)
+    expect(worst_into(first, triangles) < 1e-9, "bowl: a sphere placed on a triangle")
+    d = r.json(["init=" + start, "gravity=0,0,-1", "time=4", "frame_interval=0.05",
+                "trajectory=" + traj, "final=" + final] + bowl_key)
+    expect(d["triangles"] == 26 and d["events_by_type"]["wall_hits"] > 100 and
+           0 <= d["max_overlap"] < 1e-9, "bowl from init: %r" % d)
+    frames = read_xyz(traj)
+    expect(len(frames) >= 80, "bowl: %d frames" % len(frames))
+    worst = max(worst_into(rows, triangles) for _, rows in frames)
+    expect(worst < 1e-9, "bowl: a sphere %r of its radius into a triangle" % worst)
+    # Spheres in the bowl (above its floor's middle) stay above its floor.
+    inside = [i for i, row in enumerate(first)
+              if 2 < row[0] < 6 and 2 < row[1] < 6 and row[2] > 2.3]
+    expect(len(inside) > 5, "bowl: only %d spheres above its floor" % len(inside))
+    for comment, rows in frames:
+        expect(all(rows[i][2] > 2 for i in inside), "bowl: fell through the floor (%s)" % comment)
+    lowest = min(rows[i][2] for _, rows in frames for i in inside)
+    expect(lowest < 2.3 * 1.01, "bowl: none came down to its floor (lowest %r)" % lowest)
+
+    def energy(rows):  # kinetic + potential (g = 1 along -z)
+        return sum(row[7] * (0.5 * (row[3] ** 2 + row[4] ** 2 + row[5] ** 2) + row[2])
+                   for row in rows)
+
+    (_, last), = read_xyz(final)
+    e0, e1 = energy(first), energy(last)
+    expect(abs(e1 / e0 - 1) < 1e-9, "bowl: energy %r -> %r" % (e0, e1))
+    p = r.ok(["n=50", "box=8", "boundary=walls", "time=0.1", "equilibrate=0"] + bowl_key)
+    expect("mesh               %s: 26 triangles (2 faces without an area and 1 points or "
+           "lines skipped)" % bowl in p.stdout, "summary lacks the mesh:\n%s" % p.stdout)
+
+    # An ASCII STL of two facets, scaled and shifted, with triangles= too.
+    stl = r.path("square.stl")
+    with open(stl, "w") as f:
+        f.write("solid square\n")
+        for t in [((0, 0, 0), (1, 0, 0), (1, 1, 0)), ((0, 0, 0), (1, 1, 0), (0, 1, 0))]:
+            f.write("facet normal 0 0 1\nouter loop\n")
+            f.writelines("vertex %g %g %g\n" % c for c in t)
+            f.write("endloop\nendfacet\n")
+        f.write("endsolid square\n")
+    d = r.json(["n=50", "box=8", "boundary=walls", "mesh=" + stl, "mesh_scale=2",
+                "mesh_shift=1,1,1", "triangles=1,1,6,7,1,6,1,7,6", "time=0.5", "equilibrate=0"])
+    m = d.get("mesh", {})
+    expect(d["triangles"] == 3 and m.get("triangles") == 2 and m.get("degenerate") == 0 and
+           m["lower"] == [1, 1, 1] and m["upper"] == [3, 3, 1], "stl: %r" % d)
+
+    # Bad input: one line naming the file.
+    garbage = r.path("garbage.ply")
+    with open(garbage, "wb") as f:
+        f.write(bytes(random.Random(5).randrange(256) for _ in range(300)))
+    flat = r.path("flat.obj")
+    with open(flat, "w") as f:
+        f.write("v 0 0 0\nv 1 1 1\nv 2 2 2\nf 1 2 3\nf 1 1 2\n")
+    walls = ["n=50", "box=8", "boundary=walls"] + FAST
+    missing = r.path("no_such_mesh.obj")
+    for args, words, what in [
+            (walls + ["mesh=" + missing], [missing, "cannot read it"], "missing"),
+            (walls + ["mesh=" + garbage], [garbage, "cannot read it"], "garbage"),
+            (walls + ["mesh=" + flat], [flat, "no triangles", "2 without an area"], "flat"),
+            (walls + ["mesh=" + bowl, "mesh_scale=8", "mesh_shift=0,0,-2.5"],
+             [bowl, "face 0 has the vertex (2, 2, -1.5) outside the box [0, 8] x [0, 8] x [0, 8]"],
+             "outside"),
+            (walls + ["mesh=" + bowl, "mesh_scale=9"], [bowl, "outside the box"], "too large"),
+            (["dim=2", "boundary=walls", "mesh=" + bowl] + FAST,
+             ["mesh=" + bowl, "meshes are for 3D worlds"], "2D"),
+            (["n=50", "box=8", "mesh=" + bowl, "mesh_scale=8"] + FAST,
+             [bowl, "axis 0 is periodic"], "periodic"),
+            (["n=50", "box=8", "boundary=walls,walls,periodic", "mesh=" + bowl, "mesh_scale=8"]
+             + FAST, [bowl, "axis 2 is periodic"], "periodic z"),
+            (walls + ["mesh=" + bowl, "mesh_scale=0"], ["mesh_scale=0", "> 0", bowl], "scale 0"),
+            (walls + ["mesh=" + bowl, "mesh_scale=nan"], ["mesh_scale=nan", "NaN", bowl],
+             "scale NaN"),
+            (walls + ["mesh=" + bowl, "mesh_shift=1,2"], ["mesh_shift=1,2", "x,y,z", bowl],
+             "shift of two"),
+            (walls + ["mesh_shift=1,2,3"], ["mesh_shift needs mesh=FILE"], "shift alone"),
+            (["orbits=" + os.path.join(r.data, "orbits_good.txt"), "box=200", "boundary=walls",
+              "mesh=" + bowl], ["mesh=" + bowl, "cannot be combined with motion=orbits"],
+             "orbits")]:
+        expect_refused(r, args, words, what)
+
+
 def case_thermostat(r):
     """thermostat=nu: Andersen's bath at `temperature`. An elastic gas in
     it is an equilibrium fluid at that temperature (Z on Carnahan-
@@ -1165,6 +1344,7 @@ CASES = {
     "planes": case_planes,
     "segments": case_segments,
     "triangles": case_triangles,
+    "mesh": case_mesh,
     "thermostat": case_thermostat,
     "compress": case_compress,
 }

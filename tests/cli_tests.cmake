@@ -22,6 +22,10 @@ if(CAROM_PYTHON3)
                      ${CMAKE_CURRENT_BINARY_DIR}/cli_work/${_case} ${_case})
     set_tests_properties(cli_${_case} PROPERTIES TIMEOUT 120 LABELS cli)
   endforeach()
+  # With Assimp, meshes are loaded (mesh=); without, their refusal is checked.
+  if(CAROM_HAVE_MESH)
+    set_tests_properties(cli_mesh PROPERTIES ENVIRONMENT "CAROM_HAVE_MESH=1")
+  endif()
   # The benchmark program's options and output (behaviour, not speed).
   add_test(NAME bench_options
            COMMAND ${CAROM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/bench_test.py

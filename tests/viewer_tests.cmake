@@ -32,6 +32,10 @@ if(carom_have_render)
   if(CAROM_HAVE_HDF5)
     list(APPEND render_env "CAROM_HAVE_HDF5=1")
   endif()
+  # With Assimp, renders of a mesh (mesh=) are checked too.
+  if(CAROM_HAVE_MESH)
+    list(APPEND render_env "CAROM_HAVE_MESH=1")
+  endif()
   set_tests_properties(viewer_render PROPERTIES TIMEOUT 300 ENVIRONMENT "${render_env}")
 endif()
 

@@ -39,6 +39,12 @@ static const struct {
     [KEY_TRIANGLES] = {"triangles", "fixed triangles x0,y0,z0,x1,y1,z1,x2,y2,z2 separated by /: "
                                     "thin walls (3D, walls on every axis) spheres bounce off on "
                                     "both sides"},
+    [KEY_MESH] = {"mesh", "a triangle mesh file (OBJ, STL, PLY, ... as Assimp reads them): its "
+                          "faces as fixed triangles (3D, walls on every axis); points, lines "
+                          "and faces without an area are skipped"},
+    [KEY_MESH_SCALE] = {"mesh_scale", "mesh=: each vertex v becomes v * S + mesh_shift "
+                                      "(default 1)"},
+    [KEY_MESH_SHIFT] = {"mesh_shift", "mesh=: x,y,z added to each scaled vertex (default 0,0,0)"},
     [KEY_RESTITUTION] = {"restitution", "sphere-sphere coefficient of restitution (default 1)"},
     [KEY_WALL_RESTITUTION] = {"wall_restitution", "sphere-wall restitution (default 1)"},
     [KEY_RESTITUTION_MIN_SPEED] = {"restitution_min_speed",

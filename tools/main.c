@@ -142,6 +142,7 @@ static int run_command(int argc, char **argv, cli_error *error)
     carom_scene scene;
     carom_scene_init(&scene);
     run_options o;
+    memset(&o, 0, sizeof o);
     motion m;
     motion_init(&m);
     if (!status)
@@ -174,6 +175,7 @@ static int run_command(int argc, char **argv, cli_error *error)
             status = cli_fail(error, CLI_EXIT_RUNTIME, "error writing to stdout");
     }
     motion_free(&m);
+    options_free(&o);
     carom_scene_free(&scene);
     config_free(&c);
     return status;

@@ -579,12 +579,16 @@ static int get_motion(const config *c, run_options *o, cli_error *error)
                                                      : c->origin[KEY_ORBITS]);
         /* Orbits are set paths: contacts do not move them, so they
          * would pass through planes, segments and triangles. */
-        if (o->nplanes || o->nsegments || o->ntriangles) {
-            config_key key = o->nplanes ? KEY_PLANES : o->nsegments ? KEY_SEGMENTS : KEY_TRIANGLES;
+        if (o->nplanes || o->nsegments || o->ntriangles || o->mesh) {
+            config_key key = o->nplanes      ? KEY_PLANES
+                             : o->nsegments  ? KEY_SEGMENTS
+                             : o->ntriangles ? KEY_TRIANGLES
+                                             : KEY_MESH;
             return cli_fail(error, CLI_EXIT_USAGE,
-                            "%s: %s cannot be combined with motion=orbits (orbits are set "
+                            "%s: %s%s%s cannot be combined with motion=orbits (orbits are set "
                             "paths that contacts do not move: they would pass through them)",
-                            c->origin[key], config_key_name(key));
+                            c->origin[key], config_key_name(key), key == KEY_MESH ? "=" : "",
+                            key == KEY_MESH ? o->mesh : "");
         }
         static const config_key clash[] = {KEY_PACKING, KEY_RADIUS, KEY_RADIUS_MAX,
                                            KEY_LATTICE, KEY_SPEED, KEY_TEMPERATURE};
@@ -607,6 +611,49 @@ static int get_motion(const config *c, run_options *o, cli_error *error)
             o->box[d] = l;
     }
     return 0;
+}
+
+/* mesh=FILE, mesh_scale=S (finite, > 0) and mesh_shift=x,y,z: the file
+ * is read by setup_scene (mesh_load), once the box is known. */
+int options_mesh(const config *c, int dim, const char **mesh, double *scale, double shift[3],
+                 cli_error *error)
+{
+    *mesh = c->value[KEY_MESH];
+    *scale = 1.0;
+    for (int d = 0; d < 3; d++)
+        shift[d] = 0.0;
+    static const config_key needs_mesh[] = {KEY_MESH_SCALE, KEY_MESH_SHIFT};
+    for (size_t k = 0; k < sizeof needs_mesh / sizeof needs_mesh[0]; k++)
+        if (config_is_set(c, needs_mesh[k]) && !*mesh)
+            return cli_fail(error, CLI_EXIT_USAGE, "%s: %s needs mesh=FILE",
+                            c->origin[needs_mesh[k]], config_key_name(needs_mesh[k]));
+    if (!*mesh)
+        return 0;
+#ifndef CAROM_HAVE_MESH
+    (void)dim;
+    return bad_value(c, KEY_MESH, error, MESH_WITHOUT_ASSIMP ", so it reads no meshes");
+#else
+    if (dim != 3)
+        return bad_value(c, KEY_MESH, error, "meshes are for 3D worlds (segments= in 2D)");
+    int count = 3;
+    if (get_range(c, KEY_MESH_SCALE, 1.0, 0.0, INFINITY, 1, scale, error) ||
+        (config_is_set(c, KEY_MESH_SHIFT) &&
+         (parse_list(c, KEY_MESH_SHIFT, shift, 3, &count, error) ||
+          (count != 3 && bad_value(c, KEY_MESH_SHIFT, error, "expected x,y,z"))))) {
+        /* ...naming the mesh too. */
+        size_t len = strlen(error->message);
+        snprintf(error->message + len, sizeof error->message - len, " (mesh %s)", *mesh);
+        return error->exit_code;
+    }
+    return 0;
+#endif
+}
+
+void options_free(run_options *o)
+{
+    free(o->triangle);
+    o->triangle = NULL;
+    o->ntriangles = 0;
 }
 
 int options_from_config(const config *c, run_options *o, cli_error *error)
@@ -681,7 +728,17 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     }
     TRY(options_planes(c, o->dim, o->plane, &o->nplanes, error));
     TRY(options_segments(c, o->dim, o->segment, &o->nsegments, error));
-    TRY(options_triangles(c, o->dim, o->triangle, &o->ntriangles, error));
+    {
+        double triangle[RUN_TRIANGLES_MAX][9];
+        TRY(options_triangles(c, o->dim, triangle, &o->ntriangles, error));
+        if (o->ntriangles) {
+            o->triangle = malloc((size_t)o->ntriangles * sizeof *o->triangle);
+            if (!o->triangle)
+                return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory");
+            memcpy(o->triangle, triangle, (size_t)o->ntriangles * sizeof *o->triangle);
+        }
+    }
+    TRY(options_mesh(c, o->dim, &o->mesh, &o->mesh_scale, o->mesh_shift, error));
     TRY(get_range(c, KEY_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->restitution, error));
     TRY(get_range(c, KEY_WALL_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->wall_restitution, error));
     TRY(get_range(c, KEY_RESTITUTION_MIN_SPEED, carom_world_default_def().restitution_min_speed,

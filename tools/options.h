@@ -16,6 +16,7 @@
 #include "carom/scene.h"
 #include "cli.h"
 #include "config.h"
+#include "mesh.h"
 
 /* How the spheres move (motion=). */
 typedef enum run_motion {
@@ -68,9 +69,13 @@ typedef struct run_options {
     int nsegments;           /* segments=: fixed segments (2D) */
     double segment[RUN_SEGMENTS_MAX][4]; /* x0, y0, x1, y1 */
     size_t on_segments;      /* generated spheres left out overlapping them */
-    int ntriangles;          /* triangles=: fixed triangles (3D) */
-    double triangle[RUN_TRIANGLES_MAX][9]; /* corners x0, y0, z0, x1, ..., z2 */
-    size_t on_triangles;                   /* generated spheres left out overlapping them */
+    int ntriangles;          /* fixed triangles (3D): triangles='s, then the mesh's */
+    double (*triangle)[9];   /* corners x0, y0, z0, x1, ..., z2 (malloc'd: options_free) */
+    size_t on_triangles;     /* generated spheres left out overlapping them */
+    const char *mesh;        /* mesh=FILE (NULL if none): loaded by setup_scene */
+    double mesh_scale;       /* each vertex v becomes v * mesh_scale + mesh_shift */
+    double mesh_shift[3];
+    mesh_stats mesh_loaded;  /* what setup_scene loaded (triangles, skipped) */
     int msd;                 /* msd=on: mean-square displacement of the measured run */
     int rdf;                 /* rdf=FILE|on: g(r) of the measured run */
     const char *rdf_file;    /* its CSV, or NULL (rdf=on) */
@@ -86,7 +91,12 @@ typedef struct run_options {
 /* Fills preset values for config->value[KEY_SCENARIO] (if set). */
 int options_apply_scenario(config *c, cli_error *error);
 
+/* Fills o (o need not be initialized; on failure options_free still
+ * applies). */
 int options_from_config(const config *c, run_options *o, cli_error *error);
+/* Frees what options_from_config (and setup_scene) allocated; o may also
+ * be all zeros. */
+void options_free(run_options *o);
 
 /* planes= read for a world of dimension dim (options_from_config uses it;
  * `carom render input=` too, with the trajectory's dimension). */
@@ -98,6 +108,11 @@ int options_segments(const config *c, int dim, double segment[RUN_SEGMENTS_MAX][
 /* triangles= read for a world of dimension dim (3D only). */
 int options_triangles(const config *c, int dim, double triangle[RUN_TRIANGLES_MAX][9],
                       int *ntriangles, cli_error *error);
+
+/* mesh=, mesh_scale= and mesh_shift= read for a world of dimension dim
+ * (3D only; *mesh NULL when mesh= is not given). Refused without Assimp. */
+int options_mesh(const config *c, int dim, const char **mesh, double *scale, double shift[3],
+                 cli_error *error);
 
 /* The packing the measured run has: compress's target, or packing. */
 double options_packing_measured(const run_options *o);

@@ -216,6 +216,12 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
                 "  triangles          %d fixed (%zu spheres of the placement left out on "
                 "them)\n",
                 o->ntriangles, o->on_triangles);
+    if (o->mesh)
+        fprintf(out,
+                "  mesh               %s: %zu triangles (%zu faces without an area and %zu "
+                "points or lines skipped)\n",
+                o->mesh, o->mesh_loaded.triangles, o->mesh_loaded.degenerate,
+                o->mesh_loaded.points_lines);
     if (o->rdf)
         print_structure(o, r, out);
     if (o->trajectory)
@@ -364,6 +370,30 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     if (o->ntriangles) {
         json_int(out, "triangles", (unsigned long long)o->ntriangles, &first);
         json_int(out, "on_triangles", (unsigned long long)o->on_triangles, &first);
+    }
+    if (o->mesh) {
+        /* The file, its triangles loaded (among `triangles`), the faces
+         * skipped and the bounds of the loaded corners. */
+        const mesh_stats *m = &o->mesh_loaded;
+        json_key(out, "mesh", &first);
+        fputs("{\"file\": ", out);
+        json_string(out, o->mesh);
+        fprintf(out,
+                ", \"triangles\": %zu, \"degenerate\": %zu, \"points_lines\": %zu, "
+                "\"faces\": %zu, \"scale\": ",
+                m->triangles, m->degenerate, m->points_lines, m->faces);
+        json_number(out, o->mesh_scale);
+        for (int b = 0; b < 3; b++) {
+            const double *v = b == 0 ? o->mesh_shift : b == 1 ? m->lower : m->upper;
+            fprintf(out, ", \"%s\": [", b == 0 ? "shift" : b == 1 ? "lower" : "upper");
+            for (int d = 0; d < 3; d++) {
+                if (d)
+                    fputs(", ", out);
+                json_number(out, v[d]);
+            }
+            fputc(']', out);
+        }
+        fputc('}', out);
     }
     if (o->rdf) {
         json_int(out, "rdf_samples", (unsigned long long)r->rdf_samples, &first);

@@ -21,8 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int status = config_read_file(&c, path, &error);
     if (!status)
         status = options_apply_scenario(&c, &error);
-    if (!status)
+    if (!status) {
         options_from_config(&c, &options, &error);
+        options_free(&options);
+    }
     config_free(&c);
     return 0;
 }

@@ -7,7 +7,8 @@ change from frame to frame, that an H5MD trajectory (CAROM_HAVE_HDF5=1)
 renders to the same pictures as the XYZ one of the same run, that fixed
 planes (planes=) are drawn where they are, with their hatching on the side
 no sphere reaches, that the edges of fixed triangles (triangles=, 3D) are
-drawn and no sphere ends on one, and that the large sphere dragged towards a plane stops
+drawn and no sphere ends on one (the same from a mesh file, mesh=, with
+CAROM_HAVE_MESH=1), and that the large sphere dragged towards a plane stops
 in front of it, and dragged towards a segment stops on it or slides round
 its end; that driven particles (seed 000's kgs-* scenarios, and
 orbits) move as their motion says, and never overlap; and that bad input ends with one
@@ -209,6 +210,41 @@ if check(len(files) >= 2, f"render trajectory with triangles: {len(files)} frame
     drawn = pixels_of(read_png(files[0]), PLANE_COLOUR)
     check(len(drawn) > 100, f"render trajectory with triangles: only {len(drawn)} pixels of "
           "the planes' colour")
+
+# The same floor from a mesh file (mesh=, CAROM_HAVE_MESH=1): its edges are
+# drawn, in a simulation and over a trajectory (mesh= with input=), and no
+# sphere ends on it. Without Assimp, mesh= is refused with one line.
+floor_obj = os.path.join(WORK, "floor.obj")
+with open(floor_obj, "w") as f:
+    f.writelines("v %g %g %g\n" % c for c in [(0, 0, 2), (10, 0, 1), (0, 10, 1), (10, 10, 0)])
+    f.write("f 1 2 3\nf 2 4 3\n")
+if os.environ.get("CAROM_HAVE_MESH"):
+    out = fresh("render_mesh")
+    dump = os.path.join(WORK, "mesh.xyz")
+    run(["render", "dim=3", "n=200", "box=10", "radius=0.3", "boundary=walls", "gravity=1",
+         "frames=10", "width=160", "height=160", "hud=off", f"out={out}", f"dump={dump}",
+         f"mesh={floor_obj}"])
+    files = frames_in(out)
+    if check(len(files) == 10, f"render mesh: {len(files)} frames"):
+        drawn = pixels_of(read_png(files[-1]), PLANE_COLOUR)
+        check(len(drawn) > 100, f"render mesh: {len(drawn)} pixels of the planes' colour")
+    if check(os.path.exists(dump), "render mesh: no dump"):
+        worst = max(1.0 - triangle_distance(p, (t[0:3], t[3:6], t[6:9])) / r
+                    for p, r in read_xyz(dump) for t in floor)
+        check(worst <= 1e-9, f"render mesh: a sphere {worst:.3g} of its radius into it")
+    out = fresh("render_traj_mesh")
+    run(["render", f"input={traj_triangles}", f"mesh={floor_obj}", "width=160", "height=160",
+         "hud=off", f"out={out}"])
+    files = frames_in(out)
+    if check(len(files) >= 2, f"render trajectory with a mesh: {len(files)} frames"):
+        drawn = pixels_of(read_png(files[0]), PLANE_COLOUR)
+        check(len(drawn) > 100, f"render trajectory with a mesh: only {len(drawn)} pixels")
+else:
+    p = run(["render", "dim=3", "boundary=walls", f"mesh={floor_obj}", "frames=1",
+             f"out={fresh('render_mesh')}"], expect=2)
+    lines = p.stderr.splitlines()
+    check(len(lines) == 1 and "built without Assimp" in lines[0] and floor_obj in lines[0],
+          f"render mesh without Assimp: {p.stderr!r}")
 
 # A trajectory of a run with planes, drawn with them (planes= with input=).
 traj_planes = os.path.join(WORK, "traj_planes.xyz")

@@ -209,6 +209,10 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
     memset(d, 0, sizeof *d);
     d->motion = s->orbits; /* taken over (ballistic, or orbits) */
     motion_init(&s->orbits);
+    d->triangle = s->triangle; /* taken over too */
+    d->ntriangles = s->ntriangles;
+    s->triangle = NULL;
+    s->ntriangles = 0;
     carom_scene_init(&d->initial);
     d->def = s->def;
     memcpy(d->gravity_on, s->def.gravity, sizeof d->gravity_on);
@@ -239,10 +243,8 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         return fail(d, "segments", "too many");
     d->nsegments = s->nsegments;
     memcpy(d->segment, s->segment, sizeof d->segment);
-    if (s->ntriangles < 0 || s->ntriangles > FRAME_TRIANGLES_MAX)
-        return fail(d, "triangles", "too many");
-    d->ntriangles = s->ntriangles;
-    memcpy(d->triangle, s->triangle, sizeof d->triangle);
+    if (d->ntriangles < 0 || (d->ntriangles > 0 && !d->triangle))
+        return fail(d, "triangles", "none given");
     d->driven = s->driven;
     d->motion_options = s->motion_options;
 
@@ -310,6 +312,7 @@ void driver_free(driver *d)
     motion_free(&d->motion);
     carom_scene_free(&d->initial);
     free(d->bands);
+    free(d->triangle);
     memset(d, 0, sizeof *d);
 }
 
@@ -434,7 +437,7 @@ int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
     f->nsegments = d->nsegments;
     memcpy(f->segment, d->segment, sizeof f->segment);
     f->ntriangles = d->ntriangles;
-    memcpy(f->triangle, d->triangle, sizeof f->triangle);
+    f->triangle = (const double(*)[9])d->triangle;
     size_t n = 0;
     for (size_t id = 0; id < cap; id++) {
         carom_sphere_state st;

@@ -60,8 +60,8 @@ typedef struct driver_settings {
                              takes it over (and leaves it empty) */
     int nsegments;        /* fixed segments (2D) */
     double segment[FRAME_SEGMENTS_MAX][4];
-    int ntriangles; /* fixed triangles (3D) */
-    double triangle[FRAME_TRIANGLES_MAX][9];
+    int ntriangles;        /* fixed triangles (3D): triangles= and mesh= */
+    double (*triangle)[9]; /* malloc'd; driver_create takes it over (leaving NULL) */
 } driver_settings;
 
 typedef struct driver {
@@ -86,7 +86,7 @@ typedef struct driver {
     int nsegments;
     double segment[FRAME_SEGMENTS_MAX][4];
     int ntriangles;
-    double triangle[FRAME_TRIANGLES_MAX][9];
+    double (*triangle)[9];      /* the driver's (freed by driver_free) */
     int driven;                 /* the particles are driven by `motion` */
     run_options motion_options;
     motion motion;
@@ -106,7 +106,8 @@ typedef struct driver {
     char error[1200];
 } driver;
 
-/* Takes s->orbits over (leaving it empty), whatever the outcome. */
+/* Takes s->orbits and s->triangle over (leaving them empty), whatever the
+ * outcome. */
 int driver_create(driver *d, const carom_scene *scene, driver_settings *s);
 void driver_free(driver *d);
 

@@ -16,7 +16,6 @@
 
 #define FRAME_PLANES_MAX 16
 #define FRAME_SEGMENTS_MAX 16
-#define FRAME_TRIANGLES_MAX 16
 
 typedef struct view_frame {
     int dim;
@@ -33,7 +32,8 @@ typedef struct view_frame {
     int nsegments;
     double segment[FRAME_SEGMENTS_MAX][4]; /* 2D: x0, y0, x1, y1 */
     int ntriangles;
-    double triangle[FRAME_TRIANGLES_MAX][9]; /* 3D: corners x0, y0, z0, ..., z2 */
+    const double (*triangle)[9]; /* 3D: corners x0, y0, z0, ..., z2 (not the frame's: its
+                                    filler's, which keeps them while the frame is drawn) */
 } view_frame;
 
 void frame_init(view_frame *f);

@@ -38,6 +38,7 @@ typedef struct render_job {
     raster r;
     video_out out;
     view_frame frame;
+    double (*triangle)[9]; /* input=: triangles= and mesh='s, which frame.triangle shows */
     char err[1200];
     int exit_code; /* of a failure described in err */
 } render_job;
@@ -89,6 +90,41 @@ static int render_simulation(render_job *j, driver *d)
     return 0;
 }
 
+/* input= with triangles= or mesh=: the run's triangles, drawn in every
+ * frame (the mesh placed in the first frame's box). */
+static int input_triangles(render_job *j, cli_error *e)
+{
+    double given[RUN_TRIANGLES_MAX][9];
+    int n_given;
+    const char *mesh;
+    double scale, shift[3];
+    if (options_triangles(j->va.input_keys, j->frame.dim, given, &n_given, e) ||
+        options_mesh(j->va.input_keys, j->frame.dim, &mesh, &scale, shift, e))
+        return e->exit_code;
+    double(*mesh_triangle)[9] = NULL;
+    size_t n_mesh = 0;
+    mesh_stats stats;
+    if (mesh && mesh_load(mesh, scale, shift, j->frame.box, &mesh_triangle, &n_mesh, &stats, e))
+        return e->exit_code;
+    size_t total = (size_t)n_given + n_mesh;
+    if (total > 0x7fffffff) {
+        free(mesh_triangle);
+        return cli_fail(e, CLI_EXIT_USAGE, "mesh %s: too many triangles", mesh);
+    }
+    j->triangle = malloc((total ? total : 1) * sizeof *j->triangle);
+    if (!j->triangle) {
+        free(mesh_triangle);
+        return cli_fail(e, CLI_EXIT_RUNTIME, "out of memory");
+    }
+    memcpy(j->triangle, given, (size_t)n_given * sizeof *j->triangle);
+    if (n_mesh)
+        memcpy(j->triangle + n_given, mesh_triangle, n_mesh * sizeof *j->triangle);
+    free(mesh_triangle);
+    j->frame.triangle = (const double(*)[9])j->triangle;
+    j->frame.ntriangles = (int)total;
+    return 0;
+}
+
 static int render_trajectory(render_job *j)
 {
     traj_reader tr;
@@ -112,12 +148,11 @@ static int render_trajectory(render_job *j)
         }
         if (k == 0 && j->va.input_keys) {
             cli_error e;
-            if (options_planes(j->va.input_keys, j->frame.dim, j->frame.plane,
-                               &j->frame.nplanes, &e) ||
+            if (options_planes(j->va.input_keys, j->frame.dim, j->frame.plane, &j->frame.nplanes,
+                               &e) ||
                 options_segments(j->va.input_keys, j->frame.dim, j->frame.segment,
                                  &j->frame.nsegments, &e) ||
-                options_triangles(j->va.input_keys, j->frame.dim, j->frame.triangle,
-                                  &j->frame.ntriangles, &e)) {
+                input_triangles(j, &e)) {
                 snprintf(j->err, sizeof j->err, "%s (%s is %dD)", e.message, j->va.input,
                          j->frame.dim);
                 j->exit_code = e.exit_code;
@@ -203,6 +238,7 @@ int render_command(int argc, char **argv, cli_error *error)
     if (have_driver)
         driver_free(&d);
     frame_free(&j->frame);
+    free(j->triangle);
     raster_free(&j->r);
     viewer_args_free(&j->va);
     free(j);

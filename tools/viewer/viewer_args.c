@@ -15,7 +15,6 @@
 
 _Static_assert(FRAME_PLANES_MAX == RUN_PLANES_MAX, "the viewer draws every plane of a run");
 _Static_assert(FRAME_SEGMENTS_MAX == RUN_SEGMENTS_MAX, "and every segment");
-_Static_assert(FRAME_TRIANGLES_MAX == RUN_TRIANGLES_MAX, "and every triangle");
 
 typedef enum vkey {
     VK_WIDTH, VK_HEIGHT, VK_COLOR, VK_TIME_SCALE, VK_BIG, VK_BIG_RADIUS, VK_BIG_MASS,
@@ -235,19 +234,21 @@ static void defaults(viewer_args *va, driver_settings *ds)
 
 /* With input=, the pictures come from the file: a key of `carom run`
  * would be silently ignored, so it is refused, except planes=, segments=
- * and triangles= (to draw the run's), which are kept for render to read. */
+ * triangles= and mesh= (to draw the run's), which are kept for render to
+ * read. */
 static int keep_input_keys(config *c, viewer_args *va, cli_error *error)
 {
     for (int k = 0; k < KEY_COUNT; k++)
-        if (k != KEY_PLANES && k != KEY_SEGMENTS && k != KEY_TRIANGLES &&
-            config_is_set(c, (config_key)k))
+        if (k != KEY_PLANES && k != KEY_SEGMENTS && k != KEY_TRIANGLES && k != KEY_MESH &&
+            k != KEY_MESH_SCALE && k != KEY_MESH_SHIFT && config_is_set(c, (config_key)k))
             return cli_fail(error, CLI_EXIT_USAGE,
                             "%s: key '%s' does not apply with input= (the pictures come from "
-                            "the file; of the keys of `carom run` only planes=, segments= and "
-                            "triangles= may be given)",
+                            "the file; of the keys of `carom run` only planes=, segments=, "
+                            "triangles= and mesh= (mesh_scale=, mesh_shift=) may be given)",
                             c->origin[k], config_key_name((config_key)k));
     if (!config_is_set(c, KEY_PLANES) && !config_is_set(c, KEY_SEGMENTS) &&
-        !config_is_set(c, KEY_TRIANGLES))
+        !config_is_set(c, KEY_TRIANGLES) && !config_is_set(c, KEY_MESH) &&
+        !config_is_set(c, KEY_MESH_SCALE) && !config_is_set(c, KEY_MESH_SHIFT))
         return 0;
     va->input_keys = malloc(sizeof *va->input_keys);
     if (!va->input_keys)
@@ -318,6 +319,7 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         !config_is_set(&c, KEY_INIT))
         status = config_apply_default(&c, KEY_SCENARIO, "seed004", "default scene", error);
     run_options o;
+    memset(&o, 0, sizeof o);
     if (!status)
         status = setup_read_init(&c, scene, error);
     if (!status)
@@ -346,16 +348,23 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         memcpy(ds->plane, o.plane, sizeof ds->plane);
         ds->nsegments = o.nsegments;
         memcpy(ds->segment, o.segment, sizeof ds->segment);
-        ds->ntriangles = o.ntriangles;
-        memcpy(ds->triangle, o.triangle, sizeof ds->triangle);
+        ds->ntriangles = o.ntriangles; /* taken over (driver_create takes them on) */
+        ds->triangle = o.triangle;
+        o.triangle = NULL;
+        o.ntriangles = 0;
         ds->driven = o.motion != MOTION_BALLISTIC;
-        ds->motion_options = o;
+        ds->motion_options = o; /* (without the triangles: the motion needs none) */
         if (drag_text)
             status = parse_drag(drag_text, scene->dim, va->drag, error);
         va->has_drag = drag_text != NULL;
     }
-    if (status)
+    if (status) {
         motion_free(&ds->orbits);
+        free(ds->triangle);
+        ds->triangle = NULL;
+        ds->ntriangles = 0;
+    }
+    options_free(&o);
     config_free(&c);
     return status;
 }
