@@ -434,6 +434,38 @@ class World:
                     ctypes.byref(index))
         return index.value
 
+    def add_mesh(self, vertices, faces):
+        """The faces of a triangle mesh as fixed triangles (add_triangle's
+        rules for each): vertices is a sequence of points (3 numbers each,
+        an (n, 3) array), faces a sequence of 3 indices into it (an (m, 3)
+        integer array), as trimesh, Open3D or numpy-stl give them. Returns
+        the triangles' indices, one per face, in order. A face with an
+        index out of range is a ValueError, one the library refuses (no
+        area, a sphere over it, a corner outside the box) a carom.Error;
+        either names the face, and the faces before it stay added."""
+        points = np.asarray(vertices, dtype=float)
+        if points.ndim != 2 or points.shape[1] != 3:
+            raise ValueError("vertices: an (n, 3) array of points expected, got shape %s"
+                             % (points.shape,))
+        corners = np.asarray(faces)
+        if corners.ndim != 2 or corners.shape[1] != 3 or (
+                corners.size and not np.issubdtype(corners.dtype, np.integer)):
+            raise ValueError("faces: an (m, 3) array of vertex indices expected, got shape %s "
+                             "of %s" % (corners.shape, corners.dtype))
+        indices = []
+        for face, (a, b, c) in enumerate(corners.tolist()):
+            for k in (a, b, c):
+                if not 0 <= k < len(points):
+                    raise ValueError("face %d: vertex %d is not among the %d vertices"
+                                     % (face, k, len(points)))
+            try:
+                indices.append(self.add_triangle(points[a], points[b], points[c]))
+            except Error as refused:
+                refused.message = "face %d: %s" % (face, refused.message)
+                refused.args = (refused.message,)
+                raise
+        return indices
+
     def cast_sphere(self, origin, motion, radius=0.0, ignore=None):
         """What a sphere of the given radius (0: a ray) whose centre moves
         from origin by motion would touch first, in the world as it is now

@@ -534,6 +534,39 @@ def test_triangles_are_refused_with_the_library_message():
     late.advance_to(3.0)
 
 
+def test_a_mesh_is_added_face_by_face():
+    """A square floor of four triangles around its centre vertex, from
+    vertex and face arrays: the same corners as add_triangle's, in face
+    order; a sphere dropped on the shared corner at the centre bounces
+    at the closed form; an index out of range, a face without an area and
+    one through a sphere are refused, naming the face."""
+    seen = []
+    world = carom.World(dim=3, box=10, boundary="walls", gravity=(0, 0, -2),
+                        on_contact=lambda c: seen.append((c.time, c.kind, c.wall)))
+    vertices = np.array([[2, 2, 3], [8, 2, 3], [8, 8, 3], [2, 8, 3], [5, 5, 3]])
+    faces = np.array([[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]])
+    assert world.add_mesh(vertices, faces) == [0, 1, 2, 3]
+    assert world.triangles()[1] == ((8.0, 2.0, 3.0), (8.0, 8.0, 3.0), (5.0, 5.0, 3.0))
+    world.add_sphere((5, 5, 7.5), radius=0.5)
+    world.advance_to(2.5)
+    t = math.sqrt(2 * (7.5 - 3 - 0.5) / 2)
+    assert seen and seen[0][1] == "triangle" and abs(seen[0][0] - t) < 1e-12
+    assert seen[0][2] == 0  # the corner is every face's: the first in index order
+    with pytest.raises(ValueError, match="face 1: vertex 5 is not among the 5 vertices"):
+        world.add_mesh(vertices, [[0, 1, 4], [0, 1, 5]])
+    with pytest.raises(ValueError, match="vertex indices"):
+        world.add_mesh(vertices, [[0.0, 1.0, 4.0]])
+    with pytest.raises(ValueError, match=r"\(n, 3\)"):
+        world.add_mesh([[1, 2]], [[0, 0, 0]])
+    flat = carom.World(dim=3, box=10, boundary="walls")
+    with pytest.raises(carom.Error, match="face 1: triangle: .* an area"):
+        flat.add_mesh(vertices, [[0, 1, 4], [0, 2, 4]])
+    assert len(flat.triangles()) == 1  # the faces before it stay
+    flat.add_sphere((5, 5, 1.2), radius=0.5)
+    with pytest.raises(carom.Error, match=r"face 0: sphere 0 \(radius 0.5\) overlaps triangle 1"):
+        flat.add_mesh(vertices - [0, 0, 1.8], [[0, 1, 4]])
+
+
 def test_a_ray_and_a_cast_sphere_hit_a_triangle_at_the_closed_form():
     """A ray straight down from (7, 7, 15) by 10 meets the triangle at
     z = 8 at f = 0.7; a cast sphere of radius 0.5 stops 0.5 above it, at
