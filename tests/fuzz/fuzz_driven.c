@@ -31,7 +31,7 @@
  * - where every driven sphere takes kicks, the bytes left after the
  *   spheres may add a fixed plane across a corner of a walled world, a
  *   fixed segment to a 2D one walled on both axes and a fixed triangle
- *   to a 3D one walled on every axis (fuzz_worlds.h): a plane, segment
+ *   (cut into 16) to a 3D one walled on every axis (fuzz_worlds.h): a plane, segment
  *   or triangle contact touches its plane, segment or triangle, and no
  *   sphere is ever behind a plane or nearer a segment or triangle than
  *   its radius beyond a contact's tolerance.

@@ -41,8 +41,10 @@
  *   axes (carom_world_add_segment; refused when a sphere overlaps it): no
  *   centre ever nearer to it than its radius less 1e-9 of it, its
  *   contacts recorded as segment contacts (growing disks too);
- * - or 9 bytes a fixed triangle to a 3D world walled on every axis
- *   (carom_world_add_triangle), checked in the same way;
+ * - or 9 bytes a fixed triangle to a 3D world walled on every axis,
+ *   cut into 16 that share edges and corners (carom_world_add_triangle;
+ *   several leaves of the world's tree of triangles), checked in the
+ *   same way;
  * - scene queries (check_queries, fuzz_worlds.h) agree with the states.
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose

@@ -305,17 +305,10 @@ static inline void check_segments(const carom_world *w, const world_spec *s, con
         }
 }
 
-/* A triangle from 9 bytes left, in a 3D world walled on every axis:
- * corners between 5% and 95% of the box. Refused (and left out) when a
- * sphere overlaps it, or when it has no area. */
-static inline void add_triangle(carom_world *w, const world_spec *s, byte_reader *r)
+/* Triangle c, refused (and left out) when a sphere overlaps it, or when
+ * it has no area. */
+static inline void add_one_triangle(carom_world *w, const double c[3][3])
 {
-    if (r->left < 9 || s->dim != 3 || !s->walls[0] || !s->walls[1] || !s->walls[2])
-        return;
-    double c[3][3];
-    for (int k = 0; k < 3; k++)
-        for (int m = 0; m < 3; m++)
-            c[k][m] = s->box[m] * (0.05 + 0.9 * (double)take8(r) / 255.0);
     double ab[3], ac[3], longest = 0.0;
     for (int m = 0; m < 3; m++) {
         ab[m] = c[1][m] - c[0][m];
@@ -332,6 +325,46 @@ static inline void add_triangle(carom_world *w, const world_spec *s, byte_reader
     carom_status st = carom_world_add_triangle(w, c[0], c[1], c[2], NULL);
     if (st != CAROM_OK && st != CAROM_ERR_OVERLAP && !(flat && st == CAROM_ERR_INVALID_ARGUMENT))
         fail("a triangle in a walled 3D world was refused", (double)st);
+}
+
+/* Triangle c cut `depth` times into four at its edges' midpoints: a
+ * small mesh whose triangles share edges and corners (ties between
+ * triangles, and a tree of several leaves). */
+static inline void add_cut_triangle(carom_world *w, const double c[3][3], int depth)
+{
+    if (depth == 0) {
+        add_one_triangle(w, c);
+        return;
+    }
+    double mid[3][3]; /* mid[k]: of edge k, from corner k to corner k + 1 */
+    for (int k = 0; k < 3; k++)
+        for (int m = 0; m < 3; m++)
+            mid[k][m] = 0.5 * (c[k][m] + c[(k + 1) % 3][m]);
+    for (int k = 0; k < 3; k++) {
+        double corner[3][3];
+        for (int m = 0; m < 3; m++) {
+            corner[0][m] = c[k][m];
+            corner[1][m] = mid[k][m];
+            corner[2][m] = mid[(k + 2) % 3][m];
+        }
+        add_cut_triangle(w, (const double(*)[3])corner, depth - 1);
+    }
+    add_cut_triangle(w, (const double(*)[3])mid, depth - 1);
+}
+
+/* A triangle from 9 bytes left, in a 3D world walled on every axis:
+ * corners between 5% and 95% of the box, cut into 16 (add_cut_triangle);
+ * each refused (and left out) when a sphere overlaps it, or when it has
+ * no area. */
+static inline void add_triangle(carom_world *w, const world_spec *s, byte_reader *r)
+{
+    if (r->left < 9 || s->dim != 3 || !s->walls[0] || !s->walls[1] || !s->walls[2])
+        return;
+    double c[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int m = 0; m < 3; m++)
+            c[k][m] = s->box[m] * (0.05 + 0.9 * (double)take8(r) / 255.0);
+    add_cut_triangle(w, (const double(*)[3])c, 2);
 }
 
 /* How far x is from triangle g of the world (the tests' own nearest
