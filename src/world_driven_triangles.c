@@ -112,8 +112,11 @@ double world_driven_triangle_time(const carom_world *w, const sphere *s, const d
     double far =
         world_segment_far_face_time(s->radius + growth[0] + side * e, growth[1] + rate, growth[2]);
     t = fmin(t, over_at(x, v, g, now + far, now));
-    for (int k = 0; k < 3; k++) {
-        t = fmin(t, edge_time(w, s, x, v, g, k, now));
+    for (int k = 0; k < 3; k++) { /* those a lower triangle shares, it solves */
+        if (!(g->shared & TRIANGLE_EDGE_SHARED(k)))
+            t = fmin(t, edge_time(w, s, x, v, g, k, now));
+        if (g->shared & TRIANGLE_CORNER_SHARED(k))
+            continue;
         double p0[3], p1[3] = {-v[0], -v[1], -v[2]};
         vec_sub(p0, g->p[k], x);
         t = fmin(t, world_driven_point_time(w, s, p0, p1, scale, now));

@@ -231,6 +231,8 @@ typedef struct world_triangle {
     double length[3];    /* edge k's length */
     double centre[3];    /* the centroid, and the largest distance from it */
     double reach;        /* to a corner: a cheap first test */
+    uint8_t shared;      /* bit k: edge k, bit 3 + k: corner k is a lower triangle's
+                            (world_triangle_mesh.c) */
 } world_triangle;
 
 /* EVENT_WALL partners from TRIANGLE_WALL on name a triangle (partner -
@@ -482,6 +484,12 @@ void world_triangle_nearest(const world_triangle *g, const double x[3], double q
  * triangles were added): CAROM_OK, or out of memory. World builds and
  * casts make it; predictions use it as it is. */
 carom_status world_triangles_index(carom_world *w);
+/* Marks the edges and corners each triangle shares with one of lower
+ * index (world_triangle_mesh.c; world_triangles_index calls it). */
+void world_triangles_mark_shared(carom_world *w);
+/* Bits of world_triangle.shared. */
+#define TRIANGLE_EDGE_SHARED(k) (1u << (k))
+#define TRIANGLE_CORNER_SHARED(k) (8u << (k))
 /* x's foot on the triangle's plane lies in the triangle (or on an edge). */
 int world_triangle_over(const world_triangle *g, const double x[3]);
 void world_triangles_free(carom_world *w);

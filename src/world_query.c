@@ -111,7 +111,7 @@ static void cast_triangle(const carom_world *w, const sweep *q, uint32_t i, best
         if (over)
             f = face;
     }
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 3; k++) { /* those a lower triangle shares, it tests */
         const double *dir = g->dir[k];
         double across[3], motion[3];
         vec_sub(d, q->origin, g->p[k]);
@@ -120,10 +120,13 @@ static void cast_triangle(const carom_world *w, const sweep *q, uint32_t i, best
             across[m] = d[m] - along * dir[m];
             motion[m] = q->motion[m] - rate * dir[m];
         }
-        double t = query_point_time(across, motion, zero, q->radius);
+        double t = g->shared & TRIANGLE_EDGE_SHARED(k)
+                       ? INFINITY
+                       : query_point_time(across, motion, zero, q->radius);
         if (t < f && along + t * rate >= 0.0 && along + t * rate <= g->length[k])
             f = t;
-        f = fmin(f, query_point_time(q->origin, q->motion, g->p[k], q->radius));
+        if (!(g->shared & TRIANGLE_CORNER_SHARED(k)))
+            f = fmin(f, query_point_time(q->origin, q->motion, g->p[k], q->radius));
     }
     query_consider(best, f, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + i, CAROM_QUERY_NO_SPHERE,
                    (int)i, NULL, NULL);

@@ -200,15 +200,20 @@ static double growing_time(const world_triangle *g, const double x[3], const dou
             d[m] -= along0 * dir[m];
             u[m] = v[m] - speed * dir[m];
         }
-        double t = roots_first_upcrossing_quadratic(
-            r * r - vec_dot(d, d), 2.0 * (r * grow - vec_dot(d, u)), grow * grow - vec_dot(u, u));
-        double along = along0 + t * speed;
-        if (along >= 0.0 && along <= g->length[k])
-            tau = earlier(tau, t);
+        if (!(g->shared & TRIANGLE_EDGE_SHARED(k))) {
+            double t = roots_first_upcrossing_quadratic(r * r - vec_dot(d, d),
+                                                        2.0 * (r * grow - vec_dot(d, u)),
+                                                        grow * grow - vec_dot(u, u));
+            double along = along0 + t * speed;
+            if (along >= 0.0 && along <= g->length[k])
+                tau = earlier(tau, t);
+        }
+        if (g->shared & TRIANGLE_CORNER_SHARED(k))
+            continue;
         vec_sub(d, x, g->p[k]);
         tau = earlier(tau, roots_first_upcrossing_quadratic(r * r - vec_dot(d, d),
-                                                         2.0 * (r * grow - vec_dot(d, v)),
-                                                         grow * grow - vec_dot(v, v)));
+                                                            2.0 * (r * grow - vec_dot(d, v)),
+                                                            grow * grow - vec_dot(v, v)));
     }
     return tau;
 }
@@ -241,9 +246,11 @@ static double triangle_time(const world_triangle *g, const double x[3], const do
     double rate = side * vn, half = 0.5 * side * an;
     double tau = over_at(g, x, v, a, roots_first_upcrossing_quadratic(r - side * e, -rate, -half));
     tau = earlier(tau, over_at(g, x, v, a, world_segment_far_face_time(r + side * e, rate, half)));
-    for (int k = 0; k < 3; k++) {
-        tau = earlier(tau, edge_time(g, k, x, v, a, r, earlier(tau, horizon), q));
-        tau = earlier(tau, corner_time(g, k, x, v, a, r, earlier(tau, horizon), q));
+    for (int k = 0; k < 3; k++) { /* those a lower triangle shares, it solves */
+        if (!(g->shared & TRIANGLE_EDGE_SHARED(k)))
+            tau = earlier(tau, edge_time(g, k, x, v, a, r, earlier(tau, horizon), q));
+        if (!(g->shared & TRIANGLE_CORNER_SHARED(k)))
+            tau = earlier(tau, corner_time(g, k, x, v, a, r, earlier(tau, horizon), q));
     }
     return tau;
 }

@@ -118,6 +118,7 @@ carom_status world_triangles_index(carom_world *w)
     if (rc != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the tree of %zu triangles",
                           n);
+    world_triangles_mark_shared(w);
     return CAROM_OK;
 }
 
@@ -230,6 +231,7 @@ static int make_triangle(const carom_world *w, const double a[3], const double b
         cross(g->inward[k], g->n, g->dir[k]);
     for (int m = 0; m < 3; m++)
         g->centre[m] = (g->p[0][m] + g->p[1][m] + g->p[2][m]) / 3.0;
+    g->shared = 0; /* until world_triangles_index marks it */
     g->reach = 0.0;
     for (int k = 0; k < 3; k++) {
         double d[3];

@@ -368,6 +368,145 @@ static void test_random_flights(void)
     CHECK(compared > 250 && with_gravity > 100 && found > compared * 9 / 10);
 }
 
+/* A terrain of 3 x 3 squares (18 triangles sharing edges and corners,
+ * heights 10 +- 1) hit by 600 flights aimed at it (from above and below,
+ * half under gravity): the first contact's time agrees with the test's
+ * own sampling of the distance to the nearest triangle, and the named
+ * triangle is then at the radius. Each shared edge and corner is solved
+ * for one triangle only (world_triangle_mesh.c): one left to no triangle,
+ * or an outer edge taken for a shared one, fails here. */
+enum { MESH_SQUARES = 3, MESH_TRIANGLES = 2 * MESH_SQUARES * MESH_SQUARES };
+
+static double mesh_distance(const double (*mesh)[3][3], const double x[3])
+{
+    double d = INFINITY;
+    for (int q = 0; q < MESH_TRIANGLES; q++)
+        d = fmin(d, distance_to_triangle(mesh[q], x));
+    return d;
+}
+
+static double mesh_contact(const double (*mesh)[3][3], const double x[3], const double v[3],
+                           const double g[3], double r, double horizon, int samples)
+{
+    double lo = 0.0, y[3];
+    for (int m = 1; m <= samples; m++) {
+        double t = horizon * m / samples;
+        position_at(x, v, g, t, y);
+        if (mesh_distance(mesh, y) < r) {
+            double hi = t;
+            for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; it++) {
+                double mid = 0.5 * (lo + hi);
+                position_at(x, v, g, mid, y);
+                if (mesh_distance(mesh, y) < r)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+            return hi;
+        }
+        lo = t;
+    }
+    return INFINITY;
+}
+
+static void test_mesh_flights(void)
+{
+    unsigned seed = 2026;
+    int compared = 0, with_gravity = 0, shared_named = 0;
+    double worst = 0.0;
+    for (int trial = 0; trial < 600; trial++) {
+        double height[MESH_SQUARES + 1][MESH_SQUARES + 1], mesh[MESH_TRIANGLES][3][3];
+        for (int i = 0; i <= MESH_SQUARES; i++)
+            for (int j = 0; j <= MESH_SQUARES; j++)
+                height[i][j] = 9.0 + 2.0 * unit_random(&seed);
+        int q = 0;
+        for (int i = 0; i < MESH_SQUARES; i++)
+            for (int j = 0; j < MESH_SQUARES; j++) {
+                const int corner[4][2] = {{i, j}, {i + 1, j}, {i + 1, j + 1}, {i, j + 1}};
+                const int cut[2][3] = {{0, 1, 2}, {0, 2, 3}};
+                for (int half = 0; half < 2; half++, q++)
+                    for (int k = 0; k < 3; k++) {
+                        const int *c = corner[cut[half][k]];
+                        mesh[q][k][0] = 6.0 + 8.0 * c[0] / MESH_SQUARES;
+                        mesh[q][k][1] = 6.0 + 8.0 * c[1] / MESH_SQUARES;
+                        mesh[q][k][2] = height[c[0]][c[1]];
+                    }
+            }
+        double x[3], v[3], g[3] = {0.0, 0.0, 0.0}, r = 0.1 + 0.6 * unit_random(&seed);
+        for (int k = 0; k < 3; k++)
+            x[k] = 2.0 + 16.0 * unit_random(&seed);
+        if (mesh_distance((const double(*)[3][3])mesh, x) < 1.05 * r)
+            continue;
+        /* Aimed at a corner or an edge's middle of a random triangle,
+         * give or take, or anywhere near the terrain. */
+        const double *aim_tri[3] = {mesh[trial % MESH_TRIANGLES][0],
+                                    mesh[trial % MESH_TRIANGLES][1],
+                                    mesh[trial % MESH_TRIANGLES][2]};
+        for (int k = 0; k < 3; k++) {
+            double aim = trial % 3 == 0   ? aim_tri[0][k]
+                         : trial % 3 == 1 ? 0.5 * (aim_tri[1][k] + aim_tri[2][k])
+                                          : 4.0 + 12.0 * unit_random(&seed);
+            v[k] = aim - x[k] + (trial % 3 == 2 ? 0.3 : 0.02) * (unit_random(&seed) - 0.5);
+        }
+        int falls = trial % 2;
+        if (falls) {
+            g[2] = -2.0 * unit_random(&seed);
+            v[2] += 1.0;
+        }
+        contact_log log = {0};
+        carom_world_def def = carom_world_default_def();
+        def.dim = 3;
+        for (int k = 0; k < 3; k++) {
+            def.box[k] = 20.0;
+            def.boundary[k] = CAROM_BOUNDARY_WALLS;
+            def.gravity[k] = g[k];
+        }
+        def.on_contact = log_contact;
+        def.user_data = &log;
+        carom_error e;
+        carom_world *w = carom_world_create(&def, &e);
+        add(w, x, v, r);
+        for (q = 0; q < MESH_TRIANGLES; q++)
+            triangle(w, (const double(*)[3])mesh[q]);
+        double t = 0.0;
+        while (log.n == 0 && t < 8.0) {
+            t += 0.25;
+            CHECK_OK(carom_world_advance_to(w, t));
+        }
+        carom_world_free(w);
+        double horizon = log.n ? log.c[0].time : 8.0;
+        double ref = mesh_contact((const double(*)[3][3])mesh, x, v, g, r, horizon * 1.001, 20000);
+        if (log.n == 0 || log.c[0].kind != CAROM_CONTACT_TRIANGLE) {
+            CHECK(!(ref < horizon * (1.0 - 1e-9)));
+            continue;
+        }
+        compared++;
+        with_gravity += falls;
+        double y[3];
+        position_at(x, v, g, log.c[0].time, y);
+        int named = log.c[0].wall;
+        CHECK(named >= 0 && named < MESH_TRIANGLES);
+        if (named < 0 || named >= MESH_TRIANGLES)
+            continue;
+        CHECK(fabs(distance_to_triangle((const double(*)[3])mesh[named], y) - r) < 1e-9 * r);
+        /* Another triangle at the radius too: an edge or corner they share. */
+        for (q = 0; q < MESH_TRIANGLES; q++)
+            if (q != named &&
+                fabs(distance_to_triangle((const double(*)[3])mesh[q], y) - r) < 1e-12 * r) {
+                shared_named++;
+                break;
+            }
+        CHECK(ref < INFINITY);
+        worst = fmax(worst, fabs(ref - log.c[0].time));
+        CHECK_NEAR(log.c[0].time, ref, 1e-9 * fmax(1.0, ref));
+    }
+    fprintf(stderr,
+            "  mesh flights: %d triangle contacts (%d under gravity, %d on a shared edge or "
+            "corner), times within %.1e\n",
+            compared, with_gravity, shared_named, worst);
+    CHECK(compared > 300 && with_gravity > 100 && shared_named > 30);
+}
+
 /* Casts: a sphere of random radius along a random segment, against the
  * reference's first contact along it (f in [0, 1]). */
 static void test_random_casts(void)
@@ -732,6 +871,7 @@ int main(void)
     RUN(test_corners_head_on);
     RUN(test_growing);
     RUN(test_random_flights);
+    RUN(test_mesh_flights);
     RUN(test_random_casts);
     RUN(test_funnel);
     RUN(test_refusals);
