@@ -101,13 +101,23 @@ void box_tree_free(box_tree *t)
     *t = (box_tree){NULL, NULL, 0, 0};
 }
 
-void box_tree_walk_start(box_tree_walk *k, const box_tree *t, const double x[3], double reach)
+void box_tree_walk_start_box(box_tree_walk *k, const box_tree *t, const double x[3], double reach,
+                             const double lo[3], const double hi[3])
 {
     k->tree = t;
-    for (int m = 0; m < 3; m++)
+    for (int m = 0; m < 3; m++) {
         k->x[m] = x[m];
+        k->lo[m] = lo[m];
+        k->hi[m] = hi[m];
+    }
     k->reach2 = reach * reach;
     k->depth = 0;
     if (t->nnodes)
         k->stack[k->depth++] = 0;
+}
+
+void box_tree_walk_start(box_tree_walk *k, const box_tree *t, const double x[3], double reach)
+{
+    const double lo[3] = {-INFINITY, -INFINITY, -INFINITY}, hi[3] = {INFINITY, INFINITY, INFINITY};
+    box_tree_walk_start_box(k, t, x, reach, lo, hi);
 }

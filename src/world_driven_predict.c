@@ -147,25 +147,39 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
 /* The bound's first meeting with a fixed triangle, if before `best`
  * (then *wall names it; ties: the first in index order). Only the
  * triangles whose boxes the bound can reach by its reset are looked at
- * (the tree's walk, world_triangles.c): the centre moves |v| H, the
- * radius grows to r + accel (t_reset - t0)^2 / 2. */
+ * (the tree's walk, world_triangles.c): its centre moves along v by
+ * |v| H, its radius grows to r + accel (t_reset - t0)^2 / 2. */
 static double triangles_time(const carom_world *w, const sphere *s, const double x[3],
                              const double v[3], double now, double best, int *wall)
 {
     const driven_bound *b = &w->bounds[s - w->spheres];
     double H = b->t_reset - now, e = b->t_reset - b->t0;
-    double reach = INFINITY;
-    if (H < INFINITY)
-        reach = (s->radius + 0.5 * b->accel * e * e + sqrt(vec_dot(v, v)) * H) * (1.0 + 1e-12) +
-                1e-12 * (world_plane_scale(x) + s->radius);
+    double reach = INFINITY, lo[3], hi[3];
+    for (int m = 0; m < 3; m++) {
+        lo[m] = -INFINITY;
+        hi[m] = INFINITY;
+    }
+    if (H < INFINITY) {
+        double slack = 1e-12 * (world_plane_scale(x) + s->radius);
+        double radius = (s->radius + 0.5 * b->accel * e * e) * (1.0 + 1e-12) + slack;
+        double travel = sqrt(vec_dot(v, v)) * H * (1.0 + 1e-12);
+        reach = radius + travel;
+        for (int m = 0; m < 3; m++) { /* the box the bound sweeps */
+            double end = x[m] + v[m] * H;
+            lo[m] = fmin(x[m], end) - radius - 1e-12 * travel;
+            hi[m] = fmax(x[m], end) + radius + 1e-12 * travel;
+        }
+    }
     uint32_t found = UINT32_MAX;
     box_tree_walk k;
-    box_tree_walk_start(&k, &w->triangle_tree, x, reach);
+    box_tree_walk_start_box(&k, &w->triangle_tree, x, reach, lo, hi);
     const uint32_t *items;
     uint32_t n;
     while ((n = box_tree_walk_next(&k, &items)))
         for (uint32_t m = 0; m < n; m++) {
             uint32_t g = items[m];
+            if (!box_tree_walk_meets(&k, w->triangles[g].lo, w->triangles[g].hi))
+                continue;
             double t = world_driven_triangle_time(w, s, x, v, &w->triangles[g], now);
             if (t < best || (t == best && found != UINT32_MAX && g < found)) {
                 best = t;

@@ -231,6 +231,7 @@ typedef struct world_triangle {
     double length[3];    /* edge k's length */
     double centre[3];    /* the centroid, and the largest distance from it */
     double reach;        /* to a corner: a cheap first test */
+    double lo[3], hi[3]; /* its bounding box */
     uint8_t shared;      /* bit k: edge k, bit 3 + k: corner k is a lower triangle's
                             (world_triangle_mesh.c) */
 } world_triangle;

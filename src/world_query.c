@@ -132,19 +132,24 @@ static void cast_triangle(const carom_world *w, const sweep *q, uint32_t i, best
                    (int)i, NULL, NULL);
 }
 
-/* The triangles whose boxes meet the ball around the swept box
+/* The triangles whose boxes meet the swept box, widened by round-off
  * (query_consider ranks hits by fraction, then index: any order). */
 static void cast_triangles(const carom_world *w, const sweep *q, best_hit *best)
 {
-    double reach = sqrt(vec_dot(q->half, q->half)) * (1.0 + 1e-12) +
-                   1e-12 * (world_plane_scale(q->mid) + q->radius);
+    double slack = 1e-12 * (world_plane_scale(q->mid) + sqrt(vec_dot(q->half, q->half)));
+    double lo[3], hi[3];
+    for (int m = 0; m < 3; m++) {
+        lo[m] = q->lo[m] - slack;
+        hi[m] = q->hi[m] + slack;
+    }
     box_tree_walk walk;
-    box_tree_walk_start(&walk, &w->triangle_tree, q->mid, reach);
+    box_tree_walk_start_box(&walk, &w->triangle_tree, q->mid, INFINITY, lo, hi);
     const uint32_t *items;
     uint32_t n;
     while ((n = box_tree_walk_next(&walk, &items)))
         for (uint32_t e = 0; e < n; e++)
-            cast_triangle(w, q, items[e], best);
+            if (box_tree_walk_meets(&walk, w->triangles[items[e]].lo, w->triangles[items[e]].hi))
+                cast_triangle(w, q, items[e], best);
 }
 
 /* Coordinates beyond this are refused: squares of them must not overflow. */

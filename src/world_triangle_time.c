@@ -35,12 +35,13 @@
  *
  * Cost: each prediction looks for triangles after the walls and cell
  * faces (`before` is the earliest of those). A bound on how far the
- * sphere travels before then, computed once, limits the walk of the
- * triangles' box tree (world_triangles.c) to the boxes within reach,
- * and skips for a few multiplications each (no square roots) a
- * triangle there whose ball around it is out of reach, or whose plane
- * is (by the motion along its normal), and each edge and corner out of
- * reach. */
+ * sphere travels before then, computed once, and the box its path
+ * sweeps limit the walk of the triangles' box tree (world_triangles.c)
+ * to the boxes within reach that meet the swept box, then the triangles
+ * there to those whose own boxes meet it; it skips for a few
+ * multiplications each (no square roots) a triangle whose ball around
+ * it is out of reach, or whose plane is (by the motion along its
+ * normal), and each edge and corner out of reach. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -120,6 +121,37 @@ static reach reach_by(const double x[3], const double v[3], const double a[3], d
                    (1.0 + 1e-12);
     q.slack = 1e-12 * (world_plane_scale(x) + r);
     return q;
+}
+
+/* The box that holds the sphere by tau = horizon: its centre's path (a
+ * parabola: the ends, and the turning point on each axis where it lies
+ * between them) widened by the radius it grows to, with the slack of
+ * the reach q (and of the path's own round-off). Unbounded without a
+ * horizon. */
+static void swept_box(const double x[3], const double v[3], const double a[3], double r,
+                      double grow, double horizon, const reach *q, double lo[3], double hi[3])
+{
+    double wide = r + grow * horizon + q->slack + 1e-12 * q->travel;
+    for (int m = 0; m < 3; m++) {
+        if (!(horizon < INFINITY)) {
+            lo[m] = -INFINITY;
+            hi[m] = INFINITY;
+            continue;
+        }
+        double end = x[m] + horizon * (v[m] + 0.5 * a[m] * horizon);
+        lo[m] = fmin(x[m], end);
+        hi[m] = fmax(x[m], end);
+        if (a[m] != 0.0) {
+            double turn = -v[m] / a[m];
+            if (turn > 0.0 && turn < horizon) {
+                double at = x[m] + turn * (v[m] + 0.5 * a[m] * turn);
+                lo[m] = fmin(lo[m], at);
+                hi[m] = fmax(hi[m], at);
+            }
+        }
+        lo[m] -= wide;
+        hi[m] += wide;
+    }
 }
 
 /* Nothing at distance sqrt(distance2) from the centre can be touched by
@@ -273,13 +305,19 @@ double world_triangles_time(const carom_world *w, const sphere *s, double now, d
     reach q = reach_by(s->x, s->v, a, r, grow, before - s->t);
     double best = before - s->t; /* from the sphere's own time */
     uint32_t found = UINT32_MAX;
+    /* The boxes within the reach of its centre and meeting its swept box:
+     * the tree's, then each triangle's. */
+    double lo[3], hi[3];
+    swept_box(s->x, s->v, a, r, grow, best, &q, lo, hi);
     box_tree_walk k;
-    box_tree_walk_start(&k, &w->triangle_tree, s->x, r + q.travel + q.slack);
+    box_tree_walk_start_box(&k, &w->triangle_tree, s->x, r + q.travel + q.slack, lo, hi);
     const uint32_t *items;
     uint32_t n;
     while ((n = box_tree_walk_next(&k, &items)))
         for (uint32_t e = 0; e < n; e++) {
             uint32_t g = items[e];
+            if (!box_tree_walk_meets(&k, w->triangles[g].lo, w->triangles[g].hi))
+                continue;
             double tau = triangle_time(&w->triangles[g], s->x, s->v, a, r, grow, best, &q);
             /* At a tie, the first in index order. */
             if (tau < best || (tau == best && found != UINT32_MAX && g < found)) {

@@ -107,9 +107,8 @@ carom_status world_triangles_index(carom_world *w)
     if (lo && hi) {
         for (size_t g = 0; g < n; g++)
             for (int m = 0; m < 3; m++) {
-                const double(*p)[3] = w->triangles[g].p;
-                lo[g][m] = fmin(p[0][m], fmin(p[1][m], p[2][m]));
-                hi[g][m] = fmax(p[0][m], fmax(p[1][m], p[2][m]));
+                lo[g][m] = w->triangles[g].lo[m];
+                hi[g][m] = w->triangles[g].hi[m];
             }
         rc = box_tree_build(&w->triangle_tree, (const double(*)[3])lo, (const double(*)[3])hi, n);
     }
@@ -231,6 +230,10 @@ static int make_triangle(const carom_world *w, const double a[3], const double b
         cross(g->inward[k], g->n, g->dir[k]);
     for (int m = 0; m < 3; m++)
         g->centre[m] = (g->p[0][m] + g->p[1][m] + g->p[2][m]) / 3.0;
+    for (int m = 0; m < 3; m++) {
+        g->lo[m] = fmin(g->p[0][m], fmin(g->p[1][m], g->p[2][m]));
+        g->hi[m] = fmax(g->p[0][m], fmax(g->p[1][m], g->p[2][m]));
+    }
     g->shared = 0; /* until world_triangles_index marks it */
     g->reach = 0.0;
     for (int k = 0; k < 3; k++) {
