@@ -1,12 +1,12 @@
 /* Fixed triangles (carom_world_add_triangle, 3D): thin walls spheres
  * bounce off on either side, around their edges and on their corners;
- * several make a funnel, a container, a ramp, a mesh of a few faces.
+ * several make a funnel, a container, a ramp, a mesh.
  *
  * Contract: a triangle is added only when every live sphere is clear of
  * it, and the world builds again at the next advance, so every
  * prediction from then on sees it (world_predict.c tests each ballistic
- * sphere against every triangle after its walls and cell faces:
- * world_triangle_time.c; an EVENT_WALL whose partner is TRIANGLE_WALL +
+ * sphere against the triangles it can reach after its walls and cell
+ * faces: world_triangle_time.c; an EVENT_WALL whose partner is TRIANGLE_WALL +
  * the triangle's index; response.c reflects along the line from the
  * triangle's nearest point to the centre). Spheres added or moved later
  * are checked at their placement (world_build.c). Triangles are for 3D
@@ -17,7 +17,9 @@
  * Many triangles (a mesh): a box tree over them (box_tree.h), built
  * again when the world builds after triangles were added, lets a
  * prediction, a placement check and a cast test only the triangles
- * whose boxes come within reach. */
+ * whose boxes come within reach; the edges and corners they share are
+ * marked then too (world_triangle_mesh.c). Adding a triangle tests the
+ * spheres near it (the scene queries' index). */
 #include <math.h>
 #include <stdlib.h>
 

@@ -428,12 +428,15 @@ carom_status carom_world_get_segment(const carom_world *world, uint32_t index, d
  * counted among the wall hits. The contact time is exact under gravity
  * too (a quadratic at the faces, quartics at the edges and corners).
  * Several triangles make a funnel, a silo, a ramp, a box with an
- * opening. Every live sphere must be clear of it now (to a relative
- * 1e-10 of its radius), and so must every sphere added later
- * (CAROM_ERR_OVERLAP, naming the sphere and the triangle). Each
- * prediction tests every triangle that the sphere could reach before its
- * next wall or cell crossing: they are for a few walls, not for large
- * meshes. Growing spheres (carom_world_set_growth) meet them when their
+ * opening, the faces of a mesh. Every live sphere must be clear of it
+ * now (to a relative 1e-10 of its radius), and so must every sphere
+ * added later (CAROM_ERR_OVERLAP, naming the sphere and the triangle).
+ * A prediction looks only at the triangles whose bounding boxes the
+ * sphere's path could meet before its next wall or cell crossing (a tree
+ * of the boxes), so meshes of thousands of small triangles cost little
+ * more than a few; triangles that share an edge or a corner (exactly the
+ * same corners) leave it to the lowest of them, which is then the one
+ * named at a tie. Growing spheres (carom_world_set_growth) meet them when their
  * growing surface reaches a face, an edge or a corner; driven spheres'
  * bounds meet them too. Refused (CAROM_ERR_INVALID_ARGUMENT) in 2D
  * worlds (use segments), with a periodic axis, for corners that are not
