@@ -122,6 +122,14 @@ if os.environ.get("CAROM_HAVE_HDF5"):
                        capture_output=True, text=True, timeout=60)
     check(p.returncode != 0 and "not_hdf5.h5" in p.stderr and p.stderr.count("\n") == 1,
           f"render of a file that is not HDF5: exit {p.returncode}, stderr {p.stderr!r}")
+else:
+    # Without HDF5, an H5MD name is a usage error (exit 2), as for run's
+    # trajectory= and init=.
+    p = subprocess.run([CAROM, "render", f"input={WORK}/traj.h5", f"out={WORK}/bad"],
+                       capture_output=True, text=True, timeout=60)
+    check(p.returncode == 2 and "built without HDF5" in p.stderr and "traj.h5" in p.stderr
+          and p.stderr.count("\n") == 1,
+          f"render input=.h5 without HDF5: exit {p.returncode}, stderr {p.stderr!r}")
 
 
 def read_xyz(path):

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "frames.h"
 #include "options.h"
 #include "setup.h"
 
@@ -184,6 +185,11 @@ static int set_viewer_key(viewer_mode mode, vkey k, const char *v, viewer_args *
         break;
     case VK_INPUT:
         va->input = v;
+#ifndef CAROM_HAVE_HDF5
+        if (frames_name_is_h5md(v)) /* refused as run's init= and trajectory= are */
+            st = cli_fail(error, CLI_EXIT_USAGE, "%s=%s: " FRAMES_WITHOUT_HDF5 ", so it reads no H5MD",
+                          name, v);
+#endif
         break;
     case VK_FPS:
         st = parse_number(name, v, 0.1, 1000.0, &va->fps, error);
