@@ -260,21 +260,32 @@ static void position_at(const double x[3], const double v[3], const double g[3],
         out[k] = x[k] + t * (v[k] + 0.5 * g[k] * t);
 }
 
-/* The reference's first contact in [0, horizon]: samples of the distance
- * less r, bisected where it first goes below 0; INFINITY if none. */
-static double reference_contact(const double tri[3][3], const double x[3], const double v[3],
-                                const double g[3], double r, double horizon, int samples)
+/* The test's distance from x to the nearest of count triangles. */
+static double nearest_distance(const double (*tris)[3][3], int count, const double x[3])
+{
+    double d = INFINITY;
+    for (int q = 0; q < count; q++)
+        d = fmin(d, distance_to_triangle(tris[q], x));
+    return d;
+}
+
+/* The reference's first contact in [0, horizon] with any of count
+ * triangles: samples of the distance less r, bisected where it first
+ * goes below 0; INFINITY if none. */
+static double reference_contact(const double (*tris)[3][3], int count, const double x[3],
+                                const double v[3], const double g[3], double r, double horizon,
+                                int samples)
 {
     double lo = 0.0;
     for (int m = 1; m <= samples; m++) {
         double t = horizon * m / samples, y[3];
         position_at(x, v, g, t, y);
-        if (distance_to_triangle(tri, y) < r) {
+        if (nearest_distance(tris, count, y) < r) {
             double hi = t;
             for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; it++) {
                 double mid = 0.5 * (lo + hi);
                 position_at(x, v, g, mid, y);
-                if (distance_to_triangle(tri, y) < r)
+                if (nearest_distance(tris, count, y) < r)
                     hi = mid;
                 else
                     lo = mid;
@@ -341,7 +352,8 @@ static void test_random_flights(void)
         /* The reference samples a little past the world's contact, so
          * that its last sample lies inside. */
         double horizon = log.n ? log.c[0].time : 8.0;
-        double ref = reference_contact((const double(*)[3])tri, x, v, g, r, horizon * 1.001, 40000);
+        double ref =
+            reference_contact((const double(*)[3][3]) & tri, 1, x, v, g, r, horizon * 1.001, 40000);
         if (log.n == 0 || log.c[0].kind != CAROM_CONTACT_TRIANGLE) {
             /* A wall first (or nothing): the reference finds no triangle
              * contact before it. */
@@ -377,38 +389,6 @@ static void test_random_flights(void)
  * or an outer edge taken for a shared one, fails here. */
 enum { MESH_SQUARES = 3, MESH_TRIANGLES = 2 * MESH_SQUARES * MESH_SQUARES };
 
-static double mesh_distance(const double (*mesh)[3][3], const double x[3])
-{
-    double d = INFINITY;
-    for (int q = 0; q < MESH_TRIANGLES; q++)
-        d = fmin(d, distance_to_triangle(mesh[q], x));
-    return d;
-}
-
-static double mesh_contact(const double (*mesh)[3][3], const double x[3], const double v[3],
-                           const double g[3], double r, double horizon, int samples)
-{
-    double lo = 0.0, y[3];
-    for (int m = 1; m <= samples; m++) {
-        double t = horizon * m / samples;
-        position_at(x, v, g, t, y);
-        if (mesh_distance(mesh, y) < r) {
-            double hi = t;
-            for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; it++) {
-                double mid = 0.5 * (lo + hi);
-                position_at(x, v, g, mid, y);
-                if (mesh_distance(mesh, y) < r)
-                    hi = mid;
-                else
-                    lo = mid;
-            }
-            return hi;
-        }
-        lo = t;
-    }
-    return INFINITY;
-}
-
 static void test_mesh_flights(void)
 {
     unsigned seed = 2026;
@@ -435,7 +415,7 @@ static void test_mesh_flights(void)
         double x[3], v[3], g[3] = {0.0, 0.0, 0.0}, r = 0.1 + 0.6 * unit_random(&seed);
         for (int k = 0; k < 3; k++)
             x[k] = 2.0 + 16.0 * unit_random(&seed);
-        if (mesh_distance((const double(*)[3][3])mesh, x) < 1.05 * r)
+        if (nearest_distance((const double(*)[3][3])mesh, MESH_TRIANGLES, x) < 1.05 * r)
             continue;
         /* Aimed at a corner or an edge's middle of a random triangle,
          * give or take, or anywhere near the terrain. */
@@ -475,7 +455,8 @@ static void test_mesh_flights(void)
         }
         carom_world_free(w);
         double horizon = log.n ? log.c[0].time : 8.0;
-        double ref = mesh_contact((const double(*)[3][3])mesh, x, v, g, r, horizon * 1.001, 20000);
+        double ref = reference_contact((const double(*)[3][3])mesh, MESH_TRIANGLES, x, v, g, r,
+                                       horizon * 1.001, 20000);
         if (log.n == 0 || log.c[0].kind != CAROM_CONTACT_TRIANGLE) {
             CHECK(!(ref < horizon * (1.0 - 1e-9)));
             continue;
@@ -536,8 +517,9 @@ static void test_random_casts(void)
         double start = distance_to_triangle((const double(*)[3])tri, cast.origin);
         double ref = start < cast.radius
                          ? 0.0
-                         : reference_contact((const double(*)[3])tri, cast.origin, cast.motion,
-                                             zero, fmax(cast.radius, 1e-300), 1.0, 4000);
+                         : reference_contact((const double(*)[3][3]) & tri, 1, cast.origin,
+                                             cast.motion, zero, fmax(cast.radius, 1e-300), 1.0,
+                                             4000);
         int on_triangle = found && hit.kind == CAROM_CONTACT_TRIANGLE;
         if (cast.radius == 0.0 && !(start == 0.0)) {
             /* A ray: the reference cannot sample a distance of 0; check the
