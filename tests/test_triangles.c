@@ -297,6 +297,35 @@ static double reference_contact(const double (*tris)[3][3], int count, const dou
     return INFINITY;
 }
 
+/* One sphere (centre x, velocity v, radius r, under gravity g) in a
+ * walled 20-box with count triangles, up to its first contact of any
+ * kind (or t = 8), its contacts into *log. */
+static void fly_to_first_contact(const double (*tris)[3][3], int count, const double x[3],
+                                 const double v[3], const double g[3], double r, contact_log *log)
+{
+    carom_world_def def = carom_world_default_def();
+    def.dim = 3;
+    for (int k = 0; k < 3; k++) {
+        def.box[k] = 20.0;
+        def.boundary[k] = CAROM_BOUNDARY_WALLS;
+        def.gravity[k] = g[k];
+    }
+    def.on_contact = log_contact;
+    def.user_data = log;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK(w != NULL);
+    add(w, x, v, r);
+    for (int q = 0; q < count; q++)
+        triangle(w, tris[q]);
+    double t = 0.0;
+    while (log->n == 0 && t < 8.0) {
+        t += 0.25;
+        CHECK_OK(carom_world_advance_to(w, t));
+    }
+    carom_world_free(w);
+}
+
 static void random_triangle(unsigned *seed, double tri[3][3])
 {
     for (int k = 0; k < 3; k++)
@@ -329,26 +358,7 @@ static void test_random_flights(void)
             v[2] += 2.0;
         }
         contact_log log = {0};
-        carom_world_def def = carom_world_default_def();
-        def.dim = 3;
-        for (int k = 0; k < 3; k++) {
-            def.box[k] = 20.0;
-            def.boundary[k] = CAROM_BOUNDARY_WALLS;
-            def.gravity[k] = g[k];
-        }
-        def.on_contact = log_contact;
-        def.user_data = &log;
-        carom_error e;
-        carom_world *w = carom_world_create(&def, &e);
-        add(w, x, v, r);
-        triangle(w, (const double(*)[3])tri);
-        /* Up to the first contact of any kind. */
-        double t = 0.0;
-        while (log.n == 0 && t < 8.0) {
-            t += 0.25;
-            CHECK_OK(carom_world_advance_to(w, t));
-        }
-        carom_world_free(w);
+        fly_to_first_contact((const double(*)[3][3]) & tri, 1, x, v, g, r, &log);
         /* The reference samples a little past the world's contact, so
          * that its last sample lies inside. */
         double horizon = log.n ? log.c[0].time : 8.0;
@@ -434,26 +444,7 @@ static void test_mesh_flights(void)
             v[2] += 1.0;
         }
         contact_log log = {0};
-        carom_world_def def = carom_world_default_def();
-        def.dim = 3;
-        for (int k = 0; k < 3; k++) {
-            def.box[k] = 20.0;
-            def.boundary[k] = CAROM_BOUNDARY_WALLS;
-            def.gravity[k] = g[k];
-        }
-        def.on_contact = log_contact;
-        def.user_data = &log;
-        carom_error e;
-        carom_world *w = carom_world_create(&def, &e);
-        add(w, x, v, r);
-        for (q = 0; q < MESH_TRIANGLES; q++)
-            triangle(w, (const double(*)[3])mesh[q]);
-        double t = 0.0;
-        while (log.n == 0 && t < 8.0) {
-            t += 0.25;
-            CHECK_OK(carom_world_advance_to(w, t));
-        }
-        carom_world_free(w);
+        fly_to_first_contact((const double(*)[3][3])mesh, MESH_TRIANGLES, x, v, g, r, &log);
         double horizon = log.n ? log.c[0].time : 8.0;
         double ref = reference_contact((const double(*)[3][3])mesh, MESH_TRIANGLES, x, v, g, r,
                                        horizon * 1.001, 20000);
