@@ -22,6 +22,8 @@ carom_world_def carom_world_default_def(void)
     def.restitution = 1.0;
     def.wall_restitution = 1.0;
     def.restitution_min_speed = 1e-6;
+    def.tangential_restitution = -1.0;
+    def.wall_tangential_restitution = -1.0;
     def.response = CAROM_RESPONSE_ELASTIC;
     return def;
 }
@@ -104,7 +106,7 @@ static carom_status reserve(carom_world *w, size_t n)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
         w->reported = r;
     }
-    if (world_images_reserve(w, cap) != 0)
+    if (world_images_reserve(w, cap) != 0 || world_spin_reserve(w, cap) != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
     if (w->list_entry && world_lists_reserve(w, cap) != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
@@ -158,6 +160,20 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
     if (!(def->restitution_min_speed > 0.0 && isfinite(def->restitution_min_speed)))
         return create_failed(error, CAROM_ERR_INVALID_ARGUMENT,
                              "restitution_min_speed must be positive and finite");
+    if (!(def->tangential_restitution >= -1.0 && def->tangential_restitution <= 1.0) ||
+        !(def->wall_tangential_restitution >= -1.0 && def->wall_tangential_restitution <= 1.0)) {
+        snprintf(msg, sizeof msg,
+                 "tangential_restitution (%g) and wall_tangential_restitution (%g) must be in "
+                 "[-1, 1] (-1: smooth)",
+                 def->tangential_restitution, def->wall_tangential_restitution);
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, msg);
+    }
+    if (!(def->inertia_factor >= 0.0 && def->inertia_factor <= 1.0)) {
+        snprintf(msg, sizeof msg,
+                 "inertia_factor must be in (0, 1] (0: a solid sphere or disk), not %g",
+                 def->inertia_factor);
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, msg);
+    }
     if (def->response != CAROM_RESPONSE_ELASTIC && def->response != CAROM_RESPONSE_NONE)
         return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, "unknown response kind");
     if (def->neighbours != CAROM_NEIGHBOURS_AUTO && def->neighbours != CAROM_NEIGHBOURS_CELLS &&
@@ -178,6 +194,9 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
     w->def = *def;
     for (int k = 0; k < 3; k++)
         w->gravity[k] = k < def->dim ? def->gravity[k] : 0.0;
+    w->inertia_factor = def->inertia_factor > 0.0 ? def->inertia_factor
+                        : def->dim == 2             ? 0.5
+                                                    : 0.4;
     w->has_gravity = w->gravity[0] != 0.0 || w->gravity[1] != 0.0 || w->gravity[2] != 0.0;
     if (def->dim == 2) {
         w->def.box[2] = 1.0;
@@ -222,6 +241,7 @@ void carom_world_free(carom_world *w)
     free(w->id_of);
     free(w->slot_of);
     free(w->image);
+    free(w->spin);
     free(w);
 }
 
@@ -295,6 +315,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     s->t = w->time;
     s->radius = def->radius;
     world_images_reset(w, (uint32_t)id);
+    world_spin_reset(w, (uint32_t)id);
     INFO(s)->inv_mass = isinf(def->mass) ? 0.0 : 1.0 / def->mass;
     INFO(s)->falls = INFO(s)->inv_mass > 0.0;
     INFO(s)->alive = 1;

@@ -317,6 +317,9 @@ struct carom_world {
 
     int64_t (*image)[3];  /* def.count_images: by id, the periodic faces
                              each sphere has crossed (world_images.c) */
+    double (*spin)[3];    /* by id, the spheres' angular velocities, or NULL
+                             while all are zero (world_spin.c) */
+    double inertia_factor; /* I = inertia_factor m r^2 (def's, resolved) */
 
     query_index query;    /* the scene queries' grid (world_query_index.c) */
     uint64_t query_epoch; /* advanced whenever positions change other than
@@ -494,6 +497,11 @@ void world_triangles_mark_shared(carom_world *w);
 /* x's foot on the triangle's plane lies in the triangle (or on an edge). */
 int world_triangle_over(const world_triangle *g, const double x[3]);
 void world_triangles_free(carom_world *w);
+
+/* world_spin.c: spins by id (NULL while every spin is zero). */
+int world_is_rough(const carom_world *w);
+int world_spin_reserve(carom_world *w, size_t capacity);
+void world_spin_reset(carom_world *w, uint32_t id); /* added */
 
 /* world_images.c: unwrapped positions (def.count_images). */
 int world_images_reserve(carom_world *w, size_t capacity);
@@ -894,6 +902,12 @@ void response_segment(carom_world *w, uint32_t i, uint32_t g, double depth, doub
 /* Sphere i meets triangle g, along the line from the triangle's nearest
  * point to its centre. */
 void response_triangle(carom_world *w, uint32_t i, uint32_t g, double depth, double keep_apart);
+/* response_rough.c: the tangential impulse of a rough contact, sphere i
+ * with sphere j (unit normal n from i to j, inverse masses as the normal
+ * impulse used them) or with a fixed surface (unit normal towards it). */
+void response_rough_pair(carom_world *w, uint32_t i, uint32_t j, const double n[3], double ia,
+                         double ib);
+void response_rough_surface(carom_world *w, uint32_t i, const double towards[3]);
 /* The contact callback left finite numbers in the first n velocities of
  * c; if not, the world records an error naming the sphere (the event
  * loop stops after this event with it), and the caller keeps the

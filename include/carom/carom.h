@@ -211,6 +211,17 @@ typedef struct carom_world_def {
                                        periodic faces, for unwrapped
                                        positions (carom_world_get_image;
                                        24 bytes a sphere; default 0) */
+    /* Rough spheres: a contact also reverses the tangential velocity of
+     * the surfaces where they touch, scaled by the tangential restitution
+     * beta in [-1, 1]: -1 smooth (the default: spins play no part), 1
+     * perfectly rough (elastic in rotation too), 0 the surfaces stop
+     * slipping. Sphere-sphere and sphere-surface (walls, planes, segments,
+     * triangles) each have their own. Spins: carom_world_get_spin. */
+    double tangential_restitution;      /* sphere-sphere (default -1) */
+    double wall_tangential_restitution; /* sphere-surface (default -1) */
+    double inertia_factor;          /* moment of inertia k m r^2: k in (0, 1];
+                                       0 (default): a solid sphere (2/5) in
+                                       3D, a solid disk (1/2) in 2D */
 } carom_world_def;
 
 carom_world_def carom_world_default_def(void);
@@ -344,6 +355,31 @@ carom_status carom_world_get_image(const carom_world *world, carom_sphere_id id,
  * def.count_images; CAROM_ERR_NO_SUCH_SPHERE for an id that is not live. */
 carom_status carom_world_set_image(carom_world *world, carom_sphere_id id,
                                    const int64_t image[3]);
+
+/* Angular velocity of a sphere (its spin: radians per unit time, about
+ * its centre), the same at every time between contacts (nothing exerts a
+ * torque but contacts). In 2D only spin[2] (about z) may be nonzero. Every
+ * sphere starts with none. With smooth contacts (both tangential
+ * restitutions -1) spins never change and change nothing. With rough
+ * ones, a contact gives the two sides equal and opposite impulses at the
+ * point of contact: each side's angular momentum about that point, and
+ * the momentum of the two, are kept; the normal relative speed there
+ * turns into -e times itself (as for smooth spheres) and the tangential
+ * one into -beta times itself. The moment of inertia is def.inertia_factor
+ * m r^2 with the radius at the time (growing spheres keep their spin). A
+ * sphere of infinite mass has infinite inertia: other spheres never change
+ * its spin, and what it has moves the surfaces it touches (a spinning
+ * wheel); against a fixed surface it turns as any sphere does (the
+ * outcome does not depend on the mass, as for its bounce). The tangential impulse is applied before the contact callback,
+ * which sees the velocities after it; set_spin may be called from the
+ * callback (spins do not take part in predictions). Driven spheres keep
+ * their spins for the application to read; the velocity change a rough
+ * contact gives them is kicked to their driver with the normal one.
+ * CAROM_ERR_NO_SUCH_SPHERE for an id that is not live;
+ * CAROM_ERR_INVALID_ARGUMENT for a spin that is not finite or, in 2D, has
+ * an x or y component. */
+carom_status carom_world_get_spin(const carom_world *world, carom_sphere_id id, double spin[3]);
+carom_status carom_world_set_spin(carom_world *world, carom_sphere_id id, const double spin[3]);
 
 /* Number of ids handed out so far (removed spheres keep their id). */
 size_t carom_world_sphere_capacity(const carom_world *world);
@@ -519,6 +555,10 @@ double carom_world_kinetic_energy(const carom_world *world);
 void carom_world_momentum(const carom_world *world, double out[3]);
 /* kT = 2 KE / (dim * N) over finite-mass spheres. */
 double carom_world_temperature(const carom_world *world);
+/* Sum of I w^2 / 2 over finite-mass spheres (I = def.inertia_factor m r^2),
+ * and kT = 2 E_rot / (d_rot N) with d_rot = 3 in 3D, 1 in 2D. */
+double carom_world_rotational_energy(const carom_world *world);
+double carom_world_rotational_temperature(const carom_world *world);
 /* Volume (3D) or area (2D) of the box. */
 double carom_world_volume(const carom_world *world);
 /* Z = PV/(NkT) from the collision virial over the measured interval,
