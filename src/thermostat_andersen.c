@@ -66,7 +66,22 @@ static void draw_next(carom_andersen *a, const carom_world *w, double from)
     a->next = total > 0.0 ? from - log1p(-rng_uniform(&a->stream)) / total : INFINITY;
 }
 
-/* A new velocity for one id picked at random, if the bath acts on it. */
+/* In a rough world, a new spin too: each component about which the sphere
+ * turns (z alone in 2D) normal with variance kT / I, I its moment of
+ * inertia now. */
+static carom_status redraw_spin(carom_andersen *a, carom_world *w, carom_sphere_id id)
+{
+    const sphere *s = &w->spheres[world_slot_of(w, id)];
+    double r = s->radius * growth_factor(w, carom_world_time(w));
+    double sigma = sqrt(a->def.kT * INFO(s)->inv_mass / w->inertia_factor) / r;
+    double spin[3] = {0.0, 0.0, 0.0};
+    for (int k = w->def.dim == 2 ? 2 : 0; k < 3; k++)
+        spin[k] = sigma * rng_normal(&a->stream);
+    return carom_world_set_spin(w, id, spin);
+}
+
+/* A new velocity for one id picked at random, if the bath acts on it (and
+ * in a rough world a new spin). */
 static carom_status redraw_one(carom_andersen *a, carom_world *w)
 {
     carom_sphere_id id = (carom_sphere_id)(rng_uniform(&a->stream) * (double)a->ids);
@@ -79,6 +94,8 @@ static carom_status redraw_one(carom_andersen *a, carom_world *w)
     for (int k = 0; k < w->def.dim; k++)
         v[k] = sigma * rng_normal(&a->stream);
     carom_status st = carom_world_set_velocity(w, id, v);
+    if (st == CAROM_OK && world_is_rough(w))
+        st = redraw_spin(a, w, id);
     if (st == CAROM_OK)
         a->redraws++;
     return st;

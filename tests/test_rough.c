@@ -15,6 +15,8 @@
  *   starting at zero, keeps its energy (translation plus rotation) and
  *   comes to equipartition: the rotational temperature equals the
  *   translational one, in 3D and 2D;
+ * - a ball launched sliding along a floor under gravity ends rolling at
+ *   5/7 of its speed, whatever beta in (-1, 1);
  * - smooth contacts (beta = -1) leave spins alone and move spheres to the
  *   last bit as a world without spins does;
  * - bad definitions and spins are refused with a message. */
@@ -456,6 +458,54 @@ static void test_equipartition(void)
     equipartition(2, 0.4, 1000);
 }
 
+/* A ball launched sliding along a floor under gravity, spin zero, lands
+ * and bounces ever lower; each bounce turns its slip into -beta times
+ * itself and keeps its angular momentum about the point of contact,
+ * m r v0, so with |beta| < 1 it ends rolling (v = r w) at
+ * v0 / (1 + k): 5/7 of v0 for a solid ball, whatever beta. */
+static void test_ball_starts_rolling(void)
+{
+    double betas[] = {0.0, 0.5, -0.5, -1.0};
+    for (int b = 0; b < 4; b++) {
+        carom_world_def def = carom_world_default_def();
+        for (int k = 0; k < 3; k++) {
+            def.box[k] = 20.0;
+            def.boundary[k] = CAROM_BOUNDARY_WALLS;
+        }
+        def.gravity[2] = -1.0;
+        def.wall_restitution = 0.5;
+        def.restitution_min_speed = 1e-3;
+        def.wall_tangential_restitution = betas[b];
+        carom_error err;
+        carom_world *w = carom_world_create(&def, &err);
+        CHECK(w != NULL);
+        carom_sphere_def s = carom_sphere_default_def();
+        double v0 = 1.0, r = s.radius;
+        s.position[0] = 2.0;
+        s.position[1] = 10.0;
+        s.position[2] = r + 0.1;
+        s.velocity[0] = v0;
+        carom_sphere_id id;
+        CHECK_OK(carom_world_add_sphere(w, &s, &id));
+        CHECK_OK(carom_world_advance_to(w, 5.0));
+        carom_sphere_state st;
+        double spin[3];
+        CHECK_OK(carom_world_get_sphere(w, id, &st));
+        CHECK_OK(carom_world_get_spin(w, id, spin));
+        carom_stats stats;
+        carom_world_get_stats(w, &stats);
+        double rolling = betas[b] == -1.0 ? v0 : v0 / 1.4;
+        fprintf(stderr, "  beta %4.1f: %llu bounces, v %.15f (rolling %.15f), r w %.15f\n",
+                betas[b], (unsigned long long)stats.wall_hits, st.velocity[0], rolling,
+                r * spin[1]);
+        CHECK(stats.wall_hits > 1000);
+        CHECK_NEAR(st.velocity[0], rolling, 1e-12);
+        CHECK_NEAR(r * spin[1], betas[b] == -1.0 ? 0.0 : rolling, 1e-12);
+        CHECK(st.velocity[1] == 0.0 && spin[0] == 0.0 && spin[2] == 0.0);
+        carom_world_free(w);
+    }
+}
+
 /* Smooth contacts: spins given to every sphere change nothing. */
 static void test_smooth_ignores_spins(void)
 {
@@ -550,6 +600,7 @@ int main(void)
     RUN(test_pair_laws);
     RUN(test_surface_laws);
     RUN(test_equipartition);
+    RUN(test_ball_starts_rolling);
     RUN(test_smooth_ignores_spins);
     RUN(test_refusals);
     return CHECK_REPORT();

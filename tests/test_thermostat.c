@@ -4,7 +4,9 @@
  *   with rate nu follows T(t) = 1 + 1.5 exp(-nu t) (each redraw replaces a
  *   sphere's energy, on average E/N, by d kT / 2; collisions keep the
  *   energy), within 0.05 at every check, and the redraws number nu N t
- *   within five standard deviations. 3D and 2D.
+ *   within five standard deviations. 3D and 2D. In a rough world the
+ *   spins relax the same way, from zero to kT (1 - exp(-nu t)); in a
+ *   smooth one the bath leaves them alone.
  * - A driven granular gas (restitution 0.8) settles where the bath's
  *   heating nu (kT - T) balances the collisions' cooling (1 - e^2) Gamma(T)
  *   T / d (tests/test_granular.c: Haff's law), Gamma Enskog's rate: the
@@ -89,6 +91,55 @@ static void test_relaxation(void)
 {
     check_relaxation(3);
     check_relaxation(2);
+}
+
+/* Spins: a world whose surfaces are rough but whose spheres meet smoothly
+ * (and a periodic box: no surface is met) changes spins only through the
+ * bath, so from zero the rotational temperature follows
+ * kT (1 - exp(-nu t)): each redraw replaces a sphere's rotational energy,
+ * on average E_rot / N, by d_rot kT / 2. A smooth world's bath leaves
+ * spins alone. */
+static void check_spin_relaxation(int dim, double wall_beta)
+{
+    const size_t n = 3000;
+    const double nu = 0.3;
+    carom_scene s;
+    carom_error e;
+    carom_scene_init(&s);
+    s.dim = dim;
+    for (int k = 0; k < 3; k++)
+        s.box[k] = carom_box_length_for_packing(dim, n, 0.5, 0.2);
+    CHECK_OK(carom_scene_random(&s, n, 0.5, 31, &e));
+    for (size_t k = 1; k < n; k += 2)
+        s.mass[k] = 3.0;
+    CHECK_OK(carom_scene_maxwell_velocities(&s, 1.0, 32, &e));
+    carom_world_def def = carom_world_default_def();
+    def.wall_tangential_restitution = wall_beta;
+    def.inertia_factor = 0.6;
+    carom_world *w = carom_scene_create_world(&s, &def, &e);
+    carom_scene_free(&s);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    carom_andersen *a = bath(1.0, nu, 33);
+    double worst = 0.0;
+    for (int k = 1; k <= 10; k++) {
+        CHECK_OK(carom_andersen_advance_to(a, w, 1.0 * k));
+        double expected = wall_beta == -1.0 ? 0.0 : 1.0 - exp(-nu * k);
+        worst = fmax(worst, fabs(carom_world_rotational_temperature(w) - expected));
+    }
+    fprintf(stderr, "  %dD, surfaces' beta %g: largest |T_rot - law| %.4f\n", dim, wall_beta,
+            worst);
+    CHECK(wall_beta == -1.0 ? worst == 0.0 : worst < 0.05);
+    carom_andersen_free(a);
+    carom_world_free(w);
+}
+
+static void test_spin_relaxation(void)
+{
+    check_spin_relaxation(3, 1.0);
+    check_spin_relaxation(2, 0.5);
+    check_spin_relaxation(3, -1.0);
 }
 
 /* The steady temperature of a driven granular gas: the root of
@@ -274,6 +325,7 @@ static void test_bad_definitions(void)
 int main(void)
 {
     RUN(test_relaxation);
+    RUN(test_spin_relaxation);
     RUN(test_driven_granular_gas);
     RUN(test_obstacles_seeds_and_rate_zero);
     RUN(test_spheres_added_on_the_way);

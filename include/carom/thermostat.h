@@ -3,7 +3,10 @@
  * Every sphere of finite mass that is not driven has its velocity redrawn
  * from the Maxwell-Boltzmann distribution of temperature kT (each
  * component normal with variance kT / m) at the instants of a Poisson
- * process of `rate` per sphere. Between redraws the world runs as it
+ * process of `rate` per sphere; in a world of rough spheres (a tangential
+ * restitution other than -1) its spin too (each component about which it
+ * turns normal with variance kT / I, I = inertia_factor m r^2; only z in
+ * 2D). Between redraws the world runs as it
  * would alone: the bath acts only at its instants, which are exact times
  * of the run (the world is advanced to each, and the sphere's velocity
  * set there with carom_world_set_velocity). The temperature then relaxes
