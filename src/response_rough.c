@@ -13,8 +13,8 @@
  * surface only the sphere moves: its velocity changes by
  * -(1 + beta) k / (1 + k) u_t whatever its mass (an infinite mass too, as
  * its normal bounce does), its spin by -(1 + beta) / ((1 + k) r) n x u_t.
- * beta = -1 gives no impulse: nothing is done, and smooth worlds never
- * come here. */
+ * beta = -1 gives no impulse: smooth worlds do not call these
+ * (world_internal.h's inline checks). */
 #include "vec.h"
 #include "world_internal.h"
 
@@ -36,12 +36,10 @@ static void tangential_part(double out[3], const double u[3], const double n[3])
         out[k] = u[k] - along * n[k];
 }
 
-void response_rough_pair(carom_world *w, uint32_t i, uint32_t j, const double n[3], double ia,
-                         double ib)
+void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const double n[3],
+                               double ia, double ib)
 {
     double beta = w->def.tangential_restitution;
-    if (beta == -1.0 || !w->spin)
-        return;
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     double *spin_a = w->spin[world_id_of(w, i)], *spin_b = w->spin[world_id_of(w, j)];
     double grown = growth_factor(w, a->t), ra = a->radius * grown, rb = b->radius * grown;
@@ -67,11 +65,9 @@ void response_rough_pair(carom_world *w, uint32_t i, uint32_t j, const double n[
     }
 }
 
-void response_rough_surface(carom_world *w, uint32_t i, const double towards[3])
+void response_rough_surface_apply(carom_world *w, uint32_t i, const double towards[3])
 {
     double beta = w->def.wall_tangential_restitution;
-    if (beta == -1.0 || !w->spin)
-        return;
     sphere *s = &w->spheres[i];
     double *spin = w->spin[world_id_of(w, i)];
     double r = s->radius * growth_factor(w, s->t);
