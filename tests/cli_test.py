@@ -90,6 +90,25 @@ BAD_INPUT = {
     "packing_2d_too_high": (["dim=2", "n=100", "packing=0.95"], USAGE, ["packing", "too high"]),
     "negative_packing": (["packing=-0.1"], USAGE, ["packing=-0.1"]),
     "restitution_above_1": (["restitution=1.5"], USAGE, ["restitution=1.5", "[0, 1]"]),
+    "tangential_restitution_above_1": (["tangential_restitution=1.5"], USAGE,
+                                       ["tangential_restitution=1.5", "must be in [-1, 1]"]),
+    "tangential_restitution_below_minus_1": (["tangential_restitution=-1.01"], USAGE,
+                                             ["tangential_restitution=-1.01",
+                                              "must be in [-1, 1]"]),
+    "tangential_restitution_nan": (["tangential_restitution=nan"], USAGE,
+                                   ["tangential_restitution=nan", "NaN"]),
+    "wall_tangential_restitution_word": (["wall_tangential_restitution=rough"], USAGE,
+                                         ["wall_tangential_restitution=rough",
+                                          "malformed number"]),
+    "wall_tangential_restitution_in_file": (["@bad_tangential.cfg"], USAGE,
+                                            ["bad_tangential.cfg:3",
+                                             "wall_tangential_restitution=1.01",
+                                             "must be in [-1, 1]"]),
+    "inertia_factor_zero": (["inertia_factor=0"], USAGE,
+                            ["inertia_factor=0", "must be in (0, 1]"]),
+    "inertia_factor_above_1": (["inertia_factor=1.5"], USAGE,
+                               ["inertia_factor=1.5", "must be in (0, 1]"]),
+    "inertia_factor_infinity": (["inertia_factor=inf"], USAGE, ["inertia_factor=inf", "infinity"]),
     "bad_boundary": (["boundary=wall"], USAGE, ["boundary=wall", "periodic or walls"]),
     "bad_response": (["response=bouncy"], USAGE, ["response=bouncy", "elastic none"]),
     "bad_lattice": (["dim=3", "lattice=hex"], USAGE, ["lattice=hex", "2D"]),
@@ -1275,6 +1294,83 @@ def case_thermostat(r):
     expect("thermostat_rate" not in r.json(["n=200", "time=1"]), "a thermostat by default")
 
 
+ROTATIONAL_FIELDS = ("rotational_energy_initial", "rotational_energy_final",
+                     "rotational_temperature_initial", "rotational_temperature_final",
+                     "energy_relative_change")
+
+
+def case_rough(r):
+    """Rough spheres (tangential_restitution=, wall_tangential_restitution=,
+    inertia_factor=). A perfectly rough elastic gas (3D, periodic),
+    spins starting at zero: its total energy E is kept (to 1e-12) while
+    translation hands half of it to rotation; at the end the
+    translational and rotational temperatures are both 2E/((3+3)N)
+    within 5% (equipartition; a snapshot of 10^4 spheres, whose ratio
+    fluctuates by 2/sqrt(3N) = 1.2%). Equilibrated first, its Z is
+    Carnahan-Starling's (rough spheres keep the smooth ones' structure
+    and normal impulses) and Enskog's D for smooth spheres is not
+    offered. Rough walls alone (2D) spin the disks up, energy kept. A
+    smooth run reports the three settings (-1, -1 and 0.4 or 0.5, the
+    solid sphere or disk) and no rotational field; a config file sets
+    them as the command line does."""
+    n = 10000
+    d = r.json(["n=%d" % n, "packing=0.3", "tangential_restitution=1", "equilibrate=0",
+                "time=10"])
+    expect(d["tangential_restitution"] == 1 and d["wall_tangential_restitution"] == -1 and
+           d["inertia_factor"] == 0.4, "settings %r" % [d[k] for k in (
+               "tangential_restitution", "wall_tangential_restitution", "inertia_factor")])
+    expect(d["rotational_energy_initial"] == 0 and d["rotational_temperature_initial"] == 0,
+           "spins do not start at zero: %r" % d["rotational_energy_initial"])
+    energy = d["kinetic_energy_initial"]
+    after = d["kinetic_energy_final"] + d["rotational_energy_final"]
+    expect(abs(after / energy - 1) < 1e-12, "energy %r -> %r" % (energy, after))
+    expect(abs(d["energy_relative_change"]) < 1e-12,
+           "energy_relative_change %r" % d["energy_relative_change"])
+    expect(abs(d["rotational_energy_final"] / energy - 0.5) < 0.025,
+           "rotation holds %r of the energy" % (d["rotational_energy_final"] / energy))
+    shared = 2 * energy / ((3 + 3) * n)
+    for key in ("temperature_final", "rotational_temperature_final"):
+        expect(abs(d[key] / shared - 1) < 0.05, "%s %r, equipartition %r" % (key, d[key], shared))
+    ratio = d["rotational_temperature_final"] / d["temperature_final"]
+    expect(abs(ratio - 1) < 0.05, "T_rot / T_tr = %r" % ratio)
+
+    d = r.json(["n=4000", "packing=0.3", "tangential_restitution=1", "equilibrate=5", "time=20",
+                "msd=on"])
+    expect(abs(d["compressibility"] / d["compressibility_reference"] - 1) < 0.02,
+           "rough Z %r against %r" % (d["compressibility"], d["compressibility_reference"]))
+    expect(d["self_diffusion_enskog"] is None, "Enskog's smooth-sphere D for rough spheres")
+    expect(d["rotational_energy_initial"] > 0, "equilibrated spins are zero")
+
+    d = r.json(["dim=2", "n=400", "packing=0.3", "boundary=walls", "wall_tangential_restitution=1",
+                "inertia_factor=1", "equilibrate=0", "time=10"])
+    expect(d["tangential_restitution"] == -1 and d["wall_tangential_restitution"] == 1 and
+           d["inertia_factor"] == 1, "2D settings")
+    expect(d["rotational_energy_final"] > 0.01 * d["kinetic_energy_initial"],
+           "rough walls gave %r to the spins" % d["rotational_energy_final"])
+    expect(abs(d["energy_relative_change"]) < 1e-12, "2D energy %r" % d["energy_relative_change"])
+    p = r.ok(["n=200", "time=0.5", "equilibrate=0", "tangential_restitution=0.5"])
+    for w in ("rough spheres", "tangential restitution 0.5", "rotational energy"):
+        expect(w in p.stdout, "rough summary lacks %r:\n%s" % (w, p.stdout))
+
+    for args, inertia in ((["dim=3"], 0.4), (["dim=2"], 0.5)):
+        d = r.json(args + ["n=200", "time=0.5", "equilibrate=0"])
+        expect(d["tangential_restitution"] == -1 and d["wall_tangential_restitution"] == -1 and
+               d["inertia_factor"] == inertia, "smooth %s settings" % args[0])
+        present = [k for k in ROTATIONAL_FIELDS if k in d]
+        expect(not present, "a smooth run reports %s" % present)
+    p = r.ok(["n=200", "time=0.5", "equilibrate=0"])
+    expect("rough" not in p.stdout and "rotational" not in p.stdout,
+           "a smooth summary speaks of spins:\n%s" % p.stdout)
+    config = r.path("rough.cfg")
+    with open(config, "w") as f:
+        f.write("n = 200\ntime = 0.5\ntangential_restitution = 0.25\n"
+                "wall_tangential_restitution = -0.5  # against the walls\ninertia_factor = 0.6\n")
+    d = r.json([config, "boundary=walls"])
+    expect((d["tangential_restitution"], d["wall_tangential_restitution"],
+            d["inertia_factor"]) == (0.25, -0.5, 0.6), "settings from a file")
+    expect(d["rotational_energy_final"] > 0, "no spin from the file's settings")
+
+
 def min_gap(path):
     """Smallest distance / contact distance over all pairs of an XYZ file
     (periodic box, minimum image)."""
@@ -1347,6 +1443,7 @@ CASES = {
     "mesh": case_mesh,
     "thermostat": case_thermostat,
     "compress": case_compress,
+    "rough": case_rough,
 }
 
 

@@ -50,6 +50,15 @@ static const struct {
     [KEY_RESTITUTION_MIN_SPEED] = {"restitution_min_speed",
                                    "contacts slower than this are elastic, and every contact "
                                    "separates at least this fast (default 1e-6)"},
+    [KEY_TANGENTIAL_RESTITUTION] = {"tangential_restitution",
+                                    "rough spheres: sphere-sphere tangential restitution in "
+                                    "[-1, 1]: -1 smooth (default), 1 perfectly rough, 0 the "
+                                    "surfaces stop slipping"},
+    [KEY_WALL_TANGENTIAL_RESTITUTION] = {"wall_tangential_restitution",
+                                         "the same against walls, planes, segments and "
+                                         "triangles (default -1: smooth)"},
+    [KEY_INERTIA_FACTOR] = {"inertia_factor", "moment of inertia k m r^2 of rough spheres, k in "
+                                              "(0, 1] (default 0.4 in 3D, 0.5 in 2D: solid)"},
     [KEY_RESPONSE] = {"response", "elastic (default) or none (report contacts only)"},
     [KEY_NEIGHBOURS] = {"neighbours", "auto (default: neighbour lists in dense scenes), cells "
                                       "or lists (for comparisons; same results)"},

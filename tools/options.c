@@ -743,6 +743,13 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     TRY(get_range(c, KEY_WALL_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->wall_restitution, error));
     TRY(get_range(c, KEY_RESTITUTION_MIN_SPEED, carom_world_default_def().restitution_min_speed,
                   0.0, INFINITY, 1, &o->restitution_min_speed, error));
+    TRY(get_range(c, KEY_TANGENTIAL_RESTITUTION, -1.0, -1.0, 1.0, 0, &o->tangential_restitution,
+                  error));
+    TRY(get_range(c, KEY_WALL_TANGENTIAL_RESTITUTION, -1.0, -1.0, 1.0, 0,
+                  &o->wall_tangential_restitution, error));
+    /* The library's 0 (its default) is spelled out: a solid sphere or disk. */
+    TRY(get_range(c, KEY_INERTIA_FACTOR, o->dim == 2 ? 0.5 : 0.4, 0.0, 1.0, 1, &o->inertia_factor,
+                  error));
     static const char *const responses[] = {"elastic", "none"};
     int word;
     TRY(get_word(c, KEY_RESPONSE, responses, 2, 0, &word, error));

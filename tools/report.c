@@ -30,8 +30,16 @@ static long long peak_rss_bytes(void)
     return (long long)ru.ru_maxrss * 1024LL; /* Linux reports kilobytes */
 }
 
+/* Rough spheres: a tangential restitution other than -1 (smooth). */
+static int rough(const run_options *o)
+{
+    return o->tangential_restitution != -1.0 || o->wall_tangential_restitution != -1.0;
+}
+
 /* The reference Z applies to an elastic, gravity-free, periodic fluid of
- * equal spheres. */
+ * equal spheres, smooth or perfectly rough (which keep the structure and
+ * the normal impulses of smooth ones, and share their energy with the
+ * spins in equilibrium). */
 static int reference_applies(const run_options *o)
 {
     for (int d = 0; d < o->dim; d++)
@@ -41,6 +49,7 @@ static int reference_applies(const run_options *o)
         return 0; /* jammed: no fluid */
     return o->motion == MOTION_BALLISTIC && o->response == CAROM_RESPONSE_ELASTIC &&
            o->restitution == 1.0 &&
+           (o->tangential_restitution == -1.0 || o->tangential_restitution == 1.0) &&
            o->radius == o->radius_max && !o->use_speed;
 }
 
@@ -54,10 +63,11 @@ static double self_diffusion(const run_options *o, const run_result *r)
     return t > 0.0 ? r->mean_square_displacement / (2.0 * o->dim * t) : NAN;
 }
 
-/* Enskog's D for the scene: equal spheres of mass 1 in equilibrium. */
+/* Enskog's D for the scene: equal smooth spheres of mass 1 in
+ * equilibrium (rough ones diffuse otherwise). */
 static int enskog_applies(const run_options *o)
 {
-    return reference_applies(o) && !o->init;
+    return reference_applies(o) && !o->init && o->tangential_restitution == -1.0;
 }
 
 static double enskog(const run_options *o, const run_result *r)
@@ -119,6 +129,16 @@ static double relative_drift(const run_result *r)
     if (!(r->kinetic_energy_initial > 0.0))
         return r->kinetic_energy_final == r->kinetic_energy_initial ? 0.0 : NAN;
     return (r->kinetic_energy_final - r->kinetic_energy_initial) / r->kinetic_energy_initial;
+}
+
+/* Relative change of the total energy, translation and rotation. */
+static double total_drift(const run_result *r)
+{
+    double before = r->kinetic_energy_initial + r->rotational_energy_initial;
+    double after = r->kinetic_energy_final + r->rotational_energy_final;
+    if (!(before > 0.0))
+        return after == before ? 0.0 : NAN;
+    return (after - before) / before;
 }
 
 static const char *motion_word(const run_options *o)
@@ -194,6 +214,15 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     }
     fprintf(out, "  kinetic energy     %.10g -> %.10g  (relative change %.3g)\n",
             r->kinetic_energy_initial, r->kinetic_energy_final, relative_drift(r));
+    if (rough(o)) {
+        fprintf(out, "  rough spheres      tangential restitution %g (%g at walls and surfaces), "
+                     "inertia %g m r^2\n",
+                o->tangential_restitution, o->wall_tangential_restitution, o->inertia_factor);
+        fprintf(out, "  rotational energy  %.10g -> %.10g  (kT %.5g -> %.5g; total energy "
+                     "relative change %.3g)\n",
+                r->rotational_energy_initial, r->rotational_energy_final,
+                r->rotational_temperature_initial, r->rotational_temperature_final, total_drift(r));
+    }
     fprintf(out, "  max overlap        %.3g  (relative to the contact distance)\n",
             r->max_overlap);
     fprintf(out, "  peak memory        %.1f MB\n", (double)peak_rss_bytes() / 1e6);
@@ -344,6 +373,13 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "kinetic_energy_relative_change", relative_drift(r), &first);
     json_num(out, "temperature_initial", r->temperature_initial, &first);
     json_num(out, "temperature_final", r->temperature_final, &first);
+    if (rough(o)) {
+        json_num(out, "rotational_energy_initial", r->rotational_energy_initial, &first);
+        json_num(out, "rotational_energy_final", r->rotational_energy_final, &first);
+        json_num(out, "rotational_temperature_initial", r->rotational_temperature_initial, &first);
+        json_num(out, "rotational_temperature_final", r->rotational_temperature_final, &first);
+        json_num(out, "energy_relative_change", total_drift(r), &first);
+    }
     json_vector(out, "momentum_final", r->momentum_final, o->dim, &first);
     json_num(out, "compressibility", r->compressibility, &first);
     json_num(out, "compressibility_reference",
@@ -426,6 +462,9 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_vector(out, "gravity", o->gravity, o->dim, &first);
     json_num(out, "restitution", o->restitution, &first);
     json_num(out, "wall_restitution", o->wall_restitution, &first);
+    json_num(out, "tangential_restitution", o->tangential_restitution, &first);
+    json_num(out, "wall_tangential_restitution", o->wall_tangential_restitution, &first);
+    json_num(out, "inertia_factor", o->inertia_factor, &first);
     json_str(out, "response", o->response == CAROM_RESPONSE_NONE ? "none" : "elastic", &first);
     json_str(out, "motion", motion_word(o), &first);
     if (o->motion == MOTION_ORBITS)

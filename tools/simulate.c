@@ -243,6 +243,8 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     r->start_time = t0;
     r->kinetic_energy_initial = carom_world_kinetic_energy(w);
     r->temperature_initial = carom_world_temperature(w);
+    r->rotational_energy_initial = carom_world_rotational_energy(w);
+    r->rotational_temperature_initial = carom_world_rotational_temperature(w);
     carom_world_momentum(w, r->momentum_initial);
     p->phase = "run";
     p->from = t0;
@@ -296,6 +298,8 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     carom_world_get_stats(w, &r->stats);
     r->kinetic_energy_final = carom_world_kinetic_energy(w);
     r->temperature_final = carom_world_temperature(w);
+    r->rotational_energy_final = carom_world_rotational_energy(w);
+    r->rotational_temperature_final = carom_world_rotational_temperature(w);
     carom_world_momentum(w, r->momentum_final);
     r->compressibility = carom_world_compressibility(w);
     r->max_overlap = fmax(r->stats.max_overlap, carom_world_max_overlap_now(w));
@@ -345,6 +349,9 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         def.gravity[d] = o->gravity[d];
     def.restitution = o->restitution;
     def.wall_restitution = o->wall_restitution;
+    def.tangential_restitution = o->tangential_restitution;
+    def.wall_tangential_restitution = o->wall_tangential_restitution;
+    def.inertia_factor = o->inertia_factor;
     def.restitution_min_speed = o->restitution_min_speed;
     def.response = o->response;
     def.neighbours = o->neighbours;

@@ -93,6 +93,9 @@ class carom_world_def(ctypes.Structure):
         ("reorder", ctypes.c_int),
         ("record_contacts", ctypes.c_int),
         ("count_images", ctypes.c_int),
+        ("tangential_restitution", ctypes.c_double),
+        ("wall_tangential_restitution", ctypes.c_double),
+        ("inertia_factor", ctypes.c_double),
     ]
 
 
@@ -233,6 +236,8 @@ _PROTOTYPES = {
     "carom_world_get_sphere": (_status, [_world_p, _id, _P(carom_sphere_state)]),
     "carom_world_get_image": (_status, [_world_p, _id, _P(ctypes.c_int64)]),
     "carom_world_set_image": (_status, [_world_p, _id, _P(ctypes.c_int64)]),
+    "carom_world_get_spin": (_status, [_world_p, _id, c_double3]),
+    "carom_world_set_spin": (_status, [_world_p, _id, c_double3]),
     "carom_world_add_plane": (_status, [_world_p, _P(ctypes.c_double), ctypes.c_double,
                                         _P(ctypes.c_uint32)]),
     "carom_world_plane_count": (ctypes.c_size_t, [_world_p]),
@@ -273,6 +278,8 @@ _PROTOTYPES = {
     "carom_world_kinetic_energy": (ctypes.c_double, [_world_p]),
     "carom_world_momentum": (None, [_world_p, c_double3]),
     "carom_world_temperature": (ctypes.c_double, [_world_p]),
+    "carom_world_rotational_energy": (ctypes.c_double, [_world_p]),
+    "carom_world_rotational_temperature": (ctypes.c_double, [_world_p]),
     "carom_world_volume": (ctypes.c_double, [_world_p]),
     "carom_world_compressibility": (ctypes.c_double, [_world_p]),
     "carom_world_max_overlap_now": (ctypes.c_double, [_world_p]),

@@ -46,7 +46,8 @@ contact point, each dim numbers."""
 SETTINGS = ("dim", "box", "boundary", "gravity", "restitution", "wall_restitution",
             "restitution_min_speed", "response", "on_contact", "capacity_hint", "driver",
             "neighbours", "prefetch", "reorder", "record_contacts",
-            "count_images")
+            "count_images", "tangential_restitution", "wall_tangential_restitution",
+            "inertia_factor")
 
 
 class Contact:
@@ -175,7 +176,8 @@ class World:
                 d.boundary[k] = b
         if "gravity" in settings:
             d.gravity = vector(settings["gravity"], "gravity", dim)
-        for key in ("restitution", "wall_restitution", "restitution_min_speed"):
+        for key in ("restitution", "wall_restitution", "restitution_min_speed",
+                    "tangential_restitution", "wall_tangential_restitution", "inertia_factor"):
             if key in settings:
                 setattr(d, key, number(settings[key], key))
         for key, table in (("response", _library.RESPONSE), ("neighbours", _library.NEIGHBOURS),
@@ -358,6 +360,25 @@ class World:
         self._check(lib.carom_world_get_sphere, sphere_id(sphere), ctypes.byref(state))
         return SphereState(tuple(state.position), tuple(state.velocity), state.radius,
                            state.mass, state.collisions)
+
+    def get_spin(self, sphere):
+        """The sphere's spin (carom_world_get_spin): its angular velocity
+        about its centre, 3 numbers (0, 0, wz in 2D). Zero until rough
+        contacts (tangential_restitution, wall_tangential_restitution
+        other than -1) or set_spin change it."""
+        spin = _library.c_double3()
+        k = sphere_id(sphere)
+        status = self._call(lib.carom_world_get_spin, k, spin)
+        if status != 0:  # a query leaves no message in the world: the setter's words
+            raise Error(status, f"no sphere with id {k}"
+                        if _library.status_name(status) == "CAROM_ERR_NO_SUCH_SPHERE" else None)
+        return tuple(spin)
+
+    def set_spin(self, sphere, spin):
+        """Sets the sphere's spin (carom_world_set_spin): 3 finite numbers,
+        (0, 0, wz) in 2D (a disk spins about z only; refused with
+        carom.Error otherwise). Allowed from a contact callback."""
+        self._check(lib.carom_world_set_spin, sphere_id(sphere), vector(spin, "spin"))
 
     def get_image(self, sphere):
         """The sphere's periodic image (carom_world_get_image), for a world
@@ -587,6 +608,9 @@ class World:
             "reorder": name(_library.REORDER, d.reorder),
             "record_contacts": bool(d.record_contacts),
             "count_images": bool(d.count_images),
+            "tangential_restitution": d.tangential_restitution,
+            "wall_tangential_restitution": d.wall_tangential_restitution,
+            "inertia_factor": d.inertia_factor,
         }
 
     # -- time --------------------------------------------------------------
@@ -669,6 +693,15 @@ class World:
 
     def temperature(self):
         return self._call(lib.carom_world_temperature)
+
+    def rotational_energy(self):
+        """Sum of I w^2 / 2 over finite-mass spheres, I = inertia_factor m r^2
+        (2/5 m r^2 in 3D, 1/2 in 2D for inertia_factor 0)."""
+        return self._call(lib.carom_world_rotational_energy)
+
+    def rotational_temperature(self):
+        """kT = 2 E_rot / (d_rot N), d_rot = 3 in 3D, 1 in 2D."""
+        return self._call(lib.carom_world_rotational_temperature)
 
     def volume(self):
         return self._call(lib.carom_world_volume)

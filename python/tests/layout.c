@@ -79,6 +79,9 @@ int main(void)
     FIELD(carom_world_def, reorder);
     FIELD(carom_world_def, record_contacts);
     FIELD(carom_world_def, count_images);
+    FIELD(carom_world_def, tangential_restitution);
+    FIELD(carom_world_def, wall_tangential_restitution);
+    FIELD(carom_world_def, inertia_factor);
     end_struct();
     begin_struct("carom_sphere_def", sizeof(carom_sphere_def), 0);
     FIELD(carom_sphere_def, position);

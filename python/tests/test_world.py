@@ -227,12 +227,16 @@ def test_the_settings_read_back():
                 "gravity": (0.0, -2.0), "restitution": 0.8, "wall_restitution": 0.6,
                 "restitution_min_speed": 1e-5, "response": "none", "capacity_hint": 10,
                 "neighbours": "cells", "prefetch": "off", "reorder": "off",
-                "record_contacts": True, "count_images": True}
+                "record_contacts": True, "count_images": True, "tangential_restitution": 0.5,
+                "wall_tangential_restitution": -0.25, "inertia_factor": 0.3}
     assert carom.World(**settings).get_def() == settings
     defaults = carom.World().get_def()
     assert defaults["box"] == (10.0, 10.0, 10.0) and defaults["response"] == "elastic"
     assert defaults["boundary"] == ("periodic",) * 3 and not defaults["record_contacts"]
     assert not defaults["count_images"]
+    # Smooth, and the library's 0 for a solid sphere (disk).
+    assert defaults["tangential_restitution"] == defaults["wall_tangential_restitution"] == -1.0
+    assert defaults["inertia_factor"] == 0.0
 
 
 def test_spheres_come_and_go():
@@ -613,3 +617,122 @@ def test_a_ray_and_a_cast_disk_hit_at_the_closed_form():
     with pytest.raises(carom.Error, match="radius must be finite and >= 0") as refused:
         world.cast_sphere((2, 5), (1, 0), radius=-1)
     assert refused.value.status == "CAROM_ERR_INVALID_ARGUMENT"
+
+
+@pytest.mark.parametrize("dim, beta, restitution, inertia_factor",
+                         [(3, 1.0, 1.0, None), (3, 0.0, 0.8, 0.5), (2, 1.0, 1.0, None),
+                          (2, 0.0, 1.0, 1.0)])
+def test_a_rough_contact_keeps_each_sides_angular_momentum(dim, beta, restitution,
+                                                           inertia_factor):
+    """Two rough spheres of different sizes and masses, one spinning, meet
+    off-centre once. Computed here from the state before and the
+    velocities after: the momentum of the two is kept, the normal
+    relative speed of the touching surfaces turns into -e times itself and
+    the tangential one into -beta times itself, and each sphere's new spin
+    is the one that keeps its angular momentum about the point of contact,
+    I w + m (x - p) x v, with I = k m r^2 (k = 2/5 for a solid sphere, 1/2
+    for a disk, by default)."""
+    settings = {"dim": dim, "box": 20, "tangential_restitution": beta,
+                "restitution": restitution, "record_contacts": True}
+    if inertia_factor is not None:
+        settings["inertia_factor"] = inertia_factor
+    k = inertia_factor or (0.4 if dim == 3 else 0.5)
+    world = carom.World(**settings)
+    x = np.array([[4.0, 5.0, 5.0 if dim == 3 else 0.0], [6.0, 5.6, 5.3 if dim == 3 else 0.0]])
+    v = np.array([[1.0, 0.3, -0.2 if dim == 3 else 0.0], [-0.5, 0.0, 0.1 if dim == 3 else 0.0]])
+    radius, mass = np.array([0.5, 0.8]), np.array([1.0, 2.0])
+    spin = np.array([[0.0, 0.0, 0.0], [0.4, -1.0, 2.0] if dim == 3 else [0.0, 0.0, 2.0]])
+    for a in range(2):
+        assert world.add_sphere(x[a][:dim], v[a][:dim], radius=radius[a], mass=mass[a]) == a
+    world.set_spin(1, spin[1])
+    assert world.get_spin(0) == (0.0, 0.0, 0.0) and world.get_spin(1) == tuple(spin[1])
+    inertia = k * mass * radius**2
+    assert world.rotational_energy() == pytest.approx(0.5 * inertia[1] * spin[1] @ spin[1])
+    energy = world.kinetic_energy() + world.rotational_energy()
+    world.advance_to(3.0)
+    contacts = world.recorded_contacts()
+    assert len(contacts) == 1
+    t = contacts["time"][0]
+    at = x + v * t  # the centres at the contact
+    n = (at[1] - at[0]) / np.linalg.norm(at[1] - at[0])
+    assert np.linalg.norm(at[1] - at[0]) == pytest.approx(radius.sum(), rel=1e-12)
+    point = at[0] + radius[0] * n
+    after = np.array([world.get_sphere(a).velocity for a in range(2)])
+    spin_after = np.array([world.get_spin(a) for a in range(2)])
+
+    assert np.allclose(mass @ after, mass @ v, rtol=0, atol=1e-12)
+    arm = at - point  # from the point of contact to each centre
+    for a in range(2):
+        expected = spin[a] + mass[a] / inertia[a] * np.cross(arm[a], v[a] - after[a])
+        assert np.allclose(spin_after[a], expected, rtol=0, atol=1e-12), a
+    if dim == 2:
+        assert spin_after[:, :2].tolist() == [[0.0, 0.0], [0.0, 0.0]]
+
+    def slip(velocity, spins):  # the velocity of sphere 0's surface relative to 1's, at p
+        return (velocity[0] + np.cross(spins[0], point - at[0])
+                - velocity[1] - np.cross(spins[1], point - at[1]))
+
+    before, now = slip(v, spin), slip(after, spin_after)
+    assert now @ n == pytest.approx(-restitution * (before @ n), abs=1e-12)
+    tangential = lambda u: u - (u @ n) * n  # noqa: E731
+    assert np.linalg.norm(tangential(before)) > 0.5
+    assert np.allclose(tangential(now), -beta * tangential(before), rtol=0, atol=1e-12)
+    rotation = 0.5 * sum(inertia[a] * spin_after[a] @ spin_after[a] for a in range(2))
+    assert world.rotational_energy() == pytest.approx(rotation, rel=1e-12)
+    axes = 3 if dim == 3 else 1  # kT = 2 E_rot / (axes N), N = 2
+    assert world.rotational_temperature() == pytest.approx(2 * rotation / (axes * 2), rel=1e-12)
+    if beta == 1.0 and restitution == 1.0:  # elastic in rotation too
+        assert world.kinetic_energy() + world.rotational_energy() == pytest.approx(energy,
+                                                                                   rel=1e-12)
+    else:
+        assert world.kinetic_energy() + world.rotational_energy() < energy * (1 - 1e-3)
+
+
+def test_spins_refused_and_kept():
+    """set_spin and the settings refuse what the library refuses, with its
+    message; a smooth world keeps the spins it is given through its
+    contacts; get_spin names the id even after another failure."""
+    world = carom.World(dim=2, box=10, boundary="walls")
+    world.add_sphere((2, 5), velocity=(1, 0))
+    world.add_sphere((8, 5), velocity=(-1, 0))
+    with pytest.raises(carom.Error, match="sphere 0: spin x = nan is not a finite") as raised:
+        world.set_spin(0, (math.nan, 0, 0))
+    assert raised.value.status == "CAROM_ERR_INVALID_ARGUMENT"
+    with pytest.raises(carom.Error, match=r"sphere 1: spin z = inf is not a finite number"):
+        world.set_spin(1, (0, 0, math.inf))
+    with pytest.raises(carom.Error, match=r"sphere 1: spin x = 1 in 2D \(a disk spins about z"):
+        world.set_spin(1, (1, 0, 3))
+    assert world.get_spin(1) == (0.0, 0.0, 0.0)  # a refused spin is not set
+    with pytest.raises(carom.Error, match="no sphere with id 7") as raised:
+        world.set_spin(7, (0, 0, 1))
+    assert raised.value.status == "CAROM_ERR_NO_SUCH_SPHERE"
+    with pytest.raises(carom.Error, match="^no sphere with id 9$") as raised:
+        world.get_spin(9)
+    assert raised.value.status == "CAROM_ERR_NO_SUCH_SPHERE"
+    with pytest.raises(ValueError, match="spin: expected 3 numbers, got 2"):
+        world.set_spin(0, (0, 1))
+    with pytest.raises(ValueError, match="sphere id -1"):
+        world.get_spin(-1)
+    assert world.add_sphere((5, 8)) == 2
+    world.remove_sphere(2)
+    with pytest.raises(carom.Error, match="no sphere with id 2"):
+        world.get_spin(2)
+
+    world.set_spin(0, (0, 0, -3.0))  # smooth: contacts leave spins alone
+    world.advance_to(20)
+    assert world.get_stats().collisions >= 2 and world.get_stats().wall_hits >= 2
+    assert world.get_spin(0) == (0.0, 0.0, -3.0)
+    assert world.rotational_energy() == pytest.approx(0.5 * 0.5 * 0.25 * 9.0)
+    # kT = 2 E_rot / (1 N): one axis of rotation in 2D, N = 2 spheres.
+    assert world.rotational_temperature() == pytest.approx(world.rotational_energy())
+
+    with pytest.raises(carom.Error, match=r"tangential_restitution \(1.5\) and wall_tangential_"
+                                          r"restitution \(-1\) must be in \[-1, 1\]") as raised:
+        carom.World(tangential_restitution=1.5)
+    assert raised.value.status == "CAROM_ERR_INVALID_ARGUMENT"
+    with pytest.raises(carom.Error, match=r"wall_tangential_restitution \(nan\)"):
+        carom.World(wall_tangential_restitution=math.nan)
+    with pytest.raises(carom.Error, match=r"inertia_factor must be in \(0, 1\]"):
+        carom.World(inertia_factor=1.5)
+    with pytest.raises(ValueError, match="tangential_restitution: 'rough' is not a number"):
+        carom.World(tangential_restitution="rough")

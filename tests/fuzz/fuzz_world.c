@@ -18,7 +18,9 @@
  *   gravity along a walled axis) to 1e-9, report-only worlds exactly; a
  *   world with restitution does not gain energy without gravity (beyond
  *   what restitution_min_speed may give); none of this with obstacles
- *   that move, which give energy as moving walls would;
+ *   that move, which give energy as moving walls would; elastic worlds
+ *   may be perfectly rough (tangential restitution 1: their spins'
+ *   energy is counted too);
  * - a periodic world without obstacles keeps its momentum;
  * - the contacts recorded (def.record_contacts) are the step's: in time
  *   order within it, as many sphere contacts and wall hits as the stats
@@ -65,10 +67,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Energy of the finite-mass spheres (potential m g y under gravity). */
-static double energy(const world_spec *s, const placed *p, int n, double g)
+/* Energy of the finite-mass spheres (potential m g y under gravity, and
+ * their spins' in a rough world). */
+static double energy(const carom_world *w, const world_spec *s, const placed *p, int n, double g)
 {
-    double e = 0.0;
+    double e = carom_world_rotational_energy(w);
     for (int i = 0; i < n; i++) {
         if (!isfinite(p[i].m))
             continue;
@@ -215,7 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             u0[i][a] = unwrapped(w, &s, &p[i], a);
             v0[i][a] = p[i].v[a];
         }
-    double e0 = energy(&s, p, n, g);
+    double e0 = energy(w, &s, p, n, g);
     double mom0[3];
     carom_world_momentum(w, mom0);
     /* Energy is a sum of terms of both signs under gravity: compare with
@@ -259,7 +262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         carom_world_get_stats(w, &after);
         check_recorded(w, &s, p, n, t_start, after.collisions - before.collisions,
                        after.wall_hits - before.wall_hits);
-        double e = energy(&s, p, n, g);
+        double e = energy(w, &s, p, n, g);
         int energy_kept = !s.gravity || s.walls[1];
         if ((s.moving_obstacles && !s.report_only) || growing) {
             /* no energy to keep */

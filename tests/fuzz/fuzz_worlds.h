@@ -154,6 +154,13 @@ static inline void read_spec(byte_reader *r, world_spec *s, carom_world_def *def
     if (!s->elastic) {
         def->restitution = (double)(more & 15) / 15.0;
         def->wall_restitution = (double)(more >> 4) / 15.0;
+    } else if (!s->report_only && (more & 1)) {
+        /* Perfectly rough: elastic in rotation too (the energy counted
+         * includes the spins'), with one of four moments of inertia. */
+        static const double inertia[4] = {0.0, 0.25, 2.0 / 3.0, 1.0};
+        def->tangential_restitution = 1.0;
+        def->wall_tangential_restitution = 1.0;
+        def->inertia_factor = inertia[(more >> 1) & 3];
     }
     def->neighbours = (carom_neighbours)(take8(r) % 3);
     def->reorder = (flags >> 7) & 1 ? CAROM_REORDER_OFF : CAROM_REORDER_AUTO;

@@ -344,6 +344,9 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
             ds->def.gravity[k] = o.gravity[k];
         ds->def.restitution = o.restitution;
         ds->def.wall_restitution = o.wall_restitution;
+        ds->def.tangential_restitution = o.tangential_restitution;
+        ds->def.wall_tangential_restitution = o.wall_tangential_restitution;
+        ds->def.inertia_factor = o.inertia_factor;
         ds->def.response = o.response;
         /* Unless the scene or the user sets it, the driver picks a value
          * that keeps inelastic stacks from collapsing (see driver.c). */
