@@ -62,6 +62,16 @@ def test_granular_cooling_follows_haff_at_first(tmp_path):
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_rough_cooling_settles_at_one_ratio_near_kinetic_theory():
+    out = run("rough_cooling.py")
+    found = re.search(r"settled R from both starts: (\S+) and (\S+); Maxwellian (\S+) ", out)
+    from_zero, from_above, theory = map(float, found.groups())
+    assert abs(from_zero / from_above - 1) < 0.05
+    # The Maxwellian approximation is a first approximation (the example
+    # says why); a wrong moment of inertia or roughness moves R by 20% or more.
+    assert 0.85 < from_zero / theory < 1.0 and 0.85 < from_above / theory < 1.0
+
+
 def test_jammed_packing_is_near_random_close_packing_and_isostatic():
     out = run("jammed_packing.py")
     packing = float(re.search(r"jammed at packing (\S+)", out).group(1))
