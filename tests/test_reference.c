@@ -39,6 +39,15 @@
  * mesh scenes scatter 32 to 64 small triangles, so that most of them lie
  * out of a sphere's reach and the engine's tree of triangles skips them.
  *
+ * The scenes of rough spheres (the kinds above, every sphere spinning,
+ * immovable ones too, tangential restitutions of 1, 0, -0.5 or any)
+ * respond their own way: the impulse at the point of contact that turns
+ * the surfaces' relative velocity there into -u_n - beta u_t is the
+ * solution of a linear system whose columns are what unit impulses do to
+ * that velocity through Newton's and Euler's laws, solved by elimination
+ * (the engine uses closed forms for spheres, the normal and tangential
+ * parts apart).
+ *
  * Hard-sphere gases are chaotic, so each scene is compared only up to its
  * own horizon: the reference is run twice, the second time with every
  * coordinate perturbed by about 1e-13, and the engine is compared with
@@ -66,6 +75,7 @@
 #define TRIANGLE_SCENES 32 /* fixed triangles in a 3D box */
 #define MESH_SCENES 8      /* many small ones, for the engine's tree of triangles */
 #define MAX_TRIANGLES 64
+#define ROUGH_SCENES 64    /* rough spheres: random scenes, then planes, segments, triangles */
 
 typedef struct ref_sphere {
     double x[3], v[3];
@@ -86,6 +96,9 @@ typedef struct ref_scene {
     double sa[MAX_SEGMENTS][2], sb[MAX_SEGMENTS][2];
     int ntriangles; /* 3D: every centre at least r from every point of each */
     double tp[MAX_TRIANGLES][3][3];
+    int rough; /* tangential restitutions beta (pairs), beta_wall (surfaces) */
+    double beta, beta_wall, inertia; /* I = inertia m r^2 */
+    double w[MAX_N][3];              /* spins, at every time (no torques) */
 } ref_scene;
 
 typedef struct collision {
@@ -509,6 +522,151 @@ static double ref_triangle_time(const double p[3][3], const double x[3], const d
 
 /* Advances to the next sphere-sphere collision, processing walls on the
  * way; returns 0 if there is none within the event budget. */
+/* ---- rough contacts: impulses from the rigid-body equations ------------ */
+
+/* Solves the dim x dim system K j = b by Gaussian elimination with
+ * partial pivoting (the z row and column are left out in 2D). */
+static void ref_solve(int dim, double K[3][3], double b[3], double j[3])
+{
+    for (int c = 0; c < dim; c++) {
+        int pivot = c;
+        for (int r = c + 1; r < dim; r++)
+            if (fabs(K[r][c]) > fabs(K[pivot][c]))
+                pivot = r;
+        for (int k = 0; k < 3; k++) {
+            double t = K[c][k];
+            K[c][k] = K[pivot][k];
+            K[pivot][k] = t;
+        }
+        double t = b[c];
+        b[c] = b[pivot];
+        b[pivot] = t;
+        for (int r = c + 1; r < dim; r++) {
+            double f = K[r][c] / K[c][c];
+            for (int k = c; k < dim; k++)
+                K[r][k] -= f * K[c][k];
+            b[r] -= f * b[c];
+        }
+    }
+    j[0] = j[1] = j[2] = 0.0;
+    for (int c = dim - 1; c >= 0; c--) {
+        double sum = b[c];
+        for (int k = c + 1; k < dim; k++)
+            sum -= K[c][k] * j[k];
+        j[c] = sum / K[c][c];
+    }
+}
+
+/* One body at a contact: its velocity, spin, the arm from its centre to
+ * the point of contact, its inverse mass and inverse moment of inertia. */
+typedef struct ref_body {
+    double *v, *w;
+    double arm[3];
+    double inv_m, inv_i;
+} ref_body;
+
+/* The velocity of the body's material at the point of contact. */
+static void ref_point_velocity(const ref_body *b, double out[3])
+{
+    ref_cross(out, b->w, b->arm);
+    for (int k = 0; k < 3; k++)
+        out[k] += b->v[k];
+}
+
+/* An impulse j at the point of contact on body b (sign +1) or -j (-1). */
+static void ref_push(ref_body *b, const double j[3], double sign)
+{
+    double turn[3];
+    ref_cross(turn, b->arm, j);
+    for (int k = 0; k < 3; k++) {
+        b->v[k] += sign * b->inv_m * j[k];
+        b->w[k] += sign * b->inv_i * turn[k];
+    }
+}
+
+/* The impulse on `second` (-it on `first`; either may be NULL: a fixed
+ * surface) that turns the relative velocity u of second's material less
+ * first's at the point of contact into -e u_n - beta u_t (n the unit
+ * normal from first to second), found as the solution of K j = du, K's
+ * columns the changes of u that unit impulses along the axes make (each
+ * body's velocity and spin changed by Newton's and Euler's laws, then u
+ * taken again). Nothing if u_n >= 0. */
+static void ref_relative_velocity(const ref_body *first, const ref_body *second, double u[3])
+{
+    double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+    if (first)
+        ref_point_velocity(first, a);
+    if (second)
+        ref_point_velocity(second, b);
+    for (int k = 0; k < 3; k++)
+        u[k] = b[k] - a[k];
+}
+
+static void ref_rough_contact(int dim, ref_body *first, ref_body *second, const double n[3],
+                              double e, double beta)
+{
+    double u[3];
+    ref_relative_velocity(first, second, u);
+    double un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];
+    if (!(un < 0.0))
+        return;
+    double du[3], K[3][3];
+    for (int k = 0; k < 3; k++)
+        du[k] = -(1.0 + e) * un * n[k] - (1.0 + beta) * (u[k] - un * n[k]);
+    for (int c = 0; c < 3; c++) {
+        /* Unit impulse along axis c, on copies of the bodies at rest. */
+        double rest_v[2][3] = {{0}}, rest_w[2][3] = {{0}}, unit[3] = {0, 0, 0}, change[3];
+        unit[c] = 1.0;
+        ref_body s1, s2;
+        if (first) {
+            s1 = *first;
+            s1.v = rest_v[0];
+            s1.w = rest_w[0];
+            ref_push(&s1, unit, -1.0);
+        }
+        if (second) {
+            s2 = *second;
+            s2.v = rest_v[1];
+            s2.w = rest_w[1];
+            ref_push(&s2, unit, 1.0);
+        }
+        ref_relative_velocity(first ? &s1 : NULL, second ? &s2 : NULL, change);
+        for (int r = 0; r < 3; r++)
+            K[r][c] = change[r];
+    }
+    double j[3];
+    ref_solve(dim, K, du, j);
+    if (second)
+        ref_push(second, j, 1.0);
+    if (first)
+        ref_push(first, j, -1.0);
+}
+
+/* Sphere i of the scene as a body touching along unit n (from its centre
+ * towards the contact); of infinite mass, it has infinite inertia, but
+ * against a fixed surface it moves as a finite one (unit mass). */
+static ref_body ref_sphere_body(ref_scene *sc, int i, double v[3], const double n[3],
+                                int fixed_surface)
+{
+    ref_body b;
+    b.v = v;
+    b.w = sc->w[i];
+    for (int k = 0; k < 3; k++)
+        b.arm[k] = sc->s[i].r * n[k];
+    b.inv_m = sc->s[i].inv_m > 0.0 || !fixed_surface ? sc->s[i].inv_m : 1.0;
+    b.inv_i = b.inv_m / (sc->inertia * sc->s[i].r * sc->s[i].r);
+    return b;
+}
+
+/* A rough sphere (velocity v) meets a fixed surface whose unit normal
+ * towards the sphere is n. */
+static void ref_rough_surface(ref_scene *sc, int i, double v[3], const double n[3])
+{
+    double towards[3] = {-n[0], -n[1], -n[2]};
+    ref_body b = ref_sphere_body(sc, i, v, towards, 1);
+    ref_rough_contact(sc->dim, &b, NULL, towards, 1.0, sc->beta_wall);
+}
+
 static int ref_next(ref_state *st, collision *out)
 {
     ref_scene *sc = &st->sc;
@@ -648,7 +806,9 @@ static int ref_next(ref_state *st, collision *out)
                     n[k] /= len;
             }
             double vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
-            if (vn < 0.0)
+            if (sc->rough)
+                ref_rough_surface(sc, bi, v, n);
+            else if (vn < 0.0)
                 for (int k = 0; k < 3; k++)
                     v[k] -= 2.0 * vn * n[k];
             ref_set(st, bi, x, v);
@@ -663,7 +823,9 @@ static int ref_next(ref_state *st, collision *out)
             ref_at(st, bi, x, v);
             for (int k = 0; k < 3; k++)
                 nv += sc->pn[bj][k] * v[k];
-            if (nv < 0.0)
+            if (sc->rough)
+                ref_rough_surface(sc, bi, v, sc->pn[bj]);
+            else if (nv < 0.0)
                 for (int k = 0; k < 3; k++)
                     v[k] -= 2.0 * nv * sc->pn[bj][k];
             ref_set(st, bi, x, v);
@@ -674,8 +836,13 @@ static int ref_next(ref_state *st, collision *out)
             ref_at(st, bi, x, v);
             int k = bj / 2;
             double out_dir = (bj & 1) ? 1.0 : -1.0;
-            if (v[k] * out_dir > 0.0)
+            if (sc->rough) {
+                double n[3] = {0.0, 0.0, 0.0};
+                n[k] = -out_dir;
+                ref_rough_surface(sc, bi, v, n);
+            } else if (v[k] * out_dir > 0.0) {
                 v[k] = -v[k];
+            }
             ref_set(st, bi, x, v);
             continue;
         }
@@ -690,7 +857,12 @@ static int ref_next(ref_state *st, collision *out)
         ref_min_image(sc, d);
         double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         double vn = (d[0] * w[0] + d[1] * w[1] + d[2] * w[2]) / len;
-        if (vn < 0.0) {
+        if (sc->rough) {
+            double n[3] = {d[0] / len, d[1] / len, d[2] / len}, back[3] = {-n[0], -n[1], -n[2]};
+            ref_body first = ref_sphere_body(sc, bi, va, n, 0);
+            ref_body second = ref_sphere_body(sc, bj, vb, back, 0);
+            ref_rough_contact(sc->dim, &first, &second, n, 1.0, sc->beta);
+        } else if (vn < 0.0) {
             double ia = a->inv_m, ib = b->inv_m;
             double J = -2.0 * vn / (ia + ib);
             for (int k = 0; k < sc->dim; k++) {
@@ -1113,6 +1285,40 @@ static int make_triangle_scene(ref_scene *sc, int index, int mesh, scene_info *i
 
 /* ---- the engine --------------------------------------------------------------- */
 
+/* Rough spheres over the other kinds of scene (random ones, then planes,
+ * then segments and triangles in turn): tangential restitutions of 1, 0,
+ * -0.5 or any in [-1, 1], the solid moment of inertia (given as the
+ * library's default 0) or any in [0.2, 1], and every sphere spinning,
+ * the immovable ones too. */
+static int make_rough_scene(ref_scene *sc, int r, scene_info *info)
+{
+    int made = r % 4 < 2    ? make_scene(sc, 1000 + r, info)
+               : r % 4 == 2 ? make_plane_scene(sc, 1000 + r, info)
+               : r % 8 == 3 ? make_segment_scene(sc, 1000 + r, info)
+                            : make_triangle_scene(sc, 1000 + r, 0, info);
+    const double betas[4] = {1.0, 0.0, -0.5, NAN};
+    sc->rough = 1;
+    sc->beta = betas[(r / 4) % 4];
+    sc->beta_wall = betas[(r / 16 + r) % 4];
+    if (isnan(sc->beta))
+        sc->beta = 2.0 * urand() - 1.0;
+    if (isnan(sc->beta_wall))
+        sc->beta_wall = 2.0 * urand() - 1.0;
+    sc->inertia = r % 3 == 0 ? 0.0 : 0.2 + 0.8 * urand();
+    for (int i = 0; i < sc->n; i++)
+        for (int k = 0; k < 3; k++)
+            sc->w[i][k] = sc->dim == 3 || k == 2 ? nrand() : 0.0;
+    return made;
+}
+
+/* The moment of inertia factor the reference uses: the library's default
+ * for 0. */
+static void resolve_inertia(ref_scene *sc)
+{
+    if (sc->rough && sc->inertia == 0.0)
+        sc->inertia = sc->dim == 2 ? 0.5 : 0.4;
+}
+
 typedef struct engine_log {
     long plane_hits, segment_hits;
     int count;
@@ -1154,6 +1360,11 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
         def.gravity[k] = sc->g[k];
     }
     def.restitution_min_speed = 1e-12; /* the reference is purely elastic */
+    if (sc->rough) {
+        def.tangential_restitution = sc->beta;
+        def.wall_tangential_restitution = sc->beta_wall;
+        def.inertia_factor = sc->inertia;
+    }
     def.on_contact = on_contact;
     def.user_data = log;
     log->count = 0;
@@ -1175,7 +1386,8 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
         d.radius = sc->s[i].r;
         d.mass = sc->s[i].inv_m > 0.0 ? 1.0 / sc->s[i].inv_m : INFINITY;
         carom_sphere_id id;
-        if (carom_world_add_sphere(w, &d, &id) != CAROM_OK || id != (carom_sphere_id)i) {
+        if (carom_world_add_sphere(w, &d, &id) != CAROM_OK || id != (carom_sphere_id)i ||
+            (sc->rough && carom_world_set_spin(w, id, sc->w[i]) != CAROM_OK)) {
             fprintf(stderr, "add: %s\n", carom_world_error_message(w));
             check_failures++;
         }
@@ -1304,16 +1516,20 @@ int main(void)
     const int first_segment_scene = SCENES + WIDE_SCENES + HUGE_SCENES + PLANE_SCENES;
     const int first_triangle_scene = first_segment_scene + SEGMENT_SCENES;
     const int first_mesh_scene = first_triangle_scene + TRIANGLE_SCENES;
-    for (int index = 0; index < first_mesh_scene + MESH_SCENES; index++) {
+    const int first_rough_scene = first_mesh_scene + MESH_SCENES;
+    int rough_compared = 0, rough_by_kind[4] = {0, 0, 0, 0};
+    for (int index = 0; index < first_rough_scene + ROUGH_SCENES; index++) {
         static ref_scene sc;
         scene_info info;
         int wide = index >= SCENES && index < SCENES + WIDE_SCENES;
         int huge = index >= SCENES + WIDE_SCENES && index < SCENES + WIDE_SCENES + HUGE_SCENES;
         int planes = index >= SCENES + WIDE_SCENES + HUGE_SCENES && index < first_segment_scene;
         int segments = index >= first_segment_scene && index < first_triangle_scene;
-        int triangles = index >= first_triangle_scene; /* meshes too */
-        int mesh = index >= first_mesh_scene;
-        int made = wide        ? make_wide_scene(&sc, index, &info)
+        int triangles = index >= first_triangle_scene && index < first_rough_scene; /* meshes too */
+        int mesh = index >= first_mesh_scene && index < first_rough_scene;
+        int rough = index >= first_rough_scene;
+        int made = rough       ? make_rough_scene(&sc, index - first_rough_scene, &info)
+                   : wide      ? make_wide_scene(&sc, index, &info)
                    : huge      ? make_huge_scene(&sc, index, &info)
                    : planes    ? make_plane_scene(&sc, index, &info)
                    : segments  ? make_segment_scene(&sc, index, &info)
@@ -1327,6 +1543,7 @@ int main(void)
         /* Reference runs: exact and perturbed, in lockstep until they part. */
         memset(&run_a, 0, sizeof run_a);
         run_a.sc = sc;
+        resolve_inertia(&run_a.sc);
         run_b = run_a;
         run_a.seg_log = ref_seg_hits; /* the engine's segment contacts are compared with these */
         for (int i = 0; i < sc.n; i++)
@@ -1436,9 +1653,15 @@ int main(void)
             }
         }
         compared += agree;
-        if (wide || huge || planes || segments || triangles) {
+        if (wide || huge || planes || segments || triangles || rough) {
             /* Counted apart from the random scenes above. */
-            if (wide)
+            if (rough) {
+                rough_compared += agree;
+                rough_by_kind[(index - first_rough_scene) % 4 < 2
+                                  ? 0
+                                  : 1 + ((index - first_rough_scene) % 4 == 3) +
+                                        ((index - first_rough_scene) % 8 == 7)]++;
+            } else if (wide)
                 wide_compared += agree;
             else if (huge)
                 huge_compared += agree;
@@ -1488,6 +1711,10 @@ int main(void)
     printf("%d scenes with 32 to 64 small triangles: %d collisions compared, %ld triangle hits "
            "in the engine's runs, %d triangle contacts compared (times as above)\n",
            MESH_SCENES, mesh_compared, mesh_hits, mesh_contacts);
+    printf("%d scenes of rough spinning spheres (%d random, %d with planes, %d with segments, "
+           "%d with triangles): %d collisions compared\n",
+           ROUGH_SCENES, rough_by_kind[0], rough_by_kind[1], rough_by_kind[2], rough_by_kind[3],
+           rough_compared);
     printf("%d of the engine's runs used neighbour lists (each scene runs with and "
            "without)\n", with_lists);
     CHECK(scenes == SCENES);
@@ -1507,6 +1734,7 @@ int main(void)
     CHECK(worst_triangle_error < COMPARE_TOL);
     CHECK(mesh_compared > 40 * MESH_SCENES);
     CHECK(mesh_contacts > 10 * MESH_SCENES);
+    CHECK(rough_compared > 40 * ROUGH_SCENES);
     CHECK(compared > 5000);
     CHECK(with_big >= 20 && compared_big > 500);
     CHECK(short_horizon <= scenes * 15 / 100); /* most scenes give at least 20 */
