@@ -1,8 +1,9 @@
 /* Scenes as plain arrays: creation, resizing, and the bridge to worlds.
  *
- * Contract: a scene owns its four arrays (NULL when n == 0); resizing keeps
- * the first min(old, new) spheres and gives new ones radius 0.5, mass 1,
- * position and velocity 0. On failure a scene is left as it was.
+ * Contract: a scene owns its four arrays (NULL when n == 0) and its
+ * optional fifth, the spins (NULL: none); resizing keeps the first
+ * min(old, new) spheres and gives new ones radius 0.5, mass 1, position,
+ * velocity and spin 0. On failure a scene is left as it was.
  */
 #include "scene_internal.h"
 
@@ -28,6 +29,8 @@ void carom_scene_free(carom_scene *scene)
     free(scene->velocity);
     free(scene->radius);
     free(scene->mass);
+    free(scene->spin);
+    scene->spin = NULL;
     scene->position = NULL;
     scene->velocity = NULL;
     scene->radius = NULL;
@@ -69,6 +72,11 @@ carom_status carom_scene_resize(carom_scene *scene, size_t n, carom_error *error
     scene->radius = rad;
     ok = ok && resize_array(&mass, n, sizeof scene->mass[0]);
     scene->mass = mass;
+    if (scene->spin) {
+        void *spin = scene->spin;
+        ok = ok && resize_array(&spin, n, sizeof scene->spin[0]);
+        scene->spin = spin; /* NULL with no spheres left */
+    }
     if (!ok) {
         if (n < old) /* shrinking cannot leave n past an array's end */
             scene->n = n;
@@ -82,8 +90,24 @@ carom_status carom_scene_resize(carom_scene *scene, size_t n, carom_error *error
         }
         scene->radius[i] = 0.5;
         scene->mass[i] = 1.0;
+        if (scene->spin)
+            for (int d = 0; d < 3; d++)
+                scene->spin[i][d] = 0.0;
     }
     scene->n = n;
+    return error_clear(error);
+}
+
+carom_status carom_scene_add_spins(carom_scene *scene, carom_error *error)
+{
+    if (!scene)
+        return error_report(error, CAROM_ERR_INVALID_ARGUMENT, "scene is NULL");
+    if (scene->spin || scene->n == 0)
+        return error_clear(error);
+    scene->spin = calloc(scene->n, sizeof *scene->spin);
+    if (!scene->spin)
+        return error_report(error, CAROM_ERR_OUT_OF_MEMORY,
+                            "out of memory for the spins of %zu spheres", scene->n);
     return error_clear(error);
 }
 
@@ -164,6 +188,12 @@ carom_world *carom_scene_create_world(const carom_scene *scene, const carom_worl
             carom_world_free(world);
             return NULL;
         }
+        st = scene->spin ? carom_world_set_spin(world, id, scene->spin[i]) : CAROM_OK;
+        if (st != CAROM_OK) {
+            error_report(error, st, "sphere %zu: %s", i, carom_world_error_message(world));
+            carom_world_free(world);
+            return NULL;
+        }
     }
     error_clear(error);
     return world;
@@ -200,6 +230,15 @@ carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world
         }
         scene->radius[k] = s.radius;
         scene->mass[k] = s.mass;
+        double spin[3];
+        st = carom_world_get_spin(world, (carom_sphere_id)id, spin);
+        if (st == CAROM_OK && !scene->spin && (spin[0] != 0.0 || spin[1] != 0.0 || spin[2] != 0.0))
+            st = carom_scene_add_spins(scene, error); /* the spheres before had none */
+        if (st != CAROM_OK)
+            return st;
+        if (scene->spin)
+            for (int d = 0; d < 3; d++)
+                scene->spin[k][d] = spin[d];
         k++;
     }
     if (k != count) {

@@ -3,8 +3,8 @@
  * each other in space are near each other in the world's arrays: the
  * engine's prediction then reads neighbours that share cache lines and
  * pages, which matters once the arrays outgrow the caches (N >~ 10^5).
- * Only the order changes (positions, velocities, radii and masses move
- * together); ids are the new indices. */
+ * Only the order changes (positions, velocities, radii, masses and spins
+ * move together); ids are the new indices. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +40,11 @@ carom_status carom_scene_sort_spatially(carom_scene *scene, carom_error *error)
     for (size_t i = 0; i < n; i++)
         memcpy(tmp3[i], scene->velocity[k[i].index], sizeof tmp3[i]);
     memcpy(scene->velocity, tmp3, n * sizeof *tmp3);
+    if (scene->spin) {
+        for (size_t i = 0; i < n; i++)
+            memcpy(tmp3[i], scene->spin[k[i].index], sizeof tmp3[i]);
+        memcpy(scene->spin, tmp3, n * sizeof *tmp3);
+    }
     for (size_t i = 0; i < n; i++)
         tmp[i] = scene->radius[k[i].index];
     memcpy(scene->radius, tmp, n * sizeof *tmp);

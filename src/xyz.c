@@ -6,7 +6,9 @@
  *   N lines, one sphere each, columns as Properties says
  * Lattice (orthorhombic, 9 numbers) and Properties (pos:R:3 and
  * radius:R:1 required; velo:R:3 and mass:R:1 optional, velocity 0 and
- * mass 1 by default; other columns skipped) are required; pbc defaults to
+ * mass 1 by default; spin:R:3 optional, the angular velocities, which
+ * the scene then keeps (in 2D only z may be nonzero); other columns
+ * skipped) are required; pbc defaults to
  * "T T T"; dim=2|3 defaults to 3, and in 2D z columns must be 0 and Lz is
  * ignored. Only the first frame is read. Every error names the file and
  * line. On failure the destination scene is left untouched. Writing uses
@@ -208,23 +210,26 @@ static carom_status parse_header(const line_reader *r, header *h, carom_error *e
 
 /* ---- Properties ---- */
 
-enum column_kind { COL_SKIP, COL_POS, COL_VELO, COL_RADIUS, COL_MASS };
+enum column_kind { COL_SKIP, COL_POS, COL_VELO, COL_RADIUS, COL_MASS, COL_SPIN, COL_KINDS };
 
 typedef struct layout {
-    int columns;    /* total columns per sphere line */
-    int start[5];   /* first column of each kind, -1 if absent */
+    int columns;          /* total columns per sphere line */
+    int start[COL_KINDS]; /* first column of each kind, -1 if absent */
 } layout;
 
 static const char *column_name(enum column_kind kind, int component)
 {
     static const char *const pos[3] = {"pos x", "pos y", "pos z"};
     static const char *const velo[3] = {"velo x", "velo y", "velo z"};
+    static const char *const spin[3] = {"spin x", "spin y", "spin z"};
     switch (kind) {
     case COL_POS: return pos[component];
     case COL_VELO: return velo[component];
     case COL_RADIUS: return "radius";
     case COL_MASS: return "mass";
-    case COL_SKIP: break;
+    case COL_SPIN: return spin[component];
+    case COL_SKIP:
+    case COL_KINDS: break;
     }
     return "skipped";
 }
@@ -234,7 +239,7 @@ static carom_status parse_properties(const line_reader *r, const char *text, lay
 {
     char buf[1024];
     copy_value(buf, sizeof buf, text, strlen(text));
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < COL_KINDS; k++)
         out->start[k] = -1;
     out->columns = 0;
     char *fields[3];
@@ -264,6 +269,9 @@ static carom_status parse_properties(const line_reader *r, const char *text, lay
                 kind = COL_RADIUS, want = 1;
             else if (!strcmp(name, "mass") || !strcmp(name, "masses"))
                 kind = COL_MASS, want = 1;
+            else if (!strcmp(name, "spin") || !strcmp(name, "omega") ||
+                     !strcmp(name, "angular_velocity"))
+                kind = COL_SPIN, want = 3;
             if (kind != COL_SKIP) {
                 if (type[0] != 'R' || (int)count != want)
                     return error_report(error, CAROM_ERR_PARSE,
@@ -396,12 +404,12 @@ static carom_status parse_sphere(const line_reader *r, const layout *lay, int di
     if (count > MAX_TOKENS)
         return error_report(error, CAROM_ERR_PARSE, "%s:%ld: too many columns (%d)", r->path,
                             r->number, count);
-    double value[5][3] = {{0}};
+    double value[COL_KINDS][3] = {{0}};
     value[COL_MASS][0] = 1.0;
-    for (int kind = COL_POS; kind <= COL_MASS; kind++) {
+    for (int kind = COL_POS; kind < COL_KINDS; kind++) {
         if (lay->start[kind] < 0)
             continue;
-        int width = kind == COL_POS || kind == COL_VELO ? 3 : 1;
+        int width = kind == COL_POS || kind == COL_VELO || kind == COL_SPIN ? 3 : 1;
         for (int c = 0; c < width; c++) {
             int col = lay->start[kind] + c;
             const char *name = column_name((enum column_kind)kind, c);
@@ -418,7 +426,7 @@ static carom_status parse_sphere(const line_reader *r, const layout *lay, int di
                 return error_report(error, CAROM_ERR_PARSE,
                                     "%s:%ld: column %d (%s): must be positive, not %s", r->path,
                                     r->number, col + 1, name, tokens[col]);
-            if (dim == 2 && c == 2 && x != 0.0)
+            if (dim == 2 && (kind == COL_SPIN ? c < 2 : c == 2) && x != 0.0)
                 return error_report(error, CAROM_ERR_PARSE,
                                     "%s:%ld: column %d (%s): must be 0 in a 2D file (dim=2)",
                                     r->path, r->number, col + 1, name);
@@ -431,6 +439,9 @@ static carom_status parse_sphere(const line_reader *r, const layout *lay, int di
     }
     s->radius[i] = value[COL_RADIUS][0];
     s->mass[i] = value[COL_MASS][0];
+    if (s->spin)
+        for (int d = 0; d < 3; d++)
+            s->spin[i][d] = value[COL_SPIN][d];
     return CAROM_OK;
 }
 
@@ -500,6 +511,8 @@ static carom_status read_frame(line_reader *r, carom_scene *s, carom_error *erro
         if (i == room) {
             room = room == 0 ? (n < 1024 ? n : 1024) : (n - room < room ? n : 2 * room);
             st = carom_scene_resize(s, room, error);
+            if (st == CAROM_OK && lay.start[COL_SPIN] >= 0)
+                st = carom_scene_add_spins(s, error); /* (then resized with the rest) */
             if (st != CAROM_OK)
                 return st;
         }
@@ -567,14 +580,21 @@ carom_status carom_xyz_write(FILE *out, const carom_scene *scene, double time,
     bad |= fprintf(out, "%zu\n", scene->n) < 0;
     bad |= fprintf(out,
                    "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" "
-                   "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 "
+                   "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1%s "
                    "pbc=\"%c %c %c\" Time=%.17g dim=%d\n",
-                   scene->box[0], scene->box[1], lz, pbc[0], pbc[1], pbc[2], time, dim) < 0;
+                   scene->box[0], scene->box[1], lz, scene->spin ? ":spin:R:3" : "", pbc[0],
+                   pbc[1], pbc[2], time, dim) < 0;
     for (size_t i = 0; i < scene->n && !bad; i++) {
         const double *x = scene->position[i], *v = scene->velocity[i];
         double z = dim == 2 ? 0.0 : x[2], vz = dim == 2 ? 0.0 : v[2];
-        bad |= fprintf(out, "S %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", x[0], x[1], z,
+        bad |= fprintf(out, "S %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g", x[0], x[1], z,
                        v[0], v[1], vz, scene->radius[i], scene->mass[i]) < 0;
+        if (scene->spin) {
+            const double *w = scene->spin[i];
+            bad |= fprintf(out, " %.17g %.17g %.17g", dim == 2 ? 0.0 : w[0], dim == 2 ? 0.0 : w[1],
+                           w[2]) < 0;
+        }
+        bad |= fputc('\n', out) == EOF;
     }
     if (bad || ferror(out))
         return error_report(error, CAROM_ERR_IO, "error writing an XYZ frame");

@@ -323,6 +323,97 @@ static void test_world_round_trip(void)
     carom_scene_free(&t);
 }
 
+/* Spins go with their spheres: a rough world's spins into a scene, through
+ * a sort and an XYZ file, and into a new world, to the last bit; a scene
+ * without spins writes the columns it always did; a 2D file's spin about
+ * x is refused naming the line and column. */
+static void test_spins_kept(void)
+{
+    carom_error err;
+    for (int dim = 2; dim <= 3; dim++) {
+        carom_scene s, t, u;
+        carom_scene_init(&s);
+        carom_scene_init(&t);
+        carom_scene_init(&u);
+        set_box(&s, dim, 9.0, CAROM_BOUNDARY_PERIODIC);
+        CHECK(carom_scene_lattice(&s, 50, 0.5, CAROM_LATTICE_AUTO, &err) == CAROM_OK);
+        CHECK(carom_scene_maxwell_velocities(&s, 1.0, 3, &err) == CAROM_OK);
+        CHECK(s.spin == NULL);
+        carom_world_def def = carom_world_default_def();
+        def.tangential_restitution = 0.5;
+        carom_world *w = carom_scene_create_world(&s, &def, &err);
+        CHECK(w != NULL);
+        if (!w)
+            return;
+        CHECK(carom_world_advance_to(w, 3.0) == CAROM_OK);
+        CHECK(carom_scene_from_world(&t, w, &err) == CAROM_OK);
+        CHECK(t.spin != NULL && t.n == 50);
+        if (!t.spin)
+            return;
+        double spin[3], first_spin[3];
+        CHECK(carom_world_get_spin(w, 7, spin) == CAROM_OK);
+        CHECK(memcmp(spin, t.spin[7], sizeof spin) == 0 && spin[2] != 0.0);
+        memcpy(first_spin, t.spin[0], sizeof first_spin);
+        double first_x[3];
+        memcpy(first_x, t.position[0], sizeof first_x);
+        /* A sort moves each spin with its sphere. */
+        CHECK(carom_scene_sort_spatially(&t, &err) == CAROM_OK);
+        size_t moved = 0, found = 0;
+        for (size_t i = 0; i < t.n; i++)
+            if (memcmp(t.position[i], first_x, sizeof first_x) == 0) {
+                found++;
+                moved = i;
+            }
+        CHECK(found == 1 && memcmp(t.spin[moved], first_spin, sizeof first_spin) == 0);
+        const char *path = "test_scene_spins.xyz";
+        FILE *f = fopen(path, "w");
+        CHECK(f != NULL);
+        if (!f)
+            return;
+        CHECK(carom_xyz_write(f, &t, 3.0, &err) == CAROM_OK);
+        fclose(f);
+        CHECK(carom_xyz_read(path, &u, &err) == CAROM_OK);
+        CHECK(u.spin != NULL && u.n == t.n);
+        for (size_t i = 0; u.spin && i < u.n && i < t.n; i++)
+            CHECK(memcmp(u.spin[i], t.spin[i], sizeof u.spin[i]) == 0);
+        carom_world *v = carom_scene_create_world(&u, &def, &err);
+        CHECK(v != NULL);
+        for (size_t i = 0; v && i < u.n; i++) {
+            CHECK(carom_world_get_spin(v, (carom_sphere_id)i, spin) == CAROM_OK);
+            CHECK(memcmp(spin, u.spin[i], sizeof spin) == 0);
+        }
+        /* Resizing keeps the spins and gives new spheres none. */
+        CHECK(carom_scene_resize(&u, 60, &err) == CAROM_OK);
+        CHECK(memcmp(u.spin[10], t.spin[10], sizeof spin) == 0 && u.spin[55][2] == 0.0);
+        carom_world_free(v);
+        carom_world_free(w);
+        carom_scene_free(&u);
+        /* Without spins: no spin column. */
+        f = fopen(path, "w");
+        CHECK(f != NULL && carom_xyz_write(f, &s, 0.0, &err) == CAROM_OK);
+        fclose(f);
+        CHECK(carom_xyz_read(path, &u, &err) == CAROM_OK && u.spin == NULL);
+        remove(path);
+        carom_scene_free(&s);
+        carom_scene_free(&t);
+        carom_scene_free(&u);
+    }
+    const char *path = "test_scene_bad_spin.xyz";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fprintf(f, "2\nLattice=\"5 0 0 0 5 0 0 0 1\" Properties=species:S:1:pos:R:3:radius:R:1:"
+               "spin:R:3 dim=2\nS 1 1 0 0.5 0 0 2\nS 3 3 0 0.5 0.25 0 1\n");
+    fclose(f);
+    carom_scene u;
+    carom_scene_init(&u);
+    CHECK(carom_xyz_read(path, &u, &err) == CAROM_ERR_PARSE);
+    CHECK(strstr(err.message, "test_scene_bad_spin.xyz:4: column 6 (spin x)") != NULL);
+    remove(path);
+    carom_scene_free(&u);
+}
+
 int main(void)
 {
     test_lattices();
@@ -332,5 +423,6 @@ int main(void)
     test_maxwell();
     test_xyz_round_trip();
     test_world_round_trip();
+    test_spins_kept();
     return CHECK_REPORT();
 }

@@ -23,6 +23,10 @@ typedef struct carom_scene {
     double (*velocity)[3];
     double *radius;
     double *mass;                 /* INFINITY allowed */
+    double (*spin)[3];            /* angular velocities (carom_world_get_spin), or
+                                     NULL: every sphere without spin. When
+                                     set, resizing, sorting, reading and
+                                     writing keep it with the spheres */
 } carom_scene;
 
 typedef enum carom_lattice {
@@ -36,6 +40,8 @@ void carom_scene_init(carom_scene *scene);
 void carom_scene_free(carom_scene *scene);
 /* Resizes the arrays to n spheres (new ones zeroed, mass 1, radius 0.5). */
 carom_status carom_scene_resize(carom_scene *scene, size_t n, carom_error *error);
+/* Gives the scene a spin array (all zero) if it has none. */
+carom_status carom_scene_add_spins(carom_scene *scene, carom_error *error);
 
 /* Edge of the cubic (square) box holding n spheres of the given radius at
  * the given volume (area) fraction. */
@@ -44,7 +50,7 @@ double carom_box_length_for_packing(int dim, size_t n, double radius, double pac
 /* Renumbers the spheres along a space-filling curve (Morton order of their
  * positions), so that spheres close in space get close ids: the world then
  * reads neighbours from nearby memory (faster for large N). Positions,
- * velocities, radii and masses move together. */
+ * velocities, radii, masses and spins move together. */
 carom_status carom_scene_sort_spatially(carom_scene *scene, carom_error *error);
 
 /* Places n spheres of equal radius on a lattice filling scene->box
@@ -85,19 +91,21 @@ carom_status carom_scene_maxwell_velocities(carom_scene *scene, double kT,
 
 /* A world with the scene's dim, box and boundaries (other settings from
  * base, which may be NULL for defaults) holding the scene's spheres, with
- * ids 0..n-1 in scene order. NULL and *error filled on failure. */
+ * ids 0..n-1 in scene order, and their spins if the scene has them. NULL
+ * and *error filled on failure. */
 carom_world *carom_scene_create_world(const carom_scene *scene,
                                       const carom_world_def *base, carom_error *error);
 
 /* Copies the world's box, boundaries and spheres (at the world's current time, ids in order,
- * removed spheres skipped) into the scene. */
+ * removed spheres skipped) into the scene, with their spins if any sphere
+ * has one (else scene->spin is NULL). */
 carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world,
                                     carom_error *error);
 
 /* Extended XYZ, as ASE and OVITO read it:
  *   N
- *   Lattice="Lx 0 0 0 Ly 0 0 0 Lz" Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1[:mass:R:1] pbc="T T T" [Time=t]
- *   species x y z vx vy vz radius [mass]
+ *   Lattice="Lx 0 0 0 Ly 0 0 0 Lz" Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1[:mass:R:1][:spin:R:3] pbc="T T T" [Time=t]
+ *   species x y z vx vy vz radius [mass] [wx wy wz]
  * Reading names the file and line of any error. */
 carom_status carom_xyz_read(const char *path, carom_scene *scene, carom_error *error);
 carom_status carom_xyz_write(FILE *out, const carom_scene *scene, double time,

@@ -153,6 +153,7 @@ class carom_scene(ctypes.Structure):
         ("velocity", ctypes.POINTER(c_double3)),
         ("radius", ctypes.POINTER(ctypes.c_double)),
         ("mass", ctypes.POINTER(ctypes.c_double)),
+        ("spin", ctypes.POINTER(c_double3)),
     ]
 
 
@@ -286,6 +287,7 @@ _PROTOTYPES = {
     "carom_scene_init": (None, [_P(carom_scene)]),
     "carom_scene_free": (None, [_P(carom_scene)]),
     "carom_scene_resize": (_status, [_P(carom_scene), ctypes.c_size_t, _P(carom_error)]),
+    "carom_scene_add_spins": (_status, [_P(carom_scene), _P(carom_error)]),
     "carom_box_length_for_packing": (ctypes.c_double, [ctypes.c_int, ctypes.c_size_t,
                                                        ctypes.c_double, ctypes.c_double]),
     "carom_scene_sort_spatially": (_status, [_P(carom_scene), _P(carom_error)]),

@@ -127,6 +127,7 @@ int main(void)
     FIELD(carom_scene, velocity);
     FIELD(carom_scene, radius);
     FIELD(carom_scene, mass);
+    FIELD(carom_scene, spin);
     end_struct();
     begin_struct("carom_orbit", sizeof(carom_orbit), 0);
     FIELD(carom_orbit, center);
