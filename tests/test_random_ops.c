@@ -24,7 +24,11 @@
  * (kept out of the grid), with 6 spheres driven by random forces among
  * the ballistic ones, under gravity, with still obstacles of infinite
  * mass (never moved: a squeeze is test_stuck's), or with one big sphere
- * driven by random forces (the viewer's dragged sphere). The first spheres are
+ * driven by random forces (the viewer's dragged sphere). With even seeds
+ * the responding worlds are rough (tangential restitution 1 when elastic,
+ * so the energy counted includes the spins'; 0.5 and -0.3 at surfaces
+ * with restitution), and setting a velocity sets a random spin too, read
+ * back as set. The first spheres are
  * the largest and stay, because a larger sphere added later defers the
  * checks of the adds after it to the next advance (carom.h).
  *
@@ -56,6 +60,7 @@ typedef struct trial {
     int driven;          /* spheres 0 .. driven-1 are driven (random forces) */
     double gravity;      /* pulls along -y, in a walled box */
     int obstacles;       /* the KEPT spheres have infinite mass and stay still */
+    int rough;           /* even seeds: tangential restitution (1 when elastic) */
     carom_sphere_id ids[MAX_IDS];
     int n;               /* ids handed out */
     int alive[MAX_IDS];
@@ -146,6 +151,7 @@ static totals check_states(trial *t, const char *after)
         if (isfinite(st[k].mass)) /* potential energy m g y: gravity pulls along -y */
             s.energy += 0.5 * st[k].mass * v2 + st[k].mass * t->gravity * st[k].position[1];
     }
+    s.energy += carom_world_rotational_energy(t->w); /* the spins', in rough worlds */
     for (int k = 0; k < t->n && !t->report_only; k++) {
         for (int m = k + 1; m < t->n && t->alive[k]; m++) {
             if (!t->alive[m])
@@ -284,6 +290,18 @@ static void op_set_velocity(trial *t, rng *r)
         CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &s));
         for (int a = 0; a < 3; a++)
             CHECK(s.velocity[a] == v[a]);
+    }
+    if (t->rough) {
+        /* A spin too (about z alone in 2D), read back as set. */
+        double w[3], got[3];
+        for (int a = 0; a < 3; a++)
+            w[a] = t->dim == 3 || a == 2 ? rng_uniform_range(r, -2.0, 2.0) : 0.0;
+        st = carom_world_set_spin(t->w, t->ids[k], w);
+        CHECK(st == (t->alive[k] ? CAROM_OK : CAROM_ERR_NO_SUCH_SPHERE));
+        if (st == CAROM_OK) {
+            CHECK_OK(carom_world_get_spin(t->w, t->ids[k], got));
+            CHECK(memcmp(got, w, sizeof got) == 0);
+        }
     }
 }
 
@@ -448,6 +466,7 @@ static void run_trial(uint64_t seed, int config, int operations)
     t.driven = variant == 3 ? DRIVEN : variant == 6 ? 1 : 0;
     t.gravity = variant == 4 ? 2.0 : 0.0;
     t.obstacles = variant == 5;
+    t.rough = !t.report_only && seed % 2 == 0;
     if (t.gravity > 0.0)
         t.walls = 1;
     carom_world_def def = carom_world_default_def();
@@ -458,6 +477,10 @@ static void run_trial(uint64_t seed, int config, int operations)
     }
     def.restitution = t.elastic ? 1.0 : 0.8;
     def.wall_restitution = t.elastic ? 1.0 : 0.9;
+    if (t.rough) {
+        def.tangential_restitution = t.elastic ? 1.0 : 0.5;
+        def.wall_tangential_restitution = t.elastic ? 1.0 : -0.3;
+    }
     def.neighbours = (bits >> 3) & 1 ? CAROM_NEIGHBOURS_LISTS : CAROM_NEIGHBOURS_CELLS;
     def.reorder = (bits >> 4) & 1 ? CAROM_REORDER_OFF : CAROM_REORDER_AUTO;
     def.response = t.report_only ? CAROM_RESPONSE_NONE : CAROM_RESPONSE_ELASTIC;
@@ -513,9 +536,10 @@ static void run_trial(uint64_t seed, int config, int operations)
     }
     carom_stats st;
     carom_world_get_stats(t.w, &st);
-    printf("seed %llu, world %2d (%dD, %s, %s, %s, sort %s): %d spheres, t = %.2f, %llu "
+    printf("seed %llu, world %2d (%dD, %s, %s%s, %s, sort %s): %d spheres, t = %.2f, %llu "
            "contacts%s\n",
            (unsigned long long)seed, config, t.dim, t.walls ? "walls" : "periodic",
+           t.rough ? "rough, " : "",
            t.report_only  ? "report-only"
            : variant == 2 ? "a big sphere"
            : variant == 6 ? "a big driven sphere"
