@@ -97,6 +97,15 @@ def test_hourglass_drains_steadily_and_as_beverloo():
     assert abs(power - 1.5) < 0.25
 
 
+def test_rough_disks_drain_slower_with_a_positive_k():
+    out = run("hourglass.py", "0.5")
+    assert "tangential restitution 0.5" in out
+    rates = [float(r) for r in re.findall(r"^D = \d d +(\S+)", out, re.MULTILINE)]
+    assert rates == sorted(rates) and rates[0] < 8.0  # smooth disks: 10.6 at D = 4
+    power, k = map(float, re.search(r"rate ~ D\^(\S+) .* k = (\S+)$", out, re.MULTILINE).groups())
+    assert abs(power - 1.5) < 0.25 and 0.2 < k < 1.0
+
+
 def test_silo_drains_steadily_and_as_beverloo():
     """examples/silo.py: spheres drain through a square funnel of fixed
     triangles at a steady rate growing as Beverloo's D^(5/2)."""
