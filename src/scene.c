@@ -206,6 +206,8 @@ carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world
         return error_report(error, CAROM_ERR_INVALID_ARGUMENT, "scene or world is NULL");
     size_t capacity = carom_world_sphere_capacity(world);
     size_t count = carom_world_sphere_count(world);
+    free(scene->spin); /* the world's spins, if any, replace the scene's */
+    scene->spin = NULL;
     carom_status st = carom_scene_resize(scene, count, error);
     if (st != CAROM_OK)
         return st;

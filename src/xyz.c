@@ -576,6 +576,12 @@ carom_status carom_xyz_write(FILE *out, const carom_scene *scene, double time,
     for (int d = 0; d < 3; d++)
         pbc[d] = (dim == 2 && d == 2) ? 'F'
                  : scene->boundary[d] == CAROM_BOUNDARY_PERIODIC ? 'T' : 'F';
+    for (size_t i = 0; dim == 2 && scene->spin && i < scene->n; i++)
+        if (scene->spin[i][0] != 0.0 || scene->spin[i][1] != 0.0)
+            return error_report(error, CAROM_ERR_INVALID_ARGUMENT,
+                                "sphere %zu: a spin about x or y (%g, %g) in 2D (a disk spins "
+                                "about z only)",
+                                i, scene->spin[i][0], scene->spin[i][1]);
     int bad = 0;
     bad |= fprintf(out, "%zu\n", scene->n) < 0;
     bad |= fprintf(out,
@@ -591,8 +597,7 @@ carom_status carom_xyz_write(FILE *out, const carom_scene *scene, double time,
                        v[0], v[1], vz, scene->radius[i], scene->mass[i]) < 0;
         if (scene->spin) {
             const double *w = scene->spin[i];
-            bad |= fprintf(out, " %.17g %.17g %.17g", dim == 2 ? 0.0 : w[0], dim == 2 ? 0.0 : w[1],
-                           w[2]) < 0;
+            bad |= fprintf(out, " %.17g %.17g %.17g", w[0], w[1], w[2]) < 0;
         }
         bad |= fputc('\n', out) == EOF;
     }

@@ -150,6 +150,8 @@ BAD_INPUT = {
                                   ["wrong particle count", "n=5", "3 spheres"]),
     "init_with_box": (["init=@small_2d.xyz", "box=10"], USAGE, ["box", "init"]),
     "init_dim_mismatch": (["init=@small_2d.xyz", "dim=3"], USAGE, ["dim=3", "2D"]),
+    "init_spin_about_x_2d": (["init=@spin_x_2d.xyz"], USAGE,
+                             ["spin_x_2d.xyz:4", "column 10 (spin x)", "must be 0 in a 2D file"]),
     "overlap_at_start": (["init=@overlap.xyz"] + FAST, RUNTIME,
                          ["overlap.xyz", "spheres 1 and 2", "overlap"]),
     "outside_box": (["init=@outside.xyz"] + FAST, RUNTIME,
@@ -1371,6 +1373,67 @@ def case_rough(r):
     expect(d["rotational_energy_final"] > 0, "no spin from the file's settings")
 
 
+SPIN_PROPERTIES = "species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1:spin:R:3"
+SMOOTH_PROPERTIES = "species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1"
+
+
+def case_spin_round_trip(r):
+    """Spins in the files of `carom run`. A rough run's final= file and
+    XYZ trajectory have a spin:R:3 column (every frame, the first one's
+    zeros too); restarted from that file (init=), the run starts with the
+    rotational energy the first one ended with (to 1e-12) and, with
+    time=0, writes the same spheres and spins again to the last bit. A
+    smooth run from it keeps every spin as it was. A smooth run's files
+    have no spin column (as before spins existed)."""
+    for dim, keys in ((3, ["n=200", "packing=0.3", "tangential_restitution=0.5"]),
+                      (2, ["dim=2", "n=150", "packing=0.3", "boundary=walls",
+                           "tangential_restitution=1", "wall_tangential_restitution=0.5"])):
+        a, b, c = (r.path("spin_%s_%d.xyz" % (x, dim)) for x in "abc")
+        traj = r.path("spin_traj_%d.xyz" % dim)
+        d = r.json(keys + ["equilibrate=0", "time=2", "final=" + a, "trajectory=" + traj,
+                           "frame_interval=1"])
+        expect(d["rotational_energy_final"] > 0, "%dD: no spin after a rough run" % dim)
+        (comment, rows), = read_xyz(a)
+        expect(comment_value(comment, "Properties") == SPIN_PROPERTIES,
+               "%dD final: Properties %r" % (dim, comment_value(comment, "Properties")))
+        expect(all(len(row) == 11 for row in rows), "%dD final: rows without 3 spins" % dim)
+        expect(any(row[10] != 0 for row in rows), "%dD final: no spin about z" % dim)
+        if dim == 2:
+            expect(all(row[8] == row[9] == 0 for row in rows), "2D final: spins about x or y")
+        frames = read_xyz(traj)
+        expect(len(frames) == 3, "%dD trajectory: %d frames" % (dim, len(frames)))
+        for k, (comment, rows) in enumerate(frames):
+            expect(comment_value(comment, "Properties") == SPIN_PROPERTIES,
+                   "%dD trajectory frame %d lacks spins: %r" % (dim, k, comment))
+        expect(all(row[8:] == [0, 0, 0] for row in frames[0][1]),
+               "%dD trajectory: spins at the start" % dim)
+        spheres_equal(frames[-1][1], read_xyz(a)[0][1], "%dD last frame and final" % dim)
+        again = r.json(["init=" + a] + [k for k in keys if k.startswith(("tangential",
+                                                                          "wall_tangential"))] +
+                       ["equilibrate=0", "time=0", "final=" + b])
+        before, after = d["rotational_energy_final"], again["rotational_energy_initial"]
+        expect(abs(after - before) <= 1e-12 * before,
+               "%dD restart: rotational energy %r, the first run ended with %r" %
+               (dim, after, before))
+        spheres_equal(read_xyz(b)[0][1], read_xyz(a)[0][1], "%dD final -> init -> final" % dim)
+        # A smooth run leaves the spins it is given alone.
+        d = r.json(["init=" + a, "equilibrate=0", "time=1", "final=" + c])
+        expect("rotational_energy_initial" not in d, "%dD smooth run reports spins" % dim)
+        spins = [row[8:] for row in read_xyz(c)[0][1]]
+        expect(spins == [row[8:] for row in read_xyz(a)[0][1]],
+               "%dD: a smooth run changed the spins of its init file" % dim)
+    for keys in (["dim=3"], ["dim=2", "boundary=walls"]):
+        smooth, traj = r.path("smooth.xyz"), r.path("smooth_traj.xyz")
+        r.ok(keys + ["n=100", "time=1", "equilibrate=0", "final=" + smooth, "trajectory=" + traj,
+                     "frame_interval=0.5"])
+        for path in (smooth, traj):
+            for comment, rows in read_xyz(path):
+                expect(comment_value(comment, "Properties") == SMOOTH_PROPERTIES,
+                       "%s %s: Properties %r" % (keys[0], path, comment))
+                expect(all(len(row) == 8 for row in rows), "%s %s: extra columns" % (keys[0],
+                                                                                     path))
+
+
 def min_gap(path):
     """Smallest distance / contact distance over all pairs of an XYZ file
     (periodic box, minimum image)."""
@@ -1444,6 +1507,7 @@ CASES = {
     "thermostat": case_thermostat,
     "compress": case_compress,
     "rough": case_rough,
+    "spin_round_trip": case_spin_round_trip,
 }
 
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The H5MD trajectories of `carom run` (trajectory=FILE.h5), read back
 with h5py: the layout of H5MD 1.1, and every frame equal to the extended
-XYZ frames of the same run (which keep every double exactly); and runs
-restarted from a trajectory's last frame (init=FILE.h5) equal to runs
-restarted from the final XYZ state.
+XYZ frames of the same run (which keep every double exactly), spins too
+(/particles/all/spin, rough runs only); and runs restarted from a
+trajectory's last frame (init=FILE.h5) equal to runs restarted from the
+final XYZ state, spins and all.
 
 usage: h5md_test.py CAROM WORK_DIR
 """
@@ -66,6 +67,7 @@ def check_run(name, keys, dim, boundary):
             v = velocity["value"][k]
             expected = 0.5 * np.sum(mass[:, None] * v * v)
             assert abs(energy[k] - expected) <= 1e-12 * expected, (energy[k], expected)
+        assert "spin" not in particles, name  # smooth runs: as before spins existed
         # Images (position + image * edges unwraps) where an axis is periodic.
         assert ("image" in particles) == (boundary == "periodic"), name
         if boundary == "periodic":
@@ -199,7 +201,7 @@ check_msd_matches_images()
 check_restart_continues_images()
 
 
-def check_restart(name, init_keys):
+def check_restart(name, init_keys, restart_keys=()):
     """A run restarted from an H5MD trajectory's last frame (init=FILE.h5)
     is the run restarted from the final XYZ state, to the last byte."""
     h5, final = os.path.join(WORK, name + ".h5"), os.path.join(WORK, name + "_final.xyz")
@@ -209,10 +211,11 @@ def check_restart(name, init_keys):
     outs = []
     for start in (h5, final):
         out = os.path.join(WORK, name + "_from_" + os.path.basename(start) + ".xyz")
-        code, _, err = run("init=" + start, "time=1", "final=" + out)
+        code, _, err = run("init=" + start, *restart_keys, "time=1", "final=" + out)
         assert code == 0, err
         outs.append(open(out).read())
     assert outs[0] == outs[1], name
+    return outs[0]
 
 
 check_restart("restart_2d", ["dim=2", "n=200", "packing=0.3", "boundary=walls,periodic",
@@ -223,6 +226,64 @@ with open(obstacle, "w") as f:
             'Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 pbc="F F F"\n'
             "A 2 5 5 1 0 0 0.5 1\nA 5 5 5 0 0 0 1.5 inf\nA 8 5 5 -1 0.5 0 0.25 2\n")
 check_restart("restart_obstacle", ["init=" + obstacle, "equilibrate=0"])
+
+
+def check_spins():
+    """Rough runs write their spins as /particles/all/spin (value
+    [frames][N][3], in 2D too, x and y then 0), every frame equal to the
+    XYZ trajectory's spin columns; a restart from the last frame starts
+    with the rotational energy the run ended with and equals the restart
+    from the final XYZ state, rough or smooth (which keeps the spins).
+    Malformed spins are one line naming the file, exit 2."""
+    for name, keys, dim in (
+            ("rough_3d", ["n=200", "packing=0.3", "tangential_restitution=0.5"], 3),
+            ("rough_2d", ["dim=2", "n=150", "packing=0.3", "boundary=walls",
+                          "wall_tangential_restitution=1"], 2)):
+        h5, xyz = os.path.join(WORK, name + ".h5"), os.path.join(WORK, name + ".xyz")
+        for path in (h5, xyz):
+            code, out, err = run(*keys, "equilibrate=0", "time=2", "frame_interval=1",
+                                 "--json", "trajectory=" + path)
+            assert code == 0, err
+        ended = json.loads(out)["rotational_energy_final"]
+        frames = read_xyz(xyz)
+        with h5py.File(h5, "r") as f:
+            particles = f["particles/all"]
+            spin = particles["spin"]
+            assert spin["value"].shape == (len(frames), len(frames[0][1]), 3), name
+            assert np.array_equal(spin["time"][:], particles["position/time"][:])
+            assert list(spin["step"][:]) == list(range(len(frames)))
+            for k, (_, rows) in enumerate(frames):
+                assert np.array_equal(spin["value"][k], rows[:, 8:11]), (name, k)
+            assert not spin["value"][0].any() and spin["value"][-1].any(), name
+            if dim == 2:
+                assert not spin["value"][:, :, :2].any(), name
+        code, out, err = run("init=" + h5, keys[-1], "equilibrate=0", "time=0", "--json")
+        assert code == 0, err
+        started = json.loads(out)["rotational_energy_initial"]
+        assert abs(started - ended) <= 1e-12 * ended, (name, started, ended)
+        for restart in ([keys[-1]], []):
+            text = check_restart(name + "_restart", keys + ["equilibrate=0"], restart)
+            assert "spin:R:3" in text.splitlines()[1], name
+    # Malformed spins in a 2D file: about x, and the wrong shape.
+    source = os.path.join(WORK, "rough_2d.h5")
+    for label, change, words in (
+            ("spin_x", lambda f: f["particles/all/spin/value"].__setitem__((-1, 3, 0), 0.5),
+             "sphere 3: spin x = 0.5 (a 2D sphere spins about z only)"),
+            ("spin_shape", lambda f: (f.__delitem__("particles/all/spin/value"),
+                                      f.create_dataset("particles/all/spin/value",
+                                                       data=np.zeros((3, 150, 2)))),
+             "/particles/all/spin/value is not [frames][N][3]")):
+        broken = os.path.join(WORK, label + ".h5")
+        shutil.copyfile(source, broken)
+        with h5py.File(broken, "r+") as f:
+            change(f)
+        code, out, err = run("init=" + broken, "time=0.1")
+        lines = err.splitlines()
+        assert code == 2 and len(lines) == 1 and broken in lines[0], err
+        assert words in lines[0], err
+
+
+check_spins()
 
 # Files that are not H5MD trajectories: one line, exit 2.
 not_hdf5 = os.path.join(WORK, "not_hdf5.h5")

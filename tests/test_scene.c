@@ -382,6 +382,21 @@ static void test_spins_kept(void)
             CHECK(carom_world_get_spin(v, (carom_sphere_id)i, spin) == CAROM_OK);
             CHECK(memcmp(spin, u.spin[i], sizeof spin) == 0);
         }
+        /* A 2D scene's spin about x cannot be written. */
+        if (dim == 2) {
+            u.spin[3][0] = 0.5;
+            f = fopen(path, "w");
+            CHECK(f != NULL && carom_xyz_write(f, &u, 0.0, &err) == CAROM_ERR_INVALID_ARGUMENT);
+            CHECK(strstr(err.message, "sphere 3: a spin about x") != NULL);
+            fclose(f);
+            u.spin[3][0] = 0.0;
+        }
+        /* A scene taken again from a world without spins has none. */
+        carom_world *smooth = carom_scene_create_world(&s, NULL, &err);
+        CHECK(smooth != NULL && carom_scene_from_world(&t, smooth, &err) == CAROM_OK);
+        CHECK(t.spin == NULL);
+        carom_world_free(smooth);
+        CHECK(carom_scene_from_world(&t, v, &err) == CAROM_OK && t.spin != NULL);
         /* Resizing keeps the spins and gives new spheres none. */
         CHECK(carom_scene_resize(&u, 60, &err) == CAROM_OK);
         CHECK(memcmp(u.spin[10], t.spin[10], sizeof spin) == 0 && u.spin[55][2] == 0.0);

@@ -94,7 +94,15 @@ int frames_restore_images(const char *path, carom_world *w, cli_error *error)
 #endif
 }
 
-/* The world's spheres now, with like's dimension, box and boundaries. */
+int frames_world_is_rough(const carom_world *w)
+{
+    const carom_world_def *def = carom_world_get_def(w);
+    return def->tangential_restitution != -1.0 || def->wall_tangential_restitution != -1.0;
+}
+
+/* The world's spheres now, with like's dimension, box and boundaries, and
+ * their spins when some sphere has one or the world is rough (so that
+ * every frame of a rough run has them, zero or not). */
 static int scene_now(const carom_scene *like, const carom_world *w, carom_scene *s,
                      const char *path, cli_error *error)
 {
@@ -105,7 +113,8 @@ static int scene_now(const carom_scene *like, const carom_world *w, carom_scene 
         s->boundary[d] = like->boundary[d];
     }
     carom_error e;
-    if (carom_scene_from_world(s, w, &e) != CAROM_OK)
+    if (carom_scene_from_world(s, w, &e) != CAROM_OK ||
+        (frames_world_is_rough(w) && carom_scene_add_spins(s, &e) != CAROM_OK))
         return cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s", path, e.message);
     return 0;
 }

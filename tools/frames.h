@@ -4,9 +4,11 @@
  *
  * Contract: frames_open creates the file (truncating it); each
  * frames_write appends the world's spheres at its current time, ids in
- * order; frames_close finishes the file and reports any write error that
- * was pending, returning status when it is already an error. Errors are
- * one cli_fail line naming the file. */
+ * order, with their spins when the world is rough or some sphere spins
+ * (XYZ: a spin:R:3 column; H5MD: /particles/all/spin), else as before
+ * spins existed; frames_close finishes the file and reports any write
+ * error that was pending, returning status when it is already an error.
+ * Errors are one cli_fail line naming the file. */
 #ifndef CAROM_TOOLS_FRAMES_H
 #define CAROM_TOOLS_FRAMES_H
 
@@ -31,9 +33,10 @@ frames *frames_open(const char *path, const carom_scene *like, cli_error *error)
 int frames_write(frames *f, const carom_world *w, cli_error *error);
 int frames_close(frames *f, int status, cli_error *error);
 
-/* The spheres and box of an initial state file: extended XYZ, or the last
- * frame of an H5MD trajectory (a name frames_name_is_h5md; in a build
- * with HDF5). A usage error naming the file when it cannot be read. */
+/* The spheres, spins (if the file has them) and box of an initial state
+ * file: extended XYZ, or the last frame of an H5MD trajectory (a name
+ * frames_name_is_h5md; in a build with HDF5). A usage error naming the
+ * file when it cannot be read. */
 int frames_read_init(const char *path, carom_scene *scene, cli_error *error);
 /* After a restart from an H5MD file (frames_read_init) into world w, whose
  * sphere ids are the file's rows: when the world counts images and the
@@ -43,7 +46,11 @@ int frames_read_init(const char *path, carom_scene *scene, cli_error *error);
  * malformed. */
 int frames_restore_images(const char *path, carom_world *w, cli_error *error);
 
-/* One extended XYZ frame of the world now (also the run's final state). */
+/* Rough contacts: a tangential restitution other than -1 (smooth). */
+int frames_world_is_rough(const carom_world *w);
+
+/* One extended XYZ frame of the world now (also the run's final state),
+ * with the spins as frames_write writes them. */
 int write_xyz_state(const carom_scene *like, const carom_world *w, FILE *f, const char *path,
                     cli_error *error);
 

@@ -2,6 +2,7 @@
 #include "h5md_in.h"
 
 #include <hdf5.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,11 +142,11 @@ void h5md_in_box(const h5md_in *h, double box[3])
     memcpy(box, h->box, sizeof h->box);
 }
 
-/* Frame k of h's [frames][n][dim] dataset set, as type, into buffer
- * (n * dim values). */
-static int read_slab(const h5md_in *h, hid_t set, hsize_t k, hid_t type, void *buffer)
+/* Frame k of h's [frames][n][width] dataset set, as type, into buffer
+ * (n * width values). */
+static int read_slab(const h5md_in *h, hid_t set, hsize_t k, int width, hid_t type, void *buffer)
 {
-    hsize_t start[3] = {k, 0, 0}, count[3] = {1, (hsize_t)h->n, (hsize_t)h->dim};
+    hsize_t start[3] = {k, 0, 0}, count[3] = {1, (hsize_t)h->n, (hsize_t)width};
     hid_t file_space = H5Dget_space(set);
     hid_t memory_space = H5Screate_simple(3, count, NULL);
     int ok = H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
@@ -158,7 +159,7 @@ static int read_slab(const h5md_in *h, hid_t set, hsize_t k, hid_t type, void *b
 /* Frame h->next of a [frames][n][dim] dataset into out[n][3]. */
 static int read_frame(h5md_in *h, hid_t set, double (*out)[3])
 {
-    int ok = read_slab(h, set, h->next, H5T_NATIVE_DOUBLE, h->buffer);
+    int ok = read_slab(h, set, h->next, h->dim, H5T_NATIVE_DOUBLE, h->buffer);
     for (size_t i = 0; ok && i < h->n; i++)
         for (int k = 0; k < 3; k++)
             out[i][k] = k < h->dim ? h->buffer[i * (size_t)h->dim + (size_t)k] : 0.0;
@@ -200,6 +201,49 @@ void h5md_in_close(h5md_in *h)
     free(h);
 }
 
+/* The last frame's spins (/particles/all/spin, value [frames][n][3],
+ * as h5md_out writes them) into the scene, which then has spins; nothing
+ * when the file holds none. 0, or -1 with a message naming the file. */
+static int read_last_spins(const h5md_in *h, carom_scene *scene, char *err, size_t err_size)
+{
+    if (H5Lexists(h->file, "particles/all/spin", H5P_DEFAULT) <= 0)
+        return 0;
+    static const char *const axis = "xyz";
+    hid_t set = H5Dopen2(h->file, "particles/all/spin/value", H5P_DEFAULT);
+    hsize_t dims[3];
+    carom_error e;
+    int status = -1;
+    if (set < 0 || !shape(set, 3, dims) || dims[0] != h->frames || dims[1] != (hsize_t)h->n ||
+        dims[2] != 3) {
+        snprintf(err, err_size,
+                 "%s: /particles/all/spin/value is not [frames][N][3] for the positions' "
+                 "frames and spheres",
+                 h->path);
+    } else if (carom_scene_add_spins(scene, &e) != CAROM_OK) {
+        snprintf(err, err_size, "%s: %s", h->path, e.message);
+    } else if (h->n && !read_slab(h, set, h->frames - 1, 3, H5T_NATIVE_DOUBLE, scene->spin)) {
+        snprintf(err, err_size, "%s: the last frame of /particles/all/spin cannot be read",
+                 h->path);
+    } else {
+        status = 0;
+        for (size_t i = 0; i < h->n && !status; i++)
+            for (int k = 0; k < 3 && !status; k++) {
+                double w = scene->spin[i][k];
+                if (!isfinite(w) || (h->dim == 2 && k < 2 && w != 0.0)) {
+                    snprintf(err, err_size,
+                             "%s: /particles/all/spin/value, last frame, sphere %zu: spin %c = "
+                             "%g %s",
+                             h->path, i, axis[k], w,
+                             isfinite(w) ? "(a 2D sphere spins about z only)" : "is not finite");
+                    status = -1;
+                }
+            }
+    }
+    if (set >= 0)
+        H5Dclose(set);
+    return status;
+}
+
 int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size)
 {
     h5md_in *h = h5md_in_open(path, err, err_size);
@@ -232,7 +276,7 @@ int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t e
             }
             for (size_t i = 0; i < h->n; i++)
                 scene->mass[i] = mass ? mass[i] : 1.0;
-            status = 0;
+            status = read_last_spins(h, scene, err, err_size);
         }
     }
     free(mass);
@@ -257,7 +301,7 @@ int h5md_in_last_images(const char *path, size_t n, int64_t (*image)[3], char *e
                      "%s: /particles/all/image/value is not the shape of the positions", path);
         } else if (!values) {
             snprintf(err, err_size, "%s: out of memory", path);
-        } else if (read_slab(h, set, h->frames - 1, H5T_NATIVE_INT64, values)) {
+        } else if (read_slab(h, set, h->frames - 1, h->dim, H5T_NATIVE_INT64, values)) {
             for (size_t i = 0; i < n; i++)
                 for (int k = 0; k < 3; k++)
                     image[i][k] = k < h->dim ? values[i * (size_t)h->dim + (size_t)k] : 0;

@@ -31,7 +31,9 @@ void h5md_in_close(h5md_in *h);
 /* The last frame of an H5MD trajectory as a scene (for `carom run
  * init=FILE.h5`): dimension, box edges, boundaries ("periodic", else
  * walls), positions and velocities, radii (0.5 if absent) and masses (1 if
- * absent). 0, or -1 with a message naming the file. */
+ * absent), and spins (/particles/all/spin, value [frames][N][3], finite,
+ * in 2D about z only) if present. 0, or -1 with a message naming the
+ * file. */
 int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size);
 
 /* The images of the last frame (/particles/all/image, [frames][n][dim]

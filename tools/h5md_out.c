@@ -21,9 +21,10 @@ struct h5md_out {
     int dim;
     size_t n; /* spheres, fixed by the first frame */
     long frames;
-    series position, velocity, image, energy;
+    series position, velocity, image, spin, energy;
     double *buffer;        /* a frame's [N][dim] */
     int64_t *image_buffer; /* the same, of images */
+    double *spin_buffer;   /* a frame's [N][3] spins, when they are written */
     int failed;            /* an HDF5 call failed: the file is not complete */
 };
 
@@ -223,8 +224,8 @@ h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error)
     strcpy(name, path);
     h->path = name;
     h->dim = like->dim;
-    series *all[4] = {&h->position, &h->velocity, &h->image, &h->energy};
-    for (int k = 0; k < 4; k++)
+    series *all[5] = {&h->position, &h->velocity, &h->image, &h->spin, &h->energy};
+    for (int k = 0; k < 5; k++)
         all[k]->group = all[k]->step = all[k]->time = all[k]->value = -1;
     h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (h->file < 0) {
@@ -242,7 +243,7 @@ h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error)
 }
 
 /* The first frame fixes the number of spheres, writes their radii and
- * masses, and whether images are written. */
+ * masses, and whether images and spins are written. */
 static int first_frame(h5md_out *h, const carom_scene *now, int with_images, cli_error *error)
 {
     h->n = now->n;
@@ -250,7 +251,9 @@ static int first_frame(h5md_out *h, const carom_scene *now, int with_images, cli
     h->buffer = malloc(values * sizeof *h->buffer);
     if (with_images)
         h->image_buffer = malloc(values * sizeof *h->image_buffer);
-    if (!h->buffer || (with_images && !h->image_buffer))
+    if (now->spin)
+        h->spin_buffer = malloc((now->n ? now->n : 1) * 3 * sizeof *h->spin_buffer);
+    if (!h->buffer || (with_images && !h->image_buffer) || (now->spin && !h->spin_buffer))
         return failed(h, error, "out of memory");
     hsize_t n[1] = {(hsize_t)now->n};
     if (fixed_dataset(h->file, "particles/all/radius", 1, n, now->radius) < 0 ||
@@ -261,6 +264,8 @@ static int first_frame(h5md_out *h, const carom_scene *now, int with_images, cli
                     H5T_IEEE_F64LE) < 0 ||
         (with_images && series_open(&h->image, h->file, "particles/all/image", 3, n[0], h->dim,
                                     H5T_STD_I64LE) < 0) ||
+        (now->spin &&
+         series_open(&h->spin, h->file, "particles/all/spin", 3, n[0], 3, H5T_IEEE_F64LE) < 0) ||
         series_open(&h->energy, h->file, "observables/kinetic_energy", 1, 0, 0, H5T_IEEE_F64LE) < 0)
         return failed(h, error, "its particle groups");
     return 0;
@@ -272,6 +277,15 @@ static const double *packed(h5md_out *h, const double (*vectors)[3])
         for (int k = 0; k < h->dim; k++)
             h->buffer[i * (size_t)h->dim + (size_t)k] = vectors[i][k];
     return h->buffer;
+}
+
+/* Spins are vectors of three components in 2D too (only z nonzero). */
+static const double *packed_spins(h5md_out *h, const double (*spin)[3])
+{
+    for (size_t i = 0; i < h->n; i++)
+        for (int k = 0; k < 3; k++)
+            h->spin_buffer[i * 3 + (size_t)k] = spin[i][k];
+    return h->spin_buffer;
 }
 
 static const int64_t *packed_images(h5md_out *h, const int64_t (*image)[3])
@@ -294,7 +308,12 @@ int h5md_write(h5md_out *h, const carom_scene *now, const int64_t (*image)[3], d
         return failed(h, error, "the number of spheres changed");
     if ((image != NULL) != (h->image_buffer != NULL))
         return failed(h, error, "images in some frames only");
+    if ((now->spin != NULL) != (h->spin_buffer != NULL))
+        return failed(h, error, "spins in some frames only");
     if (image && series_append(&h->image, h->frames, time, packed_images(h, image)) < 0)
+        return failed(h, error, "a frame");
+    if (now->spin && series_append(&h->spin, h->frames, time,
+                                   packed_spins(h, (const double(*)[3])now->spin)) < 0)
         return failed(h, error, "a frame");
     if (series_append(&h->position, h->frames, time, packed(h, now->position)) < 0 ||
         series_append(&h->velocity, h->frames, time, packed(h, now->velocity)) < 0 ||
@@ -308,14 +327,15 @@ int h5md_close(h5md_out *h, cli_error *error)
 {
     if (!h)
         return 0;
-    series *all[4] = {&h->position, &h->velocity, &h->image, &h->energy};
-    for (int k = 0; k < 4; k++)
+    series *all[5] = {&h->position, &h->velocity, &h->image, &h->spin, &h->energy};
+    for (int k = 0; k < 5; k++)
         series_close(all[k]);
     int status = 0;
     if (H5Fclose(h->file) < 0 && error && !h->failed)
         status = failed(h, error, "closing it");
     free(h->buffer);
     free(h->image_buffer);
+    free(h->spin_buffer);
     free(h->path);
     free(h);
     return status;

@@ -10,6 +10,10 @@
  *   /particles/all/image       the same, integers (when the world counts
  *                              images and some axis is periodic):
  *                              position + image * edges is unwrapped
+ *   /particles/all/spin        the same, value [frames][N][3] (in 2D
+ *                              too: only z nonzero), the angular
+ *                              velocities (when the frames have spins:
+ *                              a rough world, or spinning spheres)
  *   /particles/all/radius      [N], /particles/all/mass [N] (inf: an obstacle)
  *   /observables/kinetic_energy  step, time, value [frames]
  *
@@ -29,7 +33,8 @@ typedef struct h5md_out h5md_out;
 h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error);
 /* Appends a frame: the scene's spheres (the same count every frame) at
  * time, with the world's kinetic energy; image: their periodic images,
- * row for row, or NULL (the first frame decides for all). */
+ * row for row, or NULL (the first frame decides for all, as its
+ * now->spin does for the spins). */
 int h5md_write(h5md_out *h, const carom_scene *now, const int64_t (*image)[3], double time,
                double kinetic_energy, cli_error *error);
 /* Closes the file; 0 or a cli_fail exit code. */

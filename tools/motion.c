@@ -162,7 +162,8 @@ carom_world *motion_world_driven_by(motion *m, const carom_scene *scene, carom_w
             s.position[2] = s.velocity[2] = 0.0;
         s.mass = scene->mass[k];
         carom_sphere_id id;
-        if (carom_world_add_sphere(w, &s, &id) != CAROM_OK) {
+        if (carom_world_add_sphere(w, &s, &id) != CAROM_OK ||
+            (scene->spin && carom_world_set_spin(w, id, scene->spin[k]) != CAROM_OK)) {
             cli_fail(error, CLI_EXIT_RUNTIME, "sphere %zu: %s", k, carom_world_error_message(w));
             carom_world_free(w);
             return NULL;

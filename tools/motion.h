@@ -7,7 +7,8 @@
  * orbits file, every error naming the file and line. motion_create makes
  * the driver for the scene's spheres (ids 0..n-1 in scene order), with
  * acceleration bounds uniform in [accel_min, accel_max] from the seed;
- * motion_world builds the world with every sphere driven through it.
+ * motion_world builds the world with every sphere driven through it
+ * (and the scene's spins, if it has them).
  * The motion must outlive the world; motion_free releases it.
  */
 #ifndef CAROM_TOOLS_MOTION_H

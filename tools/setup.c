@@ -335,7 +335,7 @@ static int clear_of_triangles(const void *context, const double x[3], double r)
 }
 
 /* Leaves out the generated spheres that are not clear (in order, the
- * others keeping theirs); returns how many. */
+ * others keeping theirs, spins too); returns how many. */
 static size_t keep_clear(const void *context, carom_scene *scene,
                          int (*clear)(const void *, const double[3], double))
 {
@@ -346,6 +346,8 @@ static size_t keep_clear(const void *context, carom_scene *scene,
         for (int k = 0; k < 3; k++) {
             scene->position[kept][k] = scene->position[i][k];
             scene->velocity[kept][k] = scene->velocity[i][k];
+            if (scene->spin)
+                scene->spin[kept][k] = scene->spin[i][k];
         }
         scene->radius[kept] = scene->radius[i];
         scene->mass[kept] = scene->mass[i];

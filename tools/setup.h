@@ -14,8 +14,9 @@
 #include "config.h"
 #include "options.h"
 
-/* Reads the init file (if the config names one) into scene, and makes
- * its dimension the default for dim. Call before options_from_config. */
+/* Reads the init file (if the config names one) into scene, spins and
+ * all, and makes its dimension the default for dim. Call before
+ * options_from_config. */
 int setup_read_init(config *c, carom_scene *scene, cli_error *error);
 
 /* Generates the scene, or finishes the one setup_read_init read. */

@@ -5,7 +5,9 @@ velocities), reads and writes extended XYZ files, and makes worlds. Its
 arrays live in C; position, velocity, radius and mass give read-only
 NumPy copies (n x 3 for vectors, z 0 in 2D), and assigning one of them
 copies the new values in, so that an array kept from before can never
-point into memory the scene has since given back.
+point into memory the scene has since given back. spin, the spheres'
+angular velocities, is the same (n x 3, about z only in 2D), or None for
+a scene without spins; assigning it gives the scene spins.
 """
 
 import ctypes
@@ -108,6 +110,18 @@ class Scene:
     mass = property(lambda self: self._array("mass", 0),
                     lambda self, v: self._assign("mass", 0, v))
 
+    def _set_spin(self, values):
+        n = self._scene.n
+        values = np.asarray(values, dtype=float)
+        if values.shape != (n, 3):
+            raise ValueError(f"spin: expected an array of {n} x 3, got shape {values.shape}")
+        if self.dim == 2 and values[:, :2].any():
+            raise ValueError("spin: in 2D a sphere spins about z only (x and y must be 0)")
+        self._run(lib.carom_scene_add_spins)
+        self._assign("spin", 3, values)
+
+    spin = property(lambda self: self._array("spin", 3) if self._scene.spin else None, _set_spin)
+
     def resize(self, n):
         """n spheres: the first ones kept, new ones zeroed (mass 1, radius 0.5)."""
         return self._run(lib.carom_scene_resize, n)
@@ -148,8 +162,8 @@ class Scene:
 
     def create_world(self, **settings):
         """A World with this scene's box and spheres (ids 0..n-1 in scene
-        order); settings as for World, except dim, box and boundary, which
-        are the scene's."""
+        order, with their spins if the scene has them); settings as for
+        World, except dim, box and boundary, which are the scene's."""
         for key in ("dim", "box", "boundary"):
             if key in settings:
                 raise TypeError(f"create_world: {key} is the scene's own")
@@ -162,7 +176,8 @@ class Scene:
     @classmethod
     def from_world(cls, world):
         """The world's box and spheres at its time (carom_scene_from_world):
-        ids in order, removed ones skipped (row k is sphere world.ids()[k])."""
+        ids in order, removed ones skipped (row k is sphere world.ids()[k]);
+        spin is None unless some sphere spins."""
         scene = cls(world.dim())
         world_handle = world._handle()
         return scene._run(lambda s, e: lib.carom_scene_from_world(s, world_handle, e))
@@ -174,7 +189,8 @@ class Scene:
         return scene._run(lambda s, e: lib.carom_xyz_read(str(path).encode(), s, e))
 
     def write_xyz(self, path, time=0.0, append=False):
-        """Writes (or appends a frame to) an extended XYZ file."""
+        """Writes (or appends a frame to) an extended XYZ file (a spin
+        column when the scene has spins)."""
         libc = _library.libc
         stream = libc.fopen(str(path).encode(), b"a" if append else b"w")
         if not stream:

@@ -100,6 +100,45 @@ def test_xyz_files_round_trip(tmp_path):
     assert path.read_text().count("Lattice=") == 2
 
 
+@pytest.mark.parametrize("dim", [3, 2])
+def test_spins_survive_scenes_files_and_worlds(tmp_path, dim):
+    """A rough world's spins go through Scene.from_world, an XYZ file and
+    create_world to the last bit (the rotational energy with them); a
+    scene without spins has spin None until one is assigned."""
+    scene = carom.Scene(dim, 12.0).random(60, 0.5, seed=3).maxwell_velocities(1.0, seed=4)
+    assert scene.spin is None
+    rough = {"tangential_restitution": 0.5, "wall_tangential_restitution": 1.0}
+    world = scene.create_world(**rough)
+    assert carom.Scene.from_world(world).spin is None  # rough, but nothing spins yet
+    world.advance_to(5.0)
+    spins = np.array([world.get_spin(i) for i in world.ids()])
+    assert spins[:, 2].any() and (dim == 3 or not spins[:, :2].any())
+    now = carom.Scene.from_world(world)
+    assert np.array_equal(now.spin, spins)
+    with pytest.raises(ValueError, match="read-only"):
+        now.spin[0, 2] = 1.0
+    path = tmp_path / "rough.xyz"
+    now.write_xyz(path, time=world.time())
+    assert "spin:R:3" in path.read_text().splitlines()[1]
+    back = carom.Scene.read_xyz(path)
+    for name in ("position", "velocity", "radius", "mass", "spin"):
+        assert np.array_equal(getattr(back, name), getattr(now, name)), name
+    again = back.create_world(**rough)
+    assert np.array_equal([again.get_spin(i) for i in again.ids()], spins)
+    assert again.rotational_energy() == world.rotational_energy()
+    # Assigned spins reach the world; resizing keeps them, new spheres still.
+    scene.spin = spins
+    assert np.array_equal(scene.spin, spins)
+    assert np.array_equal([scene.create_world().get_spin(i) for i in range(60)], spins)
+    scene.resize(61)
+    assert np.array_equal(scene.spin[:60], spins) and not scene.spin[60].any()
+    with pytest.raises(ValueError, match="spin: expected an array of 61 x 3"):
+        scene.spin = np.zeros((61, 2))
+    if dim == 2:
+        with pytest.raises(ValueError, match="spin: in 2D a sphere spins about z only"):
+            scene.spin = np.ones((61, 3))
+
+
 def test_file_errors_name_the_file_and_line(tmp_path):
     bad = tmp_path / "bad.xyz"
     bad.write_text('2\nLattice="5 0 0 0 5 0 0 0 5" Properties=species:S:1:pos:R:3:'

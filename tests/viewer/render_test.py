@@ -11,7 +11,8 @@ drawn and no sphere ends on one (the same from a mesh file, mesh=, with
 CAROM_HAVE_MESH=1), and that the large sphere dragged towards a plane stops
 in front of it, and dragged towards a segment stops on it or slides round
 its end; that driven particles (seed 000's kgs-* scenarios, and
-orbits) move as their motion says, and never overlap; and that bad input ends with one
+orbits) move as their motion says, and never overlap; that the spins of
+an init file stay with their spheres; and that bad input ends with one
 clear error line and a nonzero exit.
 """
 import math
@@ -378,6 +379,41 @@ p = subprocess.run([CAROM, "render", "dim=2", "box=20", "boundary=walls", "motio
                    capture_output=True, text=True, timeout=60)
 check(p.returncode != 0 and "no free place among the orbits" in p.stderr and
       p.stderr.count("\n") == 1, f"render orbits, no room: {p.stderr!r}")
+
+# Spins in an init file are carried through the viewer's copies of the
+# scene. Disks packed too densely for any to move: the large sphere's room
+# is made by leaving out the disks where it goes, the last disk taking the
+# row of each one left out. Smooth contacts change no spin, so every disk
+# of the dump has the spin it had in the file (told apart by their masses,
+# all different); the large sphere's is 0. A rough render's dump has the
+# spin column too.
+spinning = os.path.join(WORK, "spinning.xyz")
+spin_of_mass = {}
+with open(spinning, "w") as f:
+    f.write('400\nLattice="20.4 0 0 0 20.4 0 0 0 1" Properties=species:S:1:pos:R:3:velo:R:3:'
+            'radius:R:1:mass:R:1:spin:R:3 pbc="F F F" dim=2\n')
+    for k in range(400):
+        mass, spin = 1 + k / 1000, (k % 17 - 8) * 0.37 + k / 1000
+        spin_of_mass[repr(mass)] = spin
+        f.write(f"S {0.51 + 1.02 * (k % 20):.17g} {0.51 + 1.02 * (k // 20):.17g} 0 0 0 0 0.5 "
+                f"{mass!r} 0 0 {spin!r}\n")
+for rough in ([], ["tangential_restitution=0.5"]):
+    dump = os.path.join(WORK, "spinning_end.xyz")
+    out = fresh("render_spinning")
+    run(["render", f"init={spinning}", "frames=2", "width=80", "height=80", "hud=off",
+         f"out={out}", f"dump={dump}"] + rough)
+    if not check(os.path.exists(dump), f"render spins {rough}: no dump"):
+        continue
+    with open(dump) as f:
+        lines = f.read().splitlines()
+    check("spin:R:3" in lines[1], f"render spins {rough}: no spin column: {lines[1]!r}")
+    rows = [line.split()[1:] for line in lines[2:]]
+    check(len(rows) < 401, f"render spins {rough}: no disk left out ({len(rows)} rows)")
+    if not rough:
+        wrong = [row for row in rows[:-1]
+                 if float(row[10]) != spin_of_mass.get(repr(float(row[7])))]
+        check(not wrong and float(rows[-1][10]) == 0.0,
+              f"render spins: {len(wrong)} disks with another's spin, e.g. {wrong[:2]}")
 
 # Bad input: one line on stderr, nonzero exit.
 empty = fresh("empty_path")

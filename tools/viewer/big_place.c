@@ -169,6 +169,8 @@ size_t big_place_make_room(carom_scene *s, const big_obstacles *obstacles, const
             memcpy(s->velocity[i], s->velocity[last], sizeof s->velocity[i]);
             s->radius[i] = s->radius[last];
             s->mass[i] = s->mass[last];
+            if (s->spin)
+                memcpy(s->spin[i], s->spin[last], sizeof s->spin[i]);
             s->n--;
             (*removed)++;
             i--;

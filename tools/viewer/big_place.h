@@ -13,7 +13,8 @@
  * finds no place clear of the obstacles. big_place_make_room then
  * moves every sphere that overlaps the large sphere at `big` to a random
  * free place (deterministic), removing (and counting in *removed) a
- * sphere that finds none; it returns how many moved. */
+ * sphere that finds none (the last sphere, spin and all, takes its
+ * row); it returns how many moved. */
 #ifndef CAROM_VIEWER_BIG_PLACE_H
 #define CAROM_VIEWER_BIG_PLACE_H
 

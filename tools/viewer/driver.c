@@ -30,6 +30,7 @@
 
 #include "big_place.h"
 #include "driver_big.h"
+#include "frames.h"
 
 #define BIG_MASS_RATIO 1.0e4
 #define STEP_SECONDS (1.0 / 60.0)
@@ -65,7 +66,8 @@ static int copy_scene(const carom_scene *src, carom_scene *dst, size_t extra, ch
     dst->dim = src->dim;
     memcpy(dst->box, src->box, sizeof dst->box);
     memcpy(dst->boundary, src->boundary, sizeof dst->boundary);
-    if (carom_scene_resize(dst, src->n + extra, &e) != CAROM_OK) {
+    if (carom_scene_resize(dst, src->n + extra, &e) != CAROM_OK ||
+        (src->spin && carom_scene_add_spins(dst, &e) != CAROM_OK)) {
         snprintf(err, err_size, "%s", e.message);
         return 1;
     }
@@ -74,6 +76,8 @@ static int copy_scene(const carom_scene *src, carom_scene *dst, size_t extra, ch
         memcpy(dst->velocity[i], src->velocity[i], sizeof dst->velocity[i]);
         dst->radius[i] = src->radius[i];
         dst->mass[i] = src->mass[i];
+        if (src->spin)
+            memcpy(dst->spin[i], src->spin[i], sizeof dst->spin[i]);
     }
     return 0;
 }
@@ -180,7 +184,8 @@ static int build_world(driver *d, const carom_scene *scene)
         big.driven = 1;
         big.accel_bound = d->big_accel;
         carom_sphere_id id;
-        if (carom_world_add_sphere(w, &big, &id) != CAROM_OK || id != d->big) {
+        if (carom_world_add_sphere(w, &big, &id) != CAROM_OK || id != d->big ||
+            (scene->spin && carom_world_set_spin(w, id, scene->spin[d->big]) != CAROM_OK)) {
             int r = fail(d, "large sphere", carom_world_error_message(w));
             carom_world_free(w);
             return r;
@@ -287,6 +292,8 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         memset(d->initial.velocity[b], 0, sizeof d->initial.velocity[b]);
         d->initial.radius[b] = d->big_radius;
         d->initial.mass[b] = d->big_mass;
+        if (d->initial.spin)
+            memset(d->initial.spin[b], 0, sizeof d->initial.spin[b]);
         d->big = (carom_sphere_id)b;
         memcpy(d->big_target, p, sizeof p);
     }
@@ -328,14 +335,18 @@ int driver_reset(driver *d)
 }
 
 /* The world's spheres now, in a scene with the world's box (which the
- * world does not expose, so it comes from the initial scene). */
+ * world does not expose, so it comes from the initial scene), and their
+ * spins as `carom run` writes them (frames.h). */
 static carom_status copy_world(const driver *d, carom_scene *out, carom_error *e)
 {
     carom_scene_init(out);
     out->dim = d->initial.dim;
     memcpy(out->box, d->initial.box, sizeof out->box);
     memcpy(out->boundary, d->initial.boundary, sizeof out->boundary);
-    return carom_scene_from_world(out, d->world, e);
+    carom_status st = carom_scene_from_world(out, d->world, e);
+    if (st == CAROM_OK && frames_world_is_rough(d->world))
+        st = carom_scene_add_spins(out, e);
+    return st;
 }
 
 int driver_set_gravity(driver *d, int on)

@@ -131,7 +131,8 @@ uint64_t driver_collisions(const driver *d);
 
 /* Spheres at the world's current time, coloured by band or by speed. */
 int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed);
-/* Writes the current state (the large sphere last) as extended XYZ. */
+/* Writes the current state (the large sphere last) as extended XYZ, with
+ * a spin column as `carom run` writes one (a rough world, or spins). */
 int driver_dump(driver *d, const char *path);
 
 #endif
