@@ -36,6 +36,7 @@ static int read_boundaries(hid_t file, int dim, int periodic[3])
 struct h5md_in {
     char path[512];
     hid_t file, position, velocity; /* velocity < 0 when absent */
+    hid_t spin;                     /* [frames][n][3]; < 0 when absent */
     int dim;
     size_t n;
     hsize_t frames, next;
@@ -43,6 +44,7 @@ struct h5md_in {
     double *times;  /* [frames] */
     double *radius; /* [n], or NULL: 0.5 */
     double *buffer; /* a frame's [n][dim] */
+    double *spins;  /* a frame's [n][3], when there are spins */
 };
 
 static h5md_in *fail(h5md_in *h, char *err, size_t err_size, const char *what)
@@ -86,7 +88,7 @@ h5md_in *h5md_in_open(const char *path, char *err, size_t err_size)
         return NULL;
     }
     snprintf(h->path, sizeof h->path, "%s", path);
-    h->position = h->velocity = -1;
+    h->position = h->velocity = h->spin = -1;
     h->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (h->file < 0)
         return fail(h, err, err_size, "cannot open as an HDF5 file");
@@ -117,6 +119,17 @@ h5md_in *h5md_in_open(const char *path, char *err, size_t err_size)
             return fail(h, err, err_size,
                         "/particles/all/velocity/value is not the shape of "
                         "the positions");
+    }
+    if (H5Lexists(h->file, "particles/all/spin", H5P_DEFAULT) > 0) {
+        h->spin = H5Dopen2(h->file, "particles/all/spin/value", H5P_DEFAULT);
+        hsize_t w[3];
+        if (h->spin < 0 || !shape(h->spin, 3, w) || w[0] != dims[0] || w[1] != dims[1] || w[2] != 3)
+            return fail(h, err, err_size,
+                        "/particles/all/spin/value is not [frames][N][3] for the positions' "
+                        "frames and spheres");
+        h->spins = malloc((h->n ? h->n : 1) * 3 * sizeof *h->spins);
+        if (!h->spins)
+            return fail(h, err, err_size, "out of memory");
     }
     if (H5Lexists(h->file, "particles/all/radius", H5P_DEFAULT) > 0 &&
         !read_all(h->file, "particles/all/radius", (hsize_t)h->n, &h->radius))
@@ -166,13 +179,20 @@ static int read_frame(h5md_in *h, hid_t set, double (*out)[3])
     return ok;
 }
 
+int h5md_in_has_spin(const h5md_in *h)
+{
+    return h->spin >= 0;
+}
+
 int h5md_in_next(h5md_in *h, double *time, double (*position)[3], double (*velocity)[3],
-                 double *radius, char *err, size_t err_size)
+                 double *radius, double *spin_z, char *err, size_t err_size)
 {
     if (h->next >= h->frames)
         return 0;
     if (!read_frame(h, h->position, position) ||
-        (h->velocity >= 0 && !read_frame(h, h->velocity, velocity))) {
+        (h->velocity >= 0 && !read_frame(h, h->velocity, velocity)) ||
+        (spin_z && h->spin >= 0 &&
+         !read_slab(h, h->spin, h->next, 3, H5T_NATIVE_DOUBLE, h->spins))) {
         snprintf(err, err_size, "%s: frame %llu cannot be read", h->path,
                  (unsigned long long)h->next);
         return -1;
@@ -181,6 +201,8 @@ int h5md_in_next(h5md_in *h, double *time, double (*position)[3], double (*veloc
         memset(velocity, 0, h->n * sizeof *velocity);
     for (size_t i = 0; i < h->n; i++)
         radius[i] = h->radius ? h->radius[i] : 0.5;
+    for (size_t i = 0; spin_z && i < h->n; i++)
+        spin_z[i] = h->spin >= 0 ? h->spins[3 * i + 2] : 0.0;
     *time = h->times[h->next++];
     return 1;
 }
@@ -189,6 +211,8 @@ void h5md_in_close(h5md_in *h)
 {
     if (!h)
         return;
+    if (h->spin >= 0)
+        H5Dclose(h->spin);
     if (h->velocity >= 0)
         H5Dclose(h->velocity);
     if (h->position >= 0)
@@ -198,6 +222,7 @@ void h5md_in_close(h5md_in *h)
     free(h->times);
     free(h->radius);
     free(h->buffer);
+    free(h->spins);
     free(h);
 }
 
@@ -266,7 +291,7 @@ int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t e
     } else {
         double time;
         h->next = h->frames - 1;
-        if (h5md_in_next(h, &time, scene->position, scene->velocity, scene->radius, err,
+        if (h5md_in_next(h, &time, scene->position, scene->velocity, scene->radius, NULL, err,
                          err_size) == 1) {
             scene->dim = h->dim;
             for (int k = 0; k < 3; k++) {

@@ -24,8 +24,11 @@ size_t h5md_in_count(const h5md_in *h);
 int h5md_in_dim(const h5md_in *h);
 /* Box edges; 0 beyond the dimension. */
 void h5md_in_box(const h5md_in *h, double box[3]);
+/* spin_z (may be NULL): each sphere's spin about z (/particles/all/spin,
+ * [frames][N][3]), 0 when the file has none (h5md_in_has_spin). */
 int h5md_in_next(h5md_in *h, double *time, double (*position)[3], double (*velocity)[3],
-                 double *radius, char *err, size_t err_size);
+                 double *radius, double *spin_z, char *err, size_t err_size);
+int h5md_in_has_spin(const h5md_in *h);
 void h5md_in_close(h5md_in *h);
 
 /* The last frame of an H5MD trajectory as a scene (for `carom run

@@ -12,7 +12,13 @@ side, and each line drawn along its whole length inside the box; it
 returns what is wrong, as a list of strings. segment_problems(image,
 segments, box_width) does the same for 2D fixed segments (x0, y0, x1,
 y1): every pixel of their colour on one, each drawn along its length.
+spoke_angle(image, box_width, x, y, radius) finds the spoke of the 2D disk
+at world (x, y): its dark pixels (every channel under 70) inside the disk
+and more than 3 pixels from its centre (the centroid of the disk's
+pixels), returned with the world angle (radians, counterclockwise from +x;
+None without pixels) of their mean direction and the disk's pixel radius.
 """
+import math
 
 BOX_COLOUR = (200, 200, 210)
 PLANE_COLOUR = (240, 225, 170)
@@ -115,3 +121,25 @@ def segment_problems(image, segments, box_width):
         if missing:
             problems.append(f"segment {seg} missing at {missing} of 49 points")
     return problems
+
+
+def spoke_angle(image, box_width, x, y, radius):
+    w, h, rows = image
+    to_pixel, _, scale = box_mapping(image, box_width)
+    u, v = to_pixel(x, y)
+    rp = radius * scale
+    background = rows[h - 1][0:3]
+    inside = [(px, py) for py in range(max(0, int(v - 1.1 * rp)), min(h, int(v + 1.1 * rp) + 1))
+              for px in range(max(0, int(u - 1.1 * rp)), min(w, int(u + 1.1 * rp) + 1))
+              if rows[py][3 * px:3 * px + 3] != background]
+    cx = sum(px + 0.5 for px, _ in inside) / max(len(inside), 1)
+    cy = sum(py + 0.5 for _, py in inside) / max(len(inside), 1)
+    dark = [(px + 0.5 - cx, py + 0.5 - cy) for px, py in inside
+            if max(rows[py][3 * px:3 * px + 3]) < 70
+            and 3.0 < math.hypot(px + 0.5 - cx, py + 0.5 - cy) < 0.92 * rp]
+    if not dark:
+        return dark, None, rp
+    # Image y grows downwards: the world's angle is atan2(-dy, dx).
+    sx = sum(dx / math.hypot(dx, dy) for dx, dy in dark)
+    sy = sum(-dy / math.hypot(dx, dy) for dx, dy in dark)
+    return dark, math.atan2(sy, sx), rp

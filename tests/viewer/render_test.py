@@ -12,8 +12,10 @@ CAROM_HAVE_MESH=1), and that the large sphere dragged towards a plane stops
 in front of it, and dragged towards a segment stops on it or slides round
 its end; that driven particles (seed 000's kgs-* scenarios, and
 orbits) move as their motion says, and never overlap; that the spins of
-an init file stay with their spheres; and that bad input ends with one
-clear error line and a nonzero exit.
+an init file stay with their spheres; that 2D disks of a rough world (or
+with spins) show spokes turned by spin * t, from a simulation and from a
+trajectory, and smooth disks without spins none; and that bad input ends
+with one clear error line and a nonzero exit.
 """
 import math
 import os
@@ -24,7 +26,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pngread import read_png  # noqa: E402
-from picture import PLANE_COLOUR, pixels_of, plane_problems, segment_problems  # noqa: E402
+from picture import (PLANE_COLOUR, pixels_of, plane_problems, segment_problems,  # noqa: E402
+                     spoke_angle)
 from triangle_geometry import triangle_distance  # noqa: E402
 
 CAROM, WORK = sys.argv[1], sys.argv[2]
@@ -414,6 +417,89 @@ for rough in ([], ["tangential_restitution=0.5"]):
                  if float(row[10]) != spin_of_mass.get(repr(float(row[7])))]
         check(not wrong and float(rows[-1][10]) == 0.0,
               f"render spins: {len(wrong)} disks with another's spin, e.g. {wrong[:2]}")
+
+# Spokes (2D): in a rough world, or one with spins, each disk shows a
+# radius line at an angle that turns with its spin: spin * t from +x,
+# counterclockwise. Three big disks at rest, no gravity, spins 2.5, -1.2
+# and 0: no contact ever changes them, so at t = 0, 1, 2 (frames=3 fps=1)
+# each spoke's darkest pixels lie along spin * t, within 3 degrees. The
+# same from the run's XYZ trajectory (and H5MD, byte for byte), angles
+# integrated between its frames; a smooth world with these spins shows
+# them too. A smooth world with no spin (a spin column of zeros) is drawn
+# with no spoke, the same picture as from a file without the column.
+SPOKE_DISKS = [(5.0, 5.0, 2.5), (15.0, 5.0, -1.2), (10.0, 15.0, 0.0)]
+
+
+def write_disks(path, spins):
+    with open(path, "w") as f:
+        f.write(f"{len(SPOKE_DISKS)}\n")
+        f.write('Lattice="20 0 0 0 20 0 0 0 1" Properties=species:S:1:pos:R:3:velo:R:3:'
+                f'radius:R:1:mass:R:1{":spin:R:3" if spins else ""} pbc="F F F" dim=2\n')
+        for x, y, w in SPOKE_DISKS:
+            f.write(f"S {x} {y} 0 0 0 0 4 1" + (f" 0 0 {w * (spins == 'given')}" if spins
+                                                 else "") + "\n")
+
+
+def spoke_problems(files, label, times):
+    problems = []
+    for f, t in zip(files, times):
+        image = read_png(f)
+        for x, y, w in SPOKE_DISKS:
+            dark, seen, rp = spoke_angle(image, 20.0, x, y, 4.0)
+            if len(dark) < rp / 2:
+                problems.append(f"{label}: {f}: disk at {x},{y}: {len(dark)} spoke pixels")
+                continue
+            off = math.degrees(abs(math.remainder(seen - w * t, 2 * math.pi)))
+            if off > 3.0:
+                problems.append(f"{label}: {f}: disk at {x},{y} spin {w}, t {t}: spoke at "
+                                f"{math.degrees(seen):.1f} degrees, expected "
+                                f"{math.degrees(w * t):.1f} (off by {off:.1f})")
+    return problems
+
+
+spun = os.path.join(WORK, "spokes.xyz")
+write_disks(spun, "given")
+spoke_keys = ["gravity=0", "big=off", "frames=3", "fps=1", "width=240", "height=240", "hud=off"]
+for name, extra in [("rough", ["tangential_restitution=1"]),
+                    ("wall rough", ["wall_tangential_restitution=0.5"]),
+                    ("smooth with spins", [])]:
+    out = fresh("render_spokes")
+    run(["render", f"init={spun}", f"out={out}"] + spoke_keys + extra)
+    files = frames_in(out)
+    if check(len(files) == 3, f"render spokes {name}: {len(files)} frames"):
+        failures.extend(spoke_problems(files, f"render spokes {name}", [0.0, 1.0, 2.0]))
+for traj_name in ["spokes_traj.xyz"] + (["spokes_traj.h5"] if os.environ.get("CAROM_HAVE_HDF5")
+                                        else []):
+    spun_traj = os.path.join(WORK, traj_name)
+    run(["run", f"init={spun}", "gravity=0", "tangential_restitution=1", "time=2",
+         "frame_interval=1", f"trajectory={spun_traj}"])
+    out = fresh("render_spokes_" + traj_name.replace(".", "_"))
+    run(["render", f"input={spun_traj}", "width=240", "height=240", "hud=off", f"out={out}"])
+    files = frames_in(out)
+    if check(len(files) == 3, f"render spokes {traj_name}: {len(files)} frames"):
+        failures.extend(spoke_problems(files, f"render spokes {traj_name}", [0.0, 1.0, 2.0]))
+if os.environ.get("CAROM_HAVE_HDF5"):
+    a = frames_in(os.path.join(WORK, "render_spokes_spokes_traj_xyz"))
+    b = frames_in(os.path.join(WORK, "render_spokes_spokes_traj_h5"))
+    for fa, fb in zip(a, b):
+        with open(fa, "rb") as xa, open(fb, "rb") as xb:
+            check(xa.read() == xb.read(), f"render spokes H5MD: {fb} differs from {fa}")
+still = {}
+for spins in ["zero", None]:
+    path = os.path.join(WORK, f"spokes_{spins}.xyz")
+    write_disks(path, spins)
+    out = fresh(f"render_no_spokes_{spins}")
+    run(["render", f"init={path}", f"out={out}"] + spoke_keys)
+    still[spins] = frames_in(out)
+    for f in still[spins]:
+        image = read_png(f)
+        dark = sum(len(spoke_angle(image, 20.0, x, y, 4.0)[0]) for x, y, _ in SPOKE_DISKS)
+        check(dark == 0, f"render smooth, no spins ({spins}): {f} has {dark} spoke pixels")
+check(len(still["zero"]) == 3 and len(still[None]) == 3,
+      f"render smooth, no spins: {len(still['zero'])} and {len(still[None])} frames")
+for fa, fb in zip(still["zero"], still[None]):
+    with open(fa, "rb") as xa, open(fb, "rb") as xb:
+        check(xa.read() == xb.read(), f"render smooth: {fa} (zero spins) differs from {fb}")
 
 # Bad input: one line on stderr, nonzero exit.
 empty = fresh("empty_path")

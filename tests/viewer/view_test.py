@@ -13,7 +13,9 @@ usage: view_test.py MODE CAROM WORKDIR [X11_CLOSE]
          then Escape, in a scene with fixed planes: exit code 0 and the
          summary line, and the planes drawn where they are; then keys in
          seed 000's scene of driven particles (kgs-forces), and in a
-         hopper of fixed segments (drawn where they are)
+         hopper of fixed segments (drawn where they are); and two single
+         steps of a time unit each, paused, in a rough world of three
+         spinning disks: their spokes (OpenGL's) at spin * 2 from +x
 """
 import math
 import os
@@ -24,7 +26,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pngread import read_png, pixel  # noqa: E402
-from picture import box_mapping, plane_problems, segment_problems  # noqa: E402
+from picture import box_mapping, plane_problems, segment_problems, spoke_angle  # noqa: E402
 
 MODE, CAROM, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 X11_CLOSE = sys.argv[4] if len(sys.argv) > 4 else None
@@ -261,6 +263,35 @@ def keys():
     if check(os.path.exists(shot), "keys, segments: no screenshot"):
         for problem in segment_problems(read_png(shot), hopper, 40.0):
             failures.append(f"keys, segments: {problem}")
+    # Spokes: three disks at rest with spins 2.5, -1.2 and 0 in a rough
+    # world, paused; each single step is 1/60 of a time unit times the
+    # time scale (60), so after two the spokes are at spin * 2.
+    shot = os.path.join(WORK, "keys_spokes.png")
+    if os.path.exists(shot):
+        os.remove(shot)
+    disks = [(5.0, 5.0, 2.5), (15.0, 5.0, -1.2), (10.0, 15.0, 0.0)]
+    spun = os.path.join(WORK, "spokes.xyz")
+    with open(spun, "w") as f:
+        f.write('3\nLattice="20 0 0 0 20 0 0 0 1" Properties=species:S:1:pos:R:3:velo:R:3:'
+                'radius:R:1:mass:R:1:spin:R:3 pbc="F F F" dim=2\n')
+        f.writelines(f"S {x} {y} 0 0 0 0 4 1 0 0 {w}\n" for x, y, w in disks)
+    proc, wid = start_view(["width=400", "height=400", "paused=1", "time_scale=60",
+                            f"screenshot={shot}"],
+                           [f"init={spun}", "gravity=0", "big=off", "tangential_restitution=1"])
+    for key in ["n", "n"]:
+        xdo("key", key)
+        time.sleep(0.3)
+    xdo("key", "Escape")
+    finish(proc, "keys, spokes")
+    if check(os.path.exists(shot), "keys, spokes: no screenshot"):
+        image = read_png(shot)
+        for x, y, w in disks:
+            dark, seen, rp = spoke_angle(image, 20.0, x, y, 4.0)
+            off = (math.degrees(abs(math.remainder(seen - 2.0 * w, 2 * math.pi)))
+                   if seen is not None else 180.0)
+            check(len(dark) >= rp / 2 and off <= 3.0,
+                  f"keys, spokes: disk at {x},{y} spin {w}: {len(dark)} spoke pixels at "
+                  f"{math.degrees(seen or 0.0):.1f} degrees, expected {math.degrees(2 * w):.1f}")
 
 
 {"drag": drag, "close": close, "keys": keys}[MODE]()

@@ -36,6 +36,7 @@
 #define STEP_SECONDS (1.0 / 60.0)
 /* The large sphere reaches big_speed from rest in this time. */
 #define BIG_SPEED_UP_SECONDS 0.2
+#define TWO_PI 6.283185307179586
 
 static double wall_clock(void)
 {
@@ -307,6 +308,12 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
                   d->initial.box, d->bands);
     if (d->has_big)
         memset(d->bands[d->big], 150, sizeof d->bands[d->big]);
+    /* Spokes show rotation in 2D, where a disk's spin is about z only. */
+    int spins = 0;
+    for (size_t i = 0; d->initial.spin && i < d->initial.n; i++)
+        spins |= d->initial.spin[i][2] != 0.0;
+    d->spokes = d->initial.dim == 2 && (d->def.tangential_restitution != -1.0 ||
+                                        d->def.wall_tangential_restitution != -1.0 || spins);
     if (d->driven && make_motion(d))
         return 1;
     return build_world(d, &d->initial);
@@ -320,6 +327,7 @@ void driver_free(driver *d)
     carom_scene_free(&d->initial);
     free(d->bands);
     free(d->triangle);
+    free(d->angle);
     memset(d, 0, sizeof *d);
 }
 
@@ -329,6 +337,8 @@ int driver_reset(driver *d)
         return 1;
     int r = build_world(d, &d->initial);
     d->time_offset = 0.0;
+    if (d->n_angle)
+        memset(d->angle, 0, d->n_angle * sizeof *d->angle);
     if (d->has_big)
         memcpy(d->big_target, d->initial.position[d->big], sizeof d->big_target);
     return r;
@@ -383,6 +393,30 @@ uint64_t driver_collisions(const driver *d)
     return d->collisions_base + st.collisions;
 }
 
+/* Turns every sphere's spoke by its spin about z times dt, the simulated
+ * time the frame advanced. Spins are constant between contacts, so this
+ * is exact for a sphere with no contact in the frame; one that had a
+ * contact turns as if it had its new spin all frame long (an error of at
+ * most a frame's turn, for display only: the spoke is not physics). */
+static int turn_spokes(driver *d, double dt)
+{
+    size_t cap = carom_world_sphere_capacity(d->world);
+    if (cap > d->n_angle) {
+        double *angle = realloc(d->angle, cap * sizeof *angle);
+        if (!angle)
+            return fail(d, "out of memory", "spokes");
+        memset(angle + d->n_angle, 0, (cap - d->n_angle) * sizeof *angle);
+        d->angle = angle;
+        d->n_angle = cap;
+    }
+    for (size_t id = 0; id < cap; id++) {
+        double spin[3];
+        if (carom_world_get_spin(d->world, (carom_sphere_id)id, spin) == CAROM_OK)
+            d->angle[id] = fmod(d->angle[id] + spin[2] * dt, TWO_PI);
+    }
+    return 0;
+}
+
 int driver_frame(driver *d, double real_dt, double budget_seconds, int single_step)
 {
     d->collisions_last_frame = 0;
@@ -392,6 +426,7 @@ int driver_frame(driver *d, double real_dt, double budget_seconds, int single_st
     double start = wall_clock();
     carom_stats before;
     carom_world_get_stats(d->world, &before);
+    double time_before = carom_world_time(d->world);
     if (!d->behind) {
         double dt = d->time_scale * (single_step ? STEP_SECONDS : real_dt);
         if (!(dt > 0.0))
@@ -431,6 +466,8 @@ int driver_frame(driver *d, double real_dt, double budget_seconds, int single_st
     carom_stats after;
     carom_world_get_stats(d->world, &after);
     d->collisions_last_frame = after.collisions - before.collisions;
+    if (d->spokes)
+        return turn_spokes(d, carom_world_time(d->world) - time_before);
     return 0;
 }
 
@@ -449,6 +486,7 @@ int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
     memcpy(f->segment, d->segment, sizeof f->segment);
     f->ntriangles = d->ntriangles;
     f->triangle = (const double(*)[9])d->triangle;
+    f->spokes = d->spokes;
     size_t n = 0;
     for (size_t id = 0; id < cap; id++) {
         carom_sphere_state st;
@@ -457,6 +495,8 @@ int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
         memcpy(f->pos[n], st.position, sizeof st.position);
         memcpy(f->vel[n], st.velocity, sizeof st.velocity);
         f->radius[n] = st.radius;
+        f->angle[n] = id < d->n_angle ? d->angle[id] : 0.0;
+        f->spin[n] = 0.0;
         if (d->has_big && id == d->big)
             f->big = (long)n;
         n++;

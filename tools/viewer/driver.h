@@ -103,6 +103,10 @@ typedef struct driver {
 
     unsigned char (*bands)[3]; /* colour of each sphere id */
     size_t n_bands;
+
+    int spokes;    /* 2D, and rough or with spins: disks show spokes */
+    double *angle; /* spoke angle of each sphere id (radians) */
+    size_t n_angle;
     char error[1200];
 } driver;
 
@@ -129,7 +133,10 @@ int driver_big_position(const driver *d, double out[3]);
 double driver_time(const driver *d);
 uint64_t driver_collisions(const driver *d);
 
-/* Spheres at the world's current time, coloured by band or by speed. */
+/* Spheres at the world's current time, coloured by band or by speed,
+ * with their spokes' angles when d->spokes (2D, a rough world or one with
+ * spins): each angle starts at 0 and driver_frame turns it by the spin
+ * about z times the simulated time the frame advanced. */
 int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed);
 /* Writes the current state (the large sphere last) as extended XYZ, with
  * a spin column as `carom run` writes one (a rough world, or spins). */

@@ -19,6 +19,8 @@ void frame_free(view_frame *f)
     free(f->vel);
     free(f->radius);
     free(f->rgb);
+    free(f->angle);
+    free(f->spin);
     frame_init(f);
 }
 
@@ -41,7 +43,13 @@ int frame_reserve(view_frame *f, size_t n)
     unsigned char(*rgb)[3] = realloc(f->rgb, cap * sizeof *rgb);
     if (rgb)
         f->rgb = rgb;
-    if (!pos || !vel || !radius || !rgb)
+    double *angle = realloc(f->angle, cap * sizeof *angle);
+    if (angle)
+        f->angle = angle;
+    double *spin = realloc(f->spin, cap * sizeof *spin);
+    if (spin)
+        f->spin = spin;
+    if (!pos || !vel || !radius || !rgb || !angle || !spin)
         return -1;
     f->cap = cap;
     return 0;

@@ -8,7 +8,13 @@
  * filled by the palette functions. Fixed planes, if any, are drawn as
  * lines (plane_lines.h), fixed segments (2D) as lines in the same
  * colour, and fixed triangles (3D) as the outlines of their three edges,
- * in that colour too. */
+ * in that colour too. When `spokes` is set (2D only: a rough world, or
+ * one with spins), each disk also shows a radius line from its centre to
+ * its rim at angle[i] (radians, counterclockwise from +x in world
+ * coordinates), which turns with the disk's spin; spin[i] is the spin
+ * about z a trajectory frame was read with (spokes set only when the file
+ * has spins). Who fills the frame keeps the angles: frame_reserve keeps
+ * them with the other entries. */
 #ifndef CAROM_VIEWER_FRAME_H
 #define CAROM_VIEWER_FRAME_H
 
@@ -26,6 +32,9 @@ typedef struct view_frame {
     double (*vel)[3];
     double *radius;
     unsigned char (*rgb)[3];
+    double *angle; /* spoke angles (used when spokes is set) */
+    double *spin;  /* spins about z (trajectories with spins) */
+    int spokes;    /* 2D: draw a spoke on each disk */
     long big; /* index of the large sphere, -1 if none */
     int nplanes;
     double plane[FRAME_PLANES_MAX][4]; /* normal, offset: spheres stay where n . x >= d + r */

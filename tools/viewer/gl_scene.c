@@ -9,6 +9,7 @@
 
 #include <GL/gl.h>
 #include <GL/glext.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +338,32 @@ static void draw_planes(const camera *cam, const view_frame *f)
     glEnd();
 }
 
+/* 2D spokes (frame.h), after the disks: one quad each, from the centre
+ * to the rim (the far corners on it), as wide as the software renderer
+ * draws them. */
+static void draw_spokes(const camera *cam, const view_frame *f)
+{
+    if (!f->spokes || cam->dim != 2 || !(cam->scale > 0.0))
+        return;
+    load_camera(cam);
+    glColor3ub(style_spoke_colour[0], style_spoke_colour[1], style_spoke_colour[2]);
+    glBegin(GL_QUADS);
+    for (size_t i = 0; i < f->n; i++) {
+        double r = f->radius[i], rp = r * cam->scale;
+        if (!(rp >= STYLE_SPOKE_MIN_RADIUS))
+            continue;
+        double hw = 0.5 * style_spoke_width(rp) / cam->scale;
+        double len = hw < r ? sqrt(r * r - hw * hw) : 0.0;
+        double ux = cos(f->angle[i]), uy = sin(f->angle[i]);
+        double x = f->pos[i][0], y = f->pos[i][1];
+        glVertex3d(x + hw * uy, y - hw * ux, 0.0);
+        glVertex3d(x + len * ux + hw * uy, y + len * uy - hw * ux, 0.0);
+        glVertex3d(x + len * ux - hw * uy, y + len * uy + hw * ux, 0.0);
+        glVertex3d(x - hw * uy, y + hw * ux, 0.0);
+    }
+    glEnd();
+}
+
 static sphere_vertex *list_add(vertex_list *l, size_t count)
 {
     if (l->n + count > l->cap) {
@@ -465,6 +492,7 @@ void gl_scene_draw(gl_scene *g, const camera *cam, const view_frame *f)
     g->DisableVertexAttribArray(ATTR_RADIUS);
     g->DisableVertexAttribArray(ATTR_COLOR);
     g->UseProgram(0);
+    draw_spokes(cam, f);
     draw_planes(cam, f);
 }
 

@@ -24,7 +24,7 @@ gl_scene *gl_scene_create(gl_get_proc_fn get_proc, char *err, size_t err_size);
 void gl_scene_free(gl_scene *g);
 
 /* Clears the viewport and draws the box, the fixed planes and the
- * spheres. */
+ * spheres (2D: with their spokes when f->spokes). */
 void gl_scene_draw(gl_scene *g, const camera *cam, const view_frame *f);
 /* Draws text at the top-left corner of a viewport of width x height. */
 void gl_scene_hud(gl_scene *g, const char *text, int width, int height);

@@ -91,6 +91,32 @@ void raster_disk(raster *r, double cx, double cy, double radius, const unsigned 
     }
 }
 
+void raster_spoke(raster *r, double cx, double cy, double radius, double ux, double uy,
+                  double width, const unsigned char rgb[3])
+{
+    int x0, x1, y0, y1;
+    double hw = 0.5 * width;
+    double mx = cx + 0.5 * radius * ux, my = cy + 0.5 * radius * uy; /* its middle */
+    double half = 0.5 * radius + hw;
+    if (radius <= 0.0 || !clip_span(mx, half, r->width, &x0, &x1) ||
+        !clip_span(my, half, r->height, &y0, &y1))
+        return;
+    double c[3] = {rgb[0], rgb[1], rgb[2]};
+    for (int y = y0; y <= y1; y++) {
+        double dy = y + 0.5 - cy;
+        for (int x = x0; x <= x1; x++) {
+            double dx = x + 0.5 - cx;
+            double d = sqrt(dx * dx + dy * dy);
+            double along = dx * ux + dy * uy;
+            double across = along < 0.0 ? d : fabs(dx * uy - dy * ux);
+            double cover = fmin(hw + 0.5 - across, radius + 0.5 - d);
+            if (cover <= 0.0)
+                continue;
+            blend(r, x, y, c, cover > 1.0 ? 1.0 : cover);
+        }
+    }
+}
+
 void raster_sphere(raster *r, double cx, double cy, double radius, double depth,
                    double depth_per_pixel, const unsigned char rgb[3])
 {

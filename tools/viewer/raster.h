@@ -22,6 +22,11 @@ void raster_clear(raster *r, const unsigned char rgb[3]);
 
 /* A flat disk with a darker rim, centre (cx, cy), radius in pixels. */
 void raster_disk(raster *r, double cx, double cy, double radius, const unsigned char rgb[3]);
+/* A spoke of a disk: a band `width` pixels wide from the centre (cx, cy)
+ * along the unit direction (ux, uy) (pixels, y down) to the rim at
+ * `radius`, smoothed at its sides and never outside the disk. */
+void raster_spoke(raster *r, double cx, double cy, double radius, double ux, double uy,
+                  double width, const unsigned char rgb[3]);
 /* A lit sphere: centre (cx, cy) at eye depth `depth`, radius in pixels;
  * depth_per_pixel converts pixel lengths to depth units at that depth. */
 void raster_sphere(raster *r, double cx, double cy, double radius, double depth,

@@ -125,13 +125,28 @@ static int input_triangles(render_job *j, cli_error *e)
     return 0;
 }
 
+/* The spokes' angles of a trajectory frame (2D with spins): 0 in the
+ * first frame, then turned by each sphere's spin about z in this frame
+ * times the time since the last one, as the driver turns them each frame
+ * (exact but for spheres that had a contact in between; for display
+ * only). Rows beyond the last frame's count start at 0. */
+static void turn_spokes(view_frame *f, long k, double last_time, size_t last_n)
+{
+    double dt = k > 0 ? f->time - last_time : 0.0;
+    for (size_t i = 0; i < f->n; i++) {
+        double a = k > 0 && i < last_n ? f->angle[i] : 0.0;
+        f->angle[i] = fmod(a + f->spin[i] * dt, 6.283185307179586);
+    }
+}
+
 static int render_trajectory(render_job *j)
 {
     traj_reader tr;
     if (traj_open(&tr, j->va.input, j->err, sizeof j->err))
         return 1;
     unsigned char(*bands)[3] = NULL;
-    size_t n_bands = 0;
+    size_t n_bands = 0, last_n = 0;
+    double last_time = 0.0;
     int status = 0;
     for (long k = 0; k < j->va.frames && !status; k++) {
         int got = traj_next(&tr, &j->frame, j->err, sizeof j->err);
@@ -172,6 +187,9 @@ static int render_trajectory(render_job *j)
             palette_bands((const double(*)[3])j->frame.pos, n_bands, j->frame.dim, j->frame.box,
                           bands);
         }
+        turn_spokes(&j->frame, k, last_time, last_n);
+        last_time = j->frame.time;
+        last_n = j->frame.n;
         if (j->va.colour_by_speed)
             palette_speed(&j->frame);
         else

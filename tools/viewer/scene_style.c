@@ -5,6 +5,13 @@ const unsigned char style_background[3] = {24, 26, 32};
 const unsigned char style_box_colour[3] = {200, 200, 210};
 const unsigned char style_text_colour[3] = {235, 235, 235};
 const unsigned char style_plane_colour[3] = {240, 225, 170};
+const unsigned char style_spoke_colour[3] = {16, 16, 20};
+
+double style_spoke_width(double radius_pixels)
+{
+    double w = 0.1 * radius_pixels;
+    return w < 1.0 ? 1.0 : w > 5.0 ? 5.0 : w;
+}
 
 int style_box_edges(int dim, const double box[3], double edges[12][2][3])
 {

@@ -1,6 +1,8 @@
 /* Software drawing of a frame (see soft_scene.h). */
 #include "soft_scene.h"
 
+#include <math.h>
+
 #include "plane_lines.h"
 #include "scene_style.h"
 
@@ -62,15 +64,31 @@ static void draw_triangles(raster *r, const camera *cam, const view_frame *f)
         }
 }
 
+/* The spoke of disk i (centre at pixel px, py, radius rp pixels): its
+ * direction comes from the projected tip, so it follows the camera's y
+ * flip. */
+static void draw_spoke(raster *r, const camera *cam, const view_frame *f, size_t i, double px,
+                       double py, double rp)
+{
+    double tip[3] = {f->pos[i][0] + f->radius[i] * cos(f->angle[i]),
+                     f->pos[i][1] + f->radius[i] * sin(f->angle[i]), 0.0};
+    double tx, ty, td;
+    if (camera_project(cam, tip, &tx, &ty, &td))
+        raster_spoke(r, px, py, rp, (tx - px) / rp, (ty - py) / rp, style_spoke_width(rp),
+                     style_spoke_colour);
+}
+
 static void draw_sphere(raster *r, const camera *cam, const view_frame *f, size_t i)
 {
     double px, py, depth;
     if (!camera_project(cam, f->pos[i], &px, &py, &depth))
         return;
     double rp = camera_pixel_radius(cam, f->radius[i], depth);
-    if (cam->dim == 2)
+    if (cam->dim == 2) {
         raster_disk(r, px, py, rp, f->rgb[i]);
-    else if (rp > 0.0)
+        if (f->spokes && rp >= STYLE_SPOKE_MIN_RADIUS)
+            draw_spoke(r, cam, f, i, px, py, rp);
+    } else if (rp > 0.0)
         raster_sphere(r, px, py, rp, depth, f->radius[i] / rp, f->rgb[i]);
 }
 

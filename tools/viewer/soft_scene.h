@@ -2,8 +2,9 @@
  * OpenGL window (same camera, colours and heads-up line) with no display.
  *
  * Contract: soft_scene_draw clears the raster and draws the box, the
- * fixed planes and the spheres (2D: flat disks, the large sphere on top;
- * 3D: lit spheres with per-pixel depth), then `hud` (if not NULL) at the top-left corner. */
+ * fixed planes and the spheres (2D: flat disks, the large sphere on top,
+ * each disk with its spoke when f->spokes; 3D: lit spheres with per-pixel
+ * depth), then `hud` (if not NULL) at the top-left corner. */
 #ifndef CAROM_VIEWER_SOFT_SCENE_H
 #define CAROM_VIEWER_SOFT_SCENE_H
 

@@ -53,10 +53,11 @@ static int h5md_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
         snprintf(err, err_size, "%s: out of memory", r->path);
         return -1;
     }
-    int got = h5md_in_next(r->h5md, &f->time, f->pos, f->vel, f->radius, err, err_size);
+    int got = h5md_in_next(r->h5md, &f->time, f->pos, f->vel, f->radius, f->spin, err, err_size);
     if (got <= 0)
         return got;
     f->dim = h5md_in_dim(r->h5md);
+    f->spokes = f->dim == 2 && h5md_in_has_spin(r->h5md);
     h5md_in_box(r->h5md, f->box);
     f->n = n;
     f->big = -1;
@@ -67,10 +68,11 @@ static int h5md_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
         sound &= isfinite(f->radius[i]) && f->radius[i] > 0.0;
         for (int k = 0; k < 3; k++)
             sound &= isfinite(f->pos[i][k]) && isfinite(f->vel[i][k]);
+        sound &= isfinite(f->spin[i]);
     }
     if (!sound) {
-        snprintf(err, err_size, "%s: a box length, radius, position or velocity that is not "
-                 "a positive (or finite) number", r->path);
+        snprintf(err, err_size, "%s: a box length, radius, position, velocity or spin that is "
+                 "not a positive (or finite) number", r->path);
         return -1;
     }
     return 1;
@@ -124,13 +126,13 @@ static int header_value(const char *line, const char *key, char *out, size_t out
 }
 
 typedef struct columns {
-    int pos, velo, radius, count;
+    int pos, velo, radius, spin, count;
 } columns;
 
 /* Column of each property in Properties=name:type:count:... */
 static int parse_properties(const char *props, columns *c)
 {
-    c->pos = c->velo = c->radius = -1;
+    c->pos = c->velo = c->radius = c->spin = -1;
     int col = 0;
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", props);
@@ -150,6 +152,10 @@ static int parse_properties(const char *props, columns *c)
             c->velo = col;
         else if (!strcmp(name, "radius") && n == 1)
             c->radius = col;
+        else if ((!strcmp(name, "spin") || !strcmp(name, "omega") ||
+                  !strcmp(name, "angular_velocity")) &&
+                 n == 3)
+            c->spin = col;
         col += n;
         name = strtok_r(NULL, ":", &save);
     }
@@ -204,6 +210,7 @@ int traj_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
         return bad(r, err, err_size, "out of memory");
     f->n = 0;
     f->big = -1;
+    f->spokes = f->dim == 2 && c.spin >= 0;
     for (long long i = 0; i < n; i++) {
         if (next_line(r) != 1)
             return bad(r, err, err_size, "truncated frame (fewer sphere lines than N)");
@@ -231,6 +238,9 @@ int traj_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
             f->vel[s][k] = c.velo >= 0 ? v[c.velo + k] : 0.0;
         }
         f->radius[s] = c.radius >= 0 ? v[c.radius] : 0.5;
+        f->spin[s] = c.spin >= 0 ? v[c.spin + 2] : 0.0;
+        if (!isfinite(f->spin[s]))
+            return bad(r, err, err_size, "malformed number");
         if (f->dim == 2)
             f->pos[s][2] = f->vel[s][2] = 0.0;
         for (int k = 0; k < 3; k++)
