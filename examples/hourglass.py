@@ -31,8 +31,8 @@ as they touch, and their contacts take tangential speed too. They flow
 more slowly (by 20-35% at beta = 0.5) and k turns positive: over seeds
 1-4, k = 0.05-0.46 at beta = 0 and 0.44-0.61 at beta = 0.5 (powers
 1.53-1.69). Still short of real grains' 1-2: these disks roll freely,
-with no Coulomb limit on the tangential impulse and no rolling
-resistance.
+with no rolling resistance and here no Coulomb limit on the tangential
+impulse (World's friction=).
 
     CAROM_LIBRARY=build/libcarom.so PYTHONPATH=python /usr/bin/python3 \\
         examples/hourglass.py [beta]

@@ -103,7 +103,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         apply_impulse(a, b, ia, ib, n, impulse);
         w->stats.virial += impulse * dist;
     }
-    response_rough_pair(w, i, j, n, ia, ib);
+    response_rough_pair(w, i, j, n, ia, ib, impulse);
     if (world_reports_contacts(w)) {
         carom_contact c = {0};
         c.kind = CAROM_CONTACT_SPHERE;
@@ -186,7 +186,7 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     }
     double towards[3] = {0.0, 0.0, 0.0};
     towards[axis] = outward;
-    response_rough_surface(w, i, towards);
+    response_rough_surface(w, i, towards, -away != vn ? away + vn : 0.0);
     if (world_reports_contacts(w) &&
         report_surface_contact(w, i, CAROM_CONTACT_WALL, wall, towards, impulse, depth)) {
         double into = s->v[axis] * outward + grow;
@@ -216,7 +216,7 @@ static void response_surface(carom_world *w, uint32_t i, const double n[3],
         w->stats.wall_momentum += impulse;
     }
     double towards[3] = {-n[0], -n[1], -n[2]};
-    response_rough_surface(w, i, towards);
+    response_rough_surface(w, i, towards, -away != vn ? away + vn : 0.0);
     if (world_reports_contacts(w) &&
         report_surface_contact(w, i, kind, index, towards, impulse, depth)) {
         double into = -vec_dot(s->v, n) + grow;

@@ -13,8 +13,15 @@
  * surface only the sphere moves: its velocity changes by
  * -(1 + beta) k / (1 + k) u_t whatever its mass (an infinite mass too, as
  * its normal bounce does), its spin by -(1 + beta) / ((1 + k) r) n x u_t.
+ * Coulomb's limit (def.friction, def.wall_friction: mu, default
+ * infinite): the tangential impulse is at most mu times the normal one
+ * (against a fixed surface, the tangential change of velocity at most mu
+ * times the normal one). Beyond it the surfaces slide: J_t keeps its
+ * direction, against u_t, with that largest size (Walton's model).
  * beta = -1 gives no impulse: smooth worlds do not call these
  * (world_internal.h's inline checks). */
+#include <math.h>
+
 #include "vec.h"
 #include "world_internal.h"
 
@@ -28,6 +35,16 @@ static void cross(double out[3], const double a[3], const double b[3])
     out[2] = z;
 }
 
+/* The factor that brings a tangential impulse (or change of velocity) of
+ * size |t| within mu times the normal one: 1 when it is within. */
+static double coulomb_scale(const double t[3], double normal, double mu)
+{
+    if (isinf(mu))
+        return 1.0;
+    double size = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]), limit = mu * normal;
+    return size > limit ? limit / size : 1.0;
+}
+
 /* The part of u across n (u less its component along unit n). */
 static void tangential_part(double out[3], const double u[3], const double n[3])
 {
@@ -36,8 +53,8 @@ static void tangential_part(double out[3], const double u[3], const double n[3])
         out[k] = u[k] - along * n[k];
 }
 
-void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const double n[3],
-                               double ia, double ib)
+void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const double n[3], double ia,
+                               double ib, double normal_impulse)
 {
     double beta = w->def.tangential_restitution;
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
@@ -56,6 +73,9 @@ void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const dou
     double jt[3], turn[3]; /* the impulse on b (a gets -jt), and n x jt */
     for (int k = 0; k < 3; k++)
         jt[k] = scale * ut[k];
+    double slide = coulomb_scale(jt, normal_impulse, w->def.friction);
+    for (int k = 0; k < 3; k++)
+        jt[k] *= slide;
     cross(turn, n, jt);
     for (int k = 0; k < 3; k++) {
         a->v[k] -= ia * jt[k];
@@ -65,7 +85,8 @@ void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const dou
     }
 }
 
-void response_rough_surface_apply(carom_world *w, uint32_t i, const double towards[3])
+void response_rough_surface_apply(carom_world *w, uint32_t i, const double towards[3],
+                                  double normal_change)
 {
     double beta = w->def.wall_tangential_restitution;
     sphere *s = &w->spheres[i];
@@ -80,9 +101,13 @@ void response_rough_surface_apply(carom_world *w, uint32_t i, const double towar
         u[k] = s->v[k] + surface[k];
     tangential_part(ut, u, towards);
     double k_factor = w->inertia_factor;
+    double dv[3]; /* the change of velocity, then of spin: -(1 + beta) / ((1 + k) r) n x u_t */
+    for (int k = 0; k < 3; k++)
+        dv[k] = -(1.0 + beta) * k_factor / (1.0 + k_factor) * ut[k];
+    double slide = coulomb_scale(dv, normal_change, w->def.wall_friction);
     cross(turn, towards, ut);
     for (int k = 0; k < 3; k++) {
-        s->v[k] -= (1.0 + beta) * k_factor / (1.0 + k_factor) * ut[k];
-        spin[k] -= (1.0 + beta) / ((1.0 + k_factor) * r) * turn[k];
+        s->v[k] += slide * dv[k];
+        spin[k] -= slide * (1.0 + beta) / ((1.0 + k_factor) * r) * turn[k];
     }
 }

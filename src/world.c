@@ -24,6 +24,8 @@ carom_world_def carom_world_default_def(void)
     def.restitution_min_speed = 1e-6;
     def.tangential_restitution = -1.0;
     def.wall_tangential_restitution = -1.0;
+    def.friction = INFINITY;
+    def.wall_friction = INFINITY;
     def.response = CAROM_RESPONSE_ELASTIC;
     return def;
 }
@@ -166,6 +168,12 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
                  "tangential_restitution (%g) and wall_tangential_restitution (%g) must be in "
                  "[-1, 1] (-1: smooth)",
                  def->tangential_restitution, def->wall_tangential_restitution);
+        return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, msg);
+    }
+    if (!(def->friction >= 0.0) || !(def->wall_friction >= 0.0)) {
+        snprintf(msg, sizeof msg,
+                 "friction (%g) and wall_friction (%g) must be at least 0 (INFINITY: no limit)",
+                 def->friction, def->wall_friction);
         return create_failed(error, CAROM_ERR_INVALID_ARGUMENT, msg);
     }
     if (!(def->inertia_factor >= 0.0 && def->inertia_factor <= 1.0)) {

@@ -906,25 +906,28 @@ void response_triangle(carom_world *w, uint32_t i, uint32_t g, double depth, dou
  * with sphere j (unit normal n from i to j, inverse masses as the normal
  * impulse used them) or with a fixed surface (unit normal towards it). */
 void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const double n[3],
-                               double ia, double ib);
-void response_rough_surface_apply(carom_world *w, uint32_t i, const double towards[3]);
+                               double ia, double ib, double normal_impulse);
+void response_rough_surface_apply(carom_world *w, uint32_t i, const double towards[3],
+                                  double normal_change);
 /* Smooth worlds (beta -1, or no spins at all) pass without a call. The
  * normal is passed as a copy, so that the caller's own does not escape
  * (it would then be kept in memory, and the impulse's loops made twice
  * over in case it aliased the velocities). */
 static inline void response_rough_pair(carom_world *w, uint32_t i, uint32_t j, const double n[3],
-                                       double ia, double ib)
+                                       double ia, double ib, double normal_impulse)
 {
     if (w->spin && w->def.tangential_restitution != -1.0) {
         double normal[3] = {n[0], n[1], n[2]};
-        response_rough_pair_apply(w, i, j, normal, ia, ib);
+        response_rough_pair_apply(w, i, j, normal, ia, ib, normal_impulse);
     }
 }
-static inline void response_rough_surface(carom_world *w, uint32_t i, const double towards[3])
+/* normal_change: how much the contact changed the sphere's normal speed. */
+static inline void response_rough_surface(carom_world *w, uint32_t i, const double towards[3],
+                                          double normal_change)
 {
     if (w->spin && w->def.wall_tangential_restitution != -1.0) {
         double normal[3] = {towards[0], towards[1], towards[2]};
-        response_rough_surface_apply(w, i, normal);
+        response_rough_surface_apply(w, i, normal, normal_change);
     }
 }
 /* The contact callback left finite numbers in the first n velocities of

@@ -106,6 +106,8 @@ BAD_INPUT = {
                                              "must be in [-1, 1]"]),
     "inertia_factor_zero": (["inertia_factor=0"], USAGE,
                             ["inertia_factor=0", "must be in (0, 1]"]),
+    "friction_negative": (["friction=-0.1"], USAGE, ["friction=-0.1", "must be >= 0"]),
+    "wall_friction_not_a_number": (["wall_friction=high"], USAGE, ["wall_friction=high"]),
     "inertia_factor_above_1": (["inertia_factor=1.5"], USAGE,
                                ["inertia_factor=1.5", "must be in (0, 1]"]),
     "inertia_factor_infinity": (["inertia_factor=inf"], USAGE, ["inertia_factor=inf", "infinity"]),
@@ -1313,8 +1315,9 @@ def case_rough(r):
     and normal impulses) and Enskog's D for smooth spheres is not
     offered. Rough walls alone (2D) spin the disks up, energy kept. A
     smooth run reports the three settings (-1, -1 and 0.4 or 0.5, the
-    solid sphere or disk) and no rotational field; a config file sets
-    them as the command line does."""
+    solid sphere or disk), no Coulomb limit (friction null) and no
+    rotational field; a config file sets them as the command line does.
+    With friction= the perfectly rough gas loses energy (sliding)."""
     n = 10000
     d = r.json(["n=%d" % n, "packing=0.3", "tangential_restitution=1", "equilibrate=0",
                 "time=10"])
@@ -1358,11 +1361,21 @@ def case_rough(r):
         d = r.json(args + ["n=200", "time=0.5", "equilibrate=0"])
         expect(d["tangential_restitution"] == -1 and d["wall_tangential_restitution"] == -1 and
                d["inertia_factor"] == inertia, "smooth %s settings" % args[0])
+        expect(d["friction"] is None and d["wall_friction"] is None,
+               "no Coulomb limit by default: %r" % [d["friction"], d["wall_friction"]])
         present = [k for k in ROTATIONAL_FIELDS if k in d]
         expect(not present, "a smooth run reports %s" % present)
     p = r.ok(["n=200", "time=0.5", "equilibrate=0"])
     expect("rough" not in p.stdout and "rotational" not in p.stdout,
            "a smooth summary speaks of spins:\n%s" % p.stdout)
+    # Coulomb's limit: a perfectly rough gas then slides at some contacts,
+    # and sliding loses energy.
+    d = r.json(["n=500", "packing=0.3", "tangential_restitution=1", "friction=0.1",
+                "wall_friction=0.2", "equilibrate=0", "time=2"])
+    expect(d["friction"] == 0.1 and d["wall_friction"] == 0.2,
+           "friction settings %r" % [d["friction"], d["wall_friction"]])
+    expect(d["energy_relative_change"] < -1e-3,
+           "a gas held back by Coulomb's limit kept its energy: %r" % d["energy_relative_change"])
     config = r.path("rough.cfg")
     with open(config, "w") as f:
         f.write("n = 200\ntime = 0.5\ntangential_restitution = 0.25\n"

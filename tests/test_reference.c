@@ -46,7 +46,8 @@
  * solution of a linear system whose columns are what unit impulses do to
  * that velocity through Newton's and Euler's laws, solved by elimination
  * (the engine uses closed forms for spheres, the normal and tangential
- * parts apart).
+ * parts apart), its tangential part then cut to Coulomb's limit in three
+ * scenes in five.
  *
  * Hard-sphere gases are chaotic, so each scene is compared only up to its
  * own horizon: the reference is run twice, the second time with every
@@ -98,6 +99,7 @@ typedef struct ref_scene {
     double tp[MAX_TRIANGLES][3][3];
     int rough; /* tangential restitutions beta (pairs), beta_wall (surfaces) */
     double beta, beta_wall, inertia; /* I = inertia m r^2 */
+    double mu, mu_wall;              /* Coulomb's limits (INFINITY: none) */
     double w[MAX_N][3];              /* spins, at every time (no torques) */
 } ref_scene;
 
@@ -603,7 +605,7 @@ static void ref_relative_velocity(const ref_body *first, const ref_body *second,
 }
 
 static void ref_rough_contact(int dim, ref_body *first, ref_body *second, const double n[3],
-                              double e, double beta)
+                              double e, double beta, double mu)
 {
     double u[3];
     ref_relative_velocity(first, second, u);
@@ -636,6 +638,16 @@ static void ref_rough_contact(int dim, ref_body *first, ref_body *second, const 
     }
     double j[3];
     ref_solve(dim, K, du, j);
+    /* Coulomb: a tangential part larger than mu times the normal one is
+     * cut to that size (K keeps the normal and tangential parts apart for
+     * spheres, so the normal part stays right). */
+    double jn = j[0] * n[0] + j[1] * n[1] + j[2] * n[2], jt[3];
+    for (int k = 0; k < 3; k++)
+        jt[k] = j[k] - jn * n[k];
+    double jt_size = sqrt(jt[0] * jt[0] + jt[1] * jt[1] + jt[2] * jt[2]);
+    if (jt_size > mu * jn)
+        for (int k = 0; k < 3; k++)
+            j[k] = jn * n[k] + jt[k] * (mu * jn / jt_size);
     if (second)
         ref_push(second, j, 1.0);
     if (first)
@@ -664,7 +676,7 @@ static void ref_rough_surface(ref_scene *sc, int i, double v[3], const double n[
 {
     double towards[3] = {-n[0], -n[1], -n[2]};
     ref_body b = ref_sphere_body(sc, i, v, towards, 1);
-    ref_rough_contact(sc->dim, &b, NULL, towards, 1.0, sc->beta_wall);
+    ref_rough_contact(sc->dim, &b, NULL, towards, 1.0, sc->beta_wall, sc->mu_wall);
 }
 
 static int ref_next(ref_state *st, collision *out)
@@ -861,7 +873,7 @@ static int ref_next(ref_state *st, collision *out)
             double n[3] = {d[0] / len, d[1] / len, d[2] / len}, back[3] = {-n[0], -n[1], -n[2]};
             ref_body first = ref_sphere_body(sc, bi, va, n, 0);
             ref_body second = ref_sphere_body(sc, bj, vb, back, 0);
-            ref_rough_contact(sc->dim, &first, &second, n, 1.0, sc->beta);
+            ref_rough_contact(sc->dim, &first, &second, n, 1.0, sc->beta, sc->mu);
         } else if (vn < 0.0) {
             double ia = a->inv_m, ib = b->inv_m;
             double J = -2.0 * vn / (ia + ib);
@@ -1305,6 +1317,11 @@ static int make_rough_scene(ref_scene *sc, int r, scene_info *info)
     if (isnan(sc->beta_wall))
         sc->beta_wall = 2.0 * urand() - 1.0;
     sc->inertia = r % 3 == 0 ? 0.0 : 0.2 + 0.8 * urand();
+    sc->mu = sc->mu_wall = INFINITY;
+    if (r % 5 >= 2) { /* Coulomb's limit in three scenes in five */
+        sc->mu = 0.05 + 0.5 * urand();
+        sc->mu_wall = 0.05 + 0.5 * urand();
+    }
     for (int i = 0; i < sc->n; i++)
         for (int k = 0; k < 3; k++)
             sc->w[i][k] = sc->dim == 3 || k == 2 ? nrand() : 0.0;
@@ -1364,6 +1381,8 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
         def.tangential_restitution = sc->beta;
         def.wall_tangential_restitution = sc->beta_wall;
         def.inertia_factor = sc->inertia;
+        def.friction = sc->mu;
+        def.wall_friction = sc->mu_wall;
     }
     def.on_contact = on_contact;
     def.user_data = log;

@@ -119,7 +119,7 @@ static void split(const double u[3], const double n[3], double *normal, double t
  * a fixed surface) with unit normal n from a towards b (or the surface),
  * given the states after. tol: relative to the speeds involved. */
 static int check_laws(const side before[2], const side after[2], int with_sphere, const double n[3],
-                      double e, double beta, double tol)
+                      double e, double beta, double mu, int *slid, double tol)
 {
     int failures_before = check_failures;
     double p[3], speed = norm(before[0].v) + norm(before[0].w) * before[0].r;
@@ -146,8 +146,28 @@ static int check_laws(const side before[2], const side after[2], int with_sphere
     split(u1, n, &n1, t1);
     CHECK(n0 < 0.0);
     CHECK_NEAR(n1, -e * n0, tol * speed);
+    /* The impulse on the second side, from the momentum it gave the
+     * other (against a fixed surface: per unit mass). Within Coulomb's
+     * limit mu (times its normal part) it makes the slip -beta times
+     * itself; at the limit the surfaces slide: the impulse has that size
+     * and points against the slip. */
+    const side *moved = with_sphere && isinf(before[0].m) ? &before[1] : &before[0];
+    const side *moved_after = moved == &before[1] ? &after[1] : &after[0];
+    double sign = moved == &before[1] ? 1.0 : -1.0, mass = isinf(moved->m) ? 1.0 : moved->m;
+    double impulse[3], jn, jt[3];
     for (int k = 0; k < 3; k++)
-        CHECK_NEAR(t1[k], -beta * t0[k], tol * speed);
+        impulse[k] = sign * mass * (moved_after->v[k] - moved->v[k]);
+    split(impulse, n, &jn, jt);
+    double jt_size = norm(jt), slack = tol * mass * speed;
+    CHECK(jn > 0.0);
+    if (isfinite(mu) && jt_size >= mu * jn - slack) {
+        (*slid)++;
+        CHECK_NEAR(jt_size, mu * jn, slack);
+        CHECK(dot(jt, t0) <= -(1.0 - 1e-9) * jt_size * norm(t0));
+    } else {
+        for (int k = 0; k < 3; k++)
+            CHECK_NEAR(t1[k], -beta * t0[k], tol * speed);
+    }
     /* Angular momentum about p, side by side; infinite masses keep
      * their motion. */
     for (int s = 0; s < (with_sphere ? 2 : 1); s++) {
@@ -175,7 +195,7 @@ static int check_laws(const side before[2], const side after[2], int with_sphere
 }
 
 static carom_world *rough_world(int dim, double e, double beta, double e_wall, double beta_wall,
-                                double inertia, first_contact *seen)
+                                double inertia, double mu, first_contact *seen)
 {
     carom_world_def def = carom_world_default_def();
     def.dim = dim;
@@ -188,6 +208,8 @@ static carom_world *rough_world(int dim, double e, double beta, double e_wall, d
     def.tangential_restitution = beta;
     def.wall_tangential_restitution = beta_wall;
     def.inertia_factor = inertia;
+    def.friction = mu;
+    def.wall_friction = mu;
     def.on_contact = keep_first;
     def.user_data = seen;
     carom_error err;
@@ -239,7 +261,7 @@ static void side_after(side *out, const side *before, const first_contact *f, in
 static void test_pair_laws(void)
 {
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
-    int checked = 0, passed = 0, infinite = 0;
+    int checked = 0, passed = 0, infinite = 0, slid = 0;
     for (int trial = 0; trial < 400; trial++) {
         int dim = trial % 2 ? 2 : 3;
         double e = trial % 5 == 0 ? 1.0 : between(&rng, 0.05, 1.0);
@@ -247,7 +269,8 @@ static void test_pair_laws(void)
         double inertia = trial % 3 == 0 ? 0.0 : between(&rng, 0.1, 1.0);
         double k_factor = inertia > 0.0 ? inertia : (dim == 2 ? 0.5 : 0.4);
         first_contact seen;
-        carom_world *w = rough_world(dim, e, beta, 1.0, -1.0, inertia, &seen);
+        double mu = (trial / 2) % 2 == 1 ? between(&rng, 0.02, 0.6) : INFINITY;
+        carom_world *w = rough_world(dim, e, beta, 1.0, -1.0, inertia, mu, &seen);
         side before[2];
         for (int s = 0; s < 2; s++) {
             before[s].r = between(&rng, 0.3, 1.5);
@@ -301,20 +324,21 @@ static void test_pair_laws(void)
         for (int k = 0; k < 3; k++)
             CHECK_NEAR(seen.c.normal[k], d[k] / norm(d), 1e-12);
         checked++;
-        passed += check_laws(at, after, 1, seen.c.normal, e, beta, 1e-12);
+        passed += check_laws(at, after, 1, seen.c.normal, e, beta, mu, &slid, 1e-12);
         carom_world_free(w);
     }
     fprintf(stderr,
-            "  pair contacts: %d checked, %d kept all four laws (%d with an infinite mass)\n",
-            checked, passed, infinite);
-    CHECK(checked == 400 && passed == 400 && infinite > 20);
+            "  pair contacts: %d checked, %d kept all four laws (%d with an infinite mass, %d "
+            "slid at Coulomb's limit)\n",
+            checked, passed, infinite, slid);
+    CHECK(checked == 400 && passed == 400 && infinite > 20 && slid > 20);
 }
 
 /* Sphere s in world w meets one fixed surface first; its normal there,
  * from the sphere towards the surface, is the callback's. */
 static void check_surface_contact(carom_world *w, first_contact *seen, side *s, double e,
-                                  double beta, double k_factor, carom_contact_kind kind,
-                                  int *checked, int *passed)
+                                  double beta, double mu, double k_factor, carom_contact_kind kind,
+                                  int *checked, int *passed, int *slid)
 {
     add_side(w, s);
     CHECK_OK(carom_world_advance_to(w, 3.0));
@@ -331,13 +355,13 @@ static void check_surface_contact(carom_world *w, first_contact *seen, side *s, 
     side_after(&after, &at, seen, 0);
     side pair_before[2] = {at, at}, pair_after[2] = {after, after};
     (*checked)++;
-    *passed += check_laws(pair_before, pair_after, 0, seen->c.normal, e, beta, 1e-12);
+    *passed += check_laws(pair_before, pair_after, 0, seen->c.normal, e, beta, mu, slid, 1e-12);
 }
 
 static void test_surface_laws(void)
 {
     uint64_t rng = 0x2545f4914f6cdd1dULL;
-    int checked = 0, passed = 0;
+    int checked = 0, passed = 0, slid = 0;
     for (int trial = 0; trial < 400; trial++) {
         int kind = trial % 4; /* wall, plane, triangle (3D), segment (2D) */
         int dim = kind == 3 || (kind < 2 && trial % 8 >= 4) ? 2 : 3;
@@ -345,7 +369,8 @@ static void test_surface_laws(void)
         double inertia = trial % 3 == 0 ? 0.0 : between(&rng, 0.1, 1.0);
         double k_factor = inertia > 0.0 ? inertia : (dim == 2 ? 0.5 : 0.4);
         first_contact seen;
-        carom_world *w = rough_world(dim, 1.0, -1.0, e, beta, inertia, &seen);
+        double mu = trial % 4 == 2 ? between(&rng, 0.05, 0.8) : INFINITY;
+        carom_world *w = rough_world(dim, 1.0, -1.0, e, beta, inertia, mu, &seen);
         side s;
         s.r = between(&rng, 0.3, 1.5);
         s.m = trial % 13 == 5 ? INFINITY : between(&rng, 0.2, 5.0);
@@ -393,11 +418,14 @@ static void test_surface_laws(void)
             s.v[1] = -between(&rng, 1.0, 2.0);
             expected = CAROM_CONTACT_SEGMENT;
         }
-        check_surface_contact(w, &seen, &s, e, beta, k_factor, expected, &checked, &passed);
+        check_surface_contact(w, &seen, &s, e, beta, mu, k_factor, expected, &checked, &passed,
+                              &slid);
         carom_world_free(w);
     }
-    fprintf(stderr, "  surface contacts: %d checked, %d kept the laws\n", checked, passed);
-    CHECK(checked == 400 && passed == 400);
+    fprintf(stderr,
+            "  surface contacts: %d checked, %d kept the laws (%d slid at Coulomb's limit)\n",
+            checked, passed, slid);
+    CHECK(checked == 400 && passed == 400 && slid > 20);
 }
 
 /* A gas of perfectly rough elastic spheres (every other one three times
@@ -468,11 +496,12 @@ static void test_equipartition(void)
  * and bounces ever lower; each bounce turns its slip into -beta times
  * itself and keeps its angular momentum about the point of contact,
  * m r v0, so with |beta| < 1 it ends rolling (v = r w) at
- * v0 / (1 + k): 5/7 of v0 for a solid ball, whatever beta. */
+ * v0 / (1 + k): 5/7 of v0 for a solid ball, whatever beta, and with
+ * Coulomb's limit too (it slides longer). */
 static void test_ball_starts_rolling(void)
 {
-    double betas[] = {0.0, 0.5, -0.5, -1.0};
-    for (int b = 0; b < 4; b++) {
+    double betas[] = {0.0, 0.5, -0.5, -1.0, 0.0};
+    for (int b = 0; b < 5; b++) {
         carom_world_def def = carom_world_default_def();
         for (int k = 0; k < 3; k++) {
             def.box[k] = 20.0;
@@ -482,6 +511,8 @@ static void test_ball_starts_rolling(void)
         def.wall_restitution = 0.5;
         def.restitution_min_speed = 1e-3;
         def.wall_tangential_restitution = betas[b];
+        if (b == 4)
+            def.wall_friction = 0.3; /* slides along at first, then rolls */
         carom_error err;
         carom_world *w = carom_world_create(&def, &err);
         CHECK(w != NULL);

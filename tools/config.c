@@ -59,6 +59,10 @@ static const struct {
                                          "triangles (default -1: smooth)"},
     [KEY_INERTIA_FACTOR] = {"inertia_factor", "moment of inertia k m r^2 of rough spheres, k in "
                                               "(0, 1] (default 0.4 in 3D, 0.5 in 2D: solid)"},
+    [KEY_FRICTION] = {"friction", "rough spheres: Coulomb's limit mu >= 0 on the tangential "
+                                  "impulse, mu times the normal one (default: none)"},
+    [KEY_WALL_FRICTION] = {"wall_friction", "the same against walls, planes, segments and "
+                                            "triangles (default: none)"},
     [KEY_RESPONSE] = {"response", "elastic (default) or none (report contacts only)"},
     [KEY_NEIGHBOURS] = {"neighbours", "auto (default: neighbour lists in dense scenes), cells "
                                       "or lists (for comparisons; same results)"},

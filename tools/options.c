@@ -748,6 +748,8 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     TRY(get_range(c, KEY_WALL_TANGENTIAL_RESTITUTION, -1.0, -1.0, 1.0, 0,
                   &o->wall_tangential_restitution, error));
     /* The library's 0 (its default) is spelled out: a solid sphere or disk. */
+    TRY(get_range(c, KEY_FRICTION, INFINITY, 0.0, INFINITY, 0, &o->friction, error));
+    TRY(get_range(c, KEY_WALL_FRICTION, INFINITY, 0.0, INFINITY, 0, &o->wall_friction, error));
     TRY(get_range(c, KEY_INERTIA_FACTOR, o->dim == 2 ? 0.5 : 0.4, 0.0, 1.0, 1, &o->inertia_factor,
                   error));
     static const char *const responses[] = {"elastic", "none"};

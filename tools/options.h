@@ -45,6 +45,7 @@ typedef struct run_options {
     double restitution, wall_restitution, restitution_min_speed;
     double tangential_restitution, wall_tangential_restitution; /* -1: smooth */
     double inertia_factor;   /* I = inertia_factor m r^2 (0.4 in 3D, 0.5 in 2D by default) */
+    double friction, wall_friction; /* Coulomb's mu for rough contacts (INFINITY: none) */
     carom_response response;
     carom_neighbours neighbours;
     carom_prefetch prefetch;

@@ -465,6 +465,8 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "tangential_restitution", o->tangential_restitution, &first);
     json_num(out, "wall_tangential_restitution", o->wall_tangential_restitution, &first);
     json_num(out, "inertia_factor", o->inertia_factor, &first);
+    json_num(out, "friction", o->friction, &first); /* null: no limit */
+    json_num(out, "wall_friction", o->wall_friction, &first);
     json_str(out, "response", o->response == CAROM_RESPONSE_NONE ? "none" : "elastic", &first);
     json_str(out, "motion", motion_word(o), &first);
     if (o->motion == MOTION_ORBITS)

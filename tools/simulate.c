@@ -352,6 +352,8 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     def.tangential_restitution = o->tangential_restitution;
     def.wall_tangential_restitution = o->wall_tangential_restitution;
     def.inertia_factor = o->inertia_factor;
+    def.friction = o->friction;
+    def.wall_friction = o->wall_friction;
     def.restitution_min_speed = o->restitution_min_speed;
     def.response = o->response;
     def.neighbours = o->neighbours;

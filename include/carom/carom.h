@@ -222,6 +222,12 @@ typedef struct carom_world_def {
     double inertia_factor;          /* moment of inertia k m r^2: k in (0, 1];
                                        0 (default): a solid sphere (2/5) in
                                        3D, a solid disk (1/2) in 2D */
+    /* Coulomb's limit on rough contacts: the tangential impulse is at
+     * most mu times the normal one; where beta would ask for more, the
+     * surfaces slide (the impulse against their slip, of that size:
+     * Walton's model). >= 0; INFINITY (the default): no limit; 0: smooth. */
+    double friction;                /* sphere-sphere (default INFINITY) */
+    double wall_friction;           /* sphere-surface (default INFINITY) */
 } carom_world_def;
 
 carom_world_def carom_world_default_def(void);

@@ -96,6 +96,8 @@ class carom_world_def(ctypes.Structure):
         ("tangential_restitution", ctypes.c_double),
         ("wall_tangential_restitution", ctypes.c_double),
         ("inertia_factor", ctypes.c_double),
+        ("friction", ctypes.c_double),
+        ("wall_friction", ctypes.c_double),
     ]
 
 

@@ -47,7 +47,7 @@ SETTINGS = ("dim", "box", "boundary", "gravity", "restitution", "wall_restitutio
             "restitution_min_speed", "response", "on_contact", "capacity_hint", "driver",
             "neighbours", "prefetch", "reorder", "record_contacts",
             "count_images", "tangential_restitution", "wall_tangential_restitution",
-            "inertia_factor")
+            "inertia_factor", "friction", "wall_friction")
 
 
 class Contact:
@@ -177,7 +177,8 @@ class World:
         if "gravity" in settings:
             d.gravity = vector(settings["gravity"], "gravity", dim)
         for key in ("restitution", "wall_restitution", "restitution_min_speed",
-                    "tangential_restitution", "wall_tangential_restitution", "inertia_factor"):
+                    "tangential_restitution", "wall_tangential_restitution", "inertia_factor",
+                    "friction", "wall_friction"):
             if key in settings:
                 setattr(d, key, number(settings[key], key))
         for key, table in (("response", _library.RESPONSE), ("neighbours", _library.NEIGHBOURS),
@@ -611,6 +612,8 @@ class World:
             "tangential_restitution": d.tangential_restitution,
             "wall_tangential_restitution": d.wall_tangential_restitution,
             "inertia_factor": d.inertia_factor,
+            "friction": d.friction,
+            "wall_friction": d.wall_friction,
         }
 
     # -- time --------------------------------------------------------------

@@ -82,6 +82,8 @@ int main(void)
     FIELD(carom_world_def, tangential_restitution);
     FIELD(carom_world_def, wall_tangential_restitution);
     FIELD(carom_world_def, inertia_factor);
+    FIELD(carom_world_def, friction);
+    FIELD(carom_world_def, wall_friction);
     end_struct();
     begin_struct("carom_sphere_def", sizeof(carom_sphere_def), 0);
     FIELD(carom_sphere_def, position);

@@ -228,7 +228,8 @@ def test_the_settings_read_back():
                 "restitution_min_speed": 1e-5, "response": "none", "capacity_hint": 10,
                 "neighbours": "cells", "prefetch": "off", "reorder": "off",
                 "record_contacts": True, "count_images": True, "tangential_restitution": 0.5,
-                "wall_tangential_restitution": -0.25, "inertia_factor": 0.3}
+                "wall_tangential_restitution": -0.25, "inertia_factor": 0.3, "friction": 0.4,
+                "wall_friction": 0.0}
     assert carom.World(**settings).get_def() == settings
     defaults = carom.World().get_def()
     assert defaults["box"] == (10.0, 10.0, 10.0) and defaults["response"] == "elastic"
@@ -237,6 +238,9 @@ def test_the_settings_read_back():
     # Smooth, and the library's 0 for a solid sphere (disk).
     assert defaults["tangential_restitution"] == defaults["wall_tangential_restitution"] == -1.0
     assert defaults["inertia_factor"] == 0.0
+    assert defaults["friction"] == defaults["wall_friction"] == math.inf  # no Coulomb limit
+    with pytest.raises(carom.Error, match="friction"):
+        carom.World(friction=-0.5)
 
 
 def test_spheres_come_and_go():

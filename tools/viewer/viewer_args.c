@@ -347,6 +347,8 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         ds->def.tangential_restitution = o.tangential_restitution;
         ds->def.wall_tangential_restitution = o.wall_tangential_restitution;
         ds->def.inertia_factor = o.inertia_factor;
+        ds->def.friction = o.friction;
+        ds->def.wall_friction = o.wall_friction;
         ds->def.response = o.response;
         /* Unless the scene or the user sets it, the driver picks a value
          * that keeps inelastic stacks from collapsing (see driver.c). */
