@@ -25,16 +25,6 @@
 #include "vec.h"
 #include "world_internal.h"
 
-static void cross(double out[3], const double a[3], const double b[3])
-{
-    double x = a[1] * b[2] - a[2] * b[1];
-    double y = a[2] * b[0] - a[0] * b[2];
-    double z = a[0] * b[1] - a[1] * b[0];
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-}
-
 /* The factor that brings a tangential impulse (or change of velocity) of
  * size |t| within mu times the normal one: 1 when it is within. */
 static double coulomb_scale(const double t[3], double normal, double mu)
@@ -64,7 +54,7 @@ void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const dou
     double arm[3], surface[3], u[3], ut[3];
     for (int k = 0; k < 3; k++)
         arm[k] = ra * spin_a[k] + rb * spin_b[k];
-    cross(surface, arm, n);
+    vec_cross(surface, arm, n);
     for (int k = 0; k < 3; k++)
         u[k] = b->v[k] - a->v[k] - surface[k];
     tangential_part(ut, u, n);
@@ -76,7 +66,7 @@ void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const dou
     double slide = coulomb_scale(jt, normal_impulse, w->def.friction);
     for (int k = 0; k < 3; k++)
         jt[k] *= slide;
-    cross(turn, n, jt);
+    vec_cross(turn, n, jt);
     for (int k = 0; k < 3; k++) {
         a->v[k] -= ia * jt[k];
         b->v[k] += ib * jt[k];
@@ -96,7 +86,7 @@ void response_rough_surface_apply(carom_world *w, uint32_t i, const double towar
     double arm[3], surface[3], u[3], ut[3], turn[3];
     for (int k = 0; k < 3; k++)
         arm[k] = r * towards[k];
-    cross(surface, spin, arm);
+    vec_cross(surface, spin, arm);
     for (int k = 0; k < 3; k++)
         u[k] = s->v[k] + surface[k];
     tangential_part(ut, u, towards);
@@ -105,7 +95,7 @@ void response_rough_surface_apply(carom_world *w, uint32_t i, const double towar
     for (int k = 0; k < 3; k++)
         dv[k] = -(1.0 + beta) * k_factor / (1.0 + k_factor) * ut[k];
     double slide = coulomb_scale(dv, normal_change, w->def.wall_friction);
-    cross(turn, towards, ut);
+    vec_cross(turn, towards, ut);
     for (int k = 0; k < 3; k++) {
         s->v[k] += slide * dv[k];
         spin[k] -= slide * (1.0 + beta) / ((1.0 + k_factor) * r) * turn[k];

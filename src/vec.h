@@ -23,4 +23,12 @@ static inline void vec_sub(double out[3], const double a[3], const double b[3])
     out[2] = a[2] - b[2];
 }
 
+/* a x b; out must not be a or b. */
+static inline void vec_cross(double out[3], const double a[3], const double b[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
 #endif

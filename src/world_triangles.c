@@ -29,13 +29,6 @@
 
 #define TRIANGLE_TOLERANCE 1e-10 /* relative to the radius, as for overlaps */
 
-static void cross(double out[3], const double a[3], const double b[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* The point of edge k nearest x. */
 static void edge_nearest(const world_triangle *g, int k, const double x[3], double q[3])
 {
@@ -222,14 +215,14 @@ static int make_triangle(const carom_world *w, const double a[3], const double b
     double ab[3], ac[3], n[3];
     vec_sub(ab, g->p[1], g->p[0]);
     vec_sub(ac, g->p[2], g->p[0]);
-    cross(n, ab, ac);
+    vec_cross(n, ab, ac);
     double area2 = sqrt(vec_dot(n, n));
     if (!(area2 > 1e-12 * longest * longest))
         return 0;
     for (int m = 0; m < 3; m++)
         g->n[m] = n[m] / area2;
     for (int k = 0; k < 3; k++)
-        cross(g->inward[k], g->n, g->dir[k]);
+        vec_cross(g->inward[k], g->n, g->dir[k]);
     for (int m = 0; m < 3; m++)
         g->centre[m] = (g->p[0][m] + g->p[1][m] + g->p[2][m]) / 3.0;
     for (int m = 0; m < 3; m++) {
