@@ -310,6 +310,10 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     if (!(def->mass > 0.0)) /* INFINITY allowed, NaN not */
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "sphere %zu: mass must be positive (or infinite), not %g", id, def->mass);
+    if (def->species >= CAROM_SPECIES_MAX)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %zu: species must be below %d, not %u", id, CAROM_SPECIES_MAX,
+                          (unsigned)def->species);
     carom_status st = reserve(w, id + 1);
     if (st != CAROM_OK)
         return st;
@@ -327,6 +331,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
     INFO(s)->inv_mass = isinf(def->mass) ? 0.0 : 1.0 / def->mass;
     INFO(s)->falls = INFO(s)->inv_mass > 0.0;
     INFO(s)->alive = 1;
+    INFO(s)->species = (uint8_t)def->species;
     INFO(s)->unchecked = 1; /* until placed in a built world */
     w->cell_next[id] = INFO(s)->cell_prev = SPHERE_NONE;
     w->events[id].kind = EVENT_NONE;
@@ -569,6 +574,7 @@ carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
     out->radius = s->radius * growth_factor(w, w->time);
     out->mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : INFINITY;
     out->collisions = COUNTER(s);
+    out->species = INFO(s)->species;
     return CAROM_OK;
 }
 

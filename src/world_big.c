@@ -116,6 +116,8 @@ void world_min_image_shift(const carom_world *w, const double xa[3], const doubl
 
 static carom_status check_pair(carom_world *w, uint32_t a, uint32_t b)
 {
+    if (!spheres_meet(w, a, b))
+        return CAROM_OK;
     double xa[3], va[3], xb[3], vb[3], shift[3], d[3];
     world_true_state(w, a, w->time, xa, va); /* a driven sphere: where it is */
     world_true_state(w, b, w->time, xb, vb);

@@ -95,7 +95,7 @@ static int find_listed_overlap(const carom_world *w, uint32_t id, uint32_t *with
     int listed = w->list_count[id];
     for (int m = 0; m < listed; m++) {
         uint32_t j = LIST_PARTNER(list[m]);
-        if (j < id)
+        if (j < id || !spheres_meet(w, id, j))
             continue;
         const sphere *o = &w->spheres[j];
         const double *shift = w->list_image[LIST_IMAGE(list[m])];
@@ -114,10 +114,13 @@ static int find_listed_overlap(const carom_world *w, uint32_t id, uint32_t *with
 
 /* Whether sphere o, seen through shift at s's time, overlaps s by more
  * than the tolerance; with their distance and contact distance. A driven
- * sphere is where its driver says, not at its bound's centre. */
+ * sphere is where its driver says, not at its bound's centre. Spheres
+ * that pass through each other (world_species.c) never overlap. */
 static int overlaps(const carom_world *w, const sphere *s, const sphere *o, const double shift[3],
                     double *dist, double *sigma)
 {
+    if (!spheres_meet(w, (uint32_t)(s - w->spheres), (uint32_t)(o - w->spheres)))
+        return 0;
     double xo[3], vo[3], d[3];
     world_true_state(w, (uint32_t)(o - w->spheres), s->t, xo, vo);
     for (int k = 0; k < 3; k++)

@@ -7,9 +7,12 @@
 #include "vec.h"
 #include "world_internal.h"
 
+/* 0 for spheres that pass through each other (world_species.c). */
 static double pair_overlap(const carom_world *w, const sphere *a, const sphere *b,
                            const double shift[3])
 {
+    if (!spheres_meet(w, (uint32_t)(a - w->spheres), (uint32_t)(b - w->spheres)))
+        return 0.0;
     double xa[3], va[3], xb[3], vb[3], d[3];
     world_true_state(w, (uint32_t)(a - w->spheres), w->time, xa, va);
     world_true_state(w, (uint32_t)(b - w->spheres), w->time, xb, vb);
@@ -167,7 +170,8 @@ void world_validate_driven_cover(carom_world *w, uint32_t i)
     for (uint32_t k = 0; k < w->count; k++) {
         const sphere *o = &w->spheres[k];
         if (k == i || !INFO(o)->alive || INFO(o)->big || world_cells_scans_region(w, k) ||
-            !(INFO(s)->driven || INFO(o)->driven) || !cells_adjacent(g, INFO(s)->cc, INFO(o)->cc))
+            !(INFO(s)->driven || INFO(o)->driven) || !cells_adjacent(g, INFO(s)->cc, INFO(o)->cc) ||
+            !spheres_meet(w, i, k))
             continue;
         double shift[3];
         world_pair_shift(w, s, o, w->time, shift);

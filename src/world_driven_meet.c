@@ -136,7 +136,7 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
  * unreported. */
 static carom_status note_if_overlapping(carom_world *w, uint32_t i, uint32_t j)
 {
-    if (j == i || !(w->info[i].driven || w->info[j].driven))
+    if (j == i || !(w->info[i].driven || w->info[j].driven) || !spheres_meet(w, i, j))
         return CAROM_OK;
     double xi[3], vi[3], xj[3], vj[3], shift[3], d[3];
     world_true_state(w, i, w->time, xi, vi);

@@ -97,6 +97,7 @@ typedef struct sphere_info {
     uint8_t unchecked : 1; /* added while the world was not built: the next
                               build checks it (in the box, no overlap) */
     uint8_t level;      /* its grid level (grid_levels.h) */
+    uint8_t species;    /* which pairs meet (world_species.c) */
 } sphere_info;
 _Static_assert(sizeof(sphere_info) == 32, "a cold record is half a cache line");
 
@@ -321,6 +322,11 @@ struct carom_world {
                              while all are zero (world_spin.c) */
     double inertia_factor; /* I = inertia_factor m r^2 (def's, resolved) */
 
+    /* Species that pass through each other (world_species.c): bit b of
+     * pass_through[a], symmetric; species_filter: some bit is set. */
+    uint32_t pass_through[CAROM_SPECIES_MAX];
+    int species_filter;
+
     query_index query;    /* the scene queries' grid (world_query_index.c) */
     uint64_t query_epoch; /* advanced whenever positions change other than
                              by time: spheres added, removed, moved or
@@ -352,6 +358,14 @@ static inline sphere_info *sphere_info_of(const carom_world *w, const sphere *s)
     return &w->info[s - w->spheres];
 }
 #define INFO(s) sphere_info_of(w, (s))
+/* Whether the spheres in slots i and j meet at all: not when their
+ * species pass through each other (world_species.c). */
+static inline int spheres_meet(const carom_world *w, uint32_t i, uint32_t j)
+{
+    return !w->species_filter ||
+           !((w->pass_through[w->info[i].species] >> w->info[j].species) & 1u);
+}
+
 /* The counter of the sphere whose hot record is s (see sphere_event). */
 #define COUNTER(s) (w->events[(s) - w->spheres].counter)
 

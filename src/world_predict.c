@@ -442,8 +442,9 @@ static void scan_driven(const carom_world *w, pair_scan *p, const uint32_t *cand
     }
 }
 
-static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *cand,
-                            const double *const *cand_shift, int n)
+/* Times every candidate (all of which meet sphere p->i). */
+static void scan_timed(const carom_world *w, pair_scan *p, const uint32_t *cand,
+                       const double *const *cand_shift, int n)
 {
     const sphere *s = p->s;
     int report_only = w->def.response == CAROM_RESPONSE_NONE;
@@ -493,6 +494,36 @@ static void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *
         }
         offer(w, p, t, j);
     }
+}
+
+#define CANDIDATES_MAX (LIST_MAX > CANDIDATE_BATCH ? LIST_MAX : CANDIDATE_BATCH)
+
+/* scan_timed once some species pass through each other: only the
+ * candidates that meet sphere p->i are timed (world_species.c). */
+static __attribute__((noinline)) void scan_meeting(const carom_world *w, pair_scan *p,
+                                                   const uint32_t *cand,
+                                                   const double *const *cand_shift, int n)
+{
+    uint32_t meet[CANDIDATES_MAX];
+    const double *meet_shift[CANDIDATES_MAX];
+    int kept = 0;
+    for (int m = 0; m < n; m++) {
+        if (spheres_meet(w, p->i, cand[m])) {
+            meet[kept] = cand[m];
+            meet_shift[kept++] = cand_shift[m];
+        }
+    }
+    scan_timed(w, p, meet, meet_shift, kept);
+}
+
+/* The candidates of a scan, at most CANDIDATES_MAX of them. */
+static inline void scan_candidates(const carom_world *w, pair_scan *p, const uint32_t *cand,
+                                   const double *const *cand_shift, int n)
+{
+    if (w->species_filter)
+        scan_meeting(w, p, cand, cand_shift, n);
+    else
+        scan_timed(w, p, cand, cand_shift, n);
 }
 
 static void scan_batch(const carom_world *w, void *scan, const uint32_t *ids,
@@ -789,8 +820,8 @@ static void find_event(const carom_world *w, uint32_t i, int leave, double x[3],
     const grid *g = dense ? sphere_grid(w, i) : NULL;
     grid_neighbourhood nb;
     /* Room for a whole neighbour list (longer than a batch). */
-    uint32_t cand[LIST_MAX > CANDIDATE_BATCH ? LIST_MAX : CANDIDATE_BATCH];
-    const double *cand_shift[LIST_MAX > CANDIDATE_BATCH ? LIST_MAX : CANDIDATE_BATCH];
+    uint32_t cand[CANDIDATES_MAX];
+    const double *cand_shift[CANDIDATES_MAX];
     int n = 0, listed = 0;
     if (lists) {
         /* Its neighbour list (world_lists.c): the candidates' records
@@ -1064,7 +1095,7 @@ void world_validate_ballistic_cover(const carom_world *w, uint32_t i)
         return;
     const sphere *s = &w->spheres[i];
     for (uint32_t k = 0; k < w->count; k++) {
-        if (k == i || !w->info[k].alive)
+        if (k == i || !w->info[k].alive || !spheres_meet(w, i, k))
             continue;
         const sphere *o = &w->spheres[k];
         double shift[3];

@@ -246,6 +246,8 @@ typedef struct carom_sphere_def {
     double mass;
     int driven;
     double accel_bound;
+    uint32_t species;  /* 0 (default) to CAROM_SPECIES_MAX - 1: which pairs
+                          meet (carom_world_set_pass_through) */
 } carom_sphere_def;
 
 carom_sphere_def carom_sphere_default_def(void);
@@ -258,6 +260,7 @@ typedef struct carom_sphere_state {
     double radius;
     double mass;
     uint64_t collisions; /* number of velocity changes so far */
+    uint32_t species;
 } carom_sphere_state;
 
 /* Counters and sums over the measured interval (since the last
@@ -386,6 +389,40 @@ carom_status carom_world_set_image(carom_world *world, carom_sphere_id id,
  * an x or y component. */
 carom_status carom_world_get_spin(const carom_world *world, carom_sphere_id id, double spin[3]);
 carom_status carom_world_set_spin(carom_world *world, carom_sphere_id id, const double spin[3]);
+
+/* Species: which pairs of spheres meet. Every sphere has a species, 0 to
+ * CAROM_SPECIES_MAX - 1 (carom_sphere_def.species, default 0), and the
+ * world a symmetric table saying which species pass through each other;
+ * by default every pair meets. Spheres of two such species never
+ * collide, are never reported (no contact, no callback) and may overlap
+ * (they may be added overlapping, and carom_world_max_overlap_now leaves
+ * such pairs out); walls, planes, segments and triangles still meet
+ * every sphere, and queries still find every sphere. Mixtures of
+ * statistical mechanics (Widom-Rowlinson: like species pass through;
+ * Asakura-Oosawa: the polymers pass through each other; an ideal gas
+ * among hard spheres) and a game engine's collision layers (ghosts,
+ * debris that only hits the scenery). Predictions test the species of
+ * each candidate only once some pair passes through.
+ *
+ * carom_world_set_pass_through: species a and b (a == b: spheres of one
+ * species) pass through each other (pass = 1) or meet (pass = 0).
+ * carom_world_set_species: a sphere changes species (not from a
+ * callback). After the first advance, a change that makes pairs meet is
+ * checked at once: if two spheres that would meet overlap now (beyond a
+ * relative 1e-10, as for spheres added), it is refused with
+ * CAROM_ERR_OVERLAP naming them, and nothing changes (before the first
+ * advance, that advance checks). A report-only world allows overlaps, and
+ * a pair that starts to meet while overlapping is first reported when it
+ * comes into contact again after separating. The table changed: every
+ * event is predicted again at the next advance (O(N)); a sphere's species
+ * changed: its events. CAROM_ERR_INVALID_ARGUMENT for a species out of
+ * range. */
+#define CAROM_SPECIES_MAX 32
+carom_status carom_world_set_pass_through(carom_world *world, uint32_t a, uint32_t b, int pass);
+/* 1 if species a and b pass through each other, 0 if they meet (and for
+ * species out of range). */
+int carom_world_passes_through(const carom_world *world, uint32_t a, uint32_t b);
+carom_status carom_world_set_species(carom_world *world, carom_sphere_id id, uint32_t species);
 
 /* Number of ids handed out so far (removed spheres keep their id). */
 size_t carom_world_sphere_capacity(const carom_world *world);

@@ -27,6 +27,9 @@ typedef struct carom_scene {
                                      NULL: every sphere without spin. When
                                      set, resizing, sorting, reading and
                                      writing keep it with the spheres */
+    uint32_t *species;            /* species (carom_world_set_pass_through), or
+                                     NULL: every sphere of species 0. Kept
+                                     with the spheres as spin is */
 } carom_scene;
 
 typedef enum carom_lattice {
@@ -42,6 +45,8 @@ void carom_scene_free(carom_scene *scene);
 carom_status carom_scene_resize(carom_scene *scene, size_t n, carom_error *error);
 /* Gives the scene a spin array (all zero) if it has none. */
 carom_status carom_scene_add_spins(carom_scene *scene, carom_error *error);
+/* Gives the scene a species array (all 0) if it has none. */
+carom_status carom_scene_add_species(carom_scene *scene, carom_error *error);
 
 /* Edge of the cubic (square) box holding n spheres of the given radius at
  * the given volume (area) fraction. */

@@ -1,0 +1,141 @@
+/* Species: which pairs of spheres meet.
+ *
+ * Contract: every sphere has a species (sphere_info.species, below
+ * CAROM_SPECIES_MAX) and the world a symmetric table, pass_through, whose
+ * bit b of row a says that species a and b pass through each other;
+ * species_filter is set while any bit is. spheres_meet (world_internal.h)
+ * is the one test: the pair scans of the predictions (world_predict.c)
+ * drop the candidates that do not meet before timing them, and the
+ * overlap checks (world_build.c, world_big.c, world_check.c,
+ * world_driven_meet.c) skip them, so such pairs are never timed, never
+ * collide, are never reported and may overlap. Nothing else changes:
+ * walls, planes, segments and triangles meet every sphere, and the
+ * neighbour lists and cells hold every sphere whatever its species.
+ *
+ * A change that makes pairs meet is checked against the spheres' places
+ * now (after the first advance; before it, or while the spheres grow,
+ * the next advance checks) and undone if two spheres that would meet
+ * overlap. A changed table predicts every event again at the next
+ * advance; a sphere that changes species predicts its own events again,
+ * and the events of others that name it turn stale (its counter). */
+#include <stdio.h>
+
+#include "world_internal.h"
+
+static int species_valid(uint32_t s) { return s < CAROM_SPECIES_MAX; }
+
+int carom_world_passes_through(const carom_world *w, uint32_t a, uint32_t b)
+{
+    if (!species_valid(a) || !species_valid(b))
+        return 0;
+    return (int)((w->pass_through[a] >> b) & 1u);
+}
+
+static void set_bits(carom_world *w, uint32_t a, uint32_t b, int pass)
+{
+    if (pass) {
+        w->pass_through[a] |= 1u << b;
+        w->pass_through[b] |= 1u << a;
+    } else {
+        w->pass_through[a] &= ~(1u << b);
+        w->pass_through[b] &= ~(1u << a);
+    }
+    w->species_filter = 0;
+    for (int s = 0; s < CAROM_SPECIES_MAX; s++)
+        if (w->pass_through[s])
+            w->species_filter = 1;
+}
+
+/* Whether a change's overlaps are checked now: a built world whose
+ * spheres may not overlap and do not grow (growing ones are checked by
+ * the next advance, which builds again). */
+static int check_now(const carom_world *w)
+{
+    return w->built && w->def.response != CAROM_RESPONSE_NONE && !(w->growth_rate > 0.0);
+}
+
+/* Marks the live spheres of species a or b to be checked by the next
+ * advance, which builds again. */
+static void check_later(carom_world *w, uint32_t a, uint32_t b)
+{
+    for (uint32_t i = 0; i < w->count; i++)
+        if (w->info[i].alive && (w->info[i].species == a || w->info[i].species == b))
+            w->info[i].unchecked = 1;
+}
+
+/* Checks every live sphere of species a against the spheres it meets. */
+static carom_status check_species(carom_world *w, uint32_t a)
+{
+    for (uint32_t i = 0; i < w->count; i++) {
+        if (!w->info[i].alive || w->info[i].species != a)
+            continue;
+        carom_status st = world_check_unplaced(w, i);
+        if (st != CAROM_OK)
+            return st;
+    }
+    return CAROM_OK;
+}
+
+carom_status carom_world_set_pass_through(carom_world *w, uint32_t a, uint32_t b, int pass)
+{
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_set_pass_through");
+    if (!species_valid(a) || !species_valid(b))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "species must be below %d, not %u and %u", CAROM_SPECIES_MAX,
+                          (unsigned)a, (unsigned)b);
+    pass = pass != 0;
+    if (carom_world_passes_through(w, a, b) == pass)
+        return CAROM_OK;
+    set_bits(w, a, b, pass);
+    w->events_at_instant = 0;
+    if (!pass && w->def.response != CAROM_RESPONSE_NONE) {
+        if (check_now(w)) {
+            carom_status st = check_species(w, a);
+            if (st == CAROM_OK && b != a)
+                st = check_species(w, b);
+            if (st != CAROM_OK) {
+                set_bits(w, a, b, 1);
+                return st;
+            }
+        } else {
+            check_later(w, a, b);
+        }
+    }
+    world_unbuild(w); /* every prediction again, with the new table */
+    return CAROM_OK;
+}
+
+carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_t species)
+{
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_set_species");
+    if (id >= w->count || !w->info[world_slot_of(w, id)].alive)
+        return world_fail(w, CAROM_ERR_NO_SUCH_SPHERE, "no sphere with id %u", (unsigned)id);
+    if (!species_valid(species))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "sphere %u: species must be below %d, not %u", (unsigned)id,
+                          CAROM_SPECIES_MAX, (unsigned)species);
+    uint32_t i = world_slot_of(w, id);
+    uint8_t old = w->info[i].species;
+    if (old == species)
+        return CAROM_OK;
+    w->info[i].species = (uint8_t)species;
+    w->events_at_instant = 0;
+    if (check_now(w)) {
+        carom_status st = world_check_unplaced(w, i);
+        if (st != CAROM_OK) {
+            w->info[i].species = old;
+            return st;
+        }
+    } else if (w->def.response != CAROM_RESPONSE_NONE) {
+        w->info[i].unchecked = 1;
+        if (w->growth_rate > 0.0)
+            world_unbuild(w);
+    }
+    w->events[i].counter++; /* events of others that name it become stale */
+    pair_set_remove_all_with(&w->lingering, id);
+    if (w->built)
+        world_predict(w, i);
+    return CAROM_OK;
+}
