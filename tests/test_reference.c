@@ -77,6 +77,7 @@
 #define MESH_SCENES 8      /* many small ones, for the engine's tree of triangles */
 #define MAX_TRIANGLES 64
 #define ROUGH_SCENES 64    /* rough spheres: random scenes, then planes, segments, triangles */
+#define SPECIES_SCENES 64  /* species that pass through each other, in the kinds above */
 
 typedef struct ref_sphere {
     double x[3], v[3];
@@ -101,7 +102,15 @@ typedef struct ref_scene {
     double beta, beta_wall, inertia; /* I = inertia m r^2 */
     double mu, mu_wall;              /* Coulomb's limits (INFINITY: none) */
     double w[MAX_N][3];              /* spins, at every time (no torques) */
+    int species[MAX_N];              /* 0 .. 2 */
+    unsigned pass[3];                /* bit b of pass[a]: a and b pass through */
 } ref_scene;
+
+/* Whether spheres i and j meet (their species do not pass through). */
+static int ref_meet(const ref_scene *sc, int i, int j)
+{
+    return !((sc->pass[sc->species[i]] >> sc->species[j]) & 1u);
+}
 
 typedef struct collision {
     double t;
@@ -692,6 +701,8 @@ static int ref_next(ref_state *st, collision *out)
         int kind = 0, bi = -1, bj = -1;
         for (int i = 0; i < sc->n; i++) {
             for (int j = i + 1; j < sc->n; j++) {
+                if (!ref_meet(sc, i, j))
+                    continue;
                 /* (gravity moves both alike: scenes with gravity have no
                  * immovable spheres) */
                 double d[3], w[3];
@@ -933,6 +944,8 @@ static int place_at_random(ref_scene *sc, int i, int tries)
         for (int q = 0; q < sc->ntriangles && ok; q++)
             ok = distance_to_triangle((const double(*)[3])sc->tp[q], p->x) > p->r + 1e-3;
         for (int j = 0; j < i && ok; j++) {
+            if (!ref_meet(sc, i, j))
+                continue;
             double s = p->r + sc->s[j].r + 1e-3;
             ok = min_image_dist2(sc, p->x, sc->s[j].x) > s * s;
         }
@@ -1328,6 +1341,56 @@ static int make_rough_scene(ref_scene *sc, int r, scene_info *info)
     return made;
 }
 
+/* A scene of the kinds above whose spheres have species 0, 1 or 2, some
+ * pairs of which pass through each other (at least one pair, and not
+ * every pair). In the scenes placed at random, the spheres are then
+ * placed again, clear only of those they meet: many start overlapping
+ * spheres they pass through. Returns 2 when some do. */
+static int make_species_scene(ref_scene *sc, int r, scene_info *info)
+{
+    int base = r % 8;
+    int made = base < 3    ? make_scene(sc, 2000 + r, info)
+               : base == 3 ? make_wide_scene(sc, SCENES + r % WIDE_SCENES, info)
+               : base == 4 ? make_huge_scene(sc, SCENES + WIDE_SCENES + r % HUGE_SCENES, info)
+               : base == 5 ? make_plane_scene(sc, 2000 + r, info)
+               : base == 6 ? make_segment_scene(sc, 2000 + r, info)
+                           : make_triangle_scene(sc, 2000 + r, 0, info);
+    if (!made)
+        return 0;
+    int nspecies = 2 + (int)(urand() * 2.0);
+    for (int i = 0; i < sc->n; i++)
+        sc->species[i] = (int)(urand() * nspecies);
+    for (;;) {
+        int passing = 0, pairs = 0;
+        memset(sc->pass, 0, sizeof sc->pass);
+        for (int a = 0; a < nspecies; a++)
+            for (int b = a; b < nspecies; b++, pairs++)
+                if (urand() < 0.4) {
+                    sc->pass[a] |= 1u << b;
+                    sc->pass[b] |= 1u << a;
+                    passing++;
+                }
+        if (passing > 0 && passing < pairs)
+            break;
+    }
+    if (base == 3 || base == 4)
+        return 1; /* clusters: as placed */
+    static ref_sphere kept[MAX_N];
+    memcpy(kept, sc->s, sizeof kept);
+    for (int i = 0; i < sc->n; i++)
+        if (!place_at_random(sc, i, 2000)) {
+            memcpy(sc->s, kept, sizeof kept); /* apart, as first placed */
+            return 1;
+        }
+    for (int i = 0; i < sc->n; i++)
+        for (int j = i + 1; j < sc->n; j++) {
+            double s = sc->s[i].r + sc->s[j].r;
+            if (min_image_dist2(sc, sc->s[i].x, sc->s[j].x) < s * s)
+                return 2;
+        }
+    return 1;
+}
+
 /* The moment of inertia factor the reference uses: the library's default
  * for 0. */
 static void resolve_inertia(ref_scene *sc)
@@ -1404,6 +1467,7 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
         }
         d.radius = sc->s[i].r;
         d.mass = sc->s[i].inv_m > 0.0 ? 1.0 / sc->s[i].inv_m : INFINITY;
+        d.species = (uint32_t)sc->species[i];
         carom_sphere_id id;
         if (carom_world_add_sphere(w, &d, &id) != CAROM_OK || id != (carom_sphere_id)i ||
             (sc->rough && carom_world_set_spin(w, id, sc->w[i]) != CAROM_OK)) {
@@ -1411,6 +1475,12 @@ static double run_engine(const ref_scene *sc, int want, carom_neighbours neighbo
             check_failures++;
         }
     }
+    for (uint32_t a = 0; a < 3; a++)
+        for (uint32_t b = a; b < 3; b++)
+            if (((sc->pass[a] >> b) & 1u) && carom_world_set_pass_through(w, a, b, 1) != CAROM_OK) {
+                fprintf(stderr, "pass through: %s\n", carom_world_error_message(w));
+                check_failures++;
+            }
     for (int q = 0; q < sc->nplanes; q++) {
         uint32_t index;
         if (carom_world_add_plane(w, sc->pn[q], sc->pd[q], &index) != CAROM_OK ||
@@ -1537,7 +1607,9 @@ int main(void)
     const int first_mesh_scene = first_triangle_scene + TRIANGLE_SCENES;
     const int first_rough_scene = first_mesh_scene + MESH_SCENES;
     int rough_compared = 0, rough_by_kind[4] = {0, 0, 0, 0};
-    for (int index = 0; index < first_rough_scene + ROUGH_SCENES; index++) {
+    const int first_species_scene = first_rough_scene + ROUGH_SCENES;
+    int species_compared = 0, species_overlapping = 0;
+    for (int index = 0; index < first_species_scene + SPECIES_SCENES; index++) {
         static ref_scene sc;
         scene_info info;
         int wide = index >= SCENES && index < SCENES + WIDE_SCENES;
@@ -1546,8 +1618,10 @@ int main(void)
         int segments = index >= first_segment_scene && index < first_triangle_scene;
         int triangles = index >= first_triangle_scene && index < first_rough_scene; /* meshes too */
         int mesh = index >= first_mesh_scene && index < first_rough_scene;
-        int rough = index >= first_rough_scene;
-        int made = rough       ? make_rough_scene(&sc, index - first_rough_scene, &info)
+        int rough = index >= first_rough_scene && index < first_species_scene;
+        int species = index >= first_species_scene;
+        int made = species     ? make_species_scene(&sc, index - first_species_scene, &info)
+                   : rough     ? make_rough_scene(&sc, index - first_rough_scene, &info)
                    : wide      ? make_wide_scene(&sc, index, &info)
                    : huge      ? make_huge_scene(&sc, index, &info)
                    : planes    ? make_plane_scene(&sc, index, &info)
@@ -1559,6 +1633,7 @@ int main(void)
             check_failures++;
             continue;
         }
+        species_overlapping += made == 2;
         /* Reference runs: exact and perturbed, in lockstep until they part. */
         memset(&run_a, 0, sizeof run_a);
         run_a.sc = sc;
@@ -1672,9 +1747,11 @@ int main(void)
             }
         }
         compared += agree;
-        if (wide || huge || planes || segments || triangles || rough) {
+        if (wide || huge || planes || segments || triangles || rough || species) {
             /* Counted apart from the random scenes above. */
-            if (rough) {
+            if (species) {
+                species_compared += agree;
+            } else if (rough) {
                 rough_compared += agree;
                 rough_by_kind[(index - first_rough_scene) % 4 < 2
                                   ? 0
@@ -1734,6 +1811,9 @@ int main(void)
            "%d with triangles): %d collisions compared\n",
            ROUGH_SCENES, rough_by_kind[0], rough_by_kind[1], rough_by_kind[2], rough_by_kind[3],
            rough_compared);
+    printf("%d scenes with species that pass through each other (%d starting with such "
+           "spheres overlapping): %d collisions compared\n",
+           SPECIES_SCENES, species_overlapping, species_compared);
     printf("%d of the engine's runs used neighbour lists (each scene runs with and "
            "without)\n", with_lists);
     CHECK(scenes == SCENES);
@@ -1754,6 +1834,8 @@ int main(void)
     CHECK(mesh_compared > 40 * MESH_SCENES);
     CHECK(mesh_contacts > 10 * MESH_SCENES);
     CHECK(rough_compared > 40 * ROUGH_SCENES);
+    CHECK(species_compared > 40 * SPECIES_SCENES);
+    CHECK(species_overlapping >= SPECIES_SCENES / 4);
     CHECK(compared > 5000);
     CHECK(with_big >= 20 && compared_big > 500);
     CHECK(short_horizon <= scenes * 15 / 100); /* most scenes give at least 20 */
