@@ -22,7 +22,10 @@
 
 #include "world_internal.h"
 
-static int species_valid(uint32_t s) { return s < CAROM_SPECIES_MAX; }
+static int species_valid(uint32_t s)
+{
+    return s < CAROM_SPECIES_MAX;
+}
 
 int carom_world_passes_through(const carom_world *w, uint32_t a, uint32_t b)
 {
@@ -81,9 +84,8 @@ carom_status carom_world_set_pass_through(carom_world *w, uint32_t a, uint32_t b
     if (w->busy)
         return world_busy_failure(w, "carom_world_set_pass_through");
     if (!species_valid(a) || !species_valid(b))
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "species must be below %d, not %u and %u", CAROM_SPECIES_MAX,
-                          (unsigned)a, (unsigned)b);
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "species must be below %d, not %u and %u",
+                          CAROM_SPECIES_MAX, (unsigned)a, (unsigned)b);
     pass = pass != 0;
     if (carom_world_passes_through(w, a, b) == pass)
         return CAROM_OK;
