@@ -1,9 +1,10 @@
 /* Scenes as plain arrays: creation, resizing, and the bridge to worlds.
  *
  * Contract: a scene owns its four arrays (NULL when n == 0) and its
- * optional fifth, the spins (NULL: none); resizing keeps the first
- * min(old, new) spheres and gives new ones radius 0.5, mass 1, position,
- * velocity and spin 0. On failure a scene is left as it was.
+ * optional ones, the spins (NULL: none) and the species (NULL: all 0);
+ * resizing keeps the first min(old, new) spheres and gives new ones
+ * radius 0.5, mass 1, position, velocity and spin 0, species 0. On
+ * failure a scene is left as it was.
  */
 #include "scene_internal.h"
 
@@ -30,7 +31,9 @@ void carom_scene_free(carom_scene *scene)
     free(scene->radius);
     free(scene->mass);
     free(scene->spin);
+    free(scene->species);
     scene->spin = NULL;
+    scene->species = NULL;
     scene->position = NULL;
     scene->velocity = NULL;
     scene->radius = NULL;
@@ -77,6 +80,11 @@ carom_status carom_scene_resize(carom_scene *scene, size_t n, carom_error *error
         ok = ok && resize_array(&spin, n, sizeof scene->spin[0]);
         scene->spin = spin; /* NULL with no spheres left */
     }
+    if (scene->species) {
+        void *species = scene->species;
+        ok = ok && resize_array(&species, n, sizeof scene->species[0]);
+        scene->species = species; /* NULL with no spheres left */
+    }
     if (!ok) {
         if (n < old) /* shrinking cannot leave n past an array's end */
             scene->n = n;
@@ -93,6 +101,8 @@ carom_status carom_scene_resize(carom_scene *scene, size_t n, carom_error *error
         if (scene->spin)
             for (int d = 0; d < 3; d++)
                 scene->spin[i][d] = 0.0;
+        if (scene->species)
+            scene->species[i] = 0;
     }
     scene->n = n;
     return error_clear(error);
@@ -108,6 +118,19 @@ carom_status carom_scene_add_spins(carom_scene *scene, carom_error *error)
     if (!scene->spin)
         return error_report(error, CAROM_ERR_OUT_OF_MEMORY,
                             "out of memory for the spins of %zu spheres", scene->n);
+    return error_clear(error);
+}
+
+carom_status carom_scene_add_species(carom_scene *scene, carom_error *error)
+{
+    if (!scene)
+        return error_report(error, CAROM_ERR_INVALID_ARGUMENT, "scene is NULL");
+    if (scene->species || scene->n == 0)
+        return error_clear(error);
+    scene->species = calloc(scene->n, sizeof *scene->species);
+    if (!scene->species)
+        return error_report(error, CAROM_ERR_OUT_OF_MEMORY,
+                            "out of memory for the species of %zu spheres", scene->n);
     return error_clear(error);
 }
 
@@ -175,6 +198,16 @@ carom_world *carom_scene_create_world(const carom_scene *scene, const carom_worl
         }
         s.radius = scene->radius[i];
         s.mass = scene->mass[i];
+        if (scene->species) {
+            if (scene->species[i] >= CAROM_SPECIES_MAX) {
+                error_report(error, CAROM_ERR_INVALID_ARGUMENT,
+                             "sphere %zu: species %lu out of range (0 to %d)", i,
+                             (unsigned long)scene->species[i], CAROM_SPECIES_MAX - 1);
+                carom_world_free(world);
+                return NULL;
+            }
+            s.species = scene->species[i];
+        }
         carom_sphere_id id;
         carom_status st = carom_world_add_sphere(world, &s, &id);
         if (st != CAROM_OK) {
@@ -206,8 +239,10 @@ carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world
         return error_report(error, CAROM_ERR_INVALID_ARGUMENT, "scene or world is NULL");
     size_t capacity = carom_world_sphere_capacity(world);
     size_t count = carom_world_sphere_count(world);
-    free(scene->spin); /* the world's spins, if any, replace the scene's */
+    free(scene->spin); /* the world's spins and species, if any, replace the scene's */
     scene->spin = NULL;
+    free(scene->species);
+    scene->species = NULL;
     carom_status st = carom_scene_resize(scene, count, error);
     if (st != CAROM_OK)
         return st;
@@ -241,6 +276,12 @@ carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world
         if (scene->spin)
             for (int d = 0; d < 3; d++)
                 scene->spin[k][d] = spin[d];
+        if (!scene->species && s.species != 0)
+            st = carom_scene_add_species(scene, error); /* the spheres before were 0 */
+        if (st != CAROM_OK)
+            return st;
+        if (scene->species)
+            scene->species[k] = s.species;
         k++;
     }
     if (k != count) {

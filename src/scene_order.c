@@ -3,8 +3,8 @@
  * each other in space are near each other in the world's arrays: the
  * engine's prediction then reads neighbours that share cache lines and
  * pages, which matters once the arrays outgrow the caches (N >~ 10^5).
- * Only the order changes (positions, velocities, radii, masses and spins
- * move together); ids are the new indices. */
+ * Only the order changes (positions, velocities, radii, masses, spins and
+ * species move together); ids are the new indices. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +51,13 @@ carom_status carom_scene_sort_spatially(carom_scene *scene, carom_error *error)
     for (size_t i = 0; i < n; i++)
         tmp[i] = scene->mass[k[i].index];
     memcpy(scene->mass, tmp, n * sizeof *tmp);
+    if (scene->species) {
+        /* Through tmp's doubles, which hold every uint32_t exactly. */
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = (double)scene->species[k[i].index];
+        for (size_t i = 0; i < n; i++)
+            scene->species[i] = (uint32_t)tmp[i];
+    }
     free(k);
     free(tmp3);
     free(tmp);

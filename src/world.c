@@ -564,6 +564,7 @@ carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
         return CAROM_ERR_NO_SUCH_SPHERE;
     uint32_t i = world_slot_of(w, id);
     const sphere *s = &w->spheres[i];
+    memset(out, 0, sizeof *out); /* padding too: states compare with memcmp */
     world_true_state(w, i, w->time, out->position, out->velocity);
     for (int k = 0; k < w->def.dim; k++) {
         /* Stored positions may lie a little outside on periodic axes (a

@@ -374,7 +374,8 @@ void world_lists_add(carom_world *w, uint32_t i, uint32_t entry)
 }
 
 /* The spheres of a gathered batch within reach of i's centre join i's
- * list, and i theirs (with the image each sees the other through). */
+ * list, and i theirs (with the image each sees the other through): those
+ * that meet i (world_species.c; the others need no list). */
 static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
                          const uint8_t *cell_of, const grid_neighbourhood *nb, int n,
                          list_deferral *deferral)
@@ -393,7 +394,7 @@ static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
         /* float radius: a relative 1e-6 more covers its rounding */
         double reach = (reach_i + (double)cj[3]) * (1.0 + 1e-6);
         near[kept] = m;
-        kept += vec_dot(d, d) < reach * reach;
+        kept += (vec_dot(d, d) < reach * reach) & spheres_meet(w, i, ids[m]);
     }
     /* ... then they join the lists. */
     for (int q = 0; q < kept; q++) {
@@ -610,7 +611,7 @@ int world_lists_valid(const carom_world *w)
         grid_neighbourhood_of(g, w->info[i].cc, &nb);
         for (int c = 0; c < nb.count; c++) {
             for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
-                if (j == i)
+                if (j == i || !spheres_meet(w, i, j))
                     continue;
                 double e[3];
                 for (int k = 0; k < 3; k++)

@@ -853,7 +853,7 @@ static void find_event(const carom_world *w, uint32_t i, int leave, double x[3],
      * then evaluated in the order found. */
     *scan = scan_start(i, s, x, v, now, best, ev, leave && leaves_to_partner(w));
     if (lists) {
-        scan_candidates(w, scan, cand, cand_shift, listed);
+        scan_timed(w, scan, cand, cand_shift, listed); /* lists hold only spheres that meet */
     } else if (!w->levels.simple && !INFO(s)->big) {
         /* Several levels, or sparse cells (world_cells.c). */
         neighbour_lists nl;

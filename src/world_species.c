@@ -5,12 +5,13 @@
  * bit b of row a says that species a and b pass through each other;
  * species_filter is set while any bit is. spheres_meet (world_internal.h)
  * is the one test: the pair scans of the predictions (world_predict.c)
- * drop the candidates that do not meet before timing them, and the
+ * drop the candidates that do not meet before timing them, the
+ * neighbour lists (world_lists.c) hold only spheres that meet, and the
  * overlap checks (world_build.c, world_big.c, world_check.c,
  * world_driven_meet.c) skip them, so such pairs are never timed, never
  * collide, are never reported and may overlap. Nothing else changes:
- * walls, planes, segments and triangles meet every sphere, and the
- * neighbour lists and cells hold every sphere whatever its species.
+ * walls, planes, segments and triangles meet every sphere, and the cells
+ * hold every sphere whatever its species.
  *
  * A change that makes pairs meet is checked against the spheres' places
  * now (after the first advance; before it, or while the spheres grow,
@@ -134,6 +135,10 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
         w->info[i].unchecked = 1;
         if (w->growth_rate > 0.0)
             world_unbuild(w);
+    }
+    if (w->built && w->list_skin > 0.0) { /* lists hold the spheres it meets */
+        world_lists_remove(w, i);
+        world_lists_insert(w, i);
     }
     w->events[i].counter++; /* events of others that name it become stale */
     pair_set_remove_all_with(&w->lingering, id);

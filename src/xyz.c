@@ -7,12 +7,17 @@
  * Lattice (orthorhombic, 9 numbers) and Properties (pos:R:3 and
  * radius:R:1 required; velo:R:3 and mass:R:1 optional, velocity 0 and
  * mass 1 by default; spin:R:3 optional, the angular velocities, which
- * the scene then keeps (in 2D only z may be nonzero); other columns
- * skipped) are required; pbc defaults to
+ * the scene then keeps (in 2D only z may be nonzero); species:S:1
+ * optional: "S" is species 0 and "S<k>" (decimal digits) species k,
+ * below CAROM_SPECIES_MAX, any other name (an element's) species 0, and
+ * the scene gets a species array only when some line uses the S<k>
+ * form; other columns skipped) are required; pbc defaults to
  * "T T T"; dim=2|3 defaults to 3, and in 2D z columns must be 0 and Lz is
  * ignored. Only the first frame is read. Every error names the file and
  * line. On failure the destination scene is left untouched. Writing uses
- * %.17g so that reading a written file gives the same doubles.
+ * %.17g so that reading a written file gives the same doubles, and writes
+ * the species column as "S<k>" when the scene has a species array (so
+ * that OVITO tells the species apart), else "S".
  */
 #include "carom/scene.h"
 
@@ -215,6 +220,7 @@ enum column_kind { COL_SKIP, COL_POS, COL_VELO, COL_RADIUS, COL_MASS, COL_SPIN, 
 typedef struct layout {
     int columns;          /* total columns per sphere line */
     int start[COL_KINDS]; /* first column of each kind, -1 if absent */
+    int species;          /* the species:S:1 column, -1 if absent */
 } layout;
 
 static const char *column_name(enum column_kind kind, int component)
@@ -241,6 +247,7 @@ static carom_status parse_properties(const line_reader *r, const char *text, lay
     copy_value(buf, sizeof buf, text, strlen(text));
     for (int k = 0; k < COL_KINDS; k++)
         out->start[k] = -1;
+    out->species = -1;
     out->columns = 0;
     char *fields[3];
     int nfield = 0;
@@ -283,6 +290,9 @@ static carom_status parse_properties(const line_reader *r, const char *text, lay
                                         "%s:%ld: unsupported Properties layout: '%s' appears "
                                         "twice", r->path, r->number, name);
                 out->start[kind] = out->columns;
+            } else if (!strcmp(name, "species") && type[0] == 'S' && count == 1 &&
+                       out->species < 0) {
+                out->species = out->columns;
             }
             out->columns += (int)count;
             nfield = 0;
@@ -385,6 +395,31 @@ static carom_status parse_pbc(const line_reader *r, const char *text, carom_boun
 
 /* ---- one sphere line ---- */
 
+/* The species a species:S:1 token names: 1 and *species for "S" (0) or
+ * "S" and decimal digits (the number, or UINT32_MAX when it is too large
+ * for one), *numbered telling which; 0 for any other name (an element's,
+ * from other tools: species 0 too). */
+static int species_of(const char *token, uint32_t *species, int *numbered)
+{
+    *species = 0;
+    *numbered = 0;
+    if (token[0] != 'S')
+        return 0;
+    if (token[1] == '\0')
+        return 1;
+    uint64_t k = 0;
+    for (const char *c = token + 1; *c; c++) {
+        if (!isdigit((unsigned char)*c))
+            return 0;
+        k = k * 10 + (uint64_t)(*c - '0');
+        if (k > UINT32_MAX)
+            k = UINT32_MAX; /* stays out of range */
+    }
+    *species = (uint32_t)k;
+    *numbered = 1;
+    return 1;
+}
+
 static carom_status parse_sphere(const line_reader *r, const layout *lay, int dim,
                                  carom_scene *s, size_t i, carom_error *error)
 {
@@ -437,11 +472,26 @@ static carom_status parse_sphere(const line_reader *r, const layout *lay, int di
         s->position[i][d] = value[COL_POS][d];
         s->velocity[i][d] = value[COL_VELO][d];
     }
+    uint32_t species = 0;
+    int numbered = 0;
+    if (lay->species >= 0 && species_of(tokens[lay->species], &species, &numbered) && numbered) {
+        if (species >= CAROM_SPECIES_MAX)
+            return error_report(error, CAROM_ERR_PARSE,
+                                "%s:%ld: column %d (species): '%s' is out of range (S0 to S%d)",
+                                r->path, r->number, lay->species + 1, tokens[lay->species],
+                                CAROM_SPECIES_MAX - 1);
+        /* The first S<k>: the scene gets species (0 for the lines before). */
+        carom_status st = carom_scene_add_species(s, error);
+        if (st != CAROM_OK)
+            return st;
+    }
     s->radius[i] = value[COL_RADIUS][0];
     s->mass[i] = value[COL_MASS][0];
     if (s->spin)
         for (int d = 0; d < 3; d++)
             s->spin[i][d] = value[COL_SPIN][d];
+    if (s->species)
+        s->species[i] = species;
     return CAROM_OK;
 }
 
@@ -582,6 +632,11 @@ carom_status carom_xyz_write(FILE *out, const carom_scene *scene, double time,
                                 "sphere %zu: a spin about x or y (%g, %g) in 2D (a disk spins "
                                 "about z only)",
                                 i, scene->spin[i][0], scene->spin[i][1]);
+    for (size_t i = 0; scene->species && i < scene->n; i++)
+        if (scene->species[i] >= CAROM_SPECIES_MAX)
+            return error_report(error, CAROM_ERR_INVALID_ARGUMENT,
+                                "sphere %zu: species %lu out of range (0 to %d)", i,
+                                (unsigned long)scene->species[i], CAROM_SPECIES_MAX - 1);
     int bad = 0;
     bad |= fprintf(out, "%zu\n", scene->n) < 0;
     bad |= fprintf(out,
@@ -593,7 +648,11 @@ carom_status carom_xyz_write(FILE *out, const carom_scene *scene, double time,
     for (size_t i = 0; i < scene->n && !bad; i++) {
         const double *x = scene->position[i], *v = scene->velocity[i];
         double z = dim == 2 ? 0.0 : x[2], vz = dim == 2 ? 0.0 : v[2];
-        bad |= fprintf(out, "S %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g", x[0], x[1], z,
+        if (scene->species)
+            bad |= fprintf(out, "S%lu", (unsigned long)scene->species[i]) < 0;
+        else
+            bad |= fputc('S', out) == EOF;
+        bad |= fprintf(out, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g", x[0], x[1], z,
                        v[0], v[1], vz, scene->radius[i], scene->mass[i]) < 0;
         if (scene->spin) {
             const double *w = scene->spin[i];

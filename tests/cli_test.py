@@ -199,6 +199,41 @@ BAD_INPUT = {
                               ["field_speed", "motion=field"]),
     "accel_bound_reversed": (["scenario=kgs-forces", "accel_bound=20,10"], USAGE,
                              ["accel_bound=20,10", "Amin <= Amax"]),
+    # Species (species=, species_fraction=, pass_through=).
+    "species_zero": (["species=0"], USAGE, ["species=0", "must be between 1 and 32"]),
+    "species_33": (["species=33"], USAGE, ["species=33", "must be between 1 and 32"]),
+    "species_word": (["species=two"], USAGE, ["species=two", "malformed number"]),
+    "species_fraction_count": (["species=3", "species_fraction=0.5,0.5"], USAGE,
+                               ["species_fraction=0.5,0.5",
+                                "expected 3 numbers, one per species (species=3)"]),
+    "species_fraction_without_species": (["species_fraction=0.5,0.5"], USAGE,
+                                         ["species_fraction=0.5,0.5",
+                                          "expected 1 number, one per species (species=1)"]),
+    "species_fraction_negative": (["species=2", "species_fraction=1.5,-0.5"], USAGE,
+                                  ["species_fraction=1.5,-0.5", "fractions must be >= 0"]),
+    "species_fraction_zero": (["species=2", "species_fraction=0,0"], USAGE,
+                              ["species_fraction=0,0", "positive, finite sum"]),
+    "pass_through_out_of_range": (["species=2", "pass_through=0-5"], USAGE,
+                                  ["pass_through=0-5", "species 5 out of range",
+                                   "species=2: species 0 to 1"]),
+    "pass_through_default_species": (["pass_through=0-1"], USAGE,
+                                     ["pass_through=0-1", "species 1 out of range",
+                                      "species=1: species 0 to 0"]),
+    "pass_through_beyond_32": (["species=2", "pass_through=1-40"], USAGE,
+                               ["pass_through=1-40", "species 40 out of range (0 to 31)"]),
+    "pass_through_garbage": (["species=2", "pass_through=garbage"], USAGE,
+                             ["pass_through=garbage", "expected pairs of species a-b"]),
+    "pass_through_half_pair": (["species=2", "pass_through=0-1,1"], USAGE,
+                               ["pass_through=0-1,1", "expected pairs of species a-b"]),
+    "pass_through_triple": (["@good.cfg", "species=2", "pass_through=0-1-1"], USAGE,
+                             ["command line", "pass_through=0-1-1", "expected pairs"]),
+    "species_with_init": (["init=@small_2d.xyz", "species=2"], USAGE,
+                          ["species=2 cannot be combined with init", "small_2d.xyz"]),
+    "species_fraction_with_init": (["init=@small_2d.xyz", "species_fraction=1"], USAGE,
+                                   ["species_fraction=1 cannot be combined with init"]),
+    "pass_through_beyond_init": (["init=@small_2d.xyz", "pass_through=0-1"], USAGE,
+                                 ["pass_through=0-1", "species 1 out of range",
+                                  "init file", "small_2d.xyz: species 0 to 0"]),
 }
 
 
@@ -1447,6 +1482,132 @@ def case_spin_round_trip(r):
                                                                                      path))
 
 
+def species_of(path):
+    """Each sphere's species in an XYZ file's first frame (S<k>; S: 0)."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    names = [line.split()[0] for line in lines[2:2 + int(lines[0])]]
+    return [int(x[1:]) if x[1:].isdigit() else 0 for x in names]
+
+
+def carnahan_starling(eta):
+    return (1 + eta + eta * eta - eta ** 3) / (1 - eta) ** 3
+
+
+def case_species(r):
+    """Species (species=, species_fraction=, pass_through=). Species 1 an
+    ideal gas passing through everything, species 0 a hard-sphere fluid
+    of packing 0.25 (half of the 0.5 of all the spheres): Z = (N0
+    Z_CS(0.25) + N1) / N, as the collisions of species 0 alone give it
+    (within 2%), and no collision in the log involves a sphere of species
+    1; the references that assume every pair meets are null. Exact
+    counts round(f_k N) shuffled over the spheres (the seed's), written
+    as S<k> to final and trajectory files, which a restart reads back (to
+    the last bit); a run with one species writes "S" as before species
+    existed. Every pair passing through: an ideal gas, Z = 1, no
+    collision. An init file's overlapping spheres of species that pass
+    through each other are accepted, refused otherwise."""
+    n, log, final = 4000, r.path("species.log"), r.path("species.xyz")
+    d = r.json(["n=%d" % n, "packing=0.5", "species=2", "species_fraction=0.5,0.5",
+                "pass_through=1-1,0-1", "equilibrate=2", "time=20", "collision_log=" + log,
+                "final=" + final])
+    expect(d["species"] == 2 and d["species_counts"] == [2000, 2000],
+           "species %r, counts %r" % (d["species"], d["species_counts"]))
+    expect(d["pass_through"] == [[1, 1], [0, 1]], "pass_through %r" % d["pass_through"])
+    n0, n1 = d["species_counts"]
+    expected = (n0 * carnahan_starling(0.25) + n1) / n
+    print("species: Z = %.5f, expected (N0 Z_CS(0.25) + N1)/N = %.5f (%+.2f%%), %d collisions"
+          % (d["compressibility"], expected, 100 * (d["compressibility"] / expected - 1),
+             d["collisions"]))
+    expect(abs(d["compressibility"] / expected - 1) < 0.02,
+           "Z = %r, expected %r" % (d["compressibility"], expected))
+    expect(d["compressibility_reference"] is None,
+           "a one-fluid reference with pairs passing through: %r" % d["compressibility_reference"])
+    expect(abs(d["kinetic_energy_final"] / d["kinetic_energy_initial"] - 1) < 1e-10, "energy")
+    expect(0 <= d["max_overlap"] < 1e-9, "max_overlap %r" % d["max_overlap"])
+    species = species_of(final)
+    expect(len(species) == n and species.count(0) == n0 and species.count(1) == n1,
+           "final file: %d of species 0, %d of 1" % (species.count(0), species.count(1)))
+    with open(log) as f:
+        pairs = [tuple(int(x) for x in line.split()[1:]) for line in f]
+    expect(len(pairs) == d["collisions"] > 10000, "%d log lines, %d collisions"
+           % (len(pairs), d["collisions"]))
+    met = [(i, j) for i, j in pairs if species[i] != 0 or species[j] != 0]
+    expect(not met, "%d logged collisions of spheres passing through, the first %r"
+           % (len(met), met[:1]))
+    # Other figures that assume every pair meets: none.
+    d = r.json(["n=500", "packing=0.3", "species=2", "pass_through=0-0", "equilibrate=0.5",
+                "time=2", "msd=on", "rdf=on"])
+    for key in ("compressibility_reference", "self_diffusion_enskog",
+                "rdf_contact_from_pressure", "rdf_contact_reference"):
+        expect(d[key] is None, "%s = %r with pairs passing through" % (key, d[key]))
+    # Species that all meet: the usual references.
+    d = r.json(["n=500", "species=3", "species_fraction=1,2,3", "time=1", "equilibrate=0.5"])
+    expect(d["species_counts"] == [83, 167, 250] and d["pass_through"] == [],
+           "counts %r" % d["species_counts"])
+    expect(d["compressibility_reference"] is not None, "no reference for species that meet")
+    # Exact counts, shuffled by the seed; one species: as before.
+    a, b, c = (r.path("species_%s.xyz" % x) for x in "abc")
+    for path, seed in ((a, 1), (b, 1), (c, 2)):
+        d = r.json(["n=300", "species=3", "species_fraction=1,0,2", "seed=%d" % seed,
+                    "equilibrate=0", "time=0", "final=" + path])
+        expect(d["species_counts"] == [100, 0, 200], "counts %r" % d["species_counts"])
+    sa, sb, sc = species_of(a), species_of(b), species_of(c)
+    expect(sa == sb and sa != sc, "the seed does not decide the species")
+    expect(sa.count(0) == 100 and sa.count(2) == 200 and sa != sorted(sa), "not shuffled: %r"
+           % sa[:20])
+    d = r.json(["n=100", "time=0.2", "final=" + c])
+    expect(d["species"] == 1 and d["species_counts"] == [100] and d["pass_through"] == [],
+           "one species: %r" % [d["species"], d["species_counts"], d["pass_through"]])
+    (comment, rows), = read_xyz(c)
+    with open(c) as f:
+        expect(all(line.startswith("S ") for line in f.read().splitlines()[2:]),
+               "one species must be written S")
+    p = r.ok(["n=100", "time=0.2"])
+    expect("species" not in p.stdout, "one species in the summary:\n%s" % p.stdout)
+    p = r.ok(["n=200", "species=2", "pass_through=1-1", "time=0.2"])
+    expect("species            2 (100, 100 spheres); passing through each other: 1-1" in p.stdout
+           and "no equilibrium reference" in p.stdout, "summary:\n%s" % p.stdout)
+    # Files: S<k> in the final state and every trajectory frame, read back by init=.
+    a, b, traj = r.path("sp_a.xyz"), r.path("sp_b.xyz"), r.path("sp_traj.xyz")
+    keys = ["dim=2", "n=200", "packing=0.4", "species=4", "pass_through=0-0,1-2,3-3"]
+    d = r.json(keys + ["equilibrate=0", "time=2", "final=" + a, "trajectory=" + traj,
+                       "frame_interval=1"])
+    frames = read_xyz(traj)
+    expect(len(frames) == 3, "%d frames" % len(frames))
+    with open(traj) as f:
+        names = [line.split()[0] for line in f if line[0] == "S"]
+    expect(set(names) == {"S0", "S1", "S2", "S3"} and len(names) == 600, "frames' species")
+    again = r.json(["init=" + a, "pass_through=0-0,1-2,3-3", "equilibrate=0", "time=0",
+                    "final=" + b])
+    expect(again["species"] == 4 and again["species_counts"] == d["species_counts"] and
+           again["pass_through"] == [[0, 0], [1, 2], [3, 3]], "restart: %r" % again)
+    with open(a) as fa, open(b) as fb:
+        expect(fa.read().splitlines()[2:] == fb.read().splitlines()[2:],
+               "final -> init -> final changed the spheres")
+    # An ideal gas: every pair passes through.
+    d = r.json(["n=300", "pass_through=0-0", "time=1"])
+    expect(d["collisions"] == 0 and d["compressibility"] == 1, "ideal gas: %d collisions, Z %r"
+           % (d["collisions"], d["compressibility"]))
+    # Overlapping spheres of species that pass through each other.
+    overlap = r.path("species_overlap.xyz")
+    with open(overlap, "w") as f:
+        f.write('3\nLattice="10 0 0 0 10 0 0 0 10" Properties=species:S:1:pos:R:3:velo:R:3:'
+                'radius:R:1:mass:R:1 pbc="F F F"\n'
+                "S0 2 2 2 0 0 0 0.5 1\nS0 5 5 5 1 0 0 0.5 1\nS1 5.6 5 5 0 0 0 0.5 1\n")
+    d = r.json(["init=" + overlap, "pass_through=0-1", "time=1"])
+    expect(d["species"] == 2 and d["species_counts"] == [2, 1], "overlap file %r" % d)
+    p = r.run(["init=" + overlap, "time=1"])
+    expect(p.returncode == RUNTIME and "spheres 1 and 2" in p.stderr, "overlap accepted: %r"
+           % p.stderr)
+    bad = r.path("species_bad.xyz")
+    with open(bad, "w") as f:
+        f.write('2\nLattice="10 0 0 0 10 0 0 0 10" Properties=species:S:1:pos:R:3:radius:R:1\n'
+                "S1 2 2 2 0.5\nS32 5 5 5 0.5\n")
+    expect_refused(r, ["init=" + bad], ["species_bad.xyz:4", "column 1 (species)",
+                                        "'S32' is out of range (S0 to S31)"], "species S32")
+
+
 def min_gap(path):
     """Smallest distance / contact distance over all pairs of an XYZ file
     (periodic box, minimum image)."""
@@ -1521,6 +1682,7 @@ CASES = {
     "compress": case_compress,
     "rough": case_rough,
     "spin_round_trip": case_spin_round_trip,
+    "species": case_species,
 }
 
 

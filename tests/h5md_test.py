@@ -2,9 +2,10 @@
 """The H5MD trajectories of `carom run` (trajectory=FILE.h5), read back
 with h5py: the layout of H5MD 1.1, and every frame equal to the extended
 XYZ frames of the same run (which keep every double exactly), spins too
-(/particles/all/spin, rough runs only); and runs restarted from a
-trajectory's last frame (init=FILE.h5) equal to runs restarted from the
-final XYZ state, spins and all.
+(/particles/all/spin, rough runs only), species too (/particles/all/
+species, runs with species only); and runs restarted from a trajectory's
+last frame (init=FILE.h5) equal to runs restarted from the final XYZ
+state, spins, species and all.
 
 usage: h5md_test.py CAROM WORK_DIR
 """
@@ -68,6 +69,7 @@ def check_run(name, keys, dim, boundary):
             expected = 0.5 * np.sum(mass[:, None] * v * v)
             assert abs(energy[k] - expected) <= 1e-12 * expected, (energy[k], expected)
         assert "spin" not in particles, name  # smooth runs: as before spins existed
+        assert "species" not in particles, name  # one species: as before species existed
         # Images (position + image * edges unwraps) where an axis is periodic.
         assert ("image" in particles) == (boundary == "periodic"), name
         if boundary == "periodic":
@@ -284,6 +286,71 @@ def check_spins():
 
 
 check_spins()
+
+
+def check_species():
+    """Runs with species write /particles/all/species (integers, [N],
+    fixed in time), the S<k> of the XYZ frames of the same run; a restart
+    from the last frame equals the restart from the final XYZ state;
+    H5MD's time-dependent form (a group with value [frames][N]) is read
+    too (its last frame); species out of range, or not integers, are one
+    line naming the file, exit 2."""
+    keys = ["dim=3", "n=300", "packing=0.3", "species=3", "species_fraction=1,1,2",
+            "pass_through=0-0,1-2"]
+    h5, xyz = os.path.join(WORK, "species.h5"), os.path.join(WORK, "species.xyz")
+    for path in (h5, xyz):
+        code, _, err = run(*keys, "equilibrate=0", "time=1", "frame_interval=0.5",
+                           "trajectory=" + path)
+        assert code == 0, err
+    with open(xyz) as f:
+        lines = f.read().splitlines()
+    names = [row.split()[0] for row in lines[2:302]]
+    with h5py.File(h5, "r") as f:
+        species = f["particles/all/species"]
+        assert species.dtype.kind == "i" and species.shape == (300,), species
+        assert [int(k) for k in species[:]] == [int(x[1:]) for x in names]
+        assert sorted(set(species[:])) == [0, 1, 2] and list(species[:]).count(2) == 150
+    text = check_restart("species_restart", keys + ["equilibrate=0"], ["pass_through=0-0,1-2"])
+    assert text.splitlines()[2][:2] in ("S0", "S1", "S2"), text.splitlines()[2]
+    code, out, err = run("init=" + h5, "pass_through=0-0,1-2", "time=0", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["species"] == 3 and d["species_counts"] == [75, 75, 150], d
+    assert d["pass_through"] == [[0, 0], [1, 2]], d
+    # The time-dependent form: the last frame's species.
+    series = os.path.join(WORK, "species_series.h5")
+    shutil.copyfile(h5, series)
+    with h5py.File(series, "r+") as f:
+        fixed = f["particles/all/species"][:]
+        del f["particles/all/species"]
+        frames = len(f["particles/all/position/time"])
+        value = np.zeros((frames, 300), dtype="i4")
+        value[-1] = fixed
+        f.create_dataset("particles/all/species/value", data=value)
+    for start in (h5, series):
+        out = os.path.join(WORK, "species_from_" + os.path.basename(start) + ".xyz")
+        code, _, err = run("init=" + start, "pass_through=0-0,1-2", "time=0", "final=" + out)
+        assert code == 0, err
+    assert open(os.path.join(WORK, "species_from_species.h5.xyz")).read() == \
+        open(os.path.join(WORK, "species_from_species_series.h5.xyz")).read()
+    for label, change, words in (
+            ("species_range", lambda f: f["particles/all/species"].__setitem__(7, 32),
+             "/particles/all/species, sphere 7: species 32 out of range (0 to 31)"),
+            ("species_float", lambda f: (f.__delitem__("particles/all/species"),
+                                         f.create_dataset("particles/all/species",
+                                                          data=np.zeros(300))),
+             "/particles/all/species is not [N] integers")):
+        broken = os.path.join(WORK, label + ".h5")
+        shutil.copyfile(h5, broken)
+        with h5py.File(broken, "r+") as f:
+            change(f)
+        code, out, err = run("init=" + broken, "time=0.1")
+        lines = err.splitlines()
+        assert code == 2 and len(lines) == 1 and broken in lines[0], err
+        assert words in lines[0], err
+
+
+check_species()
 
 # Files that are not H5MD trajectories: one line, exit 2.
 not_hdf5 = os.path.join(WORK, "not_hdf5.h5")

@@ -1,9 +1,10 @@
 /* Unit tests of scene generation: lattices (count, inside the box, no
  * overlap including across periodic boundaries), random placement,
  * Maxwell-Boltzmann velocities (zero momentum, exact kT), XYZ round trip
- * and world round trip. */
+ * and world round trip, spins and species kept with their spheres. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "carom/scene.h"
@@ -429,6 +430,156 @@ static void test_spins_kept(void)
     carom_scene_free(&u);
 }
 
+/* Species go with their spheres: through resizing, a sort, a world and
+ * back, and an XYZ file ("S<k>"; "S" and other names are species 0, and
+ * a file with no S<k> gives no species array); out of range is refused
+ * naming the sphere (a world) or the file, line and column (a file). */
+static void test_species_kept(void)
+{
+    carom_error err;
+    carom_scene s, t;
+    carom_scene_init(&s);
+    carom_scene_init(&t);
+    CHECK(carom_scene_add_species(&s, &err) == CAROM_OK && s.species == NULL); /* no spheres */
+    set_box(&s, 3, 9.0, CAROM_BOUNDARY_PERIODIC);
+    CHECK(carom_scene_lattice(&s, 50, 0.5, CAROM_LATTICE_AUTO, &err) == CAROM_OK);
+    CHECK(carom_scene_maxwell_velocities(&s, 1.0, 3, &err) == CAROM_OK);
+    CHECK(s.species == NULL);
+    CHECK(carom_scene_add_species(&s, &err) == CAROM_OK && s.species != NULL);
+    if (!s.species)
+        return;
+    for (size_t i = 0; i < s.n; i++)
+        CHECK(s.species[i] == 0);
+    for (size_t i = 0; i < s.n; i++) {
+        s.species[i] = (uint32_t)(i % 5);
+        s.mass[i] = 1.0 + (double)i; /* tells the spheres apart after a sort */
+    }
+    /* Resizing keeps the species and gives new spheres 0. */
+    CHECK(carom_scene_resize(&s, 60, &err) == CAROM_OK);
+    CHECK(s.species[13] == 3 && s.species[49] == 4 && s.species[55] == 0);
+    CHECK(carom_scene_resize(&s, 50, &err) == CAROM_OK && s.species[49] == 4);
+    /* A sort moves each species with its sphere. */
+    CHECK(carom_scene_sort_spatially(&s, &err) == CAROM_OK);
+    int moved = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        size_t was = (size_t)(s.mass[i] - 1.0);
+        CHECK(s.species[i] == (uint32_t)(was % 5));
+        moved |= was != i;
+    }
+    CHECK(moved);
+    /* Into a world and back. */
+    carom_world *w = carom_scene_create_world(&s, NULL, &err);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    for (size_t i = 0; i < s.n; i++) {
+        carom_sphere_state state;
+        CHECK(carom_world_get_sphere(w, (carom_sphere_id)i, &state) == CAROM_OK);
+        CHECK(state.species == s.species[i]);
+    }
+    CHECK(carom_scene_from_world(&t, w, &err) == CAROM_OK && t.species != NULL && t.n == s.n);
+    for (size_t i = 0; t.species && i < t.n; i++)
+        CHECK(t.species[i] == s.species[i]);
+    carom_world_free(w);
+    /* A world whose spheres are all species 0 gives no species array,
+     * and replaces the scene's. */
+    carom_scene u;
+    carom_scene_init(&u);
+    set_box(&u, 2, 9.0, CAROM_BOUNDARY_WALLS);
+    CHECK(carom_scene_lattice(&u, 30, 0.5, CAROM_LATTICE_AUTO, &err) == CAROM_OK);
+    CHECK(carom_scene_add_species(&u, &err) == CAROM_OK); /* all 0 */
+    w = carom_scene_create_world(&u, NULL, &err);
+    CHECK(w != NULL && carom_scene_from_world(&t, w, &err) == CAROM_OK && t.species == NULL);
+    carom_world_free(w);
+    /* Out of range: refused naming the sphere. */
+    s.species[7] = CAROM_SPECIES_MAX;
+    CHECK(carom_scene_create_world(&s, NULL, &err) == NULL);
+    CHECK(err.status == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "sphere 7: species 32 out of range") != NULL);
+    /* ...and not written to a file either. */
+    const char *path = "test_scene_species.xyz";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(carom_xyz_write(f, &s, 0.0, &err) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "sphere 7: species 32") != NULL);
+    fclose(f);
+    s.species[7] = CAROM_SPECIES_MAX - 1;
+    /* An XYZ file: S<k> written, read back. */
+    f = fopen(path, "w");
+    CHECK(f != NULL && carom_xyz_write(f, &s, 0.5, &err) == CAROM_OK);
+    fclose(f);
+    char line[512];
+    f = fopen(path, "r");
+    CHECK(f != NULL);
+    for (int k = 0; f && k < 3; k++)
+        CHECK(fgets(line, sizeof line, f) != NULL);
+    if (f)
+        fclose(f);
+    char want[16];
+    snprintf(want, sizeof want, "S%u ", (unsigned)s.species[0]);
+    CHECK(strncmp(line, want, strlen(want)) == 0);
+    CHECK(carom_xyz_read(path, &t, &err) == CAROM_OK && t.species != NULL && t.n == s.n);
+    for (size_t i = 0; t.species && i < t.n; i++) {
+        CHECK(t.species[i] == s.species[i]);
+        CHECK(memcmp(t.position[i], s.position[i], sizeof t.position[i]) == 0);
+    }
+    /* Without species: "S", as before, and none read back. */
+    free(u.species); /* (all 0, yet written S0 while there) */
+    u.species = NULL;
+    f = fopen(path, "w");
+    CHECK(f != NULL && carom_xyz_write(f, &u, 0.0, &err) == CAROM_OK);
+    fclose(f);
+    CHECK(carom_xyz_read(path, &t, &err) == CAROM_OK && t.species == NULL);
+    f = fopen(path, "r");
+    CHECK(f != NULL);
+    for (int k = 0; f && k < 3; k++)
+        CHECK(fgets(line, sizeof line, f) != NULL);
+    if (f)
+        fclose(f);
+    CHECK(strncmp(line, "S ", 2) == 0);
+    /* Mixed names: S, element names and S<k> (the array appears at the
+     * first S<k>, the lines before are 0). */
+    static const char header[] = "Lattice=\"10 0 0 0 10 0 0 0 10\" "
+                                 "Properties=species:S:1:pos:R:3:radius:R:1 pbc=\"T T T\"\n";
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fprintf(f, "5\n%sSi 1 1 1 0.5\nS 3 1 1 0.5\nS17 5 1 1 0.5\nS 7 1 1 0.5\nS05 9 1 1 0.5\n",
+            header);
+    fclose(f);
+    CHECK(carom_xyz_read(path, &t, &err) == CAROM_OK && t.species != NULL && t.n == 5);
+    static const uint32_t mixed[5] = {0, 0, 17, 0, 5};
+    for (size_t i = 0; t.species && i < 5; i++)
+        CHECK(t.species[i] == mixed[i]);
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fprintf(f, "2\n%sAr 1 1 1 0.5\nS 3 1 1 0.5\n", header);
+    fclose(f);
+    CHECK(carom_xyz_read(path, &t, &err) == CAROM_OK && t.species == NULL && t.n == 2);
+    /* A species out of range: the file, line and column. */
+    for (int big = 0; big < 2; big++) {
+        f = fopen(path, "w");
+        CHECK(f != NULL);
+        if (!f)
+            return;
+        fprintf(f, "2\n%sS1 1 1 1 0.5\n%s 3 1 1 0.5\n", header,
+                big ? "S99999999999999999999" : "S32");
+        fclose(f);
+        CHECK(carom_xyz_read(path, &t, &err) == CAROM_ERR_PARSE);
+        CHECK(strstr(err.message, "test_scene_species.xyz:4: column 1 (species)") != NULL);
+        CHECK(strstr(err.message, "out of range (S0 to S31)") != NULL);
+    }
+    remove(path);
+    carom_scene_free(&s);
+    carom_scene_free(&t);
+    carom_scene_free(&u);
+}
+
 int main(void)
 {
     test_lattices();
@@ -439,5 +590,6 @@ int main(void)
     test_xyz_round_trip();
     test_world_round_trip();
     test_spins_kept();
+    test_species_kept();
     return CHECK_REPORT();
 }

@@ -418,9 +418,10 @@ static void log_collision(void *user, carom_contact *c)
     log->count++;
 }
 
-static carom_world *mixture_world(double L, collision_log *log)
+static carom_world *mixture_world(double L, carom_neighbours neighbours, collision_log *log)
 {
     carom_world_def def = carom_world_default_def();
+    def.neighbours = neighbours;
     for (int a = 0; a < 3; a++)
         def.box[a] = L;
     def.on_contact = log_collision;
@@ -473,12 +474,12 @@ static void earliest_contact(carom_world *w, int n, double L, uint32_t pair[2])
  * collisions must be the same (pairs exactly, times to 1e-9): a change
  * that left a stale prediction (a pair that now passes still colliding)
  * or missed one (a pair that now meets, not predicted) shows here. */
-static void test_changes_against_fresh_worlds(void)
+static void test_changes_against_fresh_worlds(carom_neighbours neighbours)
 {
     const int n = 300;
     const double L = 9.0; /* packing 0.22 */
     static collision_log log_a, log_b;
-    carom_world *a = mixture_world(L, &log_a);
+    carom_world *a = mixture_world(L, neighbours, &log_a);
     rng r;
     rng_seed(&r, 2026);
     for (int i = 0; i < n; i++) {
@@ -530,7 +531,7 @@ static void test_changes_against_fresh_worlds(void)
         refused += st == CAROM_ERR_OVERLAP;
         /* The fresh world, from a's state now. */
         double t0 = carom_world_time(a);
-        carom_world *b = mixture_world(L, &log_b);
+        carom_world *b = mixture_world(L, CAROM_NEIGHBOURS_CELLS, &log_b);
         for (uint32_t p = 0; p < 3; p++)
             for (uint32_t q = p; q < 3; q++)
                 if (carom_world_passes_through(a, p, q))
@@ -559,9 +560,11 @@ static void test_changes_against_fresh_worlds(void)
         compared += same;
         carom_world_free(b);
     }
-    printf("changes against fresh worlds: %d species changes, %d table changes, %d refused "
+    printf("changes against fresh worlds (%s): %d species changes, %d table changes, %d refused "
            "(overlap), %d collisions compared\n",
-           species_changes, table_changes, refused, compared);
+           neighbours == CAROM_NEIGHBOURS_LISTS ? "lists" : "cells", species_changes,
+           table_changes, refused, compared);
+    CHECK(carom_world_list_skin(a) > 0.0 || neighbours != CAROM_NEIGHBOURS_LISTS);
     CHECK(compared > 200);
     CHECK(species_changes >= 10 && table_changes >= 10);
     carom_world_free(a);
@@ -607,7 +610,8 @@ int main(void)
     test_driven();
     test_dense_mixture(3);
     test_dense_mixture(2);
-    test_changes_against_fresh_worlds();
+    test_changes_against_fresh_worlds(CAROM_NEIGHBOURS_CELLS);
+    test_changes_against_fresh_worlds(CAROM_NEIGHBOURS_LISTS);
     test_refusals();
     return CHECK_REPORT();
 }

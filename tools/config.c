@@ -64,6 +64,11 @@ static const struct {
     [KEY_WALL_FRICTION] = {"wall_friction", "the same against walls, planes, segments and "
                                             "triangles (default: none)"},
     [KEY_RESPONSE] = {"response", "elastic (default) or none (report contacts only)"},
+    [KEY_SPECIES] = {"species", "K in 1..32: spheres get species 0..K-1 at random (default 1)"},
+    [KEY_SPECIES_FRACTION] = {"species_fraction", "f0,f1,...: the species' shares of the "
+                                                  "spheres, K numbers >= 0 (default equal)"},
+    [KEY_PASS_THROUGH] = {"pass_through", "a-b,c-d,...: these species pairs pass through each "
+                                          "other (a-a: spheres of one species)"},
     [KEY_NEIGHBOURS] = {"neighbours", "auto (default: neighbour lists in dense scenes), cells "
                                       "or lists (for comparisons; same results)"},
     [KEY_PREFETCH] = {"prefetch", "auto (default: a second thread loads ahead of the event loop "

@@ -6,8 +6,10 @@
  * frames_write appends the world's spheres at its current time, ids in
  * order, with their spins when the world is rough or some sphere spins
  * (XYZ: a spin:R:3 column; H5MD: /particles/all/spin), else as before
- * spins existed; frames_close finishes the file and reports any write
- * error that was pending, returning status when it is already an error.
+ * spins existed, and with their species when some sphere's is not 0 (XYZ:
+ * S0, S1, ...; H5MD: /particles/all/species, the first frame's);
+ * frames_close finishes the file and reports any write error that was
+ * pending, returning status when it is already an error.
  * Errors are one cli_fail line naming the file. */
 #ifndef CAROM_TOOLS_FRAMES_H
 #define CAROM_TOOLS_FRAMES_H
@@ -33,8 +35,8 @@ frames *frames_open(const char *path, const carom_scene *like, cli_error *error)
 int frames_write(frames *f, const carom_world *w, cli_error *error);
 int frames_close(frames *f, int status, cli_error *error);
 
-/* The spheres, spins (if the file has them) and box of an initial state
- * file: extended XYZ, or the last frame of an H5MD trajectory (a name
+/* The spheres, spins and species (if the file has them) and box of an
+ * initial state file: extended XYZ, or the last frame of an H5MD trajectory (a name
  * frames_name_is_h5md; in a build with HDF5). A usage error naming the
  * file when it cannot be read. */
 int frames_read_init(const char *path, carom_scene *scene, cli_error *error);

@@ -269,6 +269,67 @@ static int read_last_spins(const h5md_in *h, carom_scene *scene, char *err, size
     return status;
 }
 
+/* The species (/particles/all/species: H5MD's integers, fixed [n] as
+ * h5md_out writes them, or a time series whose value is [frames][n], of
+ * which the last frame) into the scene, which then has species; nothing
+ * when the file holds none. 0, or -1 with a message naming the file. */
+static int read_species(const h5md_in *h, carom_scene *scene, char *err, size_t err_size)
+{
+    if (H5Lexists(h->file, "particles/all/species", H5P_DEFAULT) <= 0)
+        return 0;
+    int series = H5Lexists(h->file, "particles/all/species/value", H5P_DEFAULT) > 0;
+    const char *name = series ? "particles/all/species/value" : "particles/all/species";
+    hid_t set = H5Dopen2(h->file, name, H5P_DEFAULT);
+    hid_t type = set >= 0 ? H5Dget_type(set) : -1;
+    hsize_t dims[2];
+    int shaped = set >= 0 && (series ? shape(set, 2, dims) && dims[0] == h->frames &&
+                                           dims[1] == (hsize_t)h->n
+                                     : shape(set, 1, dims) && dims[0] == (hsize_t)h->n);
+    int status = -1;
+    carom_error e;
+    long long *values = malloc((h->n ? h->n : 1) * sizeof *values);
+    if (!shaped || type < 0 || H5Tget_class(type) != H5T_INTEGER) {
+        snprintf(err, err_size, "%s: /%s is not %s integers", h->path, name,
+                 series ? "[frames][N]" : "[N]");
+    } else if (!values) {
+        snprintf(err, err_size, "%s: out of memory", h->path);
+    } else if (h->n) {
+        hsize_t start[2] = {series ? h->frames - 1 : 0, 0}, count[2] = {1, (hsize_t)h->n};
+        hid_t file_space = H5Dget_space(set);
+        hid_t memory_space = H5Screate_simple(1, &count[1], NULL);
+        int ok = (!series || H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count,
+                                                 NULL) >= 0) &&
+                 H5Dread(set, H5T_NATIVE_LLONG, memory_space, file_space, H5P_DEFAULT, values) >= 0;
+        H5Sclose(memory_space);
+        H5Sclose(file_space);
+        if (!ok) {
+            snprintf(err, err_size, "%s: /%s cannot be read", h->path, name);
+        } else if (carom_scene_add_species(scene, &e) != CAROM_OK) {
+            snprintf(err, err_size, "%s: %s", h->path, e.message);
+        } else {
+            status = 0;
+            for (size_t i = 0; i < h->n && !status; i++) {
+                if (values[i] < 0 || values[i] >= CAROM_SPECIES_MAX) {
+                    snprintf(err, err_size,
+                             "%s: /%s, sphere %zu: species %lld out of range (0 to %d)", h->path,
+                             name, i, values[i], CAROM_SPECIES_MAX - 1);
+                    status = -1;
+                } else {
+                    scene->species[i] = (uint32_t)values[i];
+                }
+            }
+        }
+    } else {
+        status = 0;
+    }
+    free(values);
+    if (type >= 0)
+        H5Tclose(type);
+    if (set >= 0)
+        H5Dclose(set);
+    return status;
+}
+
 int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size)
 {
     h5md_in *h = h5md_in_open(path, err, err_size);
@@ -302,6 +363,8 @@ int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t e
             for (size_t i = 0; i < h->n; i++)
                 scene->mass[i] = mass ? mass[i] : 1.0;
             status = read_last_spins(h, scene, err, err_size);
+            if (!status)
+                status = read_species(h, scene, err, err_size);
         }
     }
     free(mass);

@@ -34,8 +34,9 @@ void h5md_in_close(h5md_in *h);
 /* The last frame of an H5MD trajectory as a scene (for `carom run
  * init=FILE.h5`): dimension, box edges, boundaries ("periodic", else
  * walls), positions and velocities, radii (0.5 if absent) and masses (1 if
- * absent), and spins (/particles/all/spin, value [frames][N][3], finite,
- * in 2D about z only) if present. 0, or -1 with a message naming the
+ * absent), spins (/particles/all/spin, value [frames][N][3], finite,
+ * in 2D about z only) and species (/particles/all/species, integers 0
+ * to 31: [N], or a time series of [frames][N]) if present. 0, or -1 with a message naming the
  * file. */
 int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size);
 

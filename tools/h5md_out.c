@@ -95,6 +95,20 @@ static herr_t fixed_dataset(hid_t at, const char *name, int rank, const hsize_t 
     return status;
 }
 
+/* The same of species, 32-bit integers (H5MD's species element, fixed in
+ * time). */
+static herr_t fixed_species(hid_t at, const char *name, hsize_t n, const uint32_t *values)
+{
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t set = H5Dcreate2(at, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t status =
+        set < 0 ? -1 : H5Dwrite(set, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
+    if (set >= 0)
+        H5Dclose(set);
+    H5Sclose(space);
+    return status;
+}
+
 /* A dataset that grows by one frame at a time along its first axis. */
 static hid_t growing_dataset(hid_t at, const char *name, hid_t type, int rank,
                              const hsize_t *per_frame)
@@ -242,8 +256,9 @@ h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error)
     return h;
 }
 
-/* The first frame fixes the number of spheres, writes their radii and
- * masses, and whether images and spins are written. */
+/* The first frame fixes the number of spheres, writes their radii,
+ * masses and species (when the scene has them), and whether images and
+ * spins are written. */
 static int first_frame(h5md_out *h, const carom_scene *now, int with_images, cli_error *error)
 {
     h->n = now->n;
@@ -258,6 +273,8 @@ static int first_frame(h5md_out *h, const carom_scene *now, int with_images, cli
     hsize_t n[1] = {(hsize_t)now->n};
     if (fixed_dataset(h->file, "particles/all/radius", 1, n, now->radius) < 0 ||
         fixed_dataset(h->file, "particles/all/mass", 1, n, now->mass) < 0 ||
+        (now->species && n[0] > 0 &&
+         fixed_species(h->file, "particles/all/species", n[0], now->species) < 0) ||
         series_open(&h->position, h->file, "particles/all/position", 3, n[0], h->dim,
                     H5T_IEEE_F64LE) < 0 ||
         series_open(&h->velocity, h->file, "particles/all/velocity", 3, n[0], h->dim,

@@ -15,6 +15,8 @@
  *                              velocities (when the frames have spins:
  *                              a rough world, or spinning spheres)
  *   /particles/all/radius      [N], /particles/all/mass [N] (inf: an obstacle)
+ *   /particles/all/species     [N] integers 0..31, fixed in time (when the
+ *                              first frame's scene has species)
  *   /observables/kinetic_energy  step, time, value [frames]
  *
  * step is the frame's number (an event-driven run has no time step).

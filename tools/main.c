@@ -99,6 +99,7 @@ static void print_help(FILE *out)
             "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1\n"
             "    pbc=\"T T T\" Time=t dim=3\n"
             "  S x y z vx vy vz radius mass        (one line per sphere)\n"
+            "S is the species: S0, S1, ... in runs with species (species=), S = S0.\n"
             "dim=2 marks a 2D file (z columns 0); mass is optional (default 1, inf allowed).\n"
             "With init, positions, velocities, radii and masses are used exactly;\n"
             "velocities are redrawn only if temperature (or speed) is given.\n"
@@ -155,6 +156,8 @@ static int run_command(int argc, char **argv, cli_error *error)
         o.json = json;
         if (o.motion == MOTION_ORBITS) {
             status = motion_read_orbits(&o, &m, &scene, error);
+            if (!status)
+                status = setup_species(&o, &scene, error);
             if (!status)
                 o.packing = setup_packing_fraction(&scene);
         } else {

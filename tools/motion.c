@@ -161,6 +161,7 @@ carom_world *motion_world_driven_by(motion *m, const carom_scene *scene, carom_w
         if (scene->dim == 2)
             s.position[2] = s.velocity[2] = 0.0;
         s.mass = scene->mass[k];
+        s.species = scene->species ? scene->species[k] : 0;
         carom_sphere_id id;
         if (carom_world_add_sphere(w, &s, &id) != CAROM_OK ||
             (scene->spin && carom_world_set_spin(w, id, scene->spin[k]) != CAROM_OK)) {

@@ -459,6 +459,125 @@ static int get_compress(const config *c, run_options *o, cli_error *error)
     return 0;
 }
 
+/* "a-b" in [s, end) (blanks allowed around each number): 1 and the two
+ * numbers (kept from overflowing: beyond 999, some number above 999),
+ * else 0. */
+static int parse_species_pair(const char *s, const char *end, unsigned long pair[2])
+{
+    for (int side = 0; side < 2; side++) {
+        while (s < end && isspace((unsigned char)*s))
+            s++;
+        if (s == end || !isdigit((unsigned char)*s))
+            return 0;
+        pair[side] = 0;
+        for (; s < end && isdigit((unsigned char)*s); s++)
+            if (pair[side] < 1000)
+                pair[side] = 10 * pair[side] + (unsigned long)(*s - '0');
+        while (s < end && isspace((unsigned char)*s))
+            s++;
+        if (side == 0 && (s == end || *s++ != '-'))
+            return 0;
+    }
+    return s == end;
+}
+
+/* species=K, species_fraction=f0,...: K species (1 to CAROM_SPECIES_MAX)
+ * in these shares (normalised; default equal); an init file gives its
+ * own. pass_through=a-b,...: pairs of species, each kept once as a <= b. */
+static int get_species(const config *c, run_options *o, cli_error *error)
+{
+    static const config_key from_file[] = {KEY_SPECIES, KEY_SPECIES_FRACTION};
+    for (size_t k = 0; o->init && k < sizeof from_file / sizeof from_file[0]; k++)
+        if (config_from_user(c, from_file[k]))
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s: %s=%s cannot be combined with init (the file %s gives the "
+                            "species)",
+                            c->origin[from_file[k]], config_key_name(from_file[k]),
+                            c->value[from_file[k]], o->init);
+    double x;
+    if (get_whole(c, KEY_SPECIES, 1, 1, CAROM_SPECIES_MAX, &x, error))
+        return error->exit_code;
+    o->species = (int)x;
+    for (int k = 0; k < o->species; k++)
+        o->species_fraction[k] = 1.0 / o->species;
+    if (config_is_set(c, KEY_SPECIES_FRACTION)) {
+        double f[CAROM_SPECIES_MAX], sum = 0.0;
+        int count;
+        if (parse_list(c, KEY_SPECIES_FRACTION, f, CAROM_SPECIES_MAX, &count, error))
+            return error->exit_code;
+        if (count != o->species) {
+            char problem[128];
+            snprintf(problem, sizeof problem, "expected %d number%s, one per species (species=%d)",
+                     o->species, o->species == 1 ? "" : "s", o->species);
+            return bad_value(c, KEY_SPECIES_FRACTION, error, problem);
+        }
+        for (int k = 0; k < count; k++) {
+            if (f[k] < 0.0)
+                return bad_value(c, KEY_SPECIES_FRACTION, error, "fractions must be >= 0");
+            sum += f[k];
+        }
+        if (!(sum > 0.0) || !isfinite(sum))
+            return bad_value(c, KEY_SPECIES_FRACTION, error,
+                             "fractions must have a positive, finite sum");
+        for (int k = 0; k < count; k++)
+            o->species_fraction[k] = f[k] / sum;
+    }
+    o->npass = 0;
+    if (!config_is_set(c, KEY_PASS_THROUGH))
+        return 0;
+    o->pass_origin = c->origin[KEY_PASS_THROUGH];
+    o->pass_value = c->value[KEY_PASS_THROUGH];
+    const char *s = o->pass_value;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        const char *end = comma ? comma : s + strlen(s);
+        unsigned long pair[2];
+        if (!parse_species_pair(s, end, pair))
+            return bad_value(c, KEY_PASS_THROUGH, error,
+                             "expected pairs of species a-b separated by commas "
+                             "(pass_through=0-1,1-1)");
+        for (int side = 0; side < 2; side++)
+            if (pair[side] >= CAROM_SPECIES_MAX) {
+                char problem[96];
+                if (pair[side] < 1000)
+                    snprintf(problem, sizeof problem, "species %lu out of range (0 to %d)",
+                             pair[side], CAROM_SPECIES_MAX - 1);
+                else /* (kept from overflowing: not the number given) */
+                    snprintf(problem, sizeof problem, "a species out of range (0 to %d)",
+                             CAROM_SPECIES_MAX - 1);
+                return bad_value(c, KEY_PASS_THROUGH, error, problem);
+            }
+        unsigned char a = (unsigned char)(pair[0] < pair[1] ? pair[0] : pair[1]);
+        unsigned char b = (unsigned char)(pair[0] < pair[1] ? pair[1] : pair[0]);
+        int known = 0;
+        for (int q = 0; q < o->npass; q++)
+            known |= o->pass[q][0] == a && o->pass[q][1] == b;
+        if (!known) {
+            o->pass[o->npass][0] = a;
+            o->pass[o->npass][1] = b;
+            o->npass++;
+        }
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    if (o->init)
+        return 0; /* the file's species are checked once read (setup_scene) */
+    char whose[32];
+    snprintf(whose, sizeof whose, "species=%d", o->species);
+    return options_check_pass_through(o, o->species, whose, error);
+}
+
+int options_check_pass_through(const run_options *o, int k, const char *whose, cli_error *error)
+{
+    for (int q = 0; q < o->npass; q++)
+        if (o->pass[q][1] >= k)
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s: pass_through=%s: species %d out of range (%s: species 0 to %d)",
+                            o->pass_origin, o->pass_value, o->pass[q][1], whose, k - 1);
+    return 0;
+}
+
 double options_packing_measured(const run_options *o)
 {
     return o->compress > 0.0 && isfinite(o->compress) ? o->compress : o->packing;
@@ -827,6 +946,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
 
     TRY(get_motion(c, o, error));
     TRY(get_compress(c, o, error));
+    TRY(get_species(c, o, error));
 
     if (o->init) {
         /* The file gives the geometry: keys that would contradict it. */

@@ -29,6 +29,8 @@ typedef enum run_motion {
 #define RUN_PLANES_MAX 16
 #define RUN_SEGMENTS_MAX 16
 #define RUN_TRIANGLES_MAX 16
+/* Pairs of species a <= b: every pair at most once. */
+#define RUN_PASS_MAX (CAROM_SPECIES_MAX * (CAROM_SPECIES_MAX + 1) / 2)
 
 typedef struct run_options {
     int dim;
@@ -47,6 +49,12 @@ typedef struct run_options {
     double inertia_factor;   /* I = inertia_factor m r^2 (0.4 in 3D, 0.5 in 2D by default) */
     double friction, wall_friction; /* Coulomb's mu for rough contacts (INFINITY: none) */
     carom_response response;
+    int species;             /* K: species 0..K-1 (species=, or the init file's largest + 1) */
+    double species_fraction[CAROM_SPECIES_MAX]; /* species=: their shares, summing to 1 */
+    size_t species_count[CAROM_SPECIES_MAX];    /* spheres of each species (setup_scene) */
+    int npass;               /* pass_through=: pairs a <= b that pass through each other */
+    unsigned char pass[RUN_PASS_MAX][2];
+    const char *pass_origin, *pass_value; /* where pass_through= came from, and its text */
     carom_neighbours neighbours;
     carom_prefetch prefetch;
     carom_reorder reorder;
@@ -116,6 +124,13 @@ int options_triangles(const config *c, int dim, double triangle[RUN_TRIANGLES_MA
  * (3D only; *mesh NULL when mesh= is not given). Refused without Assimp. */
 int options_mesh(const config *c, int dim, const char **mesh, double *scale, double shift[3],
                  cli_error *error);
+
+/* Whether pass_through= names a species of species 0..k-1 only; else a
+ * usage error naming the key, its value and `whose` (what gives the
+ * species: "species=2", "init file x.xyz"). options_from_config checks
+ * species='s; setup_scene an init file's. */
+int options_check_pass_through(const run_options *o, int k, const char *whose,
+                               cli_error *error);
 
 /* The packing the measured run has: compress's target, or packing. */
 double options_packing_measured(const run_options *o);

@@ -39,7 +39,8 @@ static int rough(const run_options *o)
 /* The reference Z applies to an elastic, gravity-free, periodic fluid of
  * equal spheres, smooth or perfectly rough (which keep the structure and
  * the normal impulses of smooth ones, and share their energy with the
- * spins in equilibrium). */
+ * spins in equilibrium), every pair of which meets (pass_through= makes
+ * another fluid: a mixture, an ideal gas among hard spheres). */
 static int reference_applies(const run_options *o)
 {
     for (int d = 0; d < o->dim; d++)
@@ -47,6 +48,8 @@ static int reference_applies(const run_options *o)
             return 0;
     if (isinf(o->compress))
         return 0; /* jammed: no fluid */
+    if (o->npass > 0)
+        return 0; /* some pairs pass through each other */
     return o->motion == MOTION_BALLISTIC && o->response == CAROM_RESPONSE_ELASTIC &&
            o->restitution == 1.0 &&
            (o->tangential_restitution == -1.0 || o->tangential_restitution == 1.0) &&
@@ -141,6 +144,34 @@ static double total_drift(const run_result *r)
     return (after - before) / before;
 }
 
+/* "0-1, 1-1" (pass_through='s pairs), into text. */
+static void pass_through_text(const run_options *o, char *text, size_t size)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (int q = 0; q < o->npass && used < size; q++) {
+        int w = snprintf(text + used, size - used, "%s%d-%d", q ? ", " : "", o->pass[q][0],
+                         o->pass[q][1]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static void print_species(const run_options *o, FILE *out)
+{
+    fprintf(out, "  species            %d (", o->species);
+    for (int k = 0; k < o->species; k++)
+        fprintf(out, "%s%zu", k ? ", " : "", o->species_count[k]);
+    fprintf(out, " %s)", o->dim == 2 ? "disks" : "spheres");
+    if (o->npass > 0) {
+        char text[RUN_PASS_MAX * 8];
+        pass_through_text(o, text, sizeof text);
+        fprintf(out, "; passing through each other: %s", text);
+    }
+    fputc('\n', out);
+}
+
 static const char *motion_word(const run_options *o)
 {
     static const char *const words[] = {"ballistic", "orbits", "forces", "field"};
@@ -226,6 +257,8 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     fprintf(out, "  max overlap        %.3g  (relative to the contact distance)\n",
             r->max_overlap);
     fprintf(out, "  peak memory        %.1f MB\n", (double)peak_rss_bytes() / 1e6);
+    if (o->species > 1 || o->npass > 0)
+        print_species(o, out);
     if (o->thermostat > 0.0)
         fprintf(out, "  thermostat         Andersen, kT = %g, rate %g per sphere: %llu velocities "
                      "redrawn\n",
@@ -468,6 +501,17 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "friction", o->friction, &first); /* null: no limit */
     json_num(out, "wall_friction", o->wall_friction, &first);
     json_str(out, "response", o->response == CAROM_RESPONSE_NONE ? "none" : "elastic", &first);
+    json_int(out, "species", (unsigned long long)o->species, &first);
+    json_key(out, "species_counts", &first);
+    fputc('[', out);
+    for (int k = 0; k < o->species; k++)
+        fprintf(out, "%s%zu", k ? ", " : "", o->species_count[k]);
+    fputc(']', out);
+    json_key(out, "pass_through", &first);
+    fputc('[', out);
+    for (int q = 0; q < o->npass; q++)
+        fprintf(out, "%s[%d, %d]", q ? ", " : "", o->pass[q][0], o->pass[q][1]);
+    fputc(']', out);
     json_str(out, "motion", motion_word(o), &first);
     if (o->motion == MOTION_ORBITS)
         json_str(out, "orbits", o->orbits, &first);

@@ -335,7 +335,7 @@ static int clear_of_triangles(const void *context, const double x[3], double r)
 }
 
 /* Leaves out the generated spheres that are not clear (in order, the
- * others keeping theirs, spins too); returns how many. */
+ * others keeping theirs, spins and species too); returns how many. */
 static size_t keep_clear(const void *context, carom_scene *scene,
                          int (*clear)(const void *, const double[3], double))
 {
@@ -349,6 +349,8 @@ static size_t keep_clear(const void *context, carom_scene *scene,
             if (scene->spin)
                 scene->spin[kept][k] = scene->spin[i][k];
         }
+        if (scene->species)
+            scene->species[kept] = scene->species[i];
         scene->radius[kept] = scene->radius[i];
         scene->mass[kept] = scene->mass[i];
         kept++;
@@ -444,9 +446,92 @@ static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
     return 0;
 }
 
+/* splitmix64: the species' own stream of random numbers. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n), n >= 1 (rejection: no bias). */
+static size_t random_below(uint64_t *state, size_t n)
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % (uint64_t)n;
+    uint64_t x;
+    do
+        x = next_random(state);
+    while (x >= limit);
+    return (size_t)(x % (uint64_t)n);
+}
+
+int setup_species(run_options *o, carom_scene *scene, cli_error *error)
+{
+    memset(o->species_count, 0, sizeof o->species_count);
+    if (o->init) {
+        /* The file's: as many as its largest + 1 (xyz.c and h5md_in.c
+         * checked the range). */
+        int k = 1;
+        for (size_t i = 0; scene->species && i < scene->n; i++)
+            if ((int)scene->species[i] + 1 > k)
+                k = (int)scene->species[i] + 1;
+        o->species = k;
+        for (size_t i = 0; i < scene->n; i++)
+            o->species_count[scene->species ? scene->species[i] : 0]++;
+        char whose[320];
+        snprintf(whose, sizeof whose, "init file %s", o->init);
+        return options_check_pass_through(o, k, whose, error);
+    }
+    size_t n = scene->n;
+    if (o->species <= 1) {
+        o->species = 1;
+        o->species_count[0] = n;
+        return 0; /* (no species array: the files are as before species existed) */
+    }
+    /* Exact counts round(f_k n), the last species taking what is left,
+     * then shuffled over the spheres. */
+    size_t given = 0;
+    for (int k = 0; k < o->species; k++) {
+        size_t c = n - given;
+        if (k < o->species - 1) {
+            double want = floor(o->species_fraction[k] * (double)n + 0.5);
+            c = want < (double)c ? (size_t)want : c;
+        }
+        o->species_count[k] = c;
+        given += c;
+    }
+    carom_error e;
+    if (carom_scene_add_species(scene, &e) != CAROM_OK)
+        return cli_fail(error, CLI_EXIT_RUNTIME, "species: %s", e.message);
+    size_t i = 0;
+    for (int k = 0; k < o->species; k++)
+        for (size_t c = 0; c < o->species_count[k]; c++)
+            scene->species[i++] = (uint32_t)k;
+    uint64_t state = stream_seed(o->seed, 6);
+    for (size_t j = n; j > 1; j--) {
+        size_t r = random_below(&state, j);
+        uint32_t t = scene->species[j - 1];
+        scene->species[j - 1] = scene->species[r];
+        scene->species[r] = t;
+    }
+    return 0;
+}
+
+int setup_pass_through(const run_options *o, carom_world *w, cli_error *error)
+{
+    for (int q = 0; q < o->npass; q++)
+        if (carom_world_set_pass_through(w, o->pass[q][0], o->pass[q][1], 1) != CAROM_OK)
+            return cli_fail(error, CLI_EXIT_USAGE, "pass_through: %s",
+                            carom_world_error_message(w));
+    return 0;
+}
+
 int setup_scene(run_options *o, carom_scene *scene, cli_error *error)
 {
     int status = o->init ? setup_from_file(o, scene, error) : setup_generated(o, scene, error);
+    if (!status)
+        status = setup_species(o, scene, error);
     if (status)
         return status;
     o->packing = setup_packing_fraction(scene);

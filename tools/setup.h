@@ -22,6 +22,18 @@ int setup_read_init(config *c, carom_scene *scene, cli_error *error);
 /* Generates the scene, or finishes the one setup_read_init read. */
 int setup_scene(run_options *o, carom_scene *scene, cli_error *error);
 
+/* The species of the scene's spheres (setup_scene calls it; motion=orbits
+ * after reading its spheres): with init, the file's (o->species then
+ * their largest + 1, and pass_through= is checked against them); else,
+ * with species=K > 1, species 0..K-1 in the counts round(f_k N) of
+ * species_fraction=, the last one taking what is left, shuffled over the
+ * spheres from the run's seed (with K = 1 the scene keeps no species
+ * array). Fills o->species_count. */
+int setup_species(run_options *o, carom_scene *scene, cli_error *error);
+
+/* pass_through='s pairs into the world (before its first advance). */
+int setup_pass_through(const run_options *o, carom_world *w, cli_error *error);
+
 /* Distance from x to the triangle with corners corner[0..2], corner[3..5]
  * and corner[6..8] (3D; the nearest edge's if the corners are on a line). */
 double setup_triangle_distance(const double corner[9], const double x[3]);

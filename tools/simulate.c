@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "frames.h"
+#include "setup.h"
 
 /* ---- collision log ---- */
 
@@ -394,6 +395,9 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         goto done;
     }
     carom_scene_free(scene); /* the world has its own copy */
+    status = setup_pass_through(o, w, error);
+    if (status)
+        goto done;
     for (int q = 0; q < o->nplanes; q++)
         if (carom_world_add_plane(w, o->plane[q], o->plane[q][3], NULL) != CAROM_OK) {
             status = cli_fail(error, CLI_EXIT_USAGE, "%s%s%s", o->init ? o->init : "",

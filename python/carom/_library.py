@@ -44,6 +44,9 @@ LATTICE = {"auto": 0, "square": 1, "hex": 2, "fcc": 3}
 
 ERROR_MESSAGE_SIZE = 320
 
+# Species run from 0 to SPECIES_MAX - 1 (CAROM_SPECIES_MAX).
+SPECIES_MAX = 32
+
 
 class carom_error(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("message", ctypes.c_char * ERROR_MESSAGE_SIZE)]
@@ -109,6 +112,7 @@ class carom_sphere_def(ctypes.Structure):
         ("mass", ctypes.c_double),
         ("driven", ctypes.c_int),
         ("accel_bound", ctypes.c_double),
+        ("species", ctypes.c_uint32),
     ]
 
 
@@ -119,6 +123,7 @@ class carom_sphere_state(ctypes.Structure):
         ("radius", ctypes.c_double),
         ("mass", ctypes.c_double),
         ("collisions", ctypes.c_uint64),
+        ("species", ctypes.c_uint32),
     ]
 
 
@@ -156,6 +161,7 @@ class carom_scene(ctypes.Structure):
         ("radius", ctypes.POINTER(ctypes.c_double)),
         ("mass", ctypes.POINTER(ctypes.c_double)),
         ("spin", ctypes.POINTER(c_double3)),
+        ("species", ctypes.POINTER(ctypes.c_uint32)),
     ]
 
 
@@ -241,6 +247,10 @@ _PROTOTYPES = {
     "carom_world_set_image": (_status, [_world_p, _id, _P(ctypes.c_int64)]),
     "carom_world_get_spin": (_status, [_world_p, _id, c_double3]),
     "carom_world_set_spin": (_status, [_world_p, _id, c_double3]),
+    "carom_world_set_pass_through": (_status, [_world_p, ctypes.c_uint32, ctypes.c_uint32,
+                                               ctypes.c_int]),
+    "carom_world_passes_through": (ctypes.c_int, [_world_p, ctypes.c_uint32, ctypes.c_uint32]),
+    "carom_world_set_species": (_status, [_world_p, _id, ctypes.c_uint32]),
     "carom_world_add_plane": (_status, [_world_p, _P(ctypes.c_double), ctypes.c_double,
                                         _P(ctypes.c_uint32)]),
     "carom_world_plane_count": (ctypes.c_size_t, [_world_p]),
@@ -290,6 +300,7 @@ _PROTOTYPES = {
     "carom_scene_free": (None, [_P(carom_scene)]),
     "carom_scene_resize": (_status, [_P(carom_scene), ctypes.c_size_t, _P(carom_error)]),
     "carom_scene_add_spins": (_status, [_P(carom_scene), _P(carom_error)]),
+    "carom_scene_add_species": (_status, [_P(carom_scene), _P(carom_error)]),
     "carom_box_length_for_packing": (ctypes.c_double, [ctypes.c_int, ctypes.c_size_t,
                                                        ctypes.c_double, ctypes.c_double]),
     "carom_scene_sort_spatially": (_status, [_P(carom_scene), _P(carom_error)]),

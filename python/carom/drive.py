@@ -15,7 +15,7 @@ import numpy as np
 from . import _library
 from ._library import c_double3, lib
 from .errors import Error, check_error
-from .world import number, vector, vectors
+from .world import number, species_number, vector, vectors
 
 _P = ctypes.POINTER
 
@@ -95,11 +95,15 @@ class _Driver:
     def __len__(self):
         raise NotImplementedError
 
-    def add_to(self, world):
-        """Adds the driver's spheres to world, in order; returns their ids."""
+    def add_to(self, world, species=0):
+        """Adds the driver's spheres to world, in order, of the given
+        species (World.set_pass_through); returns their ids."""
         ids = []
+        species = species_number(species)
         for k in range(len(self)):
-            ids.append(world._add_sphere_def(self._sphere_def(k)))
+            definition = self._sphere_def(k)
+            definition.species = species
+            ids.append(world._add_sphere_def(definition))
         if ids and ids[0] != self._first_id():
             raise ValueError(f"the driver's spheres got ids {ids[0]}.. but its first_id is "
                              f"{self._first_id()}: add them first, or set first_id")

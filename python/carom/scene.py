@@ -7,7 +7,10 @@ NumPy copies (n x 3 for vectors, z 0 in 2D), and assigning one of them
 copies the new values in, so that an array kept from before can never
 point into memory the scene has since given back. spin, the spheres'
 angular velocities, is the same (n x 3, about z only in 2D), or None for
-a scene without spins; assigning it gives the scene spins.
+a scene without spins; assigning it gives the scene spins. species, the
+spheres' species (World.set_pass_through), is a uint32 array of n, or
+None for a scene whose spheres are all of species 0; assigning it gives
+the scene species.
 """
 
 import ctypes
@@ -122,6 +125,33 @@ class Scene:
 
     spin = property(lambda self: self._array("spin", 3) if self._scene.spin else None, _set_spin)
 
+    def _get_species(self):
+        if not self._scene.species:
+            return None
+        out = np.ctypeslib.as_array(self._scene.species, shape=(self._scene.n,)).copy()
+        out.flags.writeable = False
+        return out
+
+    def _set_species(self, values):
+        n = self._scene.n
+        values = np.asarray(values)
+        if values.ndim == 0:
+            values = np.broadcast_to(values, (n,))
+        if values.shape != (n,):
+            raise ValueError(f"species: expected {n} integers or one, got shape {values.shape}")
+        if values.dtype.kind not in "biu" and not (
+                values.dtype.kind == "f" and np.all(np.isfinite(values))
+                and np.array_equal(values, np.round(values))):
+            raise ValueError(f"species: expected integers, got {values.dtype} values")
+        if n and (values.min() < 0 or values.max() >= _library.SPECIES_MAX):
+            raise ValueError(f"species: expected integers from 0 to {_library.SPECIES_MAX - 1}, "
+                             f"got {values.min()} to {values.max()}")
+        self._run(lib.carom_scene_add_species)
+        if n:
+            np.ctypeslib.as_array(self._scene.species, shape=(n,))[:] = values.astype(np.uint32)
+
+    species = property(_get_species, _set_species)
+
     def resize(self, n):
         """n spheres: the first ones kept, new ones zeroed (mass 1, radius 0.5)."""
         return self._run(lib.carom_scene_resize, n)
@@ -162,8 +192,10 @@ class Scene:
 
     def create_world(self, **settings):
         """A World with this scene's box and spheres (ids 0..n-1 in scene
-        order, with their spins if the scene has them); settings as for
-        World, except dim, box and boundary, which are the scene's."""
+        order, with their spins and species if the scene has them); settings
+        as for World, except dim, box and boundary, which are the scene's.
+        Which species pass through each other is the world's
+        (World.set_pass_through): every pair meets in the new world."""
         for key in ("dim", "box", "boundary"):
             if key in settings:
                 raise TypeError(f"create_world: {key} is the scene's own")
@@ -177,7 +209,8 @@ class Scene:
     def from_world(cls, world):
         """The world's box and spheres at its time (carom_scene_from_world):
         ids in order, removed ones skipped (row k is sphere world.ids()[k]);
-        spin is None unless some sphere spins."""
+        spin is None unless some sphere spins, species None unless some
+        sphere is of a species other than 0."""
         scene = cls(world.dim())
         world_handle = world._handle()
         return scene._run(lambda s, e: lib.carom_scene_from_world(s, world_handle, e))
@@ -190,7 +223,8 @@ class Scene:
 
     def write_xyz(self, path, time=0.0, append=False):
         """Writes (or appends a frame to) an extended XYZ file (a spin
-        column when the scene has spins)."""
+        column when the scene has spins; the spheres' species when it has
+        species)."""
         libc = _library.libc
         stream = libc.fopen(str(path).encode(), b"a" if append else b"w")
         if not stream:

@@ -28,7 +28,7 @@ from ._library import lib
 from .errors import Error, check_error
 
 SphereState = collections.namedtuple("SphereState",
-                                     "position velocity radius mass collisions")
+                                     "position velocity radius mass collisions species")
 SphereState.__doc__ = "A sphere at the world's time (carom_sphere_state)."
 
 Stats = collections.namedtuple("Stats", [name for name, _ in _library.carom_stats._fields_])
@@ -130,6 +130,18 @@ def per_axis(value, key, convert):
     if len(values) not in (2, 3):
         raise ValueError(f"{key}: expected one value or one per axis, got {len(values)}")
     return values
+
+
+def species_number(value, key="species"):
+    """A species as C takes it (a uint32; the library checks that it is
+    below SPECIES_MAX, and says so in its message)."""
+    try:
+        k = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{key}: expected an integer, got {value!r}") from None
+    if not 0 <= k < 2**32:
+        raise ValueError(f"{key}: {k} is not a species (0 to {_library.SPECIES_MAX - 1})")
+    return k
 
 
 def sphere_id(value):
@@ -319,9 +331,10 @@ class World:
     # -- spheres -----------------------------------------------------------
 
     def add_sphere(self, position, velocity=(0.0, 0.0, 0.0), radius=None, mass=None,
-                   driven=False, accel_bound=0.0):
+                   driven=False, accel_bound=0.0, species=0):
         """Adds a sphere (radius 0.5 and mass 1 by default); returns its id.
-        mass may be math.inf (an obstacle)."""
+        mass may be math.inf (an obstacle). species: 0 to 31, which
+        spheres it meets (set_pass_through)."""
         dim = self.dim()
         s = lib.carom_sphere_default_def()
         s.position = vector(position, "position", dim)
@@ -332,6 +345,7 @@ class World:
             s.mass = number(mass, "mass")
         s.driven = 1 if driven else 0
         s.accel_bound = number(accel_bound, "accel_bound")
+        s.species = species_number(species)
         return self._add_sphere_def(s)
 
     def _add_sphere_def(self, definition):
@@ -360,7 +374,7 @@ class World:
         state = _library.carom_sphere_state()
         self._check(lib.carom_world_get_sphere, sphere_id(sphere), ctypes.byref(state))
         return SphereState(tuple(state.position), tuple(state.velocity), state.radius,
-                           state.mass, state.collisions)
+                           state.mass, state.collisions, state.species)
 
     def get_spin(self, sphere):
         """The sphere's spin (carom_world_get_spin): its angular velocity
@@ -380,6 +394,36 @@ class World:
         (0, 0, wz) in 2D (a disk spins about z only; refused with
         carom.Error otherwise). Allowed from a contact callback."""
         self._check(lib.carom_world_set_spin, sphere_id(sphere), vector(spin, "spin"))
+
+    def set_pass_through(self, a, b, passes=True):
+        """Makes spheres of species a and b (a == b: of one species) pass
+        through each other (carom_world_set_pass_through): such pairs never
+        collide, are never reported and may overlap; walls, planes,
+        segments and triangles still meet them. passes=False makes them
+        meet again, refused with carom.Error (CAROM_ERR_OVERLAP, the table
+        unchanged) if two such spheres overlap now. Every pair meets in a
+        new world. Species run from 0 to 31."""
+        self._check(lib.carom_world_set_pass_through, species_number(a, "a"),
+                    species_number(b, "b"), 1 if passes else 0)
+
+    def passes_through(self, a, b):
+        """Whether spheres of species a and b pass through each other."""
+        a, b = species_number(a, "a"), species_number(b, "b")
+        if max(a, b) >= _library.SPECIES_MAX:  # the C query says 0: the setter's words
+            raise Error(_library.STATUS_NAMES.index("CAROM_ERR_INVALID_ARGUMENT"),
+                        f"species must be below {_library.SPECIES_MAX}, not {a} and {b}")
+        return bool(self._call(lib.carom_world_passes_through, a, b))
+
+    def set_species(self, sphere, species):
+        """Changes a sphere's species (carom_world_set_species; not from a
+        callback). Refused with carom.Error (CAROM_ERR_OVERLAP, the species
+        unchanged) if the sphere overlaps one it would now meet."""
+        self._check(lib.carom_world_set_species, sphere_id(sphere), species_number(species))
+
+    def species(self):
+        """The species of the spheres present, a uint32 array in the order
+        of ids()."""
+        return np.array([self.get_sphere(int(k)).species for k in self.ids()], dtype=np.uint32)
 
     def get_image(self, sphere):
         """The sphere's periodic image (carom_world_get_image), for a world

@@ -92,6 +92,7 @@ int main(void)
     FIELD(carom_sphere_def, mass);
     FIELD(carom_sphere_def, driven);
     FIELD(carom_sphere_def, accel_bound);
+    FIELD(carom_sphere_def, species);
     end_struct();
     begin_struct("carom_sphere_state", sizeof(carom_sphere_state), 0);
     FIELD(carom_sphere_state, position);
@@ -99,6 +100,7 @@ int main(void)
     FIELD(carom_sphere_state, radius);
     FIELD(carom_sphere_state, mass);
     FIELD(carom_sphere_state, collisions);
+    FIELD(carom_sphere_state, species);
     end_struct();
     begin_struct("carom_stats", sizeof(carom_stats), 0);
     FIELD(carom_stats, start_time);
@@ -130,6 +132,7 @@ int main(void)
     FIELD(carom_scene, radius);
     FIELD(carom_scene, mass);
     FIELD(carom_scene, spin);
+    FIELD(carom_scene, species);
     end_struct();
     begin_struct("carom_orbit", sizeof(carom_orbit), 0);
     FIELD(carom_orbit, center);
@@ -192,6 +195,7 @@ int main(void)
     CONSTANT(CAROM_ERR_IN_CALLBACK, 0);
     CONSTANT(CAROM_ERR_STUCK, 0);
     CONSTANT(CAROM_ERROR_MESSAGE_SIZE, 0);
+    CONSTANT(CAROM_SPECIES_MAX, 0);
     CONSTANT(CAROM_BOUNDARY_PERIODIC, 0);
     CONSTANT(CAROM_BOUNDARY_WALLS, 0);
     CONSTANT(CAROM_RESPONSE_ELASTIC, 0);

@@ -42,6 +42,7 @@ def test_enum_values_agree():
         assert _library.status_name(value) == name
         assert _library.status_text(value) not in ("", "unknown status")
     assert constants["CAROM_ERROR_MESSAGE_SIZE"] == _library.ERROR_MESSAGE_SIZE
+    assert constants["CAROM_SPECIES_MAX"] == _library.SPECIES_MAX
     for prefix, table in ENUMS.items():
         for name, value in table.items():
             assert constants[prefix + name.upper()] == value, prefix + name
@@ -54,7 +55,7 @@ def test_every_constant_of_the_headers_is_mirrored():
     found = set(re.findall(r"\bCAROM_[A-Z_]+\b", text))
     found -= {"CAROM_CAROM_H", "CAROM_SCENE_H", "CAROM_VERSION_STRING"}
     assert found == set(C["constants"])
-    mirrored = set(_library.STATUS_NAMES) | {"CAROM_ERROR_MESSAGE_SIZE"}
+    mirrored = set(_library.STATUS_NAMES) | {"CAROM_ERROR_MESSAGE_SIZE", "CAROM_SPECIES_MAX"}
     mirrored |= {prefix + name.upper() for prefix, table in ENUMS.items() for name in table}
     assert mirrored == found
 
