@@ -394,11 +394,13 @@ static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
         /* float radius: a relative 1e-6 more covers its rounding */
         double reach = (reach_i + (double)cj[3]) * (1.0 + 1e-6);
         near[kept] = m;
-        kept += (vec_dot(d, d) < reach * reach) & spheres_meet(w, i, ids[m]);
+        kept += vec_dot(d, d) < reach * reach;
     }
-    /* ... then they join the lists. */
+    /* ... then those that meet i join the lists. */
     for (int q = 0; q < kept; q++) {
         int m = near[q];
+        if (w->species_filter && !spheres_meet(w, i, ids[m]))
+            continue;
         int image = image_code(nb->shift[cell_of[m]]);
         add_or_defer(w, deferral, i, ids[m], image);
         add_or_defer(w, deferral, ids[m], i, 26 - image); /* j sees i through the opposite image */
