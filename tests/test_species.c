@@ -14,8 +14,8 @@
  *   meeting) the others from then on, at the right time;
  * - walls still bounce spheres that pass through every other sphere;
  * - a driven sphere passes through (or pushes) ballistic ones;
- * - a dense two-species fluid (unlike species pass through: Widom and
- *   Rowlinson's mixture) with neighbour lists, the loading helper and
+ * - a dense two-species fluid (unlike species pass through: two
+ *   hard-sphere fluids through each other) with neighbour lists, the loading helper and
  *   spatial sorts keeps its energy, keeps every pair that meets apart,
  *   and has unlike pairs overlapping;
  * - changes made between advances (a sphere's species, the table) give
@@ -317,8 +317,9 @@ static void test_driven(void)
     }
 }
 
-/* Widom and Rowlinson's mixture: species 0 and 1 pass through each
- * other, each meets its own kind. */
+/* Two hard-sphere fluids through each other: species 0 and 1 pass
+ * through each other, each meets its own kind (the converse of Widom and
+ * Rowlinson's mixture). */
 static void test_dense_mixture(int dim)
 {
     const int n = 2000;
