@@ -72,6 +72,19 @@ def test_rough_cooling_settles_at_one_ratio_near_kinetic_theory():
     assert 0.85 < from_zero / theory < 1.0 and 0.85 < from_above / theory < 1.0
 
 
+def test_widom_rowlinson_separates_when_dense():
+    out = run("widom_rowlinson.py")
+    rows = {float(m.group(1)): [float(v) for v in m.group(2).split()]
+            for m in re.finditer(r"^(\d\.\d+) +\S+ +(.+)$", out, re.M)}
+    dilute, dense = rows[0.5], rows[1.1]
+    # Mixed below the critical density (0.7486): the order parameter stays
+    # near a mixed fluid's; above it grows as domains coarsen. If unlike
+    # spheres passed through each other (or like ones collided), nothing
+    # would separate.
+    assert max(dilute) < 0.13 and abs(dilute[2] - dilute[1]) < 0.03
+    assert dense[2] > 2.2 * dilute[2] and dense[2] > dense[0] + 0.08
+
+
 def test_jammed_packing_is_near_random_close_packing_and_isostatic():
     out = run("jammed_packing.py")
     packing = float(re.search(r"jammed at packing (\S+)", out).group(1))
