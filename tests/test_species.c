@@ -571,6 +571,45 @@ static void test_changes_against_fresh_worlds(carom_neighbours neighbours)
     carom_world_free(a);
 }
 
+/* neighbours AUTO judges the packing each sphere meets: two fluids of
+ * 0.25 through each other (or Widom and Rowlinson's mixture) make cells,
+ * the same spheres all meeting (0.5) lists, and a few ghosts in a dense
+ * fluid lists still. */
+static void test_automatic_neighbours(void)
+{
+    for (int table = 0; table < 4; table++) {
+        carom_world_def def = carom_world_default_def();
+        const int n = 1000;
+        double L = pow(n * 4.18879020478639 * 0.125 / 0.5, 1.0 / 3.0);
+        for (int a = 0; a < 3; a++)
+            def.box[a] = L;
+        carom_error e;
+        carom_world *w = carom_world_create(&def, &e);
+        int side = 10;
+        for (int c = 0; c < n; c++) {
+            carom_sphere_def d = carom_sphere_default_def();
+            d.position[0] = (c % side + 0.5) * L / side;
+            d.position[1] = (c / side % side + 0.5) * L / side;
+            d.position[2] = (c / (side * side) + 0.5) * L / side;
+            d.velocity[c % 3] = c % 2 ? 1.0 : -1.0;
+            d.species = table == 3 ? (c % 50 == 0) : (uint32_t)(c % 2);
+            CHECK_OK(carom_world_add_sphere(w, &d, NULL));
+        }
+        if (table == 1)
+            CHECK_OK(carom_world_set_pass_through(w, 0, 1, 1));
+        if (table == 2) {
+            CHECK_OK(carom_world_set_pass_through(w, 0, 0, 1));
+            CHECK_OK(carom_world_set_pass_through(w, 1, 1, 1));
+        }
+        if (table == 3)
+            CHECK_OK(carom_world_set_pass_through(w, 0, 1, 1));
+        CHECK_OK(carom_world_advance_to(w, 0.1));
+        int lists = carom_world_list_skin(w) > 0.0;
+        CHECK(lists == (table == 0 || table == 3));
+        carom_world_free(w);
+    }
+}
+
 static void test_refusals(void)
 {
     contacts k;
@@ -613,6 +652,7 @@ int main(void)
     test_dense_mixture(2);
     test_changes_against_fresh_worlds(CAROM_NEIGHBOURS_CELLS);
     test_changes_against_fresh_worlds(CAROM_NEIGHBOURS_LISTS);
+    test_automatic_neighbours();
     test_refusals();
     return CHECK_REPORT();
 }

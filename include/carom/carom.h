@@ -61,7 +61,9 @@ typedef enum carom_response {
  * neighbour lists with a skin where the scene allows and they pay (dense:
  * packing at least 0.4 in 3D, or 0.28 when the radii spread by 1.5 or
  * more, 0.62 in 2D; radii within a factor of about 2; none driven, none
- * far larger than the rest), else cells; the choice
+ * far larger than the rest), else cells (with species that pass through
+ * each other, the packing is the one each sphere meets: the mean over
+ * the spheres of the packing of the species it meets); the choice
  * changes speed, never results. CELLS: always cells; LISTS: lists
  * wherever the scene allows, however dilute (for comparisons). */
 typedef enum carom_neighbours {
