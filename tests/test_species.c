@@ -18,6 +18,8 @@
  *   hard-sphere fluids through each other) with neighbour lists, the loading helper and
  *   spatial sorts keeps its energy, keeps every pair that meets apart,
  *   and has unlike pairs overlapping;
+ * - a report-only world reports only the pairs that meet; growing
+ *   spheres keep apart only the pairs that meet;
  * - changes made between advances (a sphere's species, the table) give
  *   the same collisions as a world built afresh from the state then;
  * - species out of range, unknown ids and calls from a callback are
@@ -610,6 +612,87 @@ static void test_automatic_neighbours(void)
     }
 }
 
+/* A report-only world reports the pairs that meet only; a growing one
+ * keeps apart only the pairs that meet. */
+static void test_report_only_and_growth(void)
+{
+    /* Report only: species 1 passes species 0; like pairs are reported. */
+    carom_world_def def = carom_world_default_def();
+    for (int a = 0; a < 3; a++)
+        def.box[a] = 20.0;
+    def.response = CAROM_RESPONSE_NONE;
+    def.record_contacts = 1;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    CHECK_OK(carom_world_set_pass_through(w, 0, 1, 1));
+    add(w, 3.0, 5.0, 1.0, 0);  /* meets 1 (species 1) at t = 1.5 */
+    add(w, 7.0, 5.0, -1.0, 1); /* ... and 2 (species 0) at t = 3.5 */
+    add(w, 11.0, 5.0, -1.0, 0);
+    CHECK_OK(carom_world_advance_to(w, 5.0));
+    size_t count = 0;
+    const carom_contact *c = carom_world_recorded_contacts(w, &count);
+    CHECK(count == 1);
+    if (count == 1) {
+        CHECK(c[0].kind == CAROM_CONTACT_SPHERE);
+        CHECK((c[0].i == 0 && c[0].j == 2) || (c[0].i == 2 && c[0].j == 0));
+        CHECK_NEAR(c[0].time, 3.5, 1e-12);
+    }
+    carom_world_free(w);
+
+    /* Growth: two hard-sphere fluids through each other grow from packing
+     * 0.2 each (0.4 in all) by 25% in radius: each stays apart, unlike
+     * spheres overlap. */
+    def = carom_world_default_def();
+    const int n = 800;
+    double L = pow(n * 4.18879020478639 * 0.125 / 0.4, 1.0 / 3.0);
+    for (int a = 0; a < 3; a++)
+        def.box[a] = L;
+    w = carom_world_create(&def, &e);
+    CHECK_OK(carom_world_set_pass_through(w, 0, 1, 1));
+    rng r;
+    rng_seed(&r, 5);
+    int side = 10;
+    for (int c2 = 0; c2 < n; c2++) {
+        carom_sphere_def d = carom_sphere_default_def();
+        int s2 = c2 % 2, k = c2 / 2;
+        double off = s2 ? 0.5 * L / side : 0.0; /* unlike spheres start overlapping */
+        d.position[0] = fmod((k % side + 0.25) * L / side + off, L);
+        d.position[1] = fmod((k / side % side + 0.25) * L / side + off, L);
+        d.position[2] = fmod((k / (side * side) + 0.25) * L / side * 2.0 + off, L);
+        for (int a = 0; a < 3; a++)
+            d.velocity[a] = rng_normal(&r);
+        d.species = (uint32_t)s2;
+        CHECK_OK(carom_world_add_sphere(w, &d, NULL));
+    }
+    CHECK_OK(carom_world_advance_to(w, 0.1));
+    CHECK_OK(carom_world_set_growth(w, 0.25));
+    CHECK_OK(carom_world_advance_to(w, 1.1)); /* radii 0.625 */
+    CHECK_OK(carom_world_set_growth(w, 0.0));
+    int unlike = 0, like = 0;
+    for (carom_sphere_id i = 0; i < (carom_sphere_id)n; i++)
+        for (carom_sphere_id j = i + 1; j < (carom_sphere_id)n; j++) {
+            carom_sphere_state a, b;
+            CHECK_OK(carom_world_get_sphere(w, i, &a));
+            CHECK_OK(carom_world_get_sphere(w, j, &b));
+            double d2 = 0.0;
+            for (int k = 0; k < 3; k++) {
+                double d = b.position[k] - a.position[k];
+                d -= L * round(d / L);
+                d2 += d * d;
+            }
+            double sigma = a.radius + b.radius;
+            if (d2 < sigma * sigma * (1.0 - 1e-9))
+                *(a.species == b.species ? &like : &unlike) += 1;
+        }
+    carom_sphere_state s0;
+    CHECK_OK(carom_world_get_sphere(w, 0, &s0));
+    printf("growth: radius %.4f, packing %.3f, like overlaps %d, unlike overlaps %d\n",
+           s0.radius, carom_world_packing_fraction(w), like, unlike);
+    CHECK_NEAR(s0.radius, 0.625, 1e-9);
+    CHECK(like == 0 && unlike > 50);
+    carom_world_free(w);
+}
+
 static void test_refusals(void)
 {
     contacts k;
@@ -653,6 +736,7 @@ int main(void)
     test_changes_against_fresh_worlds(CAROM_NEIGHBOURS_CELLS);
     test_changes_against_fresh_worlds(CAROM_NEIGHBOURS_LISTS);
     test_automatic_neighbours();
+    test_report_only_and_growth();
     test_refusals();
     return CHECK_REPORT();
 }
