@@ -230,6 +230,19 @@ with open(obstacle, "w") as f:
 check_restart("restart_obstacle", ["init=" + obstacle, "equilibrate=0"])
 
 
+def expect_refused(source, label, change, words):
+    """A copy of source, broken by change, is refused as init= in one line
+    naming the file and saying words."""
+    broken = os.path.join(WORK, label + ".h5")
+    shutil.copyfile(source, broken)
+    with h5py.File(broken, "r+") as f:
+        change(f)
+    code, out, err = run("init=" + broken, "time=0.1")
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 1 and broken in lines[0], err
+    assert words in lines[0], err
+
+
 def check_spins():
     """Rough runs write their spins as /particles/all/spin (value
     [frames][N][3], in 2D too, x and y then 0), every frame equal to the
@@ -275,14 +288,7 @@ def check_spins():
                                       f.create_dataset("particles/all/spin/value",
                                                        data=np.zeros((3, 150, 2)))),
              "/particles/all/spin/value is not [frames][N][3]")):
-        broken = os.path.join(WORK, label + ".h5")
-        shutil.copyfile(source, broken)
-        with h5py.File(broken, "r+") as f:
-            change(f)
-        code, out, err = run("init=" + broken, "time=0.1")
-        lines = err.splitlines()
-        assert code == 2 and len(lines) == 1 and broken in lines[0], err
-        assert words in lines[0], err
+        expect_refused(source, label, change, words)
 
 
 check_spins()
@@ -340,14 +346,7 @@ def check_species():
                                          f.create_dataset("particles/all/species",
                                                           data=np.zeros(300))),
              "/particles/all/species is not [N] integers")):
-        broken = os.path.join(WORK, label + ".h5")
-        shutil.copyfile(h5, broken)
-        with h5py.File(broken, "r+") as f:
-            change(f)
-        code, out, err = run("init=" + broken, "time=0.1")
-        lines = err.splitlines()
-        assert code == 2 and len(lines) == 1 and broken in lines[0], err
-        assert words in lines[0], err
+        expect_refused(h5, label, change, words)
 
 
 check_species()
