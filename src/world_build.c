@@ -389,9 +389,11 @@ carom_status world_build(carom_world *w, int resorted)
     return CAROM_OK;
 }
 
-/* The first sphere of the region scanned that overlaps sphere id. */
+/* The first sphere of the region scanned that overlaps sphere id, at x
+ * at the world's time. */
 typedef struct overlap_search {
     uint32_t id;
+    const double *x;
     uint32_t found;
     double dist, sigma;
 } overlap_search;
@@ -400,15 +402,36 @@ static void find_overlap(const carom_world *w, void *ctx, const uint32_t *ids,
                          const double *const *shifts, int n)
 {
     overlap_search *o = ctx;
-    const sphere *s = &w->spheres[o->id];
     for (int m = 0; m < n && o->found == SPHERE_NONE; m++) {
-        double dist, sigma;
-        if (ids[m] != o->id && overlaps(w, s, &w->spheres[ids[m]], shifts[m], &dist, &sigma)) {
-            o->found = ids[m];
+        uint32_t j = ids[m];
+        if (j == o->id || !spheres_meet(w, o->id, j))
+            continue;
+        double xj[3], vj[3], d[3];
+        world_true_state(w, j, w->time, xj, vj);
+        for (int k = 0; k < 3; k++)
+            d[k] = xj[k] + shifts[m][k] - o->x[k];
+        double sigma = w->spheres[o->id].radius + w->spheres[j].radius;
+        double dist = sqrt(vec_dot(d, d));
+        if (dist < sigma * (1.0 - OVERLAP_TOLERANCE)) {
+            o->found = j;
             o->dist = dist;
             o->sigma = sigma;
         }
     }
+}
+
+/* Sphere id, at x at the world's time (in the box), against the spheres
+ * of the grid within its reach, and the big ones. The grid holds spheres
+ * of reach up to grid_radius, each within the skin of its cell's place
+ * with neighbour lists. */
+static carom_status check_region(carom_world *w, uint32_t id, const double x[3])
+{
+    double reach = (w->spheres[id].radius + w->grid_radius + w->list_skin) * (1.0 + 1e-9);
+    overlap_search o = {id, x, SPHERE_NONE, 0.0, 0.0};
+    world_cells_in_region(w, x, reach, find_overlap, &o);
+    if (o.found != SPHERE_NONE)
+        return overlap_failure(w, id, o.found, o.dist, o.sigma);
+    return world_big_check_overlaps(w, id);
 }
 
 carom_status world_check_unplaced(carom_world *w, uint32_t id)
@@ -417,15 +440,19 @@ carom_status world_check_unplaced(carom_world *w, uint32_t id)
     carom_status st = fit_into_box(w, id, 1);
     if (st != CAROM_OK || overlaps_allowed(w))
         return st;
-    /* The grid holds spheres of reach up to grid_radius, each within the
-     * skin of its cell's place with neighbour lists. */
-    const sphere *s = &w->spheres[id];
-    double reach = (s->radius + w->grid_radius + w->list_skin) * (1.0 + 1e-9);
-    overlap_search o = {id, SPHERE_NONE, 0.0, 0.0};
-    world_cells_in_region(w, s->x, reach, find_overlap, &o);
-    if (o.found != SPHERE_NONE)
-        return overlap_failure(w, id, o.found, o.dist, o.sigma);
-    return world_big_check_overlaps(w, id);
+    return check_region(w, id, w->spheres[id].x);
+}
+
+carom_status world_check_placed(carom_world *w, uint32_t id)
+{
+    if (overlaps_allowed(w))
+        return CAROM_OK;
+    double x[3], v[3];
+    world_true_state(w, id, w->time, x, v);
+    for (int k = 0; k < w->def.dim; k++) /* stored positions may lie a little outside */
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
+            world_wrap_coordinate(&x[k], w->def.box[k]);
+    return check_region(w, id, x);
 }
 
 carom_status world_place_sphere(carom_world *w, uint32_t id)

@@ -637,6 +637,10 @@ carom_status world_place_sphere(carom_world *w, uint32_t s);
  * (the world is then built again at the next advance), the same way: in
  * the box, overlapping none of the spheres within its reach. */
 carom_status world_check_unplaced(carom_world *w, uint32_t s);
+/* Checks sphere s, placed in the built world, against the spheres it
+ * meets within its reach, at the world's time, changing nothing (for a
+ * change of species, world_species.c). */
+carom_status world_check_placed(carom_world *w, uint32_t s);
 
 /* world_big.c: a few spheres much larger than the rest are kept out of
  * the grid, so that the grid's cells can stay as small as the others. */

@@ -73,7 +73,7 @@ static carom_status check_species(carom_world *w, uint32_t a)
     for (uint32_t i = 0; i < w->count; i++) {
         if (!w->info[i].alive || w->info[i].species != a)
             continue;
-        carom_status st = world_check_unplaced(w, i);
+        carom_status st = world_check_placed(w, i);
         if (st != CAROM_OK)
             return st;
     }
@@ -126,7 +126,7 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
     w->info[i].species = (uint8_t)species;
     w->events_at_instant = 0;
     if (check_now(w)) {
-        carom_status st = world_check_unplaced(w, i);
+        carom_status st = world_check_placed(w, i);
         if (st != CAROM_OK) {
             w->info[i].species = old;
             return st;

@@ -500,10 +500,11 @@ static void test_changes_against_fresh_worlds(carom_neighbours neighbours)
     CHECK_OK(carom_world_set_pass_through(a, 1, 2, 1));
     CHECK_OK(carom_world_advance_to(a, 0.5)); /* melt the lattice */
     int compared = 0, refused = 0, species_changes = 0, table_changes = 0;
-    for (int round = 0; round < 90; round++) {
+    double worst_position = 0.0;
+    for (int turn = 0; turn < 90; turn++) {
         /* A change: mostly a sphere's species, sometimes the table. */
         carom_status st;
-        if (round % 3 == 2 || carom_world_passes_through(a, 2, 2)) {
+        if (turn % 3 == 2 || carom_world_passes_through(a, 2, 2)) {
             /* The rare species 2 starts passing through itself, and
              * stops from the next round on (refused while two of them
              * overlap). */
@@ -556,17 +557,36 @@ static void test_changes_against_fresh_worlds(carom_neighbours neighbours)
                log_a.j[same] == log_b.j[same] && fabs(log_a.t[same] - t0 - log_b.t[same]) < 1e-9)
             same++;
         if (same < log_a.count || same < log_b.count) {
-            fprintf(stderr, "round %d: collision %d differs (%d and %d logged)\n", round, same,
+            fprintf(stderr, "turn %d: collision %d differs (%d and %d logged)\n", turn, same,
                     log_a.count, log_b.count);
             check_failures++;
         }
         compared += same;
+        /* Every sphere where the fresh world has it (a missed or extra
+         * collision anywhere moves two spheres). */
+        double worst = 0.0;
+        for (carom_sphere_id i = 0; i < (carom_sphere_id)n; i++) {
+            carom_sphere_state sa, sb;
+            CHECK_OK(carom_world_get_sphere(a, i, &sa));
+            CHECK_OK(carom_world_get_sphere(b, i, &sb));
+            for (int k = 0; k < 3; k++) {
+                double d = sb.position[k] - sa.position[k];
+                d = fabs(d - L * round(d / L));
+                worst = d > worst ? d : worst;
+            }
+        }
+        if (!(worst < 1e-7)) {
+            fprintf(stderr, "turn %d: a sphere is %g away from the fresh world's\n", turn,
+                    worst);
+            check_failures++;
+        }
+        worst_position = worst > worst_position ? worst : worst_position;
         carom_world_free(b);
     }
     printf("changes against fresh worlds (%s): %d species changes, %d table changes, %d refused "
-           "(overlap), %d collisions compared\n",
+           "(overlap), %d collisions compared, positions within %.2g\n",
            neighbours == CAROM_NEIGHBOURS_LISTS ? "lists" : "cells", species_changes,
-           table_changes, refused, compared);
+           table_changes, refused, compared, worst_position);
     CHECK(carom_world_list_skin(a) > 0.0 || neighbours != CAROM_NEIGHBOURS_LISTS);
     CHECK(compared > 200);
     CHECK(species_changes >= 10 && table_changes >= 10);

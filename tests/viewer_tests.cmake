@@ -45,7 +45,7 @@ find_package(X11 QUIET)
 if(carom_have_view AND CAROM_XVFB_RUN AND CAROM_XDOTOOL AND X11_FOUND)
   add_executable(x11_close ${viewer_test_dir}/x11_close.c)
   target_link_libraries(x11_close PRIVATE X11::X11)
-  foreach(mode drag close keys)
+  foreach(mode drag close keys species)
     file(MAKE_DIRECTORY ${viewer_work_dir}/${mode})
     add_test(NAME viewer_view_${mode}
              COMMAND ${CAROM_XVFB_RUN} -a -s "-screen 0 1024x900x24"

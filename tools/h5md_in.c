@@ -269,11 +269,12 @@ static int read_last_spins(const h5md_in *h, carom_scene *scene, char *err, size
     return status;
 }
 
-/* The species (/particles/all/species: H5MD's integers, fixed [n] as
- * h5md_out writes them, or a time series whose value is [frames][n], of
- * which the last frame) into the scene, which then has species; nothing
- * when the file holds none. 0, or -1 with a message naming the file. */
-static int read_species(const h5md_in *h, carom_scene *scene, char *err, size_t err_size)
+/* The species of frame `frame` (/particles/all/species: H5MD's integers,
+ * fixed [n] as h5md_out writes them, or a time series whose value is
+ * [frames][n]) into out[n]: 1, 0 when the file holds none (out left
+ * alone), or -1 with a message naming the file. */
+static int read_species_frame(const h5md_in *h, hsize_t frame, uint32_t *out, char *err,
+                              size_t err_size)
 {
     if (H5Lexists(h->file, "particles/all/species", H5P_DEFAULT) <= 0)
         return 0;
@@ -286,7 +287,6 @@ static int read_species(const h5md_in *h, carom_scene *scene, char *err, size_t 
                                            dims[1] == (hsize_t)h->n
                                      : shape(set, 1, dims) && dims[0] == (hsize_t)h->n);
     int status = -1;
-    carom_error e;
     long long *values = malloc((h->n ? h->n : 1) * sizeof *values);
     if (!shaped || type < 0 || H5Tget_class(type) != H5T_INTEGER) {
         snprintf(err, err_size, "%s: /%s is not %s integers", h->path, name,
@@ -294,7 +294,7 @@ static int read_species(const h5md_in *h, carom_scene *scene, char *err, size_t 
     } else if (!values) {
         snprintf(err, err_size, "%s: out of memory", h->path);
     } else if (h->n) {
-        hsize_t start[2] = {series ? h->frames - 1 : 0, 0}, count[2] = {1, (hsize_t)h->n};
+        hsize_t start[2] = {series ? frame : 0, 0}, count[2] = {1, (hsize_t)h->n};
         hid_t file_space = H5Dget_space(set);
         hid_t memory_space = H5Screate_simple(1, &count[1], NULL);
         int ok = (!series || H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count,
@@ -304,23 +304,21 @@ static int read_species(const h5md_in *h, carom_scene *scene, char *err, size_t 
         H5Sclose(file_space);
         if (!ok) {
             snprintf(err, err_size, "%s: /%s cannot be read", h->path, name);
-        } else if (carom_scene_add_species(scene, &e) != CAROM_OK) {
-            snprintf(err, err_size, "%s: %s", h->path, e.message);
         } else {
-            status = 0;
-            for (size_t i = 0; i < h->n && !status; i++) {
+            status = 1;
+            for (size_t i = 0; i < h->n && status > 0; i++) {
                 if (values[i] < 0 || values[i] >= CAROM_SPECIES_MAX) {
                     snprintf(err, err_size,
                              "%s: /%s, sphere %zu: species %lld out of range (0 to %d)", h->path,
                              name, i, values[i], CAROM_SPECIES_MAX - 1);
                     status = -1;
                 } else {
-                    scene->species[i] = (uint32_t)values[i];
+                    out[i] = (uint32_t)values[i];
                 }
             }
         }
     } else {
-        status = 0;
+        status = 1;
     }
     free(values);
     if (type >= 0)
@@ -328,6 +326,33 @@ static int read_species(const h5md_in *h, carom_scene *scene, char *err, size_t 
     if (set >= 0)
         H5Dclose(set);
     return status;
+}
+
+int h5md_in_species(const h5md_in *h, uint32_t *species, char *err, size_t err_size)
+{
+    if (h->next == 0) {
+        snprintf(err, err_size, "%s: no frame read yet", h->path);
+        return -1;
+    }
+    int got = read_species_frame(h, h->next - 1, species, err, err_size);
+    if (got == 0)
+        memset(species, 0, h->n * sizeof *species);
+    return got;
+}
+
+/* The species of the last frame into the scene, which then has species;
+ * nothing when the file holds none. 0, or -1 with a message naming the
+ * file. */
+static int read_species(const h5md_in *h, carom_scene *scene, char *err, size_t err_size)
+{
+    if (H5Lexists(h->file, "particles/all/species", H5P_DEFAULT) <= 0)
+        return 0;
+    carom_error e;
+    if (carom_scene_add_species(scene, &e) != CAROM_OK) {
+        snprintf(err, err_size, "%s: %s", h->path, e.message);
+        return -1;
+    }
+    return read_species_frame(h, h->frames - 1, scene->species, err, err_size) < 0 ? -1 : 0;
 }
 
 int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size)

@@ -29,6 +29,11 @@ void h5md_in_box(const h5md_in *h, double box[3]);
 int h5md_in_next(h5md_in *h, double *time, double (*position)[3], double (*velocity)[3],
                  double *radius, double *spin_z, char *err, size_t err_size);
 int h5md_in_has_spin(const h5md_in *h);
+/* The species (/particles/all/species: fixed [N], or a time series whose
+ * value is [frames][N], integers 0 to 31) of the frame h5md_in_next read
+ * last, into species[h5md_in_count]: 1, 0 when the file holds none (all
+ * 0 then), or -1 with a message naming the file. */
+int h5md_in_species(const h5md_in *h, uint32_t *species, char *err, size_t err_size);
 void h5md_in_close(h5md_in *h);
 
 /* The last frame of an H5MD trajectory as a scene (for `carom run

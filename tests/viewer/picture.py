@@ -17,6 +17,19 @@ at world (x, y): its dark pixels (every channel under 70) inside the disk
 and more than 3 pixels from its centre (the centroid of the disk's
 pixels), returned with the world angle (radians, counterclockwise from +x;
 None without pixels) of their mean direction and the disk's pixel radius.
+SPECIES_COLOURS and BAND_COLOURS are the viewer's palettes (frame.c);
+band_colours(heights) gives each sphere's band colour as palette_bands
+does from the starting heights of the spheres it bands. view_pixel(dim,
+box, width, height, p, yaw, pitch) is where the viewer's camera (camera.c;
+yaw and pitch in radians, 3D only) draws world point p: pixel x, y (not
+rounded) and pixels per unit length there. shade_of(pixel, rgb) says
+whether a pixel of a 3D sphere is lit colour rgb (with the highlight).
+species_problems(image, spheres, dim, box, yaw, pitch)
+checks that each sphere (position, radius, species, big), drawn as it
+is, shows its species' colour at its centre (2D: exactly; 3D: at least 5
+of the 9 pixels around it a shade of it, shade_of); spheres covered there by
+another (2D: one drawn later, 3D: a nearer one) and the large sphere are
+left out. It returns (problems, how many checked of each species).
 """
 import math
 
@@ -143,3 +156,103 @@ def spoke_angle(image, box_width, x, y, radius):
     sx = sum(dx / math.hypot(dx, dy) for dx, dy in dark)
     sy = sum(-dy / math.hypot(dx, dy) for dx, dy in dark)
     return dark, math.atan2(sy, sx), rp
+
+
+# frame.c's species_colours and band_colours.
+SPECIES_COLOURS = [(0, 130, 200), (245, 130, 48), (60, 180, 75), (230, 25, 75),
+                   (145, 30, 180), (70, 240, 240), (240, 50, 230), (255, 225, 25),
+                   (250, 190, 212), (0, 128, 128), (170, 110, 40), (220, 190, 255)]
+BAND_COLOURS = [(214, 64, 52), (236, 134, 44), (238, 198, 60), (120, 190, 70),
+                (52, 170, 150), (60, 130, 210), (110, 90, 200), (190, 90, 170)]
+
+
+def band_colours(heights):
+    lo, hi = min(heights), max(heights)
+    h = hi - lo if hi > lo else 1.0
+    return [BAND_COLOURS[max(0, min(7, math.floor((y - lo) / h * 8.0)))] for y in heights]
+
+
+def view_pixel(dim, box, width, height, p, yaw=0.45, pitch=0.35):
+    if dim == 2:
+        aw, ah = max(width - 16.0, 1.0), max(height - 22.0 - 8.0, 1.0)
+        s = min(aw / box[0], ah / box[1])
+        ox, oy = 0.5 * (width - s * box[0]), 22.0 + 0.5 * (ah - s * box[1])
+        return ox + p[0] * s, oy + (box[1] - p[1]) * s, s
+    d = math.sqrt(sum(b * b for b in box))
+    r = 1.45 * d
+    direction = (math.cos(pitch) * math.sin(yaw), -math.cos(pitch) * math.cos(yaw),
+                 math.sin(pitch))
+    eye = [0.5 * box[k] + r * direction[k] for k in range(3)]
+    forward = [-c for c in direction]
+    right = [forward[1], -forward[0], 0.0]  # forward x (0, 0, 1)
+    n = math.hypot(right[0], right[1])
+    right = [c / n for c in right]
+    up = [right[1] * forward[2] - right[2] * forward[1],
+          right[2] * forward[0] - right[0] * forward[2],
+          right[0] * forward[1] - right[1] * forward[0]]
+    rel = [p[k] - eye[k] for k in range(3)]
+    z = sum(rel[k] * forward[k] for k in range(3))
+    focal = 1.0 / math.tan(0.5 * math.radians(45.0))
+    xn = focal / (width / height) * sum(rel[k] * right[k] for k in range(3)) / z
+    yn = focal * sum(rel[k] * up[k] for k in range(3)) / z
+    return 0.5 * (xn + 1.0) * width, 0.5 * (1.0 - yn) * height, focal * 0.5 * height / z
+
+
+def _hue(rgb):
+    """The channels' differences (r - g, g - b): their direction does not
+    change with the light (colour * lit + a white highlight), their length
+    is lit times the colour's."""
+    d = (rgb[0] - rgb[1], rgb[1] - rgb[2])
+    return math.atan2(d[1], d[0]), math.hypot(*d)
+
+
+def shade_of(got, rgb):
+    """Whether pixel colour got is rgb lit (0.2 to 1.1 times) with a white
+    highlight: the channels' differences in the direction of rgb's (within
+    3 degrees) and nearer it than any other species colour's."""
+    a, length = _hue(got)
+    want_a, want_length = _hue(rgb)
+
+    def off(c):
+        return abs(math.remainder(a - _hue(c)[0], 2 * math.pi))
+
+    nearest = min(SPECIES_COLOURS, key=off)
+    return (tuple(nearest) == tuple(rgb) and math.degrees(off(rgb)) <= 3.0 and
+            0.2 * want_length <= length <= 1.1 * want_length)
+
+
+def species_problems(image, spheres, dim, box, yaw=0.45, pitch=0.35):
+    w, h, rows = image
+    drawn = []
+    for pos, radius, species, big in spheres:
+        x, y, per_unit = view_pixel(dim, box, w, h, pos, yaw, pitch)
+        depth = 0.0 if dim == 2 else 1.0 / per_unit
+        drawn.append((x, y, radius * per_unit, depth, species, big))
+    problems, checked = [], {}
+    for i, (x, y, rp, depth, species, big) in enumerate(drawn):
+        if big:
+            continue
+        covered = False
+        for j, (xj, yj, rpj, dj, _, bigj) in enumerate(drawn):
+            if j == i:
+                continue
+            later = (j > i or bigj) if dim == 2 else dj < depth
+            covered |= later and math.hypot(x - xj, y - yj) < rpj + 2.0
+        u, v = int(math.floor(x)), int(math.floor(y))
+        if covered or rp < 3.0 or not (1 <= u < w - 1 and 1 <= v < h - 1):
+            continue
+        checked[species] = checked.get(species, 0) + 1
+        want = SPECIES_COLOURS[species % len(SPECIES_COLOURS)]
+        if dim == 2:
+            got = tuple(rows[v][3 * u:3 * u + 3])
+            if got != want:
+                problems.append(f"sphere {i} (species {species}) at pixel {u},{v}: {got}, "
+                                f"expected {want}")
+            continue
+        good = sum(shade_of(rows[v + b][3 * (u + a):3 * (u + a) + 3], want)
+                   for a in (-1, 0, 1) for b in (-1, 0, 1))
+        if good < 5:
+            got = tuple(rows[v][3 * u:3 * u + 3])
+            problems.append(f"sphere {i} (species {species}) at pixel {u},{v}: {got}, "
+                            f"{good} of 9 pixels a shade of {want}")
+    return problems, checked

@@ -14,8 +14,13 @@ its end; that driven particles (seed 000's kgs-* scenarios, and
 orbits) move as their motion says, and never overlap; that the spins of
 an init file stay with their spheres; that 2D disks of a rough world (or
 with spins) show spokes turned by spin * t, from a simulation and from a
-trajectory, and smooth disks without spins none; and that bad input ends
-with one clear error line and a nonzero exit.
+trajectory, and smooth disks without spins none; that spheres of several
+species are drawn in their species' colours (2D and 3D, from a
+simulation and from XYZ and H5MD trajectories), spheres of one species
+in the bands as before (a scene of two species drawn with color=bands is
+the one-species picture, byte for byte), that pass_through='s pairs pass
+through each other and the large sphere meets them all; and that bad
+input ends with one clear error line and a nonzero exit.
 """
 import math
 import os
@@ -26,8 +31,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pngread import read_png  # noqa: E402
-from picture import (PLANE_COLOUR, pixels_of, plane_problems, segment_problems,  # noqa: E402
-                     spoke_angle)
+from picture import (PLANE_COLOUR, band_colours, pixels_of, plane_problems,  # noqa: E402
+                     segment_problems, species_problems, spoke_angle, view_pixel)
 from triangle_geometry import triangle_distance  # noqa: E402
 
 CAROM, WORK = sys.argv[1], sys.argv[2]
@@ -501,6 +506,184 @@ for fa, fb in zip(still["zero"], still[None]):
     with open(fa, "rb") as xa, open(fb, "rb") as xb:
         check(xa.read() == xb.read(), f"render smooth: {fa} (zero spins) differs from {fb}")
 
+# Species. A scene with a species array is coloured by species (frame.c's
+# palette: species 0 blue, 1 orange, ...), the large sphere grey; at each
+# sphere's centre pixel (2D exactly; 3D as lit) its species' colour. The
+# same scene of one species is drawn in the bands of starting height as
+# before, and the two-species scene with color=bands is that picture
+# byte for byte (species= draws them from a stream of their own, so the
+# spheres are the same).
+def read_xyz_frames(path):
+    """Frames of an extended XYZ file: (dim, box, [(position, velocity, radius, species)])."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    frames, at = [], 0
+    while at < len(lines) and lines[at].strip():
+        n, header = int(lines[at]), lines[at + 1]
+        m = [float(v) for v in header.split('Lattice="')[1].split('"')[0].split()]
+        dim = 2 if " dim=2" in header else 3
+        spheres = []
+        for line in lines[at + 2:at + 2 + n]:
+            c = line.split()
+            v = [float(x) for x in c[1:8]]
+            species = int(c[0][1:]) if len(c[0]) > 1 else 0
+            spheres.append((v[0:3], v[3:6], v[6], species))
+        frames.append((dim, (m[0], m[4], m[8]), spheres))
+        at += 2 + n
+    return frames
+
+
+def check_species_picture(png, dim, box, spheres, label, big=None, yaw=0.45, pitch=0.35,
+                          least=20):
+    """Each sphere's species colour at its centre; at least `least` of each species seen."""
+    problems, checked = species_problems(
+        read_png(png), [(p, r, k, i == big) for i, (p, _, r, k) in enumerate(spheres)], dim, box,
+        yaw, pitch)
+    for problem in problems[:5]:
+        failures.append(f"{label}: {problem}")
+    check(not problems, f"{label}: {len(problems)} spheres not in their species' colour")
+    kinds = sorted({k for i, (_, _, _, k) in enumerate(spheres) if i != big})
+    check(all(checked.get(k, 0) >= least for k in kinds),
+          f"{label}: spheres checked of each species {checked}, expected {least} or more")
+
+
+def same_files(a, b, label):
+    fa, fb = frames_in(a), frames_in(b)
+    check(len(fa) == len(fb) and fa, f"{label}: {len(fa)} and {len(fb)} frames")
+    for x, y in zip(fa, fb):
+        with open(x, "rb") as u, open(y, "rb") as v:
+            check(u.read() == v.read(), f"{label}: {y} differs from {x}")
+
+
+mix = ["dim=2", "n=300", "packing=0.3", "frames=1", "width=300", "height=300", "hud=off"]
+out = fresh("render_species")
+dump = os.path.join(WORK, "species.xyz")
+run(["render", "species=2", "species_fraction=0.4,0.6", f"out={out}", f"dump={dump}"] + mix)
+dim, box, spheres = read_xyz_frames(dump)[0]
+check(len(spheres) == 301 and spheres[-1][3] == 0,
+      f"render species: {len(spheres)} spheres, the large one of species {spheres[-1][3]}")
+if check(len(frames_in(out)) == 1, "render species: no picture"):
+    check_species_picture(frames_in(out)[0], dim, box, spheres, "render species",
+                          big=len(spheres) - 1, least=80)
+one, as_bands = fresh("render_one_species"), fresh("render_species_bands")
+dump_one = os.path.join(WORK, "one_species.xyz")
+run(["render", f"out={one}", f"dump={dump_one}"] + mix)
+run(["render", "species=2", "species_fraction=0.4,0.6", "color=bands", f"out={as_bands}"] + mix)
+same_files(one, as_bands, "render species color=bands")
+_, box1, spheres1 = read_xyz_frames(dump_one)[0]
+if check(frames_in(one) and [(p, r) for p, _, r, _ in spheres1] ==
+         [(p, r) for p, _, r, _ in spheres], "render one species: not the same spheres"):
+    # Bands over the starting heights of the spheres, the large one left out.
+    image = read_png(frames_in(one)[0])
+    w, h, rows = image
+    bands = band_colours([p[1] for p, _, _, _ in spheres1[:-1]])
+    bx, by, _ = view_pixel(2, box1, w, h, spheres1[-1][0])
+    wrong = 0
+    for (p, _, r, _), want in zip(spheres1[:-1], bands):
+        x, y, scale = view_pixel(2, box1, w, h, p)
+        if math.hypot(x - bx, y - by) < (r + spheres1[-1][2]) * scale + 2:
+            continue
+        wrong += tuple(rows[int(y)][3 * int(x):3 * int(x) + 3]) != want
+    check(wrong == 0, f"render one species: {wrong} disks not in their band's colour")
+
+# 3D, three species, seen from yaw 30, pitch 20 degrees; the one-species
+# picture again with color=bands.
+mix3 = ["dim=3", "n=80", "packing=0.05", "big=off", "frames=1", "width=300", "height=300",
+        "hud=off", "yaw=30", "pitch=20"]
+out = fresh("render_species_3d")
+dump = os.path.join(WORK, "species_3d.xyz")
+run(["render", "species=3", f"out={out}", f"dump={dump}"] + mix3)
+dim, box, spheres = read_xyz_frames(dump)[0]
+if check(len(frames_in(out)) == 1 and dim == 3, "render species 3D: no picture"):
+    check_species_picture(frames_in(out)[0], 3, box, spheres, "render species 3D",
+                          yaw=math.radians(30), pitch=math.radians(20), least=5)
+one, as_bands = fresh("render_one_species_3d"), fresh("render_species_3d_bands")
+run(["render", f"out={one}"] + mix3)
+run(["render", "species=3", "color=bands", f"out={as_bands}"] + mix3)
+same_files(one, as_bands, "render species 3D color=bands")
+
+# pass_through=0-1 (unlike spheres pass, like ones collide): after a time unit some
+# pairs of species 0 and 1 overlap, no pair of one species does; the
+# large sphere takes species 2, which no pair names, and, dragged across,
+# ends with no sphere of either species inside it, having pushed both.
+out = fresh("render_pass_through")
+dump = os.path.join(WORK, "pass_through.xyz")
+run(["render", "dim=2", "n=300", "packing=0.3", "species=2", "pass_through=0-1",
+     "big_radius=3", "drag=8,8,20,20", "frames=31", "fps=30", "width=120", "height=120",
+     "hud=off", f"out={out}", f"dump={dump}"])
+start = os.path.join(WORK, "pass_through_start.xyz")
+run(["render", "dim=2", "n=300", "packing=0.3", "species=2", "pass_through=0-1",
+     "big_radius=3", "frames=1", "width=120", "height=120", f"out={fresh('render_pt0')}",
+     f"dump={start}"])
+if check(os.path.exists(dump) and os.path.exists(start), "render pass_through: no dump"):
+    dim, box, end = read_xyz_frames(dump)[0]
+    _, _, begin = read_xyz_frames(start)[0]
+    big = len(end) - 1
+    check(end[big][3] == 2, f"render pass_through: the large sphere is of species {end[big][3]}")
+    crossing, same = 0, []
+
+    def gap(a, b):
+        d = [a[0][k] - b[0][k] for k in range(2)]
+        d = [x - box[k] * round(x / box[k]) for k, x in enumerate(d)]
+        return math.hypot(*d) - a[2] - b[2]
+
+    for i in range(len(end)):
+        for j in range(i + 1, len(end)):
+            g = gap(end[i], end[j])
+            if g < -1e-9:
+                if {end[i][3], end[j][3]} == {0, 1}:
+                    crossing += 1
+                else:
+                    same.append((i, j, end[i][3], end[j][3], g))
+    check(crossing >= 5 and not same,
+          f"render pass_through: {crossing} pairs 0-1 overlapping (expected some), "
+          f"other overlapping pairs {same[:3]}")
+    bx, by = end[big][0][0], end[big][0][1]
+    check(math.hypot(bx - 20, by - 20) < 1.0, f"render pass_through: large sphere at {bx},{by}")
+    pushed = {0: 0, 1: 0}
+    for (p0, _, _, k), (p1, _, _, _) in zip(begin[:-1], end[:-1]):
+        # Pushed: ended on the far side of the large sphere's path, or moved further than
+        # thermal motion takes a disk in a time unit.
+        pushed[k] += math.dist(p0, p1) > 4.0 and min(math.dist(p0, (8 + t * 12, 8 + t * 12, 0))
+                                                     for t in (i / 20 for i in range(21))) < 4
+    check(pushed[0] >= 3 and pushed[1] >= 3,
+          f"render pass_through: disks pushed far by the large sphere, by species {pushed}")
+
+# Trajectories: species from the XYZ file's S<k> names (and H5MD's
+# /particles/all/species, the same pictures byte for byte), every frame;
+# a file of one species ("S") is drawn in the bands.
+for ext in ["xyz"] + (["h5"] if os.environ.get("CAROM_HAVE_HDF5") else []):
+    path = os.path.join(WORK, f"species_traj.{ext}")
+    run(["run", "dim=2", "n=200", "packing=0.3", "species=2", "pass_through=0-1", "time=2",
+         "frame_interval=1", f"trajectory={path}"])
+    run(["render", f"input={path}", "width=240", "height=240", "hud=off",
+         f"out={fresh('render_species_traj_' + ext)}"])
+files = frames_in(os.path.join(WORK, "render_species_traj_xyz"))
+frames = read_xyz_frames(os.path.join(WORK, "species_traj.xyz"))
+if check(len(files) == len(frames) == 3, f"render species trajectory: {len(files)} frames"):
+    for f, (dim, box, spheres) in zip(files, frames):
+        check_species_picture(f, dim, box, spheres, f"render species trajectory {f}", least=30)
+if os.environ.get("CAROM_HAVE_HDF5"):
+    same_files(os.path.join(WORK, "render_species_traj_xyz"),
+               os.path.join(WORK, "render_species_traj_h5"), "render species H5MD")
+out = fresh("render_traj_bands")
+run(["render", f"input={traj}", "frames=1", "width=240", "height=240", "hud=off", f"out={out}"])
+dim, box, spheres = read_xyz_frames(traj)[0]
+if check(len(frames_in(out)) == 1, "render trajectory bands: no picture"):
+    w, h, rows = read_png(frames_in(out)[0])
+    wrong = []
+    for (p, _, _, _), want in zip(spheres, band_colours([p[1] for p, _, _, _ in spheres])):
+        x, y, _ = view_pixel(2, box, w, h, p)
+        got = tuple(rows[int(y)][3 * int(x):3 * int(x) + 3])
+        if got != want:
+            wrong.append((p, got, want))
+    check(not wrong, f"render trajectory of one species: {len(wrong)} disks not in their "
+          f"band's colour, e.g. {wrong[:2]}")
+bad_species = os.path.join(WORK, "bad_species.xyz")
+with open(bad_species, "w") as f:
+    f.write('2\nLattice="10 0 0 0 10 0 0 0 1" Properties=species:S:1:pos:R:3 dim=2\n'
+            "S0 2 2 0\nS40 6 6 0\n")
+
 # Bad input: one line on stderr, nonzero exit.
 empty = fresh("empty_path")
 os.makedirs(empty)
@@ -525,7 +708,13 @@ for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
                    (["render", "dim=2", "boundary=walls", "big=off", "drag=1,1,2,2",
                      f"out={WORK}/bad"], "drag= moves the large sphere, which is off"),
                    (["render", "dim=2", "box=10", "motion=orbits", f"orbits={WORK}/none.txt",
-                     f"out={WORK}/bad"], "none.txt")]:
+                     f"out={WORK}/bad"], "none.txt"),
+                   (["render", f"input={bad_species}", f"out={WORK}/bad"],
+                    "bad_species.xyz:4: column 1 (species): 'S40' is out of range"),
+                   (["render", "color=height", f"out={WORK}/bad"],
+                    "color=height: expected bands, speed or species"),
+                   (["render", "dim=2", "n=20", "species=2", "pass_through=0-2",
+                     f"out={WORK}/bad"], "species 2 out of range")]:
     p = subprocess.run([CAROM] + args, capture_output=True, text=True, timeout=60)
     check(p.returncode != 0 and word in p.stderr and p.stderr.count("\n") == 1,
           f"carom {' '.join(args)}: exit {p.returncode}, stderr {p.stderr!r}")

@@ -16,6 +16,14 @@ usage: view_test.py MODE CAROM WORKDIR [X11_CLOSE]
          hopper of fixed segments (drawn where they are); and two single
          steps of a time unit each, paused, in a rough world of three
          spinning disks: their spokes (OpenGL's) at spin * 2 from +x
+  species two disks of species 0 and 1 head-on, two single steps of 6
+         time units, paused, gravity switched on and off between them (the
+         world built again with the disks overlapping): with
+         pass_through=0-1 they pass through each other (exactly where free
+         flight puts them), without it they bounce; drawn (OpenGL's) in
+         their species' colours after the c key's round of bands, speed
+         and species, and in their band after one c; and 3D spheres of
+         three species in their colours
 """
 import math
 import os
@@ -26,7 +34,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pngread import read_png, pixel  # noqa: E402
-from picture import box_mapping, plane_problems, segment_problems, spoke_angle  # noqa: E402
+from picture import (BAND_COLOURS, box_mapping, plane_problems, segment_problems,  # noqa: E402
+                     species_problems, spoke_angle)
 
 MODE, CAROM, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 X11_CLOSE = sys.argv[4] if len(sys.argv) > 4 else None
@@ -294,7 +303,85 @@ def keys():
                   f"{math.degrees(seen or 0.0):.1f} degrees, expected {math.degrees(2 * w):.1f}")
 
 
-{"drag": drag, "close": close, "keys": keys}[MODE]()
+def species():
+    # A at x 4 (species 0) moving +x, B at x 16 (species 1) moving -x, radius
+    # 1, box 20 with walls: they touch at t 4. A single step is 1/60 of a
+    # time unit times the time scale (360): at t 6 the disks passing through
+    # each other are on top of one another, and g (twice) builds the world
+    # again from there; at t 12 A is at x 16 and B at 4.
+    pair = os.path.join(WORK, "pair.xyz")
+    with open(pair, "w") as f:
+        f.write('2\nLattice="20 0 0 0 20 0 0 0 1" Properties=species:S:1:pos:R:3:velo:R:3:'
+                'radius:R:1:mass:R:1 pbc="F F F" dim=2\n'
+                "S0 4 10 0 1 0 0 1 1\nS1 16 10 0 -1 0 0 1 1\n")
+    for name, extra, keys in [("pass", ["pass_through=0-1"], ["c", "c", "c", "n", "g", "g", "n"]),
+                              ("bounce", [], ["c", "n", "g", "g", "n"])]:
+        shot, dump = os.path.join(WORK, f"{name}.png"), os.path.join(WORK, f"{name}.xyz")
+        for f in (shot, dump):
+            if os.path.exists(f):
+                os.remove(f)
+        proc, wid = start_view(["width=400", "height=400", "paused=1", "time_scale=360",
+                                f"screenshot={shot}", f"dump={dump}"],
+                               [f"init={pair}", "gravity=0", "big=off"] + extra)
+        for key in keys:
+            xdo("key", key)
+            time.sleep(0.3)
+        xdo("key", "Escape")
+        finish(proc, f"species, {name}")
+        if not (check(os.path.exists(dump), f"species, {name}: no dump") and
+                check(os.path.exists(shot), f"species, {name}: no screenshot")):
+            continue
+        with open(dump) as f:
+            lines = f.read().splitlines()
+        t = float(lines[1].split("Time=")[1].split()[0])
+        (a, va, _), (b, vb, _) = read_xyz(dump)
+        names = [line.split()[0] for line in lines[2:4]]
+        check(t == 12.0 and names == ["S0", "S1"],
+              f"species, {name}: time {t}, species {names}, expected 12 and S0, S1")
+        if name == "pass":
+            check(abs(a[0] - 16.0) < 1e-9 and abs(b[0] - 4.0) < 1e-9 and a[1] == b[1] == 10.0
+                  and va == [1.0, 0.0] and vb == [-1.0, 0.0],
+                  f"species, pass: A at {a} moving {va}, B at {b} moving {vb}; expected 16 "
+                  "and 4, never met")
+            problems, checked = species_problems(
+                read_png(shot), [((x, y, 0.0), 1.0, k, False) for (x, y), k in
+                                 [(a, 0), (b, 1)]], 2, (20.0, 20.0, 0.0))
+            check(not problems and checked == {0: 1, 1: 1},
+                  f"species, pass: colours {problems} (checked {checked})")
+        else:
+            check(a[0] < b[0] and va[0] < 0 < vb[0],
+                  f"species, bounce: A at {a} moving {va}, B at {b} moving {vb}: "
+                  "expected them bounced")
+            image = read_png(shot)
+            to_pixel, _, _ = box_mapping(image, 20.0)
+            got = [pixel(image, *map(int, to_pixel(x, y))) for x, y in (a, b)]
+            check(all(tuple(g) == BAND_COLOURS[0] for g in got),
+                  f"species, bounce, after c: colours {got}, expected the first band's")
+    # 3D: spheres of species 0, 1 and 2 on a ring, seen from the default
+    # camera; the sphere pixels are shades of their species' colour.
+    ring = os.path.join(WORK, "ring.xyz")
+    balls = [((5 + 3 * math.cos(k * 0.7), 5 + 3 * math.sin(k * 0.7), 2 + 0.6 * k), k % 3)
+             for k in range(9)]
+    with open(ring, "w") as f:
+        f.write(f'{len(balls)}\nLattice="10 0 0 0 10 0 0 0 10" Properties=species:S:1:pos:R:3:'
+                'velo:R:3:radius:R:1:mass:R:1 pbc="F F F"\n')
+        f.writelines(f"S{k} {x} {y} {z} 0 0 0 0.8 1\n" for (x, y, z), k in balls)
+    shot = os.path.join(WORK, "ring.png")
+    if os.path.exists(shot):
+        os.remove(shot)
+    proc, wid = start_view(["width=400", "height=400", "paused=1", f"screenshot={shot}"],
+                           [f"init={ring}", "gravity=0", "big=off"])
+    xdo("key", "Escape")
+    finish(proc, "species, 3D")
+    if check(os.path.exists(shot), "species, 3D: no screenshot"):
+        problems, checked = species_problems(read_png(shot), [(p, 0.8, k, False)
+                                                              for p, k in balls], 3,
+                                             (10.0, 10.0, 10.0))
+        check(not problems and sum(checked.values()) >= 6 and len(checked) == 3,
+              f"species, 3D: {problems[:3]} (checked {checked})")
+
+
+{"drag": drag, "close": close, "keys": keys, "species": species}[MODE]()
 for f in failures:
     print("FAIL:", f)
 print(f"view {MODE} test: {'FAILED' if failures else 'passed'}")

@@ -171,6 +171,8 @@ size_t big_place_make_room(carom_scene *s, const big_obstacles *obstacles, const
             s->mass[i] = s->mass[last];
             if (s->spin)
                 memcpy(s->spin[i], s->spin[last], sizeof s->spin[i]);
+            if (s->species)
+                s->species[i] = s->species[last];
             s->n--;
             (*removed)++;
             i--;

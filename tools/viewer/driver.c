@@ -59,8 +59,10 @@ static double min_box(const carom_scene *s)
     return m;
 }
 
-static int copy_scene(const carom_scene *src, carom_scene *dst, size_t extra, char *err,
-                      size_t err_size)
+/* src into dst, with room for `extra` more spheres; dst has a species
+ * array when src has one or `species` asks for one. */
+static int copy_scene(const carom_scene *src, carom_scene *dst, size_t extra, int species,
+                      char *err, size_t err_size)
 {
     carom_error e;
     carom_scene_init(dst);
@@ -68,7 +70,8 @@ static int copy_scene(const carom_scene *src, carom_scene *dst, size_t extra, ch
     memcpy(dst->box, src->box, sizeof dst->box);
     memcpy(dst->boundary, src->boundary, sizeof dst->boundary);
     if (carom_scene_resize(dst, src->n + extra, &e) != CAROM_OK ||
-        (src->spin && carom_scene_add_spins(dst, &e) != CAROM_OK)) {
+        (src->spin && carom_scene_add_spins(dst, &e) != CAROM_OK) ||
+        ((src->species || species) && carom_scene_add_species(dst, &e) != CAROM_OK)) {
         snprintf(err, err_size, "%s", e.message);
         return 1;
     }
@@ -79,6 +82,8 @@ static int copy_scene(const carom_scene *src, carom_scene *dst, size_t extra, ch
         dst->mass[i] = src->mass[i];
         if (src->spin)
             memcpy(dst->spin[i], src->spin[i], sizeof dst->spin[i]);
+        if (dst->species)
+            dst->species[i] = src->species ? src->species[i] : 0;
     }
     return 0;
 }
@@ -159,6 +164,13 @@ static int build_world(driver *d, const carom_scene *scene)
         if (!w)
             return fail(d, "cannot build the world", e.message);
     }
+    /* Before the first advance, which would refuse such pairs overlapping. */
+    for (int q = 0; q < d->npass; q++)
+        if (carom_world_set_pass_through(w, d->pass[q][0], d->pass[q][1], 1) != CAROM_OK) {
+            int r = fail(d, "pass_through", carom_world_error_message(w));
+            carom_world_free(w);
+            return r;
+        }
     for (int q = 0; q < d->nplanes; q++)
         if (carom_world_add_plane(w, d->plane[q], d->plane[q][3], NULL) != CAROM_OK) {
             int r = fail(d, "planes", carom_world_error_message(w));
@@ -184,6 +196,7 @@ static int build_world(driver *d, const carom_scene *scene)
         big.mass = d->big_mass;
         big.driven = 1;
         big.accel_bound = d->big_accel;
+        big.species = d->big_species;
         carom_sphere_id id;
         if (carom_world_add_sphere(w, &big, &id) != CAROM_OK || id != d->big ||
             (scene->spin && carom_world_set_spin(w, id, scene->spin[d->big]) != CAROM_OK)) {
@@ -253,9 +266,26 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         return fail(d, "triangles", "none given");
     d->driven = s->driven;
     d->motion_options = s->motion_options;
+    if (s->npass < 0 || s->npass > RUN_PASS_MAX)
+        return fail(d, "pass_through", "too many pairs");
+    d->npass = s->npass;
+    memcpy(d->pass, s->pass, (size_t)s->npass * sizeof d->pass[0]);
+    d->has_species = scene->species != NULL;
+    /* The large sphere meets every species it can: the lowest that no
+     * pair names. */
+    for (uint32_t k = 0; k < CAROM_SPECIES_MAX; k++) {
+        int named = 0;
+        for (int q = 0; q < d->npass; q++)
+            named |= d->pass[q][0] == k || d->pass[q][1] == k;
+        if (!named) {
+            d->big_species = k;
+            break;
+        }
+    }
 
     size_t extra = d->has_big ? 1 : 0;
-    if (copy_scene(scene, &d->initial, extra, d->error, sizeof d->error))
+    if (copy_scene(scene, &d->initial, extra, d->has_big && d->big_species != 0, d->error,
+                   sizeof d->error))
         return 1;
     d->initial.n = scene->n; /* the large sphere is appended below */
     if (d->has_big) {
@@ -295,6 +325,8 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         d->initial.mass[b] = d->big_mass;
         if (d->initial.spin)
             memset(d->initial.spin[b], 0, sizeof d->initial.spin[b]);
+        if (d->initial.species)
+            d->initial.species[b] = d->big_species;
         d->big = (carom_sphere_id)b;
         memcpy(d->big_target, p, sizeof p);
     }
@@ -471,7 +503,7 @@ int driver_frame(driver *d, double real_dt, double budget_seconds, int single_st
     return 0;
 }
 
-int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
+int driver_fill_frame(driver *d, view_frame *f, view_colour colour)
 {
     size_t cap = carom_world_sphere_capacity(d->world);
     if (frame_reserve(f, cap))
@@ -497,15 +529,14 @@ int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed)
         f->radius[n] = st.radius;
         f->angle[n] = id < d->n_angle ? d->angle[id] : 0.0;
         f->spin[n] = 0.0;
+        f->species[n] = st.species;
         if (d->has_big && id == d->big)
             f->big = (long)n;
         n++;
     }
     f->n = n;
-    if (colour_by_speed)
-        palette_speed(f);
-    else
-        palette_apply(f, (const unsigned char(*)[3])d->bands, d->n_bands);
+    f->has_species = d->has_species;
+    palette_paint(f, colour, (const unsigned char(*)[3])d->bands, d->n_bands);
     return 0;
 }
 

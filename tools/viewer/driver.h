@@ -26,6 +26,12 @@
  *   sphere to the viewer's integrator. Gravity cannot be switched on or
  *   off there (driver_set_gravity does nothing: driven particles follow
  *   their motion, not gravity).
+ * - Species: the scene's species are the world's, and the pairs of
+ *   pass_through= pass through each other in every world built (set
+ *   before its first advance: they may start overlapping). The large
+ *   sphere takes the lowest species that no pair names, so that it meets
+ *   every sphere as it does without species (species 0 if every species
+ *   is named); it is drawn grey whatever its species.
  * - Errors (from the library) come back as nonzero with a one-line message
  *   in d->error; nothing is printed.
  */
@@ -62,6 +68,8 @@ typedef struct driver_settings {
     double segment[FRAME_SEGMENTS_MAX][4];
     int ntriangles;        /* fixed triangles (3D): triangles= and mesh= */
     double (*triangle)[9]; /* malloc'd; driver_create takes it over (leaving NULL) */
+    int npass;             /* pass_through='s pairs of species */
+    unsigned char pass[RUN_PASS_MAX][2];
 } driver_settings;
 
 typedef struct driver {
@@ -87,6 +95,10 @@ typedef struct driver {
     double segment[FRAME_SEGMENTS_MAX][4];
     int ntriangles;
     double (*triangle)[9];      /* the driver's (freed by driver_free) */
+    int npass;                  /* pairs of species that pass through each other */
+    unsigned char pass[RUN_PASS_MAX][2];
+    uint32_t big_species;       /* the large sphere's (meets every species if it can) */
+    int has_species;            /* the scene came with species: coloured by them */
     int driven;                 /* the particles are driven by `motion` */
     run_options motion_options;
     motion motion;
@@ -133,11 +145,13 @@ int driver_big_position(const driver *d, double out[3]);
 double driver_time(const driver *d);
 uint64_t driver_collisions(const driver *d);
 
-/* Spheres at the world's current time, coloured by band or by speed,
- * with their spokes' angles when d->spokes (2D, a rough world or one with
- * spins): each angle starts at 0 and driver_frame turns it by the spin
- * about z times the simulated time the frame advanced. */
-int driver_fill_frame(driver *d, view_frame *f, int colour_by_speed);
+/* Spheres at the world's current time, with their species, coloured
+ * as `colour` says (frame.h: COLOUR_AUTO is by species when the scene
+ * came with species, else by band), with their spokes' angles when
+ * d->spokes (2D, a rough world or one with spins): each angle starts at
+ * 0 and driver_frame turns it by the spin about z times the simulated
+ * time the frame advanced. */
+int driver_fill_frame(driver *d, view_frame *f, view_colour colour);
 /* Writes the current state (the large sphere last) as extended XYZ, with
  * a spin column as `carom run` writes one (a rough world, or spins). */
 int driver_dump(driver *d, const char *path);

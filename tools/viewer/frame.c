@@ -21,6 +21,7 @@ void frame_free(view_frame *f)
     free(f->rgb);
     free(f->angle);
     free(f->spin);
+    free(f->species);
     frame_init(f);
 }
 
@@ -49,7 +50,10 @@ int frame_reserve(view_frame *f, size_t n)
     double *spin = realloc(f->spin, cap * sizeof *spin);
     if (spin)
         f->spin = spin;
-    if (!pos || !vel || !radius || !rgb || !angle || !spin)
+    uint32_t *species = realloc(f->species, cap * sizeof *species);
+    if (species)
+        f->species = species;
+    if (!pos || !vel || !radius || !rgb || !angle || !spin || !species)
         return -1;
     f->cap = cap;
     return 0;
@@ -93,6 +97,60 @@ void palette_apply(view_frame *f, const unsigned char (*bands)[3], size_t n_band
             memcpy(f->rgb[i], bands[i], 3);
         else
             memcpy(f->rgb[i], band_colours[5], 3);
+    }
+}
+
+/* Species' colours: the first two (a mixture of two) blue and orange,
+ * told apart with any colour vision; then the distinct colours of
+ * Trubetskoy's list that read well on the dark background. */
+const unsigned char species_colours[SPECIES_COLOURS][3] = {
+    {0, 130, 200},   {245, 130, 48}, {60, 180, 75},   {230, 25, 75},
+    {145, 30, 180},  {70, 240, 240}, {240, 50, 230},  {255, 225, 25},
+    {250, 190, 212}, {0, 128, 128},  {170, 110, 40},  {220, 190, 255},
+};
+
+void palette_species(view_frame *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        if ((long)i == f->big)
+            memcpy(f->rgb[i], big_grey, 3);
+        else
+            memcpy(f->rgb[i], species_colours[f->species[i] % SPECIES_COLOURS], 3);
+    }
+}
+
+view_colour frame_colour_mode(view_colour asked, int has_species)
+{
+    if (asked != COLOUR_AUTO)
+        return asked;
+    return has_species ? COLOUR_SPECIES : COLOUR_BANDS;
+}
+
+void palette_paint(view_frame *f, view_colour asked, const unsigned char (*bands)[3],
+                   size_t n_bands)
+{
+    switch (frame_colour_mode(asked, f->has_species)) {
+    case COLOUR_SPEED:
+        palette_speed(f);
+        break;
+    case COLOUR_SPECIES:
+        palette_species(f);
+        break;
+    default:
+        palette_apply(f, bands, n_bands);
+        break;
+    }
+}
+
+view_colour frame_next_colour(view_colour now, int has_species)
+{
+    switch (frame_colour_mode(now, has_species)) {
+    case COLOUR_BANDS:
+        return COLOUR_SPEED;
+    case COLOUR_SPEED:
+        return has_species ? COLOUR_SPECIES : COLOUR_BANDS;
+    default:
+        return COLOUR_BANDS;
     }
 }
 

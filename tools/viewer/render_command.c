@@ -76,7 +76,7 @@ static int render_simulation(render_job *j, driver *d)
                 return 1;
             }
         }
-        if (driver_fill_frame(d, &j->frame, j->va.colour_by_speed)) {
+        if (driver_fill_frame(d, &j->frame, j->va.colour)) {
             snprintf(j->err, sizeof j->err, "%s", d->error);
             return 1;
         }
@@ -147,7 +147,7 @@ static int render_trajectory(render_job *j)
     unsigned char(*bands)[3] = NULL;
     size_t n_bands = 0, last_n = 0;
     double last_time = 0.0;
-    int status = 0;
+    int status = 0, with_species = 0;
     for (long k = 0; k < j->va.frames && !status; k++) {
         int got = traj_next(&tr, &j->frame, j->err, sizeof j->err);
         if (got < 0) {
@@ -190,10 +190,11 @@ static int render_trajectory(render_job *j)
         turn_spokes(&j->frame, k, last_time, last_n);
         last_time = j->frame.time;
         last_n = j->frame.n;
-        if (j->va.colour_by_speed)
-            palette_speed(&j->frame);
-        else
-            palette_apply(&j->frame, (const unsigned char(*)[3])bands, n_bands);
+        /* Once a frame has species, the frames after it are coloured by
+         * them too (a file's species are fixed in time). */
+        with_species |= j->frame.has_species;
+        j->frame.has_species = with_species;
+        palette_paint(&j->frame, j->va.colour, (const unsigned char(*)[3])bands, n_bands);
         char hud[160];
         snprintf(hud, sizeof hud, "t %.2f  frame %ld", j->frame.time, k);
         status = emit(j, hud);

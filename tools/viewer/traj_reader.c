@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "carom/carom.h"
 #include "frames.h"
 #ifdef CAROM_HAVE_HDF5
 #include "h5md_in.h"
@@ -56,6 +57,10 @@ static int h5md_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
     int got = h5md_in_next(r->h5md, &f->time, f->pos, f->vel, f->radius, f->spin, err, err_size);
     if (got <= 0)
         return got;
+    int species = h5md_in_species(r->h5md, f->species, err, err_size);
+    if (species < 0)
+        return -1;
+    f->has_species = species;
     f->dim = h5md_in_dim(r->h5md);
     f->spokes = f->dim == 2 && h5md_in_has_spin(r->h5md);
     h5md_in_box(r->h5md, f->box);
@@ -126,13 +131,13 @@ static int header_value(const char *line, const char *key, char *out, size_t out
 }
 
 typedef struct columns {
-    int pos, velo, radius, spin, count;
+    int pos, velo, radius, spin, species, count;
 } columns;
 
 /* Column of each property in Properties=name:type:count:... */
 static int parse_properties(const char *props, columns *c)
 {
-    c->pos = c->velo = c->radius = c->spin = -1;
+    c->pos = c->velo = c->radius = c->spin = c->species = -1;
     int col = 0;
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", props);
@@ -152,6 +157,8 @@ static int parse_properties(const char *props, columns *c)
             c->velo = col;
         else if (!strcmp(name, "radius") && n == 1)
             c->radius = col;
+        else if (!strcmp(name, "species") && type[0] == 'S' && n == 1 && c->species < 0)
+            c->species = col;
         else if ((!strcmp(name, "spin") || !strcmp(name, "omega") ||
                   !strcmp(name, "angular_velocity")) &&
                  n == 3)
@@ -161,6 +168,26 @@ static int parse_properties(const char *props, columns *c)
     }
     c->count = col;
     return c->pos >= 0;
+}
+
+/* The species a species:S:1 token of len characters names, as xyz.c
+ * reads it: "S" species 0, "S" and decimal digits that species (*numbered
+ * set; UINT32_MAX when too large), any other name 0. */
+static uint32_t species_of(const char *token, size_t len, int *numbered)
+{
+    *numbered = 0;
+    if (len < 2 || token[0] != 'S')
+        return 0;
+    uint64_t k = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (token[i] < '0' || token[i] > '9')
+            return 0;
+        k = k * 10 + (uint64_t)(token[i] - '0');
+        if (k > UINT32_MAX)
+            k = UINT32_MAX;
+    }
+    *numbered = 1;
+    return (uint32_t)k;
 }
 
 int traj_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
@@ -211,12 +238,15 @@ int traj_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
     f->n = 0;
     f->big = -1;
     f->spokes = f->dim == 2 && c.spin >= 0;
+    f->has_species = 0;
     for (long long i = 0; i < n; i++) {
         if (next_line(r) != 1)
             return bad(r, err, err_size, "truncated frame (fewer sphere lines than N)");
         double v[64];
         int col = 0;
         char *p = r->text, *tok_end;
+        const char *species_token = "";
+        size_t species_len = 0;
         /* Column 0 is usually the species (text); numbers are parsed where needed. */
         while (*p && col < 64) {
             p += strspn(p, " \t");
@@ -227,6 +257,10 @@ int traj_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
             v[col] = strtod(p, &tok_end);
             if (tok_end != p + len)
                 v[col] = NAN;
+            if (col == c.species) {
+                species_token = p;
+                species_len = len;
+            }
             col++;
             p += len;
         }
@@ -239,6 +273,16 @@ int traj_next(traj_reader *r, view_frame *f, char *err, size_t err_size)
         }
         f->radius[s] = c.radius >= 0 ? v[c.radius] : 0.5;
         f->spin[s] = c.spin >= 0 ? v[c.spin + 2] : 0.0;
+        int numbered;
+        f->species[s] = species_of(species_token, species_len, &numbered);
+        if (numbered && f->species[s] >= CAROM_SPECIES_MAX) {
+            char what[160];
+            snprintf(what, sizeof what, "column %d (species): '%.*s' is out of range (S0 to S%d)",
+                     c.species + 1, (int)(species_len < 40 ? species_len : 40), species_token,
+                     CAROM_SPECIES_MAX - 1);
+            return bad(r, err, err_size, what);
+        }
+        f->has_species |= numbered;
         if (!isfinite(f->spin[s]))
             return bad(r, err, err_size, "malformed number");
         if (f->dim == 2)

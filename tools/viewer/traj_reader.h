@@ -7,7 +7,10 @@
  * if present, radii; f->big = -1; spins about z into f->spin, 0 without
  * them, and f->spokes set for a 2D file with spins: an XYZ spin:R:3
  * column, or omega or angular_velocity, or H5MD /particles/all/spin; the
- * angles are the caller's) and returns 1, returns 0 at the end of
+ * angles are the caller's; species into f->species as xyz.c reads them,
+ * "S" and other names 0, "S<k>" species k, f->has_species set when some
+ * line of the frame names one so, or with H5MD /particles/all/species)
+ * and returns 1, returns 0 at the end of
  * the file, or -1 with a one-line message naming the file and line. The
  * header line must hold Lattice="Lx 0 0 0 Ly 0 0 0 Lz" and a Properties
  * with pos:R:3 (radius:R:1 and velo:R:3 optional: radius 0.5, velocity 0);

@@ -163,7 +163,7 @@ static int draw(view_app *a, camera *cam, view_state *vs, const char *hud)
     vs->pixel_ratio[0] = ww > 0 ? (double)w / ww : 1.0;
     vs->pixel_ratio[1] = wh > 0 ? (double)h / wh : 1.0;
     camera_setup(cam, w, h);
-    if (driver_fill_frame(&a->d, &a->frame, vs->colour_by_speed))
+    if (driver_fill_frame(&a->d, &a->frame, vs->colour))
         return 1;
     gl_scene_draw(a->gl, cam, &a->frame);
     gl_scene_hud(a->gl, hud, w, h);
@@ -195,7 +195,7 @@ static int run_loop(view_app *a, const viewer_args *va, cli_error *error, long *
         cam.pitch = va->pitch;
     view_state vs;
     memset(&vs, 0, sizeof vs);
-    vs.colour_by_speed = va->colour_by_speed;
+    vs.colour = va->colour;
     vs.pixel_ratio[0] = vs.pixel_ratio[1] = 1.0;
     a->d.paused = va->paused;
     rate_meter meter;

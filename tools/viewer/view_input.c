@@ -9,7 +9,8 @@ const char *const view_keys_help =
     "  r                      reset to the starting scene\n"
     "  - and + (or =)         slower / faster (time scale halved / doubled)\n"
     "  g                      gravity on / off\n"
-    "  c                      colour by speed on / off\n"
+    "  c                      colouring: by band, by speed, by species (when the scene\n"
+    "                         has species), round again\n"
     "  o                      slow camera orbit on / off (3D)\n"
     "  d                      write the state now to the dump= file\n"
     "  Escape, q              quit\n";
@@ -55,7 +56,7 @@ static void key_down(SDL_Keycode key, driver *d, camera *cam, view_state *vs, in
             vs->error = 1;
         break;
     case SDLK_c:
-        vs->colour_by_speed = !vs->colour_by_speed;
+        vs->colour = frame_next_colour(vs->colour, d->has_species);
         break;
     case SDLK_o:
         vs->auto_orbit = !vs->auto_orbit;

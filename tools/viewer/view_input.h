@@ -3,7 +3,8 @@
  * orbit of the 3D camera (right button, wheel).
  *
  * Keys: space pause/resume, n single step, r reset, - slower, + (or =)
- * faster, g gravity on/off, c colour by speed on/off, o slow orbit on/off
+ * faster, g gravity on/off, c next colouring (bands, speed, then species
+ * when the scene has species), o slow orbit on/off
  * (3D), d write the state now (to the dump= file), Escape or q quit.
  *
  * Contract: view_input_handle applies one SDL event to the driver, the
@@ -17,7 +18,7 @@
 #include "driver.h"
 
 typedef struct view_state {
-    int colour_by_speed;
+    view_colour colour;   /* color=, then the c key's (frame.h) */
     int auto_orbit;
     int step_request;     /* single step asked for */
     int dump_request;     /* d: write the state now */

@@ -32,7 +32,8 @@ static const struct {
 } vkeys[VK_COUNT] = {
     [VK_WIDTH] = {"width", 3, "picture width in pixels (default 800)"},
     [VK_HEIGHT] = {"height", 3, "picture height in pixels (default 800)"},
-    [VK_COLOR] = {"color", 3, "bands (by starting height, default) or speed"},
+    [VK_COLOR] = {"color", 3, "bands (by starting height), speed or species (default: species "
+                              "when the scene has species, else bands)"},
     [VK_TIME_SCALE] = {"time_scale", 3, "simulated time per second of real time (default 1)"},
     [VK_BIG] = {"big", 3, "on (default) or off: the large sphere"},
     [VK_BIG_RADIUS] = {"big_radius", 3, "radius of the large sphere (default 8% of the box)"},
@@ -134,7 +135,15 @@ static int set_viewer_key(viewer_mode mode, vkey k, const char *v, viewer_args *
             *(k == VK_WIDTH ? &va->width : &va->height) = (int)x;
         break;
     case VK_COLOR:
-        st = parse_switch(name, v, "speed", "bands", &va->colour_by_speed, error);
+        if (!strcmp(v, "bands"))
+            va->colour = COLOUR_BANDS;
+        else if (!strcmp(v, "speed"))
+            va->colour = COLOUR_SPEED;
+        else if (!strcmp(v, "species"))
+            va->colour = COLOUR_SPECIES;
+        else
+            st = cli_fail(error, CLI_EXIT_USAGE, "%s=%s: expected bands, speed or species", name,
+                          v);
         break;
     case VK_TIME_SCALE:
         st = parse_number(name, v, 1e-6, 1e6, &va->time_scale, error);
@@ -229,6 +238,7 @@ static void defaults(viewer_args *va, driver_settings *ds)
     va->frames = 60;
     va->fps = 30.0;
     va->hud = 1;
+    va->colour = COLOUR_AUTO;
     va->yaw = NAN;
     va->pitch = NAN;
     memset(ds, 0, sizeof *ds);
@@ -363,6 +373,8 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         ds->triangle = o.triangle;
         o.triangle = NULL;
         o.ntriangles = 0;
+        ds->npass = o.npass;
+        memcpy(ds->pass, o.pass, sizeof ds->pass);
         ds->driven = o.motion != MOTION_BALLISTIC;
         ds->motion_options = o; /* (without the triangles: the motion needs none) */
         if (drag_text)

@@ -26,7 +26,7 @@ typedef enum viewer_mode { VIEWER_VIEW, VIEWER_RENDER } viewer_mode;
 
 typedef struct viewer_args {
     int width, height;
-    int colour_by_speed;
+    view_colour colour;       /* color=; COLOUR_AUTO: species when the scene has them, else bands */
     double time_scale;
     /* view */
     const char *dump;         /* final state at the end (extended XYZ) */
