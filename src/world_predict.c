@@ -1014,7 +1014,8 @@ void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *
 void world_predict_at_floor(carom_world *w, uint32_t i)
 {
     uint32_t partner = w->floors[i].partner;
-    if (partner == SPHERE_NONE || !w->info[partner].alive || !driven_in_plain_grid(w, i)) {
+    if (partner == SPHERE_NONE || !w->info[partner].alive || !spheres_meet(w, i, partner) ||
+        !driven_in_plain_grid(w, i)) {
         world_predict(w, i);
         return;
     }
@@ -1028,13 +1029,15 @@ void world_predict_at_floor(carom_world *w, uint32_t i)
 void world_predict_after_stale(carom_world *w, uint32_t i, uint32_t partner)
 {
     /* Its bound has not changed since it predicted; the partner's has, or
-     * the partner has gone: only that pair's meeting is not known. */
+     * the partner has gone (or changed to a species it does not meet):
+     * only that pair's meeting is not known. */
     if (!driven_in_plain_grid(w, i)) {
         world_predict(w, i);
         return;
     }
     double meeting = NAN;
-    world_predict_lazily(w, i, w->info[partner].alive ? partner : SPHERE_NONE, &meeting);
+    int still = w->info[partner].alive && spheres_meet(w, i, partner);
+    world_predict_lazily(w, i, still ? partner : SPHERE_NONE, &meeting);
 }
 
 int world_predict_after_crossing(carom_world *w, uint32_t i, int axis, int up)

@@ -16,8 +16,9 @@
  * A change that makes pairs meet is checked against the spheres' places
  * now (after the first advance; before it, or while the spheres grow,
  * the next advance checks) and undone if two spheres that would meet
- * overlap. A changed table predicts every event again at the next
- * advance; a sphere that changes species predicts its own events again,
+ * overlap. A changed table predicts every event again at once (the
+ * world builds again); a sphere that changes species predicts its own
+ * events again,
  * and the events of others that name it turn stale (its counter). */
 #include <stdio.h>
 
@@ -105,8 +106,13 @@ carom_status carom_world_set_pass_through(carom_world *w, uint32_t a, uint32_t b
             check_later(w, a, b);
         }
     }
-    world_unbuild(w); /* every prediction again, with the new table */
-    return CAROM_OK;
+    /* Every prediction again, with the new table, now: until a world is
+     * built again, changes to it are checked by the next advance (as
+     * growing spheres are in any case). */
+    if (!w->built)
+        return CAROM_OK;
+    world_unbuild(w);
+    return w->growth_rate > 0.0 ? CAROM_OK : world_build(w, 0);
 }
 
 carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_t species)

@@ -12,11 +12,29 @@
  * - moving a sphere (carom_world_set_position) follows the rules of
  *   adding one, keeps its velocity, and a refused move changes nothing;
  * - after every advance, step or sort: the world is at the time asked,
- *   no two spheres overlap, every sphere is in a walled box, the energy
- *   is kept (elastic) or does not grow (restitution), the momentum of a
- *   periodic world is kept, and the contact callback saw as many sphere
- *   contacts as the statistics count;
- * - sorting the records moves no sphere.
+ *   no two spheres that meet overlap, every sphere is in a walled box,
+ *   the energy is kept (elastic) or does not grow (restitution), the
+ *   momentum of a periodic world is kept, the contact callback saw as
+ *   many sphere contacts as the statistics count, all between spheres
+ *   that meet, and carom_world_max_overlap_now is the largest overlap of
+ *   spheres that meet;
+ * - sorting the records moves no sphere;
+ * - species, in half the worlds (seed / 2 + config odd): every sphere
+ *   gets one of 0, 1, 2 and CAROM_SPECIES_MAX - 1, the table a random
+ *   pass-through for each pair, and the rules above hold with the pairs
+ *   that pass through left out: an add or a move that overlaps only
+ *   spheres it passes through is taken (three adds in ten are placed
+ *   overlapping such a sphere on purpose). Two operations more:
+ *   carom_world_set_species on a random sphere and
+ *   carom_world_set_pass_through on a random pair. A change that makes
+ *   spheres overlapping by more than 1e-9 of their contact distance meet
+ *   is refused with CAROM_ERR_OVERLAP, changing nothing (table, species
+ *   and states read back), in a built responding world; a change under
+ *   which no pair it makes meet overlaps (by 1e-11), and any change of a
+ *   report-only world, is taken. Before the first advance such a change
+ *   is taken, the advance then fails with CAROM_ERR_OVERLAP without
+ *   moving the time, and the change undone, the world goes on. Species
+ *   and pairs out of range are refused.
  *
  * The worlds (224 kinds): 2D and 3D, walls and periodic, elastic and
  * restitution, cells and neighbour lists, sorting on and off; and each
@@ -50,6 +68,15 @@
 #define RADIUS_MAX 0.6
 #define KEPT 2
 #define DRIVEN 6
+#define SPECIES 4 /* the species of species worlds (species_values) */
+
+static const uint32_t species_values[SPECIES] = {0, 1, 2, CAROM_SPECIES_MAX - 1};
+
+/* What the species worlds did, over the whole run (printed at the end). */
+static struct {
+    int worlds;
+    long taken, refused, deferred, through_adds;
+} species_totals;
 
 typedef struct trial {
     carom_world *w;
@@ -66,13 +93,28 @@ typedef struct trial {
     int alive[MAX_IDS];
     int built;
     uint64_t contacts;   /* sphere contacts seen by the callback */
+    int species;         /* spheres of SPECIES species, a random table */
+    uint32_t pass[CAROM_SPECIES_MAX]; /* the test's table: bit b of pass[a] */
+    uint32_t kind[MAX_IDS];           /* species by entry */
+    uint32_t kind_of_id[MAX_IDS];     /* and by id (ids are 0, 1, 2...) */
+    uint64_t through_contacts;        /* contacts of spheres that pass through */
+    long taken, refused, deferred, through_adds;
 } trial;
+
+static int meets(const trial *t, uint32_t a, uint32_t b)
+{
+    return !((t->pass[a] >> b) & 1u);
+}
 
 static void count_contact(void *user_data, carom_contact *c)
 {
     trial *t = user_data;
-    if (c->kind == CAROM_CONTACT_SPHERE)
+    if (c->kind == CAROM_CONTACT_SPHERE) {
         t->contacts++;
+        if (c->i >= MAX_IDS || c->j >= MAX_IDS ||
+            !meets(t, t->kind_of_id[c->i], t->kind_of_id[c->j]))
+            t->through_contacts++;
+    }
 }
 
 static int alive_count(const trial *t)
@@ -93,15 +135,14 @@ static void separation(const trial *t, const double a[3], const double b[3], dou
     }
 }
 
-/* The smallest gap between a sphere at x (radius r) and the spheres
- * present, relative to the contact distance. */
-/* Least relative gap between a sphere at x of radius r and the live
- * spheres but entry `except` (-1: none). */
-static double least_gap_but(const trial *t, const double x[3], double r, int except)
+/* Least relative gap between a sphere at x of radius r and species
+ * `kind` and the live spheres it meets but entry `except` (-1: none). */
+static double least_gap_but(const trial *t, const double x[3], double r, uint32_t kind,
+                            int except)
 {
     double least = INFINITY;
     for (int k = 0; k < t->n; k++) {
-        if (!t->alive[k] || k == except)
+        if (!t->alive[k] || k == except || !meets(t, kind, t->kind[k]))
             continue;
         carom_sphere_state s;
         CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &s));
@@ -115,9 +156,9 @@ static double least_gap_but(const trial *t, const double x[3], double r, int exc
     return least;
 }
 
-static double least_gap(const trial *t, const double x[3], double r)
+static double least_gap(const trial *t, const double x[3], double r, uint32_t kind)
 {
-    return least_gap_but(t, x, r, -1);
+    return least_gap_but(t, x, r, kind, -1);
 }
 
 typedef struct totals {
@@ -125,7 +166,8 @@ typedef struct totals {
 } totals;
 
 /* Energy and momentum from the states, and the checks every state must
- * pass: no overlap, inside a walled box. */
+ * pass: no overlap of spheres that meet (carom_world_max_overlap_now the
+ * largest), inside a walled box. */
 static totals check_states(trial *t, const char *after)
 {
     totals s = {0.0, {0.0, 0.0, 0.0}};
@@ -134,6 +176,11 @@ static totals check_states(trial *t, const char *after)
         if (!t->alive[k])
             continue;
         CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &st[k]));
+        if (st[k].species != t->kind[k]) {
+            fprintf(stderr, "after %s: sphere %u has species %u, not %u\n", after,
+                    (unsigned)t->ids[k], st[k].species, t->kind[k]);
+            check_failures++;
+        }
         double v2 = 0.0;
         for (int a = 0; a < 3; a++) {
             v2 += st[k].velocity[a] * st[k].velocity[a];
@@ -152,21 +199,24 @@ static totals check_states(trial *t, const char *after)
             s.energy += 0.5 * st[k].mass * v2 + st[k].mass * t->gravity * st[k].position[1];
     }
     s.energy += carom_world_rotational_energy(t->w); /* the spins', in rough worlds */
-    for (int k = 0; k < t->n && !t->report_only; k++) {
+    double worst = 0.0;
+    for (int k = 0; k < t->n; k++) {
         for (int m = k + 1; m < t->n && t->alive[k]; m++) {
-            if (!t->alive[m])
+            if (!t->alive[m] || !meets(t, t->kind[k], t->kind[m]))
                 continue;
             double d[3];
             separation(t, st[k].position, st[m].position, d);
             double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
             double sigma = st[k].radius + st[m].radius;
-            if (dist < sigma * (1.0 - 1e-9)) {
+            worst = fmax(worst, (sigma - dist) / sigma);
+            if (!t->report_only && dist < sigma * (1.0 - 1e-9)) {
                 fprintf(stderr, "after %s: spheres %u and %u overlap by %.3g\n", after,
                         (unsigned)t->ids[k], (unsigned)t->ids[m], (sigma - dist) / sigma);
                 check_failures++;
             }
         }
     }
+    CHECK_NEAR(carom_world_max_overlap_now(t->w), worst, 1e-9);
     return s;
 }
 
@@ -178,6 +228,7 @@ static void check_motion(trial *t, totals before, uint64_t contacts_before,
     carom_stats st;
     carom_world_get_stats(t->w, &st);
     CHECK(t->contacts - contacts_before == st.collisions - collisions_before);
+    CHECK(t->through_contacts == 0);
     if (t->driven) {
         CHECK(st.late_contacts == 0); /* the forces keep to their bounds */
         CHECK(st.bound_breaks == 0);
@@ -209,6 +260,45 @@ static void random_velocity(rng *r, const trial *t, double v[3])
         v[k] = k < t->dim ? rng_uniform_range(r, -2.0, 2.0) : 0.0;
 }
 
+static uint32_t random_species(rng *r)
+{
+    return species_values[(int)(rng_uniform(r) * SPECIES)];
+}
+
+/* Places sphere d overlapping a random live sphere, its species one that
+ * passes through that sphere's (its centre within the contact distance,
+ * inside the box); 1 if placed so, else (no such species, or the place
+ * outside the box) 0, d unchanged. */
+static int place_through(const trial *t, rng *r, carom_sphere_def *d)
+{
+    int k = (int)(rng_uniform(r) * t->n);
+    if (t->n == 0 || !t->alive[k])
+        return 0;
+    uint32_t can[SPECIES];
+    int count = 0;
+    for (int c = 0; c < SPECIES; c++)
+        if (!meets(t, species_values[c], t->kind[k]))
+            can[count++] = species_values[c];
+    if (count == 0)
+        return 0;
+    carom_sphere_state s;
+    CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &s));
+    double dir[3], x[3], reach = rng_uniform(r) * (s.radius + d->radius);
+    rng_unit_vector(r, t->dim, dir);
+    for (int a = 0; a < 3; a++) {
+        x[a] = a < t->dim ? s.position[a] + reach * dir[a] : 0.0;
+        if (a >= t->dim)
+            continue;
+        if (t->walls && !(x[a] >= d->radius * 1.001 && x[a] <= t->box - d->radius * 1.001))
+            return 0;
+        if (!t->walls)
+            x[a] -= t->box * floor(x[a] / t->box);
+    }
+    d->species = can[(int)(rng_uniform(r) * count)];
+    memcpy(d->position, x, sizeof x);
+    return 1;
+}
+
 static void op_add(trial *t, rng *r)
 {
     if (t->n >= MAX_IDS || alive_count(t) >= MAX_SPHERES)
@@ -229,7 +319,13 @@ static void op_add(trial *t, rng *r)
     random_velocity(r, t, d.velocity);
     if (d.mass == INFINITY)
         d.velocity[0] = d.velocity[1] = d.velocity[2] = 0.0; /* no squeeze (test_stuck) */
-    double gap = least_gap(t, d.position, d.radius);
+    int through = 0;
+    if (t->species) {
+        d.species = random_species(r);
+        if (!outside && rng_uniform(r) < 0.3)
+            through = place_through(t, r, &d);
+    }
+    double gap = least_gap(t, d.position, d.radius, d.species);
     if (!t->built && (outside || (gap < 1e-6 && !t->report_only)))
         return; /* checks wait for the first advance: add only clear ones */
     size_t count = carom_world_sphere_count(t->w);
@@ -248,8 +344,14 @@ static void op_add(trial *t, rng *r)
         CHECK(st == CAROM_ERR_OVERLAP);
     }
     if (st == CAROM_OK) {
+        if (id < MAX_IDS)
+            t->kind_of_id[id] = d.species;
+        else
+            CHECK(id < MAX_IDS); /* ids are handed out from 0 */
+        t->kind[t->n] = d.species;
         t->ids[t->n] = id;
         t->alive[t->n++] = 1;
+        t->through_adds += through;
     } else {
         CHECK(carom_world_sphere_count(t->w) == count);
     }
@@ -324,7 +426,7 @@ static void op_set_position(trial *t, rng *r)
     int outside = t->walls && t->built && rng_uniform(r) < 0.1;
     if (outside)
         x[0] = radius * 0.5; /* half out of the low wall */
-    double gap = least_gap_but(t, x, radius, k);
+    double gap = least_gap_but(t, x, radius, t->kind[k], k);
     if (!t->built && (outside || (gap < 1e-6 && !t->report_only)))
         return; /* checks wait for the first advance: move only to clear places */
     carom_status st = carom_world_set_position(t->w, t->ids[k], x);
@@ -370,6 +472,153 @@ static void op_reprobe(trial *t, rng *r)
             CHECK(s1.velocity[a] == s0.velocity[a]);
         }
     }
+}
+
+/* The world's table against the test's (and a species out of range
+ * passes through nothing). */
+static void check_table(const trial *t)
+{
+    for (int a = 0; a < SPECIES; a++)
+        for (int b = 0; b < SPECIES; b++) {
+            uint32_t sa = species_values[a], sb = species_values[b];
+            CHECK(carom_world_passes_through(t->w, sa, sb) == !meets(t, sa, sb));
+        }
+    CHECK(carom_world_passes_through(t->w, CAROM_SPECIES_MAX, 0) == 0);
+}
+
+/* Least relative gaps of the pairs a change makes the world check: those
+ * of entry `sphere` (-1: none) given species `to`, or, when the table's
+ * pair a, b is made to meet (pass[] the table after), those of a sphere
+ * of species a or b; over every such pair that meets after the change
+ * (*least), and over those that pass through now (*least_new). */
+static void change_gaps(const trial *t, int sphere, uint32_t to, const uint32_t *pass, uint32_t a,
+                        uint32_t b, double *least, double *least_new)
+{
+    *least = *least_new = INFINITY;
+    carom_sphere_state st[MAX_IDS];
+    for (int k = 0; k < t->n; k++)
+        if (t->alive[k])
+            CHECK_OK(carom_world_get_sphere(t->w, t->ids[k], &st[k]));
+    for (int k = 0; k < t->n; k++)
+        for (int m = k + 1; m < t->n && t->alive[k]; m++) {
+            if (!t->alive[m])
+                continue;
+            uint32_t sk = k == sphere ? to : t->kind[k], sm = m == sphere ? to : t->kind[m];
+            int concerned = sphere >= 0 ? k == sphere || m == sphere
+                                        : sk == a || sk == b || sm == a || sm == b;
+            if (!concerned || ((pass[sk] >> sm) & 1u))
+                continue;
+            double d[3];
+            separation(t, st[k].position, st[m].position, d);
+            double sigma = st[k].radius + st[m].radius;
+            double gap = (sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - sigma) / sigma;
+            *least = fmin(*least, gap);
+            if (!meets(t, t->kind[k], t->kind[m]))
+                *least_new = fmin(*least_new, gap);
+        }
+}
+
+/* The outcome of a change (set_species or set_pass_through, status st)
+ * against the gaps it makes meet: 1 if taken. Before the first advance
+ * in a responding world, a change that makes spheres overlap is taken
+ * and fails that advance (the caller then undoes it: *undo). */
+static int judge_change(trial *t, carom_status st, double least, double least_new, int *undo)
+{
+    *undo = 0;
+    if (t->report_only || least > -1e-11) {
+        CHECK_OK(st);
+        t->taken++;
+        return st == CAROM_OK;
+    }
+    if (!t->built) {
+        CHECK_OK(st);
+        if (least_new < -1e-9) {
+            double now = carom_world_time(t->w);
+            CHECK(carom_world_advance_to(t->w, now + 0.1) == CAROM_ERR_OVERLAP);
+            CHECK(carom_world_time(t->w) == now);
+            t->deferred++;
+        }
+        *undo = 1;
+        return st == CAROM_OK;
+    }
+    if (least_new < -1e-9) {
+        if (st != CAROM_ERR_OVERLAP)
+            fprintf(stderr, "a change that makes spheres overlapping by %g meet: %s\n",
+                    -least_new, carom_status_name(st));
+        CHECK(st == CAROM_ERR_OVERLAP);
+        t->refused++;
+    } else {
+        CHECK(st == CAROM_OK || st == CAROM_ERR_OVERLAP); /* near contact: either */
+    }
+    return st == CAROM_OK;
+}
+
+/* A random sphere to a random species. */
+static void op_set_species(trial *t, rng *r)
+{
+    if (t->n == 0)
+        return;
+    int k = (int)(rng_uniform(r) * t->n);
+    uint32_t to = random_species(r);
+    carom_sphere_id id = t->ids[k];
+    if (!t->alive[k]) {
+        CHECK(carom_world_set_species(t->w, id, to) == CAROM_ERR_NO_SUCH_SPHERE);
+        return;
+    }
+    carom_sphere_state before, after;
+    CHECK_OK(carom_world_get_sphere(t->w, id, &before));
+    CHECK(carom_world_set_species(t->w, id, CAROM_SPECIES_MAX) == CAROM_ERR_INVALID_ARGUMENT);
+    double least, least_new;
+    change_gaps(t, k, to, t->pass, 0, 0, &least, &least_new);
+    int undo;
+    carom_status st = carom_world_set_species(t->w, id, to);
+    if (judge_change(t, st, least, least_new, &undo)) {
+        t->kind[k] = t->kind_of_id[id] = to;
+        if (undo) {
+            CHECK_OK(carom_world_set_species(t->w, id, before.species));
+            t->kind[k] = t->kind_of_id[id] = before.species;
+        }
+    }
+    CHECK_OK(carom_world_get_sphere(t->w, id, &after));
+    CHECK(after.species == t->kind[k]);
+    /* Nothing else changed (but the counter of a sphere that changed
+     * species: its events are predicted again). */
+    after.species = before.species;
+    if (st != CAROM_OK || to == before.species)
+        CHECK(memcmp(&after, &before, sizeof after) == 0);
+    after.collisions = before.collisions;
+    CHECK(memcmp(&after, &before, sizeof after) == 0);
+    check_table(t);
+}
+
+/* A random pair of species made to pass through each other or meet. */
+static void op_set_pass_through(trial *t, rng *r)
+{
+    uint32_t a = random_species(r), b = random_species(r);
+    int pass = rng_uniform(r) < 0.5;
+    CHECK(carom_world_set_pass_through(t->w, a, CAROM_SPECIES_MAX, pass) ==
+          CAROM_ERR_INVALID_ARGUMENT);
+    uint32_t after[CAROM_SPECIES_MAX];
+    memcpy(after, t->pass, sizeof after);
+    if (pass) {
+        after[a] |= 1u << b;
+        after[b] |= 1u << a;
+    } else {
+        after[a] &= ~(1u << b);
+        after[b] &= ~(1u << a);
+    }
+    double least = INFINITY, least_new = INFINITY;
+    if (!pass)
+        change_gaps(t, -1, 0, after, a, b, &least, &least_new);
+    int undo;
+    carom_status st = carom_world_set_pass_through(t->w, a, b, pass);
+    if (judge_change(t, st, least, least_new, &undo)) {
+        if (undo)
+            CHECK_OK(carom_world_set_pass_through(t->w, a, b, !pass));
+        else
+            memcpy(t->pass, after, sizeof after);
+    }
+    check_table(t);
 }
 
 static void op_move(trial *t, rng *r)
@@ -467,6 +716,7 @@ static void run_trial(uint64_t seed, int config, int operations)
     t.gravity = variant == 4 ? 2.0 : 0.0;
     t.obstacles = variant == 5;
     t.rough = !t.report_only && seed % 2 == 0;
+    t.species = (seed / 2 + (uint64_t)config) % 2 == 1;
     if (t.gravity > 0.0)
         t.walls = 1;
     carom_world_def def = carom_world_default_def();
@@ -512,9 +762,25 @@ static void run_trial(uint64_t seed, int config, int operations)
         return;
     }
     int failures = check_failures;
+    if (t.species) {
+        /* Each pair of species passes through with probability 0.4. */
+        for (int a = 0; a < SPECIES; a++)
+            for (int b = a; b < SPECIES; b++) {
+                uint32_t sa = species_values[a], sb = species_values[b];
+                if (rng_uniform(&r) < 0.4) {
+                    t.pass[sa] |= 1u << sb;
+                    t.pass[sb] |= 1u << sa;
+                    CHECK_OK(carom_world_set_pass_through(t.w, sa, sb, 1));
+                }
+            }
+        check_table(&t);
+    }
     for (int k = 0; k < t.driven; k++) {
         carom_sphere_def d = carom_forces_sphere_def(forces, (size_t)k);
+        if (t.species)
+            d.species = random_species(&r);
         CHECK_OK(carom_world_add_sphere(t.w, &d, &t.ids[t.n]));
+        t.kind[t.n] = t.kind_of_id[t.ids[t.n] % MAX_IDS] = d.species;
         t.alive[t.n++] = 1;
     }
     for (int k = 0; k < 12; k++)
@@ -531,15 +797,19 @@ static void run_trial(uint64_t seed, int config, int operations)
             op_reprobe(&t, &r);
         else if (u < 0.55)
             op_set_position(&t, &r);
+        else if (t.species && u < 0.6)
+            op_set_species(&t, &r);
+        else if (t.species && u < 0.65)
+            op_set_pass_through(&t, &r);
         else
             op_move(&t, &r);
     }
     carom_stats st;
     carom_world_get_stats(t.w, &st);
-    printf("seed %llu, world %2d (%dD, %s, %s%s, %s, sort %s): %d spheres, t = %.2f, %llu "
+    printf("seed %llu, world %3d (%dD, %s, %s%s%s, %s, sort %s): %d spheres, t = %.2f, %llu "
            "contacts%s\n",
            (unsigned long long)seed, config, t.dim, t.walls ? "walls" : "periodic",
-           t.rough ? "rough, " : "",
+           t.rough ? "rough, " : "", t.species ? "species, " : "",
            t.report_only  ? "report-only"
            : variant == 2 ? "a big sphere"
            : variant == 6 ? "a big driven sphere"
@@ -550,6 +820,16 @@ static void run_trial(uint64_t seed, int config, int operations)
                           : "restitution",
            (bits >> 3) & 1 ? "lists" : "cells", (bits >> 4) & 1 ? "off" : "auto", alive_count(&t), carom_world_time(t.w),
            (unsigned long long)t.contacts, check_failures == failures ? "" : ": FAILED");
+    if (t.species) {
+        printf("  species changes: %ld taken, %ld refused, %ld failing the first advance; %ld "
+               "adds overlapping spheres passed through\n",
+               t.taken, t.refused, t.deferred, t.through_adds);
+        species_totals.worlds++;
+        species_totals.taken += t.taken;
+        species_totals.refused += t.refused;
+        species_totals.deferred += t.deferred;
+        species_totals.through_adds += t.through_adds;
+    }
     carom_world_free(t.w);
     if (forces)
         CHECK(carom_forces_misuse(forces) == 0);
@@ -563,5 +843,9 @@ int main(void)
     for (uint64_t seed = 1; seed <= (quick ? 3u : 6u); seed++)
         for (int config = 0; config < 224; config++)
             run_trial(seed, config, operations);
+    printf("%d worlds with species: %ld changes taken, %ld refused, %ld failing the first "
+           "advance; %ld adds overlapping spheres passed through\n",
+           species_totals.worlds, species_totals.taken, species_totals.refused,
+           species_totals.deferred, species_totals.through_adds);
     return CHECK_REPORT();
 }

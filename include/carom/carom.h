@@ -317,9 +317,10 @@ const char *carom_world_error_message(const carom_world *world);
 /* Adds a sphere at the world's current time. Before the first advance,
  * overlaps and box checks are deferred to the first advance (so building
  * a world of N spheres is O(N)); afterwards they are checked at once.
- * A sphere too large for the world's grid makes the world build itself
- * again at the next advance; spheres added until then are checked by
- * that advance (only they: the others' states come from the world's own
+ * A sphere too large for the world's grid (or a fixed plane, segment or
+ * triangle added) makes the world build itself again at the next
+ * advance; spheres added or moved until then are checked by that
+ * advance (only they: the others' states come from the world's own
  * events), which returns the error naming one that fails, with the world
  * left at its time. A report-only world (CAROM_RESPONSE_NONE), whose
  * spheres pass through each other, checks only the box: a sphere may be
@@ -416,9 +417,9 @@ carom_status carom_world_set_spin(carom_world *world, carom_sphere_id id, const 
  * advance, that advance checks). A report-only world allows overlaps, and
  * a pair that starts to meet while overlapping is first reported when it
  * comes into contact again after separating. The table changed: every
- * event is predicted again at the next advance (O(N)); a sphere's species
- * changed: its events. CAROM_ERR_INVALID_ARGUMENT for a species out of
- * range. */
+ * event is predicted again at once (O(N); while the spheres grow, at the
+ * next advance); a sphere's species changed: its events.
+ * CAROM_ERR_INVALID_ARGUMENT for a species out of range. */
 #define CAROM_SPECIES_MAX 32
 carom_status carom_world_set_pass_through(carom_world *world, uint32_t a, uint32_t b, int pass);
 /* 1 if species a and b pass through each other, 0 if they meet (and for

@@ -47,7 +47,30 @@
  *   cut into 16 that share edges and corners (carom_world_add_triangle;
  *   several leaves of the world's tree of triangles), checked in the
  *   same way;
- * - scene queries (check_queries, fuzz_worlds.h) agree with the states.
+ * - scene queries (check_queries, fuzz_worlds.h) agree with the states;
+ * - species: one world in four (the step byte's top two bits; the bytes
+ *   read as before otherwise) gives its spheres species 0 to 2
+ *   (read_sphere, fuzz_worlds.h) and reads two more bytes after the
+ *   header. The first, the table: its bits 0-5 say whether the pairs
+ *   (0,0) (0,1) (0,2) (1,1) (1,2) (2,2) pass through each other; bit 6
+ *   sets the table after the spheres are added rather than before, bit 7
+ *   gives the species by carom_world_set_species after each add rather
+ *   than by the definition (before the first advance, all taken). The
+ *   placement's overlap test leaves out the pairs that pass through, and
+ *   a sphere placed touching one it passes through is placed overlapping
+ *   it; the overlap checks after each step leave them out too, a recorded
+ *   sphere contact must be between spheres that meet, and
+ *   carom_world_max_overlap_now must be this file's largest overlap
+ *   between spheres that meet (to 1e-9 of the contact distance and the
+ *   coordinates' rounding). The second byte, changes: after step k (1 to
+ *   5, in a world that does not grow) whose bit k - 1 is set, a change
+ *   (the top 3 bits plus k, modulo 8: one of the six pairs flipped, or a
+ *   sphere's species moved on by 1 or 2): one that makes spheres
+ *   overlapping by more than 2e-10 of their contact distance meet must be
+ *   refused with CAROM_ERR_OVERLAP and change nothing (table and species
+ *   read back); one under which no pair it concerns that meets overlaps
+ *   by more than 0.5e-10, and any change in a report-only world, must be
+ *   taken; energy and momentum are checked across it as before.
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
  * infinite mass can squeeze a sphere without end. Built only with
@@ -66,6 +89,130 @@
 #define SPHERE_BYTES 15
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The six pairs of species 0 to 2, in the table byte's bit order. */
+static const unsigned pair_a[6] = {0, 0, 0, 1, 1, 2}, pair_b[6] = {0, 1, 2, 1, 2, 2};
+
+/* The world's table against the one kept here (and species beyond those
+ * used, and out of range, meet everything). */
+static void check_table(const carom_world *w, const world_spec *s)
+{
+    for (unsigned a = 0; a < FUZZ_SPECIES; a++)
+        for (unsigned b = 0; b < FUZZ_SPECIES; b++)
+            if (carom_world_passes_through(w, a, b) != !species_meet(s, a, b))
+                fail("the world's table is not the one set", (double)(a * FUZZ_SPECIES + b));
+    if (carom_world_passes_through(w, FUZZ_SPECIES, 0) ||
+        carom_world_passes_through(w, CAROM_SPECIES_MAX - 1, CAROM_SPECIES_MAX - 1) ||
+        carom_world_passes_through(w, CAROM_SPECIES_MAX, 0))
+        fail("species never set pass through", 0.0);
+}
+
+static void set_table(carom_world *w, const world_spec *s)
+{
+    for (int k = 0; k < 6; k++)
+        if (carom_world_set_pass_through(w, pair_a[k], pair_b[k],
+                                         !species_meet(s, pair_a[k], pair_b[k])) != CAROM_OK)
+            fail("a table set before the first advance was refused", (double)k);
+    check_table(w, s);
+}
+
+/* How far the coordinates' rounding may move a relative overlap of
+ * spheres a contact distance sigma apart. */
+static double rounding(const world_spec *s, double sigma)
+{
+    double big = fmax(s->box[0], fmax(s->box[1], s->box[2]));
+    return 8.0 * 2.220446049250313e-16 * big / sigma;
+}
+
+/* carom_world_max_overlap_now against the largest overlap between
+ * spheres that meet, by this file's arithmetic. */
+static void check_max_overlap(const carom_world *w, const world_spec *s, const placed *p, int n)
+{
+    double lo = 0.0, hi = 0.0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            if (!meet(s, &p[i], &p[j]))
+                continue;
+            double sigma = p[i].r + p[j].r, o = (sigma - distance(s, p[i].x, p[j].x)) / sigma;
+            double tol = 1e-9 + rounding(s, sigma);
+            lo = fmax(lo, o - tol);
+            hi = fmax(hi, o + tol);
+        }
+    double theirs = carom_world_max_overlap_now(w);
+    if (!(theirs >= lo && theirs <= hi))
+        fail("carom_world_max_overlap_now is not the largest overlap of spheres that meet",
+             theirs - lo);
+}
+
+/* Change number k (after step k) from the changes byte: a pair of the
+ * table flipped, or a sphere's species moved on; taken or refused as the
+ * spheres' overlaps now say (the top comment). */
+static void change_species(carom_world *w, world_spec *s, placed *p, int n, unsigned changes,
+                           unsigned k)
+{
+    unsigned j = ((changes >> 5) + k) % 8;
+    int sphere = -1;
+    unsigned a = 0, b = 0, to = 0;
+    int pass = 0;
+    world_spec after = *s;
+    if (j < 6) {
+        a = pair_a[j];
+        b = pair_b[j];
+        pass = species_meet(s, a, b);
+        if (pass) {
+            after.pass[a] |= 1u << b;
+            after.pass[b] |= 1u << a;
+        } else {
+            after.pass[a] &= ~(1u << b);
+            after.pass[b] &= ~(1u << a);
+        }
+    } else {
+        if (n == 0)
+            return;
+        sphere = (int)((changes * 5u + k) % (unsigned)n);
+        to = (p[sphere].species + j - 5) % FUZZ_SPECIES;
+    }
+    /* The pairs the world checks: those of the sphere, or of a sphere of
+     * either species, that meet after the change (none when a pair is
+     * made to pass). */
+    int must_refuse = 0, must_take = 1;
+    for (int i = 0; i < n && !(j < 6 && pass); i++)
+        for (int m = i + 1; m < n; m++) {
+            unsigned si = i == sphere ? to : p[i].species, sm = m == sphere ? to : p[m].species;
+            int concerned = j < 6 ? si == a || si == b || sm == a || sm == b
+                                  : i == sphere || m == sphere;
+            if (!concerned || !species_meet(&after, si, sm))
+                continue;
+            double sigma = p[i].r + p[m].r, o = (sigma - distance(s, p[i].x, p[m].x)) / sigma;
+            double tol = rounding(s, sigma);
+            if (o > 0.5e-10 - tol)
+                must_take = 0;
+            if (o > 2e-10 + tol && !meet(s, &p[i], &p[m]))
+                must_refuse = 1; /* newly meeting, overlapping */
+        }
+    if (s->report_only) {
+        must_refuse = 0;
+        must_take = 1;
+    }
+    carom_status st = sphere < 0 ? carom_world_set_pass_through(w, a, b, pass)
+                                 : carom_world_set_species(w, p[sphere].id, to);
+    if (st == CAROM_OK) {
+        if (must_refuse)
+            fail("a change that makes overlapping spheres meet was taken", (double)j);
+        if (sphere < 0)
+            *s = after;
+        else
+            p[sphere].species = to;
+    } else if (st == CAROM_ERR_OVERLAP) {
+        if (must_take)
+            fail("a change under which no spheres that meet overlap was refused", (double)j);
+    } else {
+        fprintf(stderr, "fuzz_world: %s: %s\n", carom_status_name(st), carom_world_error_message(w));
+        fail("a change of species failed", (double)j);
+    }
+    check_table(w, s);
+    read_back(w, p, n); /* the species too */
+}
 
 /* Energy of the finite-mass spheres (potential m g y under gravity, and
  * their spins' in a rough world). */
@@ -111,6 +258,14 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
             spheres++;
             if (!known_j || c[k].j == c[k].i)
                 fail("a recorded sphere contact without two spheres", (double)c[k].j);
+            const placed *a = NULL, *b = NULL;
+            for (int m = 0; m < n; m++) {
+                a = p[m].id == c[k].i ? &p[m] : a;
+                b = p[m].id == c[k].j ? &p[m] : b;
+            }
+            if (!meet(s, a, b))
+                fail("a recorded contact between spheres that pass through each other",
+                     (double)(a->species * FUZZ_SPECIES + b->species));
         } else if (c[k].kind == CAROM_CONTACT_PLANE) {
             walls++;
             if (c[k].wall < 0 || (size_t)c[k].wall >= carom_world_plane_count(w))
@@ -169,8 +324,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double r0 = ldexp(1.0, -(int)(take8(&r) % 24));         /* 1 .. 2^-23 */
     double vmax = ldexp(1.0, (int)(take8(&r) % 41) - 20);   /* 2^-20 .. 2^20 */
     unsigned steps_byte = take8(&r), steps = 1 + steps_byte % 6;
-    double step = ldexp(s.box[0] / vmax, -(int)(take8(&r) % 12));
+    unsigned step_byte = take8(&r);
+    double step = ldexp(s.box[0] / vmax, -(int)(step_byte % 12));
     double g = s.gravity ? vmax * vmax / s.box[1] * (1.0 + take8(&r) % 8) : 0.0;
+    /* Species (the top comment): the table and the changes. */
+    s.species = step_byte >= 192;
+    unsigned table = s.species ? take8(&r) : 0, changes = s.species ? take8(&r) : 0;
+    for (int k = 0; k < 6; k++)
+        if ((table >> k) & 1) {
+            s.pass[pair_a[k]] |= 1u << pair_b[k];
+            s.pass[pair_b[k]] |= 1u << pair_a[k];
+        }
+    int table_later = (table >> 6) & 1, species_later = (table >> 7) & 1;
     def.gravity[1] = -g;
     /* Contacts slower than this are elastic and separate at least this
      * fast: a scale of its own for every speed scale. */
@@ -182,6 +347,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     carom_world *w = carom_world_create(&def, &error);
     if (!w)
         return 0; /* a definition the world refuses (with a message) */
+    if (s.species && !table_later)
+        set_table(w, &s);
     placed p[MAX_SPHERES];
     int n = 0, touching_any = 0;
     while (n < MAX_SPHERES && r.left >= SPHERE_BYTES) {
@@ -193,8 +360,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(sd.velocity, p[n].v, sizeof sd.velocity);
         sd.radius = p[n].r;
         sd.mass = p[n].m;
+        sd.species = species_later ? 0 : p[n].species;
         if (carom_world_add_sphere(w, &sd, &p[n].id) != CAROM_OK)
             fail("a sphere clear of the others and inside the box was refused", (double)n);
+        if (species_later && carom_world_set_species(w, p[n].id, p[n].species) != CAROM_OK)
+            fail("a species given before the first advance was refused", (double)n);
         s.obstacles += !isfinite(p[n].m);
         s.moving_obstacles |= !isfinite(p[n].m) && (p[n].v[0] != 0.0 || p[n].v[1] != 0.0 ||
                                                     p[n].v[2] != 0.0);
@@ -202,6 +372,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         n++;
     }
 
+    if (s.species && table_later)
+        set_table(w, &s);
     add_plane(w, &s, &r);
     add_segment(w, &s, &r);
     add_triangle(w, &s, &r);
@@ -255,6 +427,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_segments(w, &s, p, n);
         check_triangles(w, &s, p, n);
         check_queries(w, &s, p, n);
+        check_max_overlap(w, &s, p, n);
         if (s.report_only && !s.gravity)
             check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
                            carom_world_time(w));
@@ -305,6 +478,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (!reached)
             break;
+        if (s.species && !growing && k < steps && k <= 5 && ((changes >> (k - 1)) & 1))
+            change_species(w, &s, p, n, changes, k);
     }
     carom_world_free(w);
     return 0;

@@ -1,9 +1,16 @@
 /* What the world fuzz targets (fuzz_world.c, fuzz_driven.c) share:
  * numbers read off the input bytes (zeros once they run out), a world's
  * kind and its ballistic spheres made from them, and the checks of the
- * states after an advance (no overlap, inside a walled box), by this
- * file's own O(N^2) arithmetic. A failed check aborts with a message,
- * which libFuzzer reports with the input. */
+ * states after an advance (no overlap between spheres that meet, inside a
+ * walled box), by this file's own O(N^2) arithmetic. A failed check
+ * aborts with a message, which libFuzzer reports with the input.
+ *
+ * Species (world_spec.species, fuzz_world.c): spheres of species 0 to 2
+ * and a table of which pass through each other (world_spec.pass, row a's
+ * bit b), kept here as the world should keep it; pairs that pass through
+ * are left out of the overlap checks, and may be placed overlapping
+ * (read_sphere). Without species (world_spec zeroed, as fuzz_driven.c's)
+ * every sphere is of species 0 and every pair meets. */
 #ifndef CAROM_FUZZ_WORLDS_H
 #define CAROM_FUZZ_WORLDS_H
 
@@ -54,13 +61,30 @@ typedef struct world_spec {
                              squeeze a sphere against another such body
                              or a wall: overlaps are then not checked */
     double box[3];
+    int species;          /* spheres of species 0 to FUZZ_SPECIES - 1 */
+    unsigned pass[3];     /* bit b of pass[a]: species a and b pass through
+                             each other (symmetric; 0: every pair meets) */
 } world_spec;
+
+#define FUZZ_SPECIES 3
 
 typedef struct placed {
     double x[3], v[3], r, m;
     int driven;
+    unsigned species; /* 0 unless world_spec.species */
     carom_sphere_id id;
 } placed;
+
+/* Whether spheres of species a and b meet (by the table kept here). */
+static inline int species_meet(const world_spec *s, unsigned a, unsigned b)
+{
+    return !((s->pass[a] >> b) & 1u);
+}
+
+static inline int meet(const world_spec *s, const placed *a, const placed *b)
+{
+    return species_meet(s, a->species, b->species);
+}
 
 /* A contact found by probing a driven sphere is one within a tolerance
  * (world_driven.h: 1e-10 of the contact distance plus 1e-14 of the
@@ -85,13 +109,15 @@ static inline double distance(const world_spec *s, const double a[3], const doub
     return sqrt(d2);
 }
 
-/* The states at the world's time. */
+/* The states at the world's time (and the species kept here). */
 static inline void read_back(carom_world *w, placed *p, int n)
 {
     for (int i = 0; i < n; i++) {
         carom_sphere_state st;
         if (carom_world_get_sphere(w, p[i].id, &st) != CAROM_OK)
             fail("a sphere the world accepted is gone", (double)i);
+        if (st.species != p[i].species)
+            fail("a sphere's species is not the one it was given", (double)st.species);
         memcpy(p[i].x, st.position, sizeof p[i].x);
         memcpy(p[i].v, st.velocity, sizeof p[i].v);
         p[i].r = st.radius; /* growing spheres' (fuzz_world) */
@@ -104,7 +130,7 @@ static inline int unmoved(const placed *p)
 }
 
 /* Finite states, inside a walled box, and (unless report-only) no two
- * spheres overlapping by more than round-off. */
+ * spheres that meet overlapping by more than round-off. */
 static inline void check_states(const world_spec *s, const placed *p, int n)
 {
     for (int i = 0; i < n; i++)
@@ -122,6 +148,8 @@ static inline void check_states(const world_spec *s, const placed *p, int n)
         for (int j = i + 1; j < n; j++) {
             if (s->driven_pass && unmoved(&p[i]) && unmoved(&p[j]) && (p[i].driven || p[j].driven))
                 continue; /* they pass through each other */
+            if (!meet(s, &p[i], &p[j]))
+                continue; /* their species pass through each other */
             double sigma = p[i].r + p[j].r;
             double slack = p[i].driven || p[j].driven ? driven_slack(s, sigma) : 1e-9 * sigma;
             double d = distance(s, p[i].x, p[j].x);
@@ -167,15 +195,27 @@ static inline void read_spec(byte_reader *r, world_spec *s, carom_world_def *def
     def->prefetch = CAROM_PREFETCH_OFF;
 }
 
-/* Reads one sphere; 0 if it is left out (it would overlap). */
+/* Reads one sphere; 0 if it is left out (it would overlap a sphere it
+ * meets). With species, a sphere's species is the high half of its mass
+ * byte (an obstacle's, which has none, its flags' top 3 bits) modulo
+ * FUZZ_SPECIES, and a sphere placed touching one it passes through is
+ * placed overlapping it instead, its centre at 2|u - 1/2| (where that is
+ * below 1) of the contact distance from the other's: any overlap, down to
+ * the same centre. Without species, the bits read as before. */
 static inline int read_sphere(byte_reader *r, const world_spec *s, double r0, double vmax,
                               const placed *p, int n, placed *out, int *touching)
 {
     unsigned flags = take8(r);
     out->driven = 0;
     out->r = r0 * (0.5 + 1.5 * (double)take8(r) / 255.0);
-    out->m = flags & 1 ? INFINITY : 0.25 * (double)(1 + (take8(r) & 15));
+    unsigned mass_byte = flags & 1 ? 0 : take8(r);
+    out->m = flags & 1 ? INFINITY : 0.25 * (double)(1 + (mass_byte & 15));
+    out->species = !s->species ? 0
+                   : flags & 1 ? (flags >> 5) % FUZZ_SPECIES
+                               : (mass_byte >> 4) % FUZZ_SPECIES;
     *touching = n > 0 && (flags & 2);
+    /* Touching one it passes through: placed overlapping it. */
+    int through = *touching && !meet(s, &p[(flags >> 2) % n], out);
     double u[3], vel[3];
     for (int k = 0; k < 3; k++) {
         u[k] = (double)take16(r) / 65535.0;
@@ -189,7 +229,7 @@ static inline int read_sphere(byte_reader *r, const world_spec *s, double r0, do
         } else if (*touching) {
             /* Along a direction from the bytes, at the contact distance
              * from an earlier sphere (the last bits decide whether it
-             * overlaps). */
+             * overlaps), or within it from one it passes through. */
             const placed *q = &p[(flags >> 2) % n];
             double dir[3], len = 0.0;
             for (int a = 0; a < s->dim; a++) {
@@ -198,7 +238,8 @@ static inline int read_sphere(byte_reader *r, const world_spec *s, double r0, do
             }
             if (len == 0.0)
                 return 0;
-            out->x[k] = q->x[k] + (q->r + out->r) * dir[k] / sqrt(len);
+            double reach = through ? fmin(1.0, 2.0 * sqrt(len)) : 1.0;
+            out->x[k] = q->x[k] + reach * (q->r + out->r) * dir[k] / sqrt(len);
             if (!s->walls[k])
                 out->x[k] -= s->box[k] * floor(out->x[k] / s->box[k]);
         } else {
@@ -215,9 +256,13 @@ static inline int read_sphere(byte_reader *r, const world_spec *s, double r0, do
         if (s->walls[k] &&
             !(out->x[k] >= out->r * 1.001 && out->x[k] <= s->box[k] - out->r * 1.001))
             return 0;
+    if (through)
+        *touching = 0; /* clear of the others it meets, as any other */
     if (s->report_only)
         return 1;
     for (int i = 0; i < n; i++) {
+        if (!meet(s, &p[i], out))
+            continue; /* may overlap */
         double sigma = p[i].r + out->r;
         double d = distance(s, p[i].x, out->x);
         if (*touching ? d < sigma * (1.0 - 1e-12) : d < sigma * (1.0 + 1e-9))
