@@ -261,7 +261,10 @@ typedef struct carom_sphere_state {
     double velocity[3];
     double radius;
     double mass;
-    uint64_t collisions; /* number of velocity changes so far */
+    uint64_t collisions; /* number of changes to it so far that its events
+                            follow: velocity changes (contacts,
+                            carom_world_set_velocity), moves and species
+                            changes */
     uint32_t species;
 } carom_sphere_state;
 
