@@ -98,13 +98,21 @@ void pair_set_remove(pair_set *s, uint32_t a, uint32_t b)
         remove_at(s, p);
 }
 
-void pair_set_remove_all_with(pair_set *s, uint32_t a)
+void pair_set_remove_with_if(pair_set *s, uint32_t a,
+                             int (*drop)(const void *ctx, uint32_t a, uint32_t b),
+                             const void *ctx)
 {
     for (size_t k = 0; k < s->capacity;) {
         uint64_t key = s->keys[k];
-        if (key != 0 && ((uint32_t)(key >> 32) == a || (uint32_t)key == a))
+        uint32_t hi = (uint32_t)(key >> 32), lo = (uint32_t)key;
+        if (key != 0 && (hi == a || lo == a) && (!drop || drop(ctx, a, hi == a ? lo : hi)))
             remove_at(s, k); /* k again: an entry may have moved here */
         else
             k++;
     }
+}
+
+void pair_set_remove_all_with(pair_set *s, uint32_t a)
+{
+    pair_set_remove_with_if(s, a, NULL, NULL);
 }

@@ -23,5 +23,9 @@ int pair_set_insert(pair_set *s, uint32_t a, uint32_t b);
 void pair_set_remove(pair_set *s, uint32_t a, uint32_t b);
 /* Removes every pair that has id a. */
 void pair_set_remove_all_with(pair_set *s, uint32_t a);
+/* Removes every pair {a, b} for which drop(ctx, a, b) is nonzero. */
+void pair_set_remove_with_if(pair_set *s, uint32_t a,
+                             int (*drop)(const void *ctx, uint32_t a, uint32_t b),
+                             const void *ctx);
 
 #endif

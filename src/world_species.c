@@ -115,6 +115,13 @@ carom_status carom_world_set_pass_through(carom_world *w, uint32_t a, uint32_t b
     return w->growth_rate > 0.0 ? CAROM_OK : world_build(w, 0);
 }
 
+/* For the lingering pairs: spheres a and b (ids) no longer meet. */
+static int no_longer_meet(const void *ctx, uint32_t a, uint32_t b)
+{
+    const carom_world *w = ctx;
+    return !spheres_meet(w, world_slot_of(w, a), world_slot_of(w, b));
+}
+
 carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_t species)
 {
     if (w->busy)
@@ -147,8 +154,21 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
         world_lists_insert(w, i);
     }
     w->events[i].counter++; /* events of others that name it become stale */
-    pair_set_remove_all_with(&w->lingering, id);
-    if (w->built)
+    /* Driven pairs in contact (world_driven_meet.c) stay so while they
+     * meet; a pair that starts to meet overlapping, in a report-only
+     * world, is in contact from now (reported once it has separated). */
+    pair_set_remove_with_if(&w->lingering, id, no_longer_meet, w);
+    if (w->built && w->has_driven && w->def.response == CAROM_RESPONSE_NONE) {
+        carom_status noted = world_driven_note_overlaps(w, i);
+        if (noted != CAROM_OK)
+            return noted;
+    }
+    if (w->built) {
+        /* From now: a pair that passed through each other since either
+         * record's time may have overlapped then (the scan would take that
+         * for a collision now). */
+        world_advance_sphere(w, &w->spheres[i], w->time);
         world_predict(w, i);
+    }
     return CAROM_OK;
 }

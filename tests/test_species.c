@@ -408,12 +408,28 @@ typedef struct collision_log {
     int count;
     double t[LOGGED];
     uint32_t i[LOGGED], j[LOGGED];
+    carom_world *world; /* to check that the two touch */
+    double box;
+    int apart;          /* contacts of spheres not touching */
 } collision_log;
 
 static void log_collision(void *user, carom_contact *c)
 {
     collision_log *log = user;
-    if (c->kind != CAROM_CONTACT_SPHERE || log->count == LOGGED)
+    if (c->kind != CAROM_CONTACT_SPHERE)
+        return;
+    carom_sphere_state a, b;
+    if (log->world && carom_world_get_sphere(log->world, c->i, &a) == CAROM_OK &&
+        carom_world_get_sphere(log->world, c->j, &b) == CAROM_OK) {
+        double d2 = 0.0;
+        for (int k = 0; k < 3; k++) {
+            double d = b.position[k] - a.position[k];
+            d -= log->box * round(d / log->box);
+            d2 += d * d;
+        }
+        log->apart += fabs(sqrt(d2) / (a.radius + b.radius) - 1.0) > 1e-9;
+    }
+    if (log->count == LOGGED)
         return;
     log->t[log->count] = c->time;
     log->i[log->count] = c->i < c->j ? c->i : c->j;
@@ -483,6 +499,9 @@ static void test_changes_against_fresh_worlds(carom_neighbours neighbours)
     const double L = 9.0; /* packing 0.22 */
     static collision_log log_a, log_b;
     carom_world *a = mixture_world(L, neighbours, &log_a);
+    log_a.world = a;
+    log_a.box = L;
+    log_a.apart = 0;
     rng r;
     rng_seed(&r, 2026);
     for (int i = 0; i < n; i++) {
@@ -502,6 +521,11 @@ static void test_changes_against_fresh_worlds(carom_neighbours neighbours)
     int compared = 0, refused = 0, species_changes = 0, table_changes = 0;
     double worst_position = 0.0;
     for (int turn = 0; turn < 90; turn++) {
+        /* A few events first: the spheres' records are then of many
+         * times (pairs that passed through each other since may meet
+         * after the change, and must be timed from now). */
+        uint64_t stepped = 0;
+        CHECK_OK(carom_world_step_events(a, 1 + (uint64_t)(rng_uniform(&r) * 60.0), &stepped));
         /* A change: mostly a sphere's species, sometimes the table. */
         carom_status st;
         if (turn % 3 == 2 || carom_world_passes_through(a, 2, 2)) {
@@ -510,6 +534,14 @@ static void test_changes_against_fresh_worlds(carom_neighbours neighbours)
              * overlap). */
             st = carom_world_set_pass_through(a, 2, 2, !carom_world_passes_through(a, 2, 2));
             table_changes += st == CAROM_OK;
+        } else if (turn % 3 == 1) {
+            /* A sphere picked at random takes another species: it may
+             * now meet spheres it passed through since its record's time. */
+            carom_sphere_id id = (carom_sphere_id)(rng_uniform(&r) * n);
+            carom_sphere_state si;
+            CHECK_OK(carom_world_get_sphere(a, id, &si));
+            st = carom_world_set_species(a, id, (si.species + 1) % 3);
+            species_changes += st == CAROM_OK;
         } else {
             /* The pair that would touch first, meeting or not, is made
              * to pass (or meet): its pending events must go. */
@@ -590,6 +622,7 @@ static void test_changes_against_fresh_worlds(carom_neighbours neighbours)
     CHECK(carom_world_list_skin(a) > 0.0 || neighbours != CAROM_NEIGHBOURS_LISTS);
     CHECK(compared > 200);
     CHECK(species_changes >= 10 && table_changes >= 10);
+    CHECK(log_a.apart == 0); /* every contact between spheres touching */
     carom_world_free(a);
 }
 

@@ -36,7 +36,35 @@
  *   sphere is ever behind a plane or nearer a segment or triangle than
  *   its radius beyond a contact's tolerance.
  * - scene queries (check_queries, fuzz_worlds.h) agree with the states,
- *   driven spheres where their driver puts them.
+ *   driven spheres where their driver puts them;
+ * - species, as fuzz_world.c gives them: one world in four (the step
+ *   byte's top two bits; the bytes read as before otherwise) gives its
+ *   spheres species 0 to 2 and reads two more bytes after the header
+ *   (after gravity's). A driven sphere's species is the high half of its
+ *   mass byte modulo 3, a ballistic one's as read_sphere (fuzz_worlds.h)
+ *   reads it. The first byte, the table: bits 0-5 say whether the pairs
+ *   (0,0) (0,1) (0,2) (1,1) (1,2) (2,2) pass through each other, bit 6
+ *   sets the table after the spheres are added rather than before, bit 7
+ *   gives the species by carom_world_set_species after each add rather
+ *   than by the definition. A driven sphere's placement leaves out the
+ *   pairs that pass through (a ballistic sphere placed touching one it
+ *   passes through, driven or not, is placed overlapping it, as
+ *   read_sphere does); the overlap checks leave them out; a sphere
+ *   contact, whether reported to the callback (at once, mid-advance) or
+ *   recorded, between spheres that pass through each other aborts. The
+ *   second byte, changes: after step k (1 to 5) whose bit k - 1 is set,
+ *   with the driven spheres mid-flight, a change (the top 3 bits plus k,
+ *   modulo 8: one of the six pairs flipped, or a sphere's species, driven
+ *   or not, moved on by 1 or 2; moved on by 1, the sphere is the one
+ *   nearest a driven sphere that meets it without overlapping it, its
+ *   likeliest next partner), taken or refused as the spheres'
+ *   overlaps say: one that makes spheres overlapping by more than 2e-10
+ *   of their contact distance (plus a driven contact's tolerance,
+ *   driven_slack, where a driven sphere is one of them) meet must be
+ *   refused with CAROM_ERR_OVERLAP and change nothing (table and species
+ *   read back); one under which no pair it concerns that meets overlaps
+ *   by more than 0.5e-10 less that tolerance, and any change in a
+ *   report-only world, must be taken.
  * Except where two bodies that contacts do not move (obstacles, driven
  * spheres without kicks, walls), one of them a sphere that moves, can
  * squeeze a sphere between them: no motion then keeps it out of both.
@@ -51,6 +79,9 @@
 #define MAX_SPHERES (MAX_DRIVEN + MAX_BALLISTIC)
 #define EVENT_BUDGET 20000
 #define SPHERE_BYTES 15
+
+/* The six pairs of species 0 to 2, in the table byte's bit order. */
+static const unsigned pair_a[6] = {0, 0, 0, 1, 1, 2}, pair_b[6] = {0, 1, 2, 1, 2, 2};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -76,6 +107,7 @@ typedef struct harness {
     double t_from, t_to; /* the advance under way */
     carom_contact last;  /* the last contact reported */
     uint64_t reported;   /* contacts reported in the advance under way */
+    int species_later;   /* species by carom_world_set_species after each add */
 } harness;
 
 static int index_of(const harness *h, carom_sphere_id id)
@@ -191,6 +223,9 @@ static void on_contact(void *user_data, carom_contact *c)
     if (c->kind != CAROM_CONTACT_SPHERE)
         return;
     int j = index_of(h, c->j);
+    if (!meet(&h->s, &h->p[i], &h->p[j]))
+        fail("a contact between spheres that pass through each other",
+             (double)(h->p[i].species * FUZZ_SPECIES + h->p[j].species));
     double xj[3];
     sphere_state(h, j, xj);
     double sigma = h->p[i].r + h->p[j].r;
@@ -216,6 +251,140 @@ static void check_recorded(const harness *h)
     if (n > 0 && (c[n - 1].time != h->last.time || c[n - 1].i != h->last.i ||
                   c[n - 1].j != h->last.j || c[n - 1].kind != h->last.kind))
         fail("the last recorded contact is not the callback's last", c[n - 1].time);
+    for (size_t k = 0; k < n; k++) {
+        if (c[k].kind != CAROM_CONTACT_SPHERE)
+            continue;
+        int a = index_of(h, c[k].i), b = index_of(h, c[k].j);
+        if (a == b)
+            fail("a recorded sphere contact without two spheres", (double)a);
+        if (!meet(&h->s, &h->p[a], &h->p[b]))
+            fail("a recorded contact between spheres that pass through each other",
+                 (double)(h->p[a].species * FUZZ_SPECIES + h->p[b].species));
+    }
+}
+
+/* The world's table against the one kept here (and species beyond those
+ * used, and out of range, meet everything). */
+static void check_table(const carom_world *w, const world_spec *s)
+{
+    for (unsigned a = 0; a < FUZZ_SPECIES; a++)
+        for (unsigned b = 0; b < FUZZ_SPECIES; b++)
+            if (carom_world_passes_through(w, a, b) != !species_meet(s, a, b))
+                fail("the world's table is not the one set", (double)(a * FUZZ_SPECIES + b));
+    if (carom_world_passes_through(w, FUZZ_SPECIES, 0) ||
+        carom_world_passes_through(w, CAROM_SPECIES_MAX - 1, CAROM_SPECIES_MAX - 1) ||
+        carom_world_passes_through(w, CAROM_SPECIES_MAX, 0))
+        fail("species never set pass through", 0.0);
+}
+
+static void set_table(carom_world *w, const world_spec *s)
+{
+    for (int k = 0; k < 6; k++)
+        if (carom_world_set_pass_through(w, pair_a[k], pair_b[k],
+                                         !species_meet(s, pair_a[k], pair_b[k])) != CAROM_OK)
+            fail("a table set before the first advance was refused", (double)k);
+    check_table(w, s);
+}
+
+/* How far a pair's relative overlap may be off what the world sees: the
+ * coordinates' rounding, and a driven contact's tolerance where a driven
+ * sphere is one of them. */
+static double overlap_tolerance(const world_spec *s, const placed *a, const placed *b)
+{
+    double sigma = a->r + b->r;
+    double big = fmax(s->box[0], fmax(s->box[1], s->box[2]));
+    double tol = 8.0 * 2.220446049250313e-16 * big / sigma;
+    if (a->driven || b->driven)
+        tol += driven_slack(s, sigma) / sigma;
+    return tol;
+}
+
+/* Change number k (after step k) from the changes byte: a pair of the
+ * table flipped, or a sphere's species moved on; taken or refused as the
+ * spheres' overlaps now say (the top comment). */
+static void change_species(harness *h, unsigned changes, unsigned k)
+{
+    world_spec *s = &h->s;
+    placed *p = h->p;
+    int n = h->n;
+    unsigned j = ((changes >> 5) + k) % 8;
+    int sphere = -1;
+    unsigned a = 0, b = 0, to = 0;
+    int pass = 0;
+    world_spec after = *s;
+    if (j < 6) {
+        a = pair_a[j];
+        b = pair_b[j];
+        pass = species_meet(s, a, b);
+        if (pass) {
+            after.pass[a] |= 1u << b;
+            after.pass[b] |= 1u << a;
+        } else {
+            after.pass[a] &= ~(1u << b);
+            after.pass[b] &= ~(1u << a);
+        }
+    } else {
+        if (n == 0)
+            return;
+        sphere = (int)((changes * 5u + k) % (unsigned)n);
+        if (j == 6 && h->driven > 0) {
+            /* The sphere nearest a driven one that it meets and does not
+             * overlap: likeliest its next partner, whose event the
+             * change makes stale mid-flight. */
+            int d = (int)((changes * 5u + k) % (unsigned)h->driven);
+            double best = INFINITY;
+            for (int m = 0; m < n; m++) {
+                double gap = distance(s, p[d].x, p[m].x) - p[d].r - p[m].r;
+                if (m != d && meet(s, &p[d], &p[m]) && gap > -driven_slack(s, p[d].r + p[m].r) &&
+                    gap < best) {
+                    best = gap;
+                    sphere = m;
+                }
+            }
+        }
+        to = (p[sphere].species + j - 5) % FUZZ_SPECIES;
+    }
+    /* The pairs the world checks: those of the sphere, or of a sphere of
+     * either species, that meet after the change (none when a pair is
+     * made to pass). */
+    int must_refuse = 0, must_take = 1;
+    for (int i = 0; i < n && !(j < 6 && pass); i++)
+        for (int m = i + 1; m < n; m++) {
+            unsigned si = i == sphere ? to : p[i].species, sm = m == sphere ? to : p[m].species;
+            int concerned = j < 6 ? si == a || si == b || sm == a || sm == b
+                                  : i == sphere || m == sphere;
+            if (!concerned || !species_meet(&after, si, sm))
+                continue;
+            double sigma = p[i].r + p[m].r, o = (sigma - distance(s, p[i].x, p[m].x)) / sigma;
+            double tol = overlap_tolerance(s, &p[i], &p[m]);
+            if (o > 0.5e-10 - tol)
+                must_take = 0;
+            if (o > 2e-10 + tol && !meet(s, &p[i], &p[m]))
+                must_refuse = 1; /* newly meeting, overlapping */
+        }
+    if (s->report_only) {
+        must_refuse = 0;
+        must_take = 1;
+    }
+    carom_status st = sphere < 0 ? carom_world_set_pass_through(h->w, a, b, pass)
+                                 : carom_world_set_species(h->w, p[sphere].id, to);
+    if (st == CAROM_OK) {
+        if (must_refuse)
+            fail("a change that makes overlapping spheres meet was taken", (double)j);
+        if (sphere < 0)
+            *s = after;
+        else
+            p[sphere].species = to;
+    } else if (st == CAROM_ERR_OVERLAP) {
+        if (must_take)
+            fail("a change under which no spheres that meet overlap was refused", (double)j);
+    } else {
+        fprintf(stderr, "fuzz_driven: %s: %s\n", carom_status_name(st),
+                carom_world_error_message(h->w));
+        fail("a change of species failed", (double)j);
+    }
+    check_table(h->w, s);
+    read_back(h->w, p, n); /* the species too */
 }
 
 /* Reads driven sphere h->n; 0 if it is left out (it would overlap, or its
@@ -229,7 +398,9 @@ static int read_driven(harness *h, byte_reader *r, double r0, double vmax)
     unsigned flags = take8(r);
     out->driven = 1;
     out->r = r0 * (0.5 + 1.5 * (double)take8(r) / 255.0) * (flags & 1 ? 4.0 : 1.0);
-    out->m = 0.25 * (double)(1 + (take8(r) & 15));
+    unsigned mass_byte = take8(r);
+    out->m = 0.25 * (double)(1 + (mass_byte & 15));
+    out->species = s->species ? (mass_byte >> 4) % FUZZ_SPECIES : 0;
     static const int planes[3][2] = {{0, 1}, {1, 2}, {0, 2}};
     int plane = s->dim == 3 ? (int)((flags >> 1) % 3) : 0;
     q->e1 = planes[plane][0];
@@ -265,7 +436,8 @@ static int read_driven(harness *h, byte_reader *r, double r0, double vmax)
         if (s->walls[k] && !(out->x[k] >= out->r * 1.001 && out->x[k] <= s->box[k] - out->r * 1.001))
             return 0;
     for (int i = 0; i < h->n && !s->report_only; i++)
-        if (distance(s, h->p[i].x, out->x) < (h->p[i].r + out->r) * (1.0 + 1e-9))
+        if (meet(s, &h->p[i], out) &&
+            distance(s, h->p[i].x, out->x) < (h->p[i].r + out->r) * (1.0 + 1e-9))
             return 0;
     carom_sphere_def sd = carom_sphere_default_def();
     memcpy(sd.position, out->x, sizeof sd.position);
@@ -273,8 +445,11 @@ static int read_driven(harness *h, byte_reader *r, double r0, double vmax)
     sd.mass = out->m;
     sd.driven = 1;
     sd.accel_bound = accel * (1.0 + margin);
+    sd.species = h->species_later ? 0 : out->species;
     if (carom_world_add_sphere(h->w, &sd, &out->id) != CAROM_OK)
         fail("a driven sphere clear of the others was refused", (double)h->n);
+    if (h->species_later && carom_world_set_species(h->w, out->id, out->species) != CAROM_OK)
+        fail("a species given before the first advance was refused", (double)h->n);
     return 1;
 }
 
@@ -293,8 +468,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double r0 = ldexp(1.0, -(int)(take8(&r) % 24));       /* 1 .. 2^-23 */
     double vmax = ldexp(1.0, (int)(take8(&r) % 41) - 20); /* 2^-20 .. 2^20 */
     unsigned steps = 1 + take8(&r) % 6;
-    double step = ldexp(h.s.box[0] / vmax, -(int)(take8(&r) % 12));
+    unsigned step_byte = take8(&r);
+    double step = ldexp(h.s.box[0] / vmax, -(int)(step_byte % 12));
     double g = h.s.gravity ? vmax * vmax / h.s.box[1] * (1.0 + take8(&r) % 8) : 0.0;
+    /* Species (the top comment): the table and the changes. */
+    h.s.species = step_byte >= 192;
+    unsigned table = h.s.species ? take8(&r) : 0, changes = h.s.species ? take8(&r) : 0;
+    for (int k = 0; k < 6; k++)
+        if ((table >> k) & 1) {
+            h.s.pass[pair_a[k]] |= 1u << pair_b[k];
+            h.s.pass[pair_b[k]] |= 1u << pair_a[k];
+        }
+    int table_later = (table >> 6) & 1;
+    h.species_later = (table >> 7) & 1;
     def.gravity[1] = -g;
     def.restitution_min_speed = 1e-6 * vmax;
     def.driver.probe = probe;
@@ -308,6 +494,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     h.w = carom_world_create(&def, &error);
     if (!h.w)
         return 0;
+    if (h.s.species && !table_later)
+        set_table(h.w, &h.s);
     /* Probes while adding come at time 0. */
     h.t_from = h.t_to = 0.0;
     while (h.n < driven_wanted && r.left > 0)
@@ -325,12 +513,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(sd.velocity, out->v, sizeof sd.velocity);
         sd.radius = out->r;
         sd.mass = out->m;
+        sd.species = h.species_later ? 0 : out->species;
         if (carom_world_add_sphere(h.w, &sd, &out->id) != CAROM_OK)
             fail("a sphere clear of the others and inside the box was refused", (double)h.n);
+        if (h.species_later && carom_world_set_species(h.w, out->id, out->species) != CAROM_OK)
+            fail("a species given before the first advance was refused", (double)h.n);
         h.s.obstacles += !isfinite(out->m);
         touching_any |= touching;
         h.n++;
     }
+    if (h.s.species && table_later)
+        set_table(h.w, &h.s);
     /* A plane and a segment from the bytes left, when every driven
      * sphere bounces. */
     if (h.kicks) {
@@ -379,6 +572,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!reached)
             break;
         h.t_from = h.t_to;
+        if (h.s.species && k < steps && k <= 5 && ((changes >> (k - 1)) & 1))
+            change_species(&h, changes, k);
     }
     carom_world_free(h.w);
     return 0;
