@@ -17,9 +17,9 @@
  * now (after the first advance; before it, or while the spheres grow,
  * the next advance checks) and undone if two spheres that would meet
  * overlap. A changed table predicts every event again at once (the
- * world builds again); a sphere that changes species predicts its own
- * events again,
- * and the events of others that name it turn stale (its counter). */
+ * world builds again); a sphere that changes species is brought to the
+ * world's time and predicts its own events again, and the events of
+ * others that name it turn stale (its counter). */
 #include <stdio.h>
 
 #include "world_internal.h"
@@ -158,17 +158,14 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
      * meet; a pair that starts to meet overlapping, in a report-only
      * world, is in contact from now (reported once it has separated). */
     pair_set_remove_with_if(&w->lingering, id, no_longer_meet, w);
-    if (w->built && w->has_driven && w->def.response == CAROM_RESPONSE_NONE) {
-        carom_status noted = world_driven_note_overlaps(w, i);
-        if (noted != CAROM_OK)
-            return noted;
-    }
-    if (w->built) {
-        /* From now: a pair that passed through each other since either
-         * record's time may have overlapped then (the scan would take that
-         * for a collision now). */
-        world_advance_sphere(w, &w->spheres[i], w->time);
-        world_predict(w, i);
-    }
+    if (!w->built)
+        return CAROM_OK;
+    /* From now: a pair that passed through each other since either
+     * record's time may have overlapped then (the scan would take that for
+     * a collision now). */
+    world_advance_sphere(w, &w->spheres[i], w->time);
+    world_predict(w, i);
+    if (w->has_driven && w->def.response == CAROM_RESPONSE_NONE)
+        return world_driven_note_overlaps(w, i); /* fails only for memory */
     return CAROM_OK;
 }
