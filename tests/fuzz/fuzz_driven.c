@@ -80,9 +80,6 @@
 #define EVENT_BUDGET 20000
 #define SPHERE_BYTES 15
 
-/* The six pairs of species 0 to 2, in the table byte's bit order. */
-static const unsigned pair_a[6] = {0, 0, 0, 1, 1, 2}, pair_b[6] = {0, 1, 2, 1, 2, 2};
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A driven sphere's path: position centre + drift t + radius (cos(omega t
@@ -261,29 +258,6 @@ static void check_recorded(const harness *h)
             fail("a recorded contact between spheres that pass through each other",
                  (double)(h->p[a].species * FUZZ_SPECIES + h->p[b].species));
     }
-}
-
-/* The world's table against the one kept here (and species beyond those
- * used, and out of range, meet everything). */
-static void check_table(const carom_world *w, const world_spec *s)
-{
-    for (unsigned a = 0; a < FUZZ_SPECIES; a++)
-        for (unsigned b = 0; b < FUZZ_SPECIES; b++)
-            if (carom_world_passes_through(w, a, b) != !species_meet(s, a, b))
-                fail("the world's table is not the one set", (double)(a * FUZZ_SPECIES + b));
-    if (carom_world_passes_through(w, FUZZ_SPECIES, 0) ||
-        carom_world_passes_through(w, CAROM_SPECIES_MAX - 1, CAROM_SPECIES_MAX - 1) ||
-        carom_world_passes_through(w, CAROM_SPECIES_MAX, 0))
-        fail("species never set pass through", 0.0);
-}
-
-static void set_table(carom_world *w, const world_spec *s)
-{
-    for (int k = 0; k < 6; k++)
-        if (carom_world_set_pass_through(w, pair_a[k], pair_b[k],
-                                         !species_meet(s, pair_a[k], pair_b[k])) != CAROM_OK)
-            fail("a table set before the first advance was refused", (double)k);
-    check_table(w, s);
 }
 
 /* How far a pair's relative overlap may be off what the world sees: the

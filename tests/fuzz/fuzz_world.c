@@ -90,32 +90,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The six pairs of species 0 to 2, in the table byte's bit order. */
-static const unsigned pair_a[6] = {0, 0, 0, 1, 1, 2}, pair_b[6] = {0, 1, 2, 1, 2, 2};
-
-/* The world's table against the one kept here (and species beyond those
- * used, and out of range, meet everything). */
-static void check_table(const carom_world *w, const world_spec *s)
-{
-    for (unsigned a = 0; a < FUZZ_SPECIES; a++)
-        for (unsigned b = 0; b < FUZZ_SPECIES; b++)
-            if (carom_world_passes_through(w, a, b) != !species_meet(s, a, b))
-                fail("the world's table is not the one set", (double)(a * FUZZ_SPECIES + b));
-    if (carom_world_passes_through(w, FUZZ_SPECIES, 0) ||
-        carom_world_passes_through(w, CAROM_SPECIES_MAX - 1, CAROM_SPECIES_MAX - 1) ||
-        carom_world_passes_through(w, CAROM_SPECIES_MAX, 0))
-        fail("species never set pass through", 0.0);
-}
-
-static void set_table(carom_world *w, const world_spec *s)
-{
-    for (int k = 0; k < 6; k++)
-        if (carom_world_set_pass_through(w, pair_a[k], pair_b[k],
-                                         !species_meet(s, pair_a[k], pair_b[k])) != CAROM_OK)
-            fail("a table set before the first advance was refused", (double)k);
-    check_table(w, s);
-}
-
 /* How far the coordinates' rounding may move a relative overlap of
  * spheres a contact distance sigma apart. */
 static double rounding(const world_spec *s, double sigma)

@@ -86,6 +86,32 @@ static inline int meet(const world_spec *s, const placed *a, const placed *b)
     return species_meet(s, a->species, b->species);
 }
 
+/* The six pairs of species 0 to 2, in the table byte's bit order. */
+static const unsigned pair_a[6] = {0, 0, 0, 1, 1, 2}, pair_b[6] = {0, 1, 2, 1, 2, 2};
+
+/* The world's table against the one kept here (and species beyond those
+ * used, and out of range, meet everything). */
+static inline void check_table(const carom_world *w, const world_spec *s)
+{
+    for (unsigned a = 0; a < FUZZ_SPECIES; a++)
+        for (unsigned b = 0; b < FUZZ_SPECIES; b++)
+            if (carom_world_passes_through(w, a, b) != !species_meet(s, a, b))
+                fail("the world's table is not the one set", (double)(a * FUZZ_SPECIES + b));
+    if (carom_world_passes_through(w, FUZZ_SPECIES, 0) ||
+        carom_world_passes_through(w, CAROM_SPECIES_MAX - 1, CAROM_SPECIES_MAX - 1) ||
+        carom_world_passes_through(w, CAROM_SPECIES_MAX, 0))
+        fail("species never set pass through", 0.0);
+}
+
+static inline void set_table(carom_world *w, const world_spec *s)
+{
+    for (int k = 0; k < 6; k++)
+        if (carom_world_set_pass_through(w, pair_a[k], pair_b[k],
+                                         !species_meet(s, pair_a[k], pair_b[k])) != CAROM_OK)
+            fail("a table set before the first advance was refused", (double)k);
+    check_table(w, s);
+}
+
 /* A contact found by probing a driven sphere is one within a tolerance
  * (world_driven.h: 1e-10 of the contact distance plus 1e-14 of the
  * coordinates); these checks allow ten times that of a length. */
