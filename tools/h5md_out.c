@@ -83,26 +83,12 @@ static hid_t group(hid_t at, const char *name)
 
 /* A dataset of a fixed size, written at once. */
 static herr_t fixed_dataset(hid_t at, const char *name, int rank, const hsize_t *dims,
-                            const double *values)
+                            hid_t file_type, hid_t memory_type, const void *values)
 {
     hid_t space = H5Screate_simple(rank, dims, NULL);
-    hid_t set = H5Dcreate2(at, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t set = H5Dcreate2(at, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     herr_t status =
-        set < 0 ? -1 : H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
-    if (set >= 0)
-        H5Dclose(set);
-    H5Sclose(space);
-    return status;
-}
-
-/* The same of species, 32-bit integers (H5MD's species element, fixed in
- * time). */
-static herr_t fixed_species(hid_t at, const char *name, hsize_t n, const uint32_t *values)
-{
-    hid_t space = H5Screate_simple(1, &n, NULL);
-    hid_t set = H5Dcreate2(at, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t status =
-        set < 0 ? -1 : H5Dwrite(set, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
+        set < 0 ? -1 : H5Dwrite(set, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
     if (set >= 0)
         H5Dclose(set);
     H5Sclose(space);
@@ -216,7 +202,7 @@ static herr_t write_header(h5md_out *h, const carom_scene *like)
     if (status >= 0)
         status = string_attribute(box, "boundary", boundary, (size_t)h->dim);
     if (status >= 0)
-        status = fixed_dataset(box, "edges", 1, dims, edges);
+        status = fixed_dataset(box, "edges", 1, dims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, edges);
     hid_t groups[4] = {top, author, creator, box};
     for (int k = 0; k < 4; k++)
         if (groups[k] >= 0)
@@ -271,10 +257,13 @@ static int first_frame(h5md_out *h, const carom_scene *now, int with_images, cli
     if (!h->buffer || (with_images && !h->image_buffer) || (now->spin && !h->spin_buffer))
         return failed(h, error, "out of memory");
     hsize_t n[1] = {(hsize_t)now->n};
-    if (fixed_dataset(h->file, "particles/all/radius", 1, n, now->radius) < 0 ||
-        fixed_dataset(h->file, "particles/all/mass", 1, n, now->mass) < 0 ||
+    if (fixed_dataset(h->file, "particles/all/radius", 1, n, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                      now->radius) < 0 ||
+        fixed_dataset(h->file, "particles/all/mass", 1, n, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                      now->mass) < 0 ||
         (now->species && n[0] > 0 &&
-         fixed_species(h->file, "particles/all/species", n[0], now->species) < 0) ||
+         fixed_dataset(h->file, "particles/all/species", 1, n, H5T_STD_I32LE,
+                       H5T_NATIVE_UINT32, now->species) < 0) ||
         series_open(&h->position, h->file, "particles/all/position", 3, n[0], h->dim,
                     H5T_IEEE_F64LE) < 0 ||
         series_open(&h->velocity, h->file, "particles/all/velocity", 3, n[0], h->dim,
