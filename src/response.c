@@ -1,5 +1,6 @@
 /* Collision response: impulses along the contact normal with masses and a
- * coefficient of restitution, then the user's callback, which sees the
+ * coefficient of restitution (def's, or the species' table:
+ * world_restitution.c), then the user's callback, which sees the
  * result and may replace the velocities.
  *
  * Restitution e applies only when the normal speed is at least
@@ -91,7 +92,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         ia = ib = 1.0;
     double impulse = 0.0;
     if (vn < 0.0) {
-        double e = restitution_for(w, w->def.restitution, vn);
+        double e = restitution_for(w, world_pair_restitution(w, i, j), vn);
         impulse = -(1.0 + e) * vn / (ia + ib);
     }
     /* The separating speed is then -e vn; make it at least the minimum. */
@@ -133,12 +134,12 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     }
 }
 
-/* The speed at which a sphere leaves a wall or plane it met at normal
- * speed vn (> 0: into it): the wall restitution's, and at least the
- * least separating speed (see the top of this file). */
-static double leaving_speed(const carom_world *w, double vn, double keep_apart)
+/* The speed at which the sphere in slot i leaves a wall or plane it met
+ * at normal speed vn (> 0: into it): its wall restitution's, and at
+ * least the least separating speed (see the top of this file). */
+static double leaving_speed(const carom_world *w, uint32_t i, double vn, double keep_apart)
 {
-    double away = vn > 0.0 ? restitution_for(w, w->def.wall_restitution, vn) * vn : -vn;
+    double away = vn > 0.0 ? restitution_for(w, world_surface_restitution(w, i), vn) * vn : -vn;
     double least = fmax(w->def.restitution_min_speed, keep_apart);
     return away < least ? least : away;
 }
@@ -177,7 +178,7 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     double grow = growth_speed(w, s->radius);
     double vn = s->v[axis] * outward + grow;
     double impulse = 0.0;
-    double away = leaving_speed(w, vn, keep_apart);
+    double away = leaving_speed(w, i, vn, keep_apart);
     if (-away != vn) {
         double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;
@@ -207,7 +208,7 @@ static void response_surface(carom_world *w, uint32_t i, const double n[3],
     double grow = growth_speed(w, s->radius);
     double vn = -vec_dot(s->v, n) + grow;
     double impulse = 0.0;
-    double away = leaving_speed(w, vn, keep_apart);
+    double away = leaving_speed(w, i, vn, keep_apart);
     if (-away != vn) {
         double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;

@@ -250,6 +250,8 @@ void carom_world_free(carom_world *w)
     free(w->slot_of);
     free(w->image);
     free(w->spin);
+    free(w->pair_restitution);
+    free(w->wall_restitution_of);
     free(w);
 }
 

@@ -326,6 +326,10 @@ struct carom_world {
      * pass_through[a], symmetric; species_filter: some bit is set. */
     uint32_t pass_through[CAROM_SPECIES_MAX];
     int species_filter;
+    /* Restitution by species (world_restitution.c): NULL until a pair
+     * (a species) is set, then every entry, def's where not set. */
+    double (*pair_restitution)[CAROM_SPECIES_MAX];
+    double *wall_restitution_of;
 
     query_index query;    /* the scene queries' grid (world_query_index.c) */
     uint64_t query_epoch; /* advanced whenever positions change other than
@@ -902,6 +906,21 @@ static inline int world_reports_contacts(const carom_world *w)
  * as the caller made it. */
 int world_report_contact(carom_world *w, carom_contact *c);
 void world_contacts_clear(carom_world *w); /* a call that processes events starts */
+
+/* Restitution by species (world_restitution.c): of a contact of the
+ * spheres in slots i and j, and of the sphere in slot i with a wall,
+ * plane, segment or triangle. */
+static inline double world_pair_restitution(const carom_world *w, uint32_t i, uint32_t j)
+{
+    if (!w->pair_restitution)
+        return w->def.restitution;
+    return w->pair_restitution[w->info[i].species][w->info[j].species];
+}
+static inline double world_surface_restitution(const carom_world *w, uint32_t i)
+{
+    return w->wall_restitution_of ? w->wall_restitution_of[w->info[i].species]
+                                  : w->def.wall_restitution;
+}
 
 /* response.c */
 /* depth: how far the two (or the sphere and the wall) already overlap

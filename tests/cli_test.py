@@ -234,6 +234,49 @@ BAD_INPUT = {
     "pass_through_beyond_init": (["init=@small_2d.xyz", "pass_through=0-1"], USAGE,
                                  ["pass_through=0-1", "species 1 out of range",
                                   "init file", "small_2d.xyz: species 0 to 0"]),
+    # Restitution by species (pair_restitution=, species_wall_restitution=).
+    "pair_restitution_above_1": (["pair_restitution=0-1:1.5"], USAGE,
+                                 ["command line", "pair_restitution=0-1:1.5",
+                                  "pair 0-1: the coefficient must be in [0, 1], not 1.5"]),
+    "pair_restitution_out_of_range": (["species=2", "pair_restitution=0-5:0.5"], USAGE,
+                                      ["pair_restitution=0-5:0.5", "species 5 out of range",
+                                       "species=2: species 0 to 1"]),
+    "pair_restitution_default_species": (["pair_restitution=0-1:0.5"], USAGE,
+                                         ["pair_restitution=0-1:0.5", "species 1 out of range",
+                                          "species=1: species 0 to 0"]),
+    "pair_restitution_beyond_32": (["species=2", "pair_restitution=1-40:0.5"], USAGE,
+                                   ["pair_restitution=1-40:0.5",
+                                    "species 40 out of range (0 to 31)"]),
+    "pair_restitution_no_coefficient": (["species=2", "pair_restitution=0-1"], USAGE,
+                                        ["pair_restitution=0-1", "expected items a-b:e"]),
+    "pair_restitution_letters": (["species=2", "pair_restitution=a-b:0.5"], USAGE,
+                                 ["pair_restitution=a-b:0.5", "expected items a-b:e"]),
+    "pair_restitution_half_pair": (["species=2", "pair_restitution=0-1:0.5,1:0.5"], USAGE,
+                                   ["pair_restitution=0-1:0.5,1:0.5", "expected items a-b:e"]),
+    "pair_restitution_nan": (["species=2", "pair_restitution=0-1:nan"], USAGE,
+                             ["pair_restitution=0-1:nan", "NaN is not allowed"]),
+    "pair_restitution_word": (["species=2", "pair_restitution=0-1:soft"], USAGE,
+                              ["pair_restitution=0-1:soft", "malformed number"]),
+    "pair_restitution_twice": (["species=2", "pair_restitution=0-1:0.5,1-0:0.6"], USAGE,
+                               ["pair_restitution=0-1:0.5,1-0:0.6",
+                                "pair 0-1 given twice, with 0.5 and 0.6"]),
+    "pair_restitution_beyond_init": (["init=@small_2d.xyz", "pair_restitution=0-1:0.5"], USAGE,
+                                     ["pair_restitution=0-1:0.5", "species 1 out of range",
+                                      "init file", "small_2d.xyz: species 0 to 0"]),
+    "species_wall_restitution_negative": (["species_wall_restitution=0:-1"], USAGE,
+                                          ["species_wall_restitution=0:-1",
+                                           "species 0: the coefficient must be in [0, 1], "
+                                           "not -1"]),
+    "species_wall_restitution_out_of_range": (["species=2", "species_wall_restitution=3:0.5"],
+                                              USAGE,
+                                              ["species_wall_restitution=3:0.5",
+                                               "species 3 out of range",
+                                               "species=2: species 0 to 1"]),
+    "species_wall_restitution_pair": (["species=2", "species_wall_restitution=0-1:0.5"], USAGE,
+                                      ["species_wall_restitution=0-1:0.5",
+                                       "expected items s:e"]),
+    "species_wall_restitution_twice": (["species=2", "species_wall_restitution=1:0.5,1:0.4"],
+                                       USAGE, ["species 1 given twice, with 0.5 and 0.4"]),
 }
 
 
@@ -1608,6 +1651,84 @@ def case_species(r):
                                         "'S32' is out of range (S0 to S31)"], "species S32")
 
 
+def case_pair_restitution(r):
+    """Restitution by species (pair_restitution=, species_wall_restitution=).
+    restitution=0.5 made elastic for every pair of two species: the
+    kinetic energy is kept (to rounding) and the equilibrium references
+    apply, while the same run without pair_restitution cools and has none.
+    Species 1 inelastic among itself only (1-1: 0.5): it ends colder than
+    species 0 (which cools too, through the elastic 0-1 contacts). The
+    species' temperatures (species_temperature) average, over their
+    counts, to the run's; a species without spheres has null. Species 1
+    inelastic at the walls only, in an ideal gas (every pair passing
+    through, so that only walls are met): species 0 ends as it does
+    without species_wall_restitution, to the last bit, species 1 colder."""
+    base = ["n=500", "packing=0.3", "species=2", "restitution=0.5", "equilibrate=0", "time=2"]
+    elastic = r.json(base + ["pair_restitution=0-0:1,0-1:1,1-1:1"])
+    expect(elastic["pair_restitution"] == [[0, 0, 1], [0, 1, 1], [1, 1, 1]] and
+           elastic["species_wall_restitution"] == [],
+           "pair_restitution %r" % elastic["pair_restitution"])
+    change = elastic["kinetic_energy_final"] / elastic["kinetic_energy_initial"] - 1
+    expect(abs(change) < 1e-10 and elastic["collisions"] > 1000,
+           "every pair elastic: kinetic energy changed by %r (%d collisions)"
+           % (change, elastic["collisions"]))
+    expect(abs(elastic["temperature_final"] / elastic["temperature_initial"] - 1) < 1e-10,
+           "every pair elastic: temperature %r -> %r" % (elastic["temperature_initial"],
+                                                         elastic["temperature_final"]))
+    expect(elastic["compressibility_reference"] is not None,
+           "no reference with every pair elastic")
+    cooled = r.json(base)
+    expect(cooled["pair_restitution"] == [], "pair_restitution %r" % cooled["pair_restitution"])
+    expect(cooled["kinetic_energy_final"] < 0.5 * cooled["kinetic_energy_initial"],
+           "restitution=0.5: kinetic energy %r -> %r" % (cooled["kinetic_energy_initial"],
+                                                         cooled["kinetic_energy_final"]))
+    expect(cooled["compressibility_reference"] is None, "a reference for inelastic pairs")
+    # One pair inelastic: its species ends colder.
+    d = r.json(["n=1000", "packing=0.2", "species=2", "pair_restitution=1-1:0.5",
+                "equilibrate=0", "time=2"])
+    t0, t1 = d["species_temperature"]
+    print("pair_restitution=1-1:0.5: kT %.5f (species 0), %.5f (species 1), %.5f (all)"
+          % (t0, t1, d["temperature_final"]))
+    expect(t1 < 0.85 * t0 and t0 < 0.9 * d["temperature_initial"],
+           "species' temperatures %r, %r (from %r)" % (t0, t1, d["temperature_initial"]))
+    n0, n1 = d["species_counts"]
+    mean = (n0 * t0 + n1 * t1) / (n0 + n1)
+    expect(abs(mean / d["temperature_final"] - 1) < 1e-12,
+           "species' temperatures average to %r, not %r" % (mean, d["temperature_final"]))
+    expect(d["compressibility_reference"] is None, "a reference with an inelastic pair")
+    p = r.ok(["n=200", "species=2", "pair_restitution=1-1:0.5,0-1:0.9",
+              "species_wall_restitution=0:0.25", "time=0.2"])
+    expect("  restitution        pairs 1-1: 0.5, 0-1: 0.9 (the others 1); walls: species 0: "
+           "0.25 (the others 1)\n" in p.stdout and "no equilibrium reference" in p.stdout,
+           "summary:\n%s" % p.stdout)
+    p = r.ok(["n=200", "species=2", "time=0.2"])
+    expect("restitution" not in p.stdout, "restitution in the summary:\n%s" % p.stdout)
+    p = r.ok(["--help"], command=None)
+    expect("pair_restitution" in p.stdout and "species_wall_restitution" in p.stdout,
+           "--help lacks the keys:\n%s" % p.stdout)
+    # A species without spheres: null; an inelastic pair of it changes nothing.
+    d = r.json(["n=300", "species=3", "species_fraction=1,0,1", "pair_restitution=1-1:0.5",
+                "equilibrate=0", "time=0.5"])
+    expect(d["species_temperature"][1] is None and d["species_temperature"][0] > 0,
+           "species_temperature %r" % d["species_temperature"])
+    expect(d["compressibility_reference"] is not None, "no reference (the pair never meets)")
+    d = r.json(["n=100", "time=0.2"])
+    expect("species_temperature" not in d and d["pair_restitution"] == [] and
+           d["species_wall_restitution"] == [], "one species: %r" % d)
+    # Walls: species 1 inelastic there, an ideal gas meeting only walls.
+    walls = ["dim=2", "n=200", "packing=0.4", "boundary=walls", "species=2",
+             "pass_through=0-0,0-1,1-1", "equilibrate=0", "time=10"]
+    plain = r.json(walls)
+    d = r.json(walls + ["species_wall_restitution=1:0.5"])
+    expect(d["species_wall_restitution"] == [[1, 0.5]],
+           "species_wall_restitution %r" % d["species_wall_restitution"])
+    expect(d["species_temperature"][0] == plain["species_temperature"][0],
+           "species 0 changed: %r, %r" % (d["species_temperature"], plain["species_temperature"]))
+    expect(d["species_temperature"][1] < 0.5 * plain["species_temperature"][1],
+           "species 1 at walls of restitution 0.5: %r, %r"
+           % (d["species_temperature"], plain["species_temperature"]))
+
+
 def min_gap(path):
     """Smallest distance / contact distance over all pairs of an XYZ file
     (periodic box, minimum image)."""
@@ -1683,6 +1804,7 @@ CASES = {
     "rough": case_rough,
     "spin_round_trip": case_spin_round_trip,
     "species": case_species,
+    "pair_restitution": case_pair_restitution,
 }
 
 

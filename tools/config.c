@@ -69,6 +69,13 @@ static const struct {
                                                   "spheres, K numbers >= 0 (default equal)"},
     [KEY_PASS_THROUGH] = {"pass_through", "a-b,c-d,...: these species pairs pass through each "
                                           "other (a-a: spheres of one species)"},
+    [KEY_PAIR_RESTITUTION] = {"pair_restitution",
+                              "a-b:e,...: restitution e in [0, 1] of spheres of species a "
+                              "and b (a-a: of one species); other pairs keep restitution="},
+    [KEY_SPECIES_WALL_RESTITUTION] = {"species_wall_restitution",
+                                      "s:e,...: restitution e in [0, 1] of species s with "
+                                      "walls, planes, segments and triangles; other species "
+                                      "keep wall_restitution="},
     [KEY_NEIGHBOURS] = {"neighbours", "auto (default: neighbour lists in dense scenes), cells "
                                       "or lists (for comparisons; same results)"},
     [KEY_PREFETCH] = {"prefetch", "auto (default: a second thread loads ahead of the event loop "

@@ -459,31 +459,217 @@ static int get_compress(const config *c, run_options *o, cli_error *error)
     return 0;
 }
 
+/* A species number at *s, before end (blanks allowed around it): 1 and
+ * *s past it and its blanks, the number kept from overflowing (beyond
+ * 999, some number above 999), else 0. */
+static int parse_species_number(const char **s, const char *end, unsigned long *out)
+{
+    const char *p = *s;
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    if (p == end || !isdigit((unsigned char)*p))
+        return 0;
+    *out = 0;
+    for (; p < end && isdigit((unsigned char)*p); p++)
+        if (*out < 1000)
+            *out = 10 * *out + (unsigned long)(*p - '0');
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    *s = p;
+    return 1;
+}
+
 /* "a-b" in [s, end) (blanks allowed around each number): 1 and the two
- * numbers (kept from overflowing: beyond 999, some number above 999),
- * else 0. */
+ * numbers (as parse_species_number gives them), else 0. */
 static int parse_species_pair(const char *s, const char *end, unsigned long pair[2])
 {
-    for (int side = 0; side < 2; side++) {
-        while (s < end && isspace((unsigned char)*s))
-            s++;
-        if (s == end || !isdigit((unsigned char)*s))
-            return 0;
-        pair[side] = 0;
-        for (; s < end && isdigit((unsigned char)*s); s++)
-            if (pair[side] < 1000)
-                pair[side] = 10 * pair[side] + (unsigned long)(*s - '0');
-        while (s < end && isspace((unsigned char)*s))
-            s++;
-        if (side == 0 && (s == end || *s++ != '-'))
-            return 0;
+    if (!parse_species_number(&s, end, &pair[0]) || s == end || *s++ != '-')
+        return 0;
+    return parse_species_number(&s, end, &pair[1]) && s == end;
+}
+
+/* A species beyond the library's table (0 to CAROM_SPECIES_MAX - 1) in
+ * key's value: a usage error naming it. */
+static int species_beyond_table(const config *c, config_key key, unsigned long k,
+                                cli_error *error)
+{
+    char problem[96];
+    if (k < 1000)
+        snprintf(problem, sizeof problem, "species %lu out of range (0 to %d)", k,
+                 CAROM_SPECIES_MAX - 1);
+    else /* (kept from overflowing: not the number given) */
+        snprintf(problem, sizeof problem, "a species out of range (0 to %d)",
+                 CAROM_SPECIES_MAX - 1);
+    return bad_value(c, key, error, problem);
+}
+
+/* pass_through=a-b,...: pairs of species, each kept once as a <= b. */
+static int get_pass_through(const config *c, run_options *o, cli_error *error)
+{
+    o->npass = 0;
+    if (!config_is_set(c, KEY_PASS_THROUGH))
+        return 0;
+    o->pass_origin = c->origin[KEY_PASS_THROUGH];
+    o->pass_value = c->value[KEY_PASS_THROUGH];
+    const char *s = o->pass_value;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        const char *end = comma ? comma : s + strlen(s);
+        unsigned long pair[2];
+        if (!parse_species_pair(s, end, pair))
+            return bad_value(c, KEY_PASS_THROUGH, error,
+                             "expected pairs of species a-b separated by commas "
+                             "(pass_through=0-1,1-1)");
+        for (int side = 0; side < 2; side++)
+            if (pair[side] >= CAROM_SPECIES_MAX)
+                return species_beyond_table(c, KEY_PASS_THROUGH, pair[side], error);
+        unsigned char a = (unsigned char)(pair[0] < pair[1] ? pair[0] : pair[1]);
+        unsigned char b = (unsigned char)(pair[0] < pair[1] ? pair[1] : pair[0]);
+        int known = 0;
+        for (int q = 0; q < o->npass; q++)
+            known |= o->pass[q][0] == a && o->pass[q][1] == b;
+        if (!known) {
+            o->pass[o->npass][0] = a;
+            o->pass[o->npass][1] = b;
+            o->npass++;
+        }
+        if (!comma)
+            break;
+        s = comma + 1;
     }
-    return s == end;
+    return 0;
+}
+
+/* The coefficient after the ':' of an item [colon + 1, end) of key's
+ * value: a number in [0, 1]; `item` names the pair or species in the
+ * message. */
+static int parse_coefficient(const config *c, config_key key, const char *colon,
+                             const char *end, const char *item, double *e, cli_error *error)
+{
+    if (parse_double_token(c, key, colon + 1, (size_t)(end - colon - 1), e, error))
+        return error->exit_code;
+    if (*e < 0.0 || *e > 1.0) {
+        char problem[160];
+        snprintf(problem, sizeof problem, "%s: the coefficient must be in [0, 1], not %g", item,
+                 *e);
+        return bad_value(c, key, error, problem);
+    }
+    return 0;
+}
+
+/* The same pair or species given twice: refused with two coefficients,
+ * kept once with the same one. */
+static int given_twice(const config *c, config_key key, const char *item, double was, double e,
+                       cli_error *error)
+{
+    if (was == e)
+        return 0;
+    char problem[160];
+    snprintf(problem, sizeof problem, "%s given twice, with %g and %g", item, was, e);
+    return bad_value(c, key, error, problem);
+}
+
+/* pair_restitution=a-b:e,...: pairs of species (kept as a <= b, each
+ * once) and their coefficient of restitution. */
+static int get_pair_restitution(const config *c, run_options *o, cli_error *error)
+{
+    o->nrestitution_pairs = 0;
+    if (!config_is_set(c, KEY_PAIR_RESTITUTION))
+        return 0;
+    o->restitution_pair_origin = c->origin[KEY_PAIR_RESTITUTION];
+    o->restitution_pair_text = c->value[KEY_PAIR_RESTITUTION];
+    const char *s = o->restitution_pair_text;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        const char *end = comma ? comma : s + strlen(s);
+        const char *colon = memchr(s, ':', (size_t)(end - s));
+        unsigned long pair[2];
+        if (!colon || !parse_species_pair(s, colon, pair))
+            return bad_value(c, KEY_PAIR_RESTITUTION, error,
+                             "expected items a-b:e (species a and b, a coefficient e) separated "
+                             "by commas (pair_restitution=0-1:0.8,1-1:0.5)");
+        for (int side = 0; side < 2; side++)
+            if (pair[side] >= CAROM_SPECIES_MAX)
+                return species_beyond_table(c, KEY_PAIR_RESTITUTION, pair[side], error);
+        unsigned char a = (unsigned char)(pair[0] < pair[1] ? pair[0] : pair[1]);
+        unsigned char b = (unsigned char)(pair[0] < pair[1] ? pair[1] : pair[0]);
+        char item[32];
+        snprintf(item, sizeof item, "pair %d-%d", a, b);
+        double e = 0.0;
+        if (parse_coefficient(c, KEY_PAIR_RESTITUTION, colon, end, item, &e, error))
+            return error->exit_code;
+        int known = 0;
+        for (int q = 0; q < o->nrestitution_pairs && !known; q++)
+            if (o->restitution_pair[q][0] == a && o->restitution_pair[q][1] == b) {
+                if (given_twice(c, KEY_PAIR_RESTITUTION, item, o->restitution_pair_value[q], e,
+                                error))
+                    return error->exit_code;
+                known = 1;
+            }
+        if (!known) {
+            o->restitution_pair[o->nrestitution_pairs][0] = a;
+            o->restitution_pair[o->nrestitution_pairs][1] = b;
+            o->restitution_pair_value[o->nrestitution_pairs] = e;
+            o->nrestitution_pairs++;
+        }
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    return 0;
+}
+
+/* species_wall_restitution=s:e,...: species (each once) and their
+ * coefficient of restitution with walls, planes, segments and triangles. */
+static int get_species_wall_restitution(const config *c, run_options *o, cli_error *error)
+{
+    o->nwall_species = 0;
+    if (!config_is_set(c, KEY_SPECIES_WALL_RESTITUTION))
+        return 0;
+    o->wall_species_origin = c->origin[KEY_SPECIES_WALL_RESTITUTION];
+    o->wall_species_text = c->value[KEY_SPECIES_WALL_RESTITUTION];
+    const char *s = o->wall_species_text;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        const char *end = comma ? comma : s + strlen(s);
+        const char *colon = memchr(s, ':', (size_t)(end - s));
+        const char *p = s;
+        unsigned long k;
+        if (!colon || !parse_species_number(&p, colon, &k) || p != colon)
+            return bad_value(c, KEY_SPECIES_WALL_RESTITUTION, error,
+                             "expected items s:e (a species s, a coefficient e) separated by "
+                             "commas (species_wall_restitution=0:0.5,1:0.9)");
+        if (k >= CAROM_SPECIES_MAX)
+            return species_beyond_table(c, KEY_SPECIES_WALL_RESTITUTION, k, error);
+        char item[32];
+        snprintf(item, sizeof item, "species %lu", k);
+        double e = 0.0;
+        if (parse_coefficient(c, KEY_SPECIES_WALL_RESTITUTION, colon, end, item, &e, error))
+            return error->exit_code;
+        int known = 0;
+        for (int q = 0; q < o->nwall_species && !known; q++)
+            if (o->wall_species[q] == k) {
+                if (given_twice(c, KEY_SPECIES_WALL_RESTITUTION, item, o->wall_species_value[q],
+                                e, error))
+                    return error->exit_code;
+                known = 1;
+            }
+        if (!known) {
+            o->wall_species[o->nwall_species] = (unsigned char)k;
+            o->wall_species_value[o->nwall_species] = e;
+            o->nwall_species++;
+        }
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    return 0;
 }
 
 /* species=K, species_fraction=f0,...: K species (1 to CAROM_SPECIES_MAX)
  * in these shares (normalised; default equal); an init file gives its
- * own. pass_through=a-b,...: pairs of species, each kept once as a <= b. */
+ * own. Then the keys that name species: pass_through=,
+ * pair_restitution=, species_wall_restitution=. */
 static int get_species(const config *c, run_options *o, cli_error *error)
 {
     static const config_key from_file[] = {KEY_SPECIES, KEY_SPECIES_FRACTION};
@@ -522,60 +708,50 @@ static int get_species(const config *c, run_options *o, cli_error *error)
         for (int k = 0; k < count; k++)
             o->species_fraction[k] = f[k] / sum;
     }
-    o->npass = 0;
-    if (!config_is_set(c, KEY_PASS_THROUGH))
-        return 0;
-    o->pass_origin = c->origin[KEY_PASS_THROUGH];
-    o->pass_value = c->value[KEY_PASS_THROUGH];
-    const char *s = o->pass_value;
-    for (;;) {
-        const char *comma = strchr(s, ',');
-        const char *end = comma ? comma : s + strlen(s);
-        unsigned long pair[2];
-        if (!parse_species_pair(s, end, pair))
-            return bad_value(c, KEY_PASS_THROUGH, error,
-                             "expected pairs of species a-b separated by commas "
-                             "(pass_through=0-1,1-1)");
-        for (int side = 0; side < 2; side++)
-            if (pair[side] >= CAROM_SPECIES_MAX) {
-                char problem[96];
-                if (pair[side] < 1000)
-                    snprintf(problem, sizeof problem, "species %lu out of range (0 to %d)",
-                             pair[side], CAROM_SPECIES_MAX - 1);
-                else /* (kept from overflowing: not the number given) */
-                    snprintf(problem, sizeof problem, "a species out of range (0 to %d)",
-                             CAROM_SPECIES_MAX - 1);
-                return bad_value(c, KEY_PASS_THROUGH, error, problem);
-            }
-        unsigned char a = (unsigned char)(pair[0] < pair[1] ? pair[0] : pair[1]);
-        unsigned char b = (unsigned char)(pair[0] < pair[1] ? pair[1] : pair[0]);
-        int known = 0;
-        for (int q = 0; q < o->npass; q++)
-            known |= o->pass[q][0] == a && o->pass[q][1] == b;
-        if (!known) {
-            o->pass[o->npass][0] = a;
-            o->pass[o->npass][1] = b;
-            o->npass++;
-        }
-        if (!comma)
-            break;
-        s = comma + 1;
-    }
+    if (get_pass_through(c, o, error) || get_pair_restitution(c, o, error) ||
+        get_species_wall_restitution(c, o, error))
+        return error->exit_code;
     if (o->init)
         return 0; /* the file's species are checked once read (setup_scene) */
     char whose[32];
     snprintf(whose, sizeof whose, "species=%d", o->species);
-    return options_check_pass_through(o, o->species, whose, error);
+    return options_check_species_keys(o, o->species, whose, error);
 }
 
-int options_check_pass_through(const run_options *o, int k, const char *whose, cli_error *error)
+/* A species of one of the keys beyond k - 1: a usage error naming the key. */
+static int species_beyond(const char *key, const char *origin, const char *text, int species,
+                          int k, const char *whose, cli_error *error)
+{
+    return cli_fail(error, CLI_EXIT_USAGE,
+                    "%s: %s=%s: species %d out of range (%s: species 0 to %d)", origin, key, text,
+                    species, whose, k - 1);
+}
+
+int options_check_species_keys(const run_options *o, int k, const char *whose, cli_error *error)
 {
     for (int q = 0; q < o->npass; q++)
         if (o->pass[q][1] >= k)
-            return cli_fail(error, CLI_EXIT_USAGE,
-                            "%s: pass_through=%s: species %d out of range (%s: species 0 to %d)",
-                            o->pass_origin, o->pass_value, o->pass[q][1], whose, k - 1);
+            return species_beyond("pass_through", o->pass_origin, o->pass_value, o->pass[q][1], k,
+                                  whose, error);
+    for (int q = 0; q < o->nrestitution_pairs; q++)
+        if (o->restitution_pair[q][1] >= k)
+            return species_beyond("pair_restitution", o->restitution_pair_origin,
+                                  o->restitution_pair_text, o->restitution_pair[q][1], k, whose,
+                                  error);
+    for (int q = 0; q < o->nwall_species; q++)
+        if (o->wall_species[q] >= k)
+            return species_beyond("species_wall_restitution", o->wall_species_origin,
+                                  o->wall_species_text, o->wall_species[q], k, whose, error);
     return 0;
+}
+
+double options_pair_restitution(const run_options *o, int a, int b)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    for (int q = 0; q < o->nrestitution_pairs; q++)
+        if (o->restitution_pair[q][0] == lo && o->restitution_pair[q][1] == hi)
+            return o->restitution_pair_value[q];
+    return o->restitution;
 }
 
 double options_packing_measured(const run_options *o)

@@ -55,6 +55,14 @@ typedef struct run_options {
     int npass;               /* pass_through=: pairs a <= b that pass through each other */
     unsigned char pass[RUN_PASS_MAX][2];
     const char *pass_origin, *pass_value; /* where pass_through= came from, and its text */
+    int nrestitution_pairs;  /* pair_restitution=: pairs a <= b with their coefficient */
+    unsigned char restitution_pair[RUN_PASS_MAX][2];
+    double restitution_pair_value[RUN_PASS_MAX];
+    const char *restitution_pair_origin, *restitution_pair_text;
+    int nwall_species;       /* species_wall_restitution=: species with their wall coefficient */
+    unsigned char wall_species[CAROM_SPECIES_MAX];
+    double wall_species_value[CAROM_SPECIES_MAX];
+    const char *wall_species_origin, *wall_species_text;
     carom_neighbours neighbours;
     carom_prefetch prefetch;
     carom_reorder reorder;
@@ -125,12 +133,17 @@ int options_triangles(const config *c, int dim, double triangle[RUN_TRIANGLES_MA
 int options_mesh(const config *c, int dim, const char **mesh, double *scale, double shift[3],
                  cli_error *error);
 
-/* Whether pass_through= names a species of species 0..k-1 only; else a
- * usage error naming the key, its value and `whose` (what gives the
- * species: "species=2", "init file x.xyz"). options_from_config checks
- * species='s; setup_scene an init file's. */
-int options_check_pass_through(const run_options *o, int k, const char *whose,
+/* Whether pass_through=, pair_restitution= and species_wall_restitution=
+ * name species of species 0..k-1 only; else a usage error naming the
+ * key, its value and `whose` (what gives the species: "species=2", "init
+ * file x.xyz"). options_from_config checks species='s; setup_scene an
+ * init file's. */
+int options_check_species_keys(const run_options *o, int k, const char *whose,
                                cli_error *error);
+
+/* The coefficient of restitution of species a and b in force:
+ * pair_restitution='s, else restitution=. */
+double options_pair_restitution(const run_options *o, int a, int b);
 
 /* The packing the measured run has: compress's target, or packing. */
 double options_packing_measured(const run_options *o);

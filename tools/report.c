@@ -36,11 +36,29 @@ static int rough(const run_options *o)
     return o->tangential_restitution != -1.0 || o->wall_tangential_restitution != -1.0;
 }
 
+/* Whether every pair of the run's spheres meets elastically: the
+ * coefficient in force (pair_restitution='s, else restitution=) is 1 for
+ * every pair of species that has spheres. */
+static int pairs_elastic(const run_options *o)
+{
+    if (o->species < 1)
+        return o->restitution == 1.0;
+    for (int a = 0; a < o->species; a++)
+        for (int b = a; b < o->species; b++)
+            if (o->species_count[a] > 0 && o->species_count[b] > 0 &&
+                options_pair_restitution(o, a, b) != 1.0)
+                return 0;
+    return 1;
+}
+
 /* The reference Z applies to an elastic, gravity-free, periodic fluid of
  * equal spheres, smooth or perfectly rough (which keep the structure and
  * the normal impulses of smooth ones, and share their energy with the
  * spins in equilibrium), every pair of which meets (pass_through= makes
- * another fluid: a mixture, an ideal gas among hard spheres). */
+ * another fluid: a mixture, an ideal gas among hard spheres) elastically
+ * (restitution=, pair_restitution=: a granular gas cools; walls, where
+ * wall_restitution= and species_wall_restitution= apply, have no
+ * reference anyway). */
 static int reference_applies(const run_options *o)
 {
     for (int d = 0; d < o->dim; d++)
@@ -51,7 +69,7 @@ static int reference_applies(const run_options *o)
     if (o->npass > 0)
         return 0; /* some pairs pass through each other */
     return o->motion == MOTION_BALLISTIC && o->response == CAROM_RESPONSE_ELASTIC &&
-           o->restitution == 1.0 &&
+           pairs_elastic(o) &&
            (o->tangential_restitution == -1.0 || o->tangential_restitution == 1.0) &&
            o->radius == o->radius_max && !o->use_speed;
 }
@@ -172,6 +190,27 @@ static void print_species(const run_options *o, FILE *out)
     fputc('\n', out);
 }
 
+/* One line: pair_restitution='s pairs and species_wall_restitution='s
+ * species, and what the others keep. */
+static void print_restitution(const run_options *o, FILE *out)
+{
+    fputs("  restitution       ", out);
+    if (o->nrestitution_pairs > 0) {
+        fputs(" pairs", out);
+        for (int q = 0; q < o->nrestitution_pairs; q++)
+            fprintf(out, "%s %d-%d: %g", q ? "," : "", o->restitution_pair[q][0],
+                    o->restitution_pair[q][1], o->restitution_pair_value[q]);
+        fprintf(out, " (the others %g)%s", o->restitution, o->nwall_species > 0 ? ";" : "");
+    }
+    if (o->nwall_species > 0) {
+        fputs(" walls: species", out);
+        for (int q = 0; q < o->nwall_species; q++)
+            fprintf(out, "%s %d: %g", q ? "," : "", o->wall_species[q], o->wall_species_value[q]);
+        fprintf(out, " (the others %g)", o->wall_restitution);
+    }
+    fputc('\n', out);
+}
+
 static const char *motion_word(const run_options *o)
 {
     static const char *const words[] = {"ballistic", "orbits", "forces", "field"};
@@ -259,6 +298,8 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     fprintf(out, "  peak memory        %.1f MB\n", (double)peak_rss_bytes() / 1e6);
     if (o->species > 1 || o->npass > 0)
         print_species(o, out);
+    if (o->nrestitution_pairs > 0 || o->nwall_species > 0)
+        print_restitution(o, out);
     if (o->thermostat > 0.0)
         fprintf(out, "  thermostat         Andersen, kT = %g, rate %g per sphere: %llu velocities "
                      "redrawn\n",
@@ -512,6 +553,28 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     for (int q = 0; q < o->npass; q++)
         fprintf(out, "%s[%d, %d]", q ? ", " : "", o->pass[q][0], o->pass[q][1]);
     fputc(']', out);
+    /* [a, b, e] (a <= b) and [s, e]: the pairs and species given; the
+     * others keep restitution and wall_restitution. */
+    json_key(out, "pair_restitution", &first);
+    fputc('[', out);
+    for (int q = 0; q < o->nrestitution_pairs; q++) {
+        fprintf(out, "%s[%d, %d, ", q ? ", " : "", o->restitution_pair[q][0],
+                o->restitution_pair[q][1]);
+        json_number(out, o->restitution_pair_value[q]);
+        fputc(']', out);
+    }
+    fputc(']', out);
+    json_key(out, "species_wall_restitution", &first);
+    fputc('[', out);
+    for (int q = 0; q < o->nwall_species; q++) {
+        fprintf(out, "%s[%d, ", q ? ", " : "", o->wall_species[q]);
+        json_number(out, o->wall_species_value[q]);
+        fputc(']', out);
+    }
+    fputc(']', out);
+    if (o->species > 1) /* each species' kT at the end (null: none of it) */
+        json_vector(out, "species_temperature", r->species_temperature_final, o->species,
+                    &first);
     json_str(out, "motion", motion_word(o), &first);
     if (o->motion == MOTION_ORBITS)
         json_str(out, "orbits", o->orbits, &first);

@@ -481,7 +481,7 @@ int setup_species(run_options *o, carom_scene *scene, cli_error *error)
             o->species_count[scene->species ? scene->species[i] : 0]++;
         char whose[320];
         snprintf(whose, sizeof whose, "init file %s", o->init);
-        return options_check_pass_through(o, k, whose, error);
+        return options_check_species_keys(o, k, whose, error);
     }
     size_t n = scene->n;
     if (o->species <= 1) {
@@ -523,6 +523,22 @@ int setup_pass_through(const run_options *o, carom_world *w, cli_error *error)
     for (int q = 0; q < o->npass; q++)
         if (carom_world_set_pass_through(w, o->pass[q][0], o->pass[q][1], 1) != CAROM_OK)
             return cli_fail(error, CLI_EXIT_USAGE, "pass_through: %s",
+                            carom_world_error_message(w));
+    return 0;
+}
+
+int setup_restitution(const run_options *o, carom_world *w, cli_error *error)
+{
+    for (int q = 0; q < o->nrestitution_pairs; q++)
+        if (carom_world_set_pair_restitution(w, o->restitution_pair[q][0],
+                                             o->restitution_pair[q][1],
+                                             o->restitution_pair_value[q]) != CAROM_OK)
+            return cli_fail(error, CLI_EXIT_USAGE, "pair_restitution: %s",
+                            carom_world_error_message(w));
+    for (int q = 0; q < o->nwall_species; q++)
+        if (carom_world_set_wall_restitution(w, o->wall_species[q], o->wall_species_value[q]) !=
+            CAROM_OK)
+            return cli_fail(error, CLI_EXIT_USAGE, "species_wall_restitution: %s",
                             carom_world_error_message(w));
     return 0;
 }

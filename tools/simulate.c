@@ -235,6 +235,28 @@ static double series_time(const series *s, double t0, double t_end)
     return s->k == 0 ? t0 : fmin(t0 + (double)s->k * s->interval, t_end);
 }
 
+/* Each species' kinetic temperature, as carom_world_temperature's for
+ * all: the mean of m v^2 / dim over its spheres of finite mass (NaN for
+ * a species without any). */
+static void species_temperatures(const run_options *o, const carom_world *w, double *kt)
+{
+    double sum[CAROM_SPECIES_MAX] = {0.0};
+    size_t count[CAROM_SPECIES_MAX] = {0};
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+        carom_sphere_state s;
+        if (carom_world_get_sphere(w, id, &s) != CAROM_OK || !isfinite(s.mass) ||
+            s.species >= CAROM_SPECIES_MAX)
+            continue;
+        double v2 = 0.0;
+        for (int k = 0; k < 3; k++) /* (0 along z in 2D) */
+            v2 += s.velocity[k] * s.velocity[k];
+        sum[s.species] += s.mass * v2;
+        count[s.species]++;
+    }
+    for (int k = 0; k < CAROM_SPECIES_MAX; k++)
+        kt[k] = count[k] ? sum[k] / (o->dim * (double)count[k]) : NAN;
+}
+
 static int measured_run(const run_options *o, carom_world *w, carom_andersen *bath,
                         contact_log *log, frames *trajectory, rdf *structure, run_result *r,
                         progress *p, cli_error *error)
@@ -302,6 +324,8 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     r->rotational_energy_final = carom_world_rotational_energy(w);
     r->rotational_temperature_final = carom_world_rotational_temperature(w);
     carom_world_momentum(w, r->momentum_final);
+    if (o->species > 1)
+        species_temperatures(o, w, r->species_temperature_final);
     r->compressibility = carom_world_compressibility(w);
     r->max_overlap = fmax(r->stats.max_overlap, carom_world_max_overlap_now(w));
     r->list_skin = carom_world_list_skin(w);
@@ -396,6 +420,8 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     }
     carom_scene_free(scene); /* the world has its own copy */
     status = setup_pass_through(o, w, error);
+    if (!status)
+        status = setup_restitution(o, w, error);
     if (status)
         goto done;
     for (int q = 0; q < o->nplanes; q++)

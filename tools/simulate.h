@@ -31,6 +31,10 @@ typedef struct run_result {
     double rotational_energy_initial, rotational_energy_final; /* 0 for smooth spheres */
     double rotational_temperature_initial, rotational_temperature_final;
     double momentum_initial[3], momentum_final[3];
+    /* With species (species > 1): each one's kinetic temperature at the
+     * end, the mean of m v^2 / dim over its spheres of finite mass (NaN
+     * when it has none). */
+    double species_temperature_final[CAROM_SPECIES_MAX];
     double compressibility;
     double max_overlap;
     double list_skin;              /* of the world's neighbour lists; 0: cells */

@@ -430,6 +430,26 @@ carom_status carom_world_set_pass_through(carom_world *world, uint32_t a, uint32
 int carom_world_passes_through(const carom_world *world, uint32_t a, uint32_t b);
 carom_status carom_world_set_species(carom_world *world, carom_sphere_id id, uint32_t species);
 
+/* Restitution by species: the coefficient of restitution of a contact
+ * between spheres of species a and b (symmetric), and of a sphere of
+ * species s with walls, planes, segments and triangles. They stand in for
+ * def.restitution and def.wall_restitution, which every pair or species
+ * not set keeps. Granular mixtures whose grains dissipate differently
+ * (the species then cool to different temperatures), a game's materials
+ * (a rubber ball, a lump of clay). restitution_min_speed applies as
+ * always: slower contacts are elastic. A change takes effect from the
+ * next contact and predicts nothing again (restitution changes no
+ * contact time). CAROM_ERR_INVALID_ARGUMENT for a species out of range
+ * or a coefficient outside [0, 1] (NaN included), and nothing changes. */
+carom_status carom_world_set_pair_restitution(carom_world *world, uint32_t a, uint32_t b,
+                                              double restitution);
+carom_status carom_world_set_wall_restitution(carom_world *world, uint32_t species,
+                                              double restitution);
+/* The coefficients in force (def's unless set); NaN for species out of
+ * range. */
+double carom_world_pair_restitution(const carom_world *world, uint32_t a, uint32_t b);
+double carom_world_wall_restitution(const carom_world *world, uint32_t species);
+
 /* Number of ids handed out so far (removed spheres keep their id). */
 size_t carom_world_sphere_capacity(const carom_world *world);
 /* Number of spheres present. */

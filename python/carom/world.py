@@ -144,6 +144,15 @@ def species_number(value, key="species"):
     return k
 
 
+def _species_in_table(*species):
+    """Raises carom.Error for a species beyond the table (queries of C say
+    NaN or 0 there: the setters' words)."""
+    if max(species) >= _library.SPECIES_MAX:
+        raise Error(_library.STATUS_NAMES.index("CAROM_ERR_INVALID_ARGUMENT"),
+                    f"species must be below {_library.SPECIES_MAX}, not "
+                    + " and ".join(str(k) for k in species))
+
+
 def sphere_id(value):
     try:
         k = operator.index(value)
@@ -334,7 +343,8 @@ class World:
                    driven=False, accel_bound=0.0, species=0):
         """Adds a sphere (radius 0.5 and mass 1 by default); returns its id.
         mass may be math.inf (an obstacle). species: 0 to 31, which
-        spheres it meets (set_pass_through)."""
+        spheres it meets (set_pass_through) and how it bounces
+        (set_pair_restitution, set_wall_restitution)."""
         dim = self.dim()
         s = lib.carom_sphere_default_def()
         s.position = vector(position, "position", dim)
@@ -424,6 +434,43 @@ class World:
         """The species of the spheres present, a uint32 array in the order
         of ids()."""
         return np.array([self.get_sphere(int(k)).species for k in self.ids()], dtype=np.uint32)
+
+    def set_pair_restitution(self, a, b, restitution):
+        """The coefficient of restitution, in [0, 1], of contacts between
+        spheres of species a and b (a == b: of one species; symmetric)
+        (carom_world_set_pair_restitution). Pairs not set keep the world's
+        restitution setting. It applies from the next contact, and
+        restitution_min_speed still makes slower contacts elastic. Refused
+        with carom.Error (CAROM_ERR_INVALID_ARGUMENT, nothing changed) for a
+        species beyond 31 or a coefficient outside [0, 1]."""
+        self._check(lib.carom_world_set_pair_restitution, species_number(a, "a"),
+                    species_number(b, "b"), number(restitution, "restitution"))
+
+    def pair_restitution(self, a, b):
+        """The coefficient of restitution of species a and b in force
+        (carom_world_pair_restitution): set_pair_restitution's, else the
+        world's restitution."""
+        a, b = species_number(a, "a"), species_number(b, "b")
+        _species_in_table(a, b)
+        return self._call(lib.carom_world_pair_restitution, a, b)
+
+    def set_wall_restitution(self, species, restitution):
+        """The coefficient of restitution, in [0, 1], of spheres of this
+        species with walls, planes, segments and triangles
+        (carom_world_set_wall_restitution). Species not set keep the
+        world's wall_restitution setting. Refused with carom.Error
+        (CAROM_ERR_INVALID_ARGUMENT, nothing changed) for a species beyond
+        31 or a coefficient outside [0, 1]."""
+        self._check(lib.carom_world_set_wall_restitution, species_number(species),
+                    number(restitution, "restitution"))
+
+    def wall_restitution(self, species):
+        """The coefficient of restitution of a species with walls, planes,
+        segments and triangles in force (carom_world_wall_restitution):
+        set_wall_restitution's, else the world's wall_restitution."""
+        species = species_number(species)
+        _species_in_table(species)
+        return self._call(lib.carom_world_wall_restitution, species)
 
     def get_image(self, sphere):
         """The sphere's periodic image (carom_world_get_image), for a world

@@ -171,6 +171,21 @@ static int build_world(driver *d, const carom_scene *scene)
             carom_world_free(w);
             return r;
         }
+    for (int q = 0; q < d->nrestitution_pairs; q++)
+        if (carom_world_set_pair_restitution(w, d->restitution_pair[q][0],
+                                             d->restitution_pair[q][1],
+                                             d->restitution_pair_value[q]) != CAROM_OK) {
+            int r = fail(d, "pair_restitution", carom_world_error_message(w));
+            carom_world_free(w);
+            return r;
+        }
+    for (int q = 0; q < d->nwall_species; q++)
+        if (carom_world_set_wall_restitution(w, d->wall_species[q], d->wall_species_value[q]) !=
+            CAROM_OK) {
+            int r = fail(d, "species_wall_restitution", carom_world_error_message(w));
+            carom_world_free(w);
+            return r;
+        }
     for (int q = 0; q < d->nplanes; q++)
         if (carom_world_add_plane(w, d->plane[q], d->plane[q][3], NULL) != CAROM_OK) {
             int r = fail(d, "planes", carom_world_error_message(w));
@@ -270,13 +285,28 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         return fail(d, "pass_through", "too many pairs");
     d->npass = s->npass;
     memcpy(d->pass, s->pass, (size_t)s->npass * sizeof d->pass[0]);
+    if (s->nrestitution_pairs < 0 || s->nrestitution_pairs > RUN_PASS_MAX)
+        return fail(d, "pair_restitution", "too many pairs");
+    d->nrestitution_pairs = s->nrestitution_pairs;
+    memcpy(d->restitution_pair, s->restitution_pair, sizeof d->restitution_pair);
+    memcpy(d->restitution_pair_value, s->restitution_pair_value,
+           sizeof d->restitution_pair_value);
+    if (s->nwall_species < 0 || s->nwall_species > CAROM_SPECIES_MAX)
+        return fail(d, "species_wall_restitution", "too many species");
+    d->nwall_species = s->nwall_species;
+    memcpy(d->wall_species, s->wall_species, sizeof d->wall_species);
+    memcpy(d->wall_species_value, s->wall_species_value, sizeof d->wall_species_value);
     d->has_species = scene->species != NULL;
-    /* The large sphere meets every species it can: the lowest that no
-     * pair names. */
+    /* The large sphere meets every species it can, as it would without
+     * species: the lowest that no pair (and no wall coefficient) names. */
     for (uint32_t k = 0; k < CAROM_SPECIES_MAX; k++) {
         int named = 0;
         for (int q = 0; q < d->npass; q++)
             named |= d->pass[q][0] == k || d->pass[q][1] == k;
+        for (int q = 0; q < d->nrestitution_pairs; q++)
+            named |= d->restitution_pair[q][0] == k || d->restitution_pair[q][1] == k;
+        for (int q = 0; q < d->nwall_species; q++)
+            named |= d->wall_species[q] == k;
         if (!named) {
             d->big_species = k;
             break;

@@ -28,10 +28,12 @@
  *   their motion, not gravity).
  * - Species: the scene's species are the world's, and the pairs of
  *   pass_through= pass through each other in every world built (set
- *   before its first advance: they may start overlapping). The large
- *   sphere takes the lowest species that no pair names, so that it meets
- *   every sphere as it does without species (species 0 if every species
- *   is named); it is drawn grey whatever its species.
+ *   before its first advance: they may start overlapping);
+ *   pair_restitution= and species_wall_restitution= are set in every
+ *   world built too. The large sphere takes the lowest species that none
+ *   of these keys names, so that it meets every sphere as it does without
+ *   species (species 0 if every species is named); it is drawn grey
+ *   whatever its species.
  * - Errors (from the library) come back as nonzero with a one-line message
  *   in d->error; nothing is printed.
  */
@@ -70,6 +72,12 @@ typedef struct driver_settings {
     double (*triangle)[9]; /* malloc'd; driver_create takes it over (leaving NULL) */
     int npass;             /* pass_through='s pairs of species */
     unsigned char pass[RUN_PASS_MAX][2];
+    int nrestitution_pairs; /* pair_restitution='s pairs of species and coefficients */
+    unsigned char restitution_pair[RUN_PASS_MAX][2];
+    double restitution_pair_value[RUN_PASS_MAX];
+    int nwall_species;     /* species_wall_restitution='s species and coefficients */
+    unsigned char wall_species[CAROM_SPECIES_MAX];
+    double wall_species_value[CAROM_SPECIES_MAX];
 } driver_settings;
 
 typedef struct driver {
@@ -97,6 +105,12 @@ typedef struct driver {
     double (*triangle)[9];      /* the driver's (freed by driver_free) */
     int npass;                  /* pairs of species that pass through each other */
     unsigned char pass[RUN_PASS_MAX][2];
+    int nrestitution_pairs;     /* pairs of species with their own restitution */
+    unsigned char restitution_pair[RUN_PASS_MAX][2];
+    double restitution_pair_value[RUN_PASS_MAX];
+    int nwall_species;          /* species with their own wall restitution */
+    unsigned char wall_species[CAROM_SPECIES_MAX];
+    double wall_species_value[CAROM_SPECIES_MAX];
     uint32_t big_species;       /* the large sphere's (meets every species if it can) */
     int has_species;            /* the scene came with species: coloured by them */
     int driven;                 /* the particles are driven by `motion` */

@@ -375,6 +375,13 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         o.ntriangles = 0;
         ds->npass = o.npass;
         memcpy(ds->pass, o.pass, sizeof ds->pass);
+        ds->nrestitution_pairs = o.nrestitution_pairs;
+        memcpy(ds->restitution_pair, o.restitution_pair, sizeof ds->restitution_pair);
+        memcpy(ds->restitution_pair_value, o.restitution_pair_value,
+               sizeof ds->restitution_pair_value);
+        ds->nwall_species = o.nwall_species;
+        memcpy(ds->wall_species, o.wall_species, sizeof ds->wall_species);
+        memcpy(ds->wall_species_value, o.wall_species_value, sizeof ds->wall_species_value);
         ds->driven = o.motion != MOTION_BALLISTIC;
         ds->motion_options = o; /* (without the triangles: the motion needs none) */
         if (drag_text)
