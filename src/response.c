@@ -1,6 +1,6 @@
 /* Collision response: impulses along the contact normal with masses and a
- * coefficient of restitution (def's, or the species' table:
- * world_restitution.c), then the user's callback, which sees the
+ * coefficient of restitution (the contact law of the pair's species:
+ * world_contact_laws.c), then the user's callback, which sees the
  * result and may replace the velocities.
  *
  * Restitution e applies only when the normal speed is at least
@@ -90,9 +90,10 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     double ia = INFO(a)->inv_mass, ib = INFO(b)->inv_mass;
     if (ia == 0.0 && ib == 0.0)
         ia = ib = 1.0;
+    const contact_law *law = world_pair_law(w, i, j);
     double impulse = 0.0;
     if (vn < 0.0) {
-        double e = restitution_for(w, world_pair_restitution(w, i, j), vn);
+        double e = restitution_for(w, law->restitution, vn);
         impulse = -(1.0 + e) * vn / (ia + ib);
     }
     /* The separating speed is then -e vn; make it at least the minimum. */
@@ -104,7 +105,7 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
         apply_impulse(a, b, ia, ib, n, impulse);
         w->stats.virial += impulse * dist;
     }
-    response_rough_pair(w, i, j, n, ia, ib, impulse);
+    response_rough_pair(w, i, j, law, n, ia, ib, impulse);
     if (world_reports_contacts(w)) {
         carom_contact c = {0};
         c.kind = CAROM_CONTACT_SPHERE;
@@ -134,12 +135,13 @@ void response_collide(carom_world *w, uint32_t i, uint32_t j, const double shift
     }
 }
 
-/* The speed at which the sphere in slot i leaves a wall or plane it met
- * at normal speed vn (> 0: into it): its wall restitution's, and at
- * least the least separating speed (see the top of this file). */
-static double leaving_speed(const carom_world *w, uint32_t i, double vn, double keep_apart)
+/* The speed at which a sphere leaves a wall or plane it met at normal
+ * speed vn (> 0: into it) under its contact law: the law's restitution's,
+ * and at least the least separating speed (see the top of this file). */
+static double leaving_speed(const carom_world *w, const contact_law *law, double vn,
+                            double keep_apart)
 {
-    double away = vn > 0.0 ? restitution_for(w, world_surface_restitution(w, i), vn) * vn : -vn;
+    double away = vn > 0.0 ? restitution_for(w, law->restitution, vn) * vn : -vn;
     double least = fmax(w->def.restitution_min_speed, keep_apart);
     return away < least ? least : away;
 }
@@ -178,7 +180,8 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     double grow = growth_speed(w, s->radius);
     double vn = s->v[axis] * outward + grow;
     double impulse = 0.0;
-    double away = leaving_speed(w, i, vn, keep_apart);
+    const contact_law *law = world_surface_law(w, i);
+    double away = leaving_speed(w, law, vn, keep_apart);
     if (-away != vn) {
         double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;
@@ -187,7 +190,7 @@ void response_wall(carom_world *w, uint32_t i, int wall, double depth, double ke
     }
     double towards[3] = {0.0, 0.0, 0.0};
     towards[axis] = outward;
-    response_rough_surface(w, i, towards, -away != vn ? away + vn : 0.0);
+    response_rough_surface(w, i, law, towards, -away != vn ? away + vn : 0.0);
     if (world_reports_contacts(w) &&
         report_surface_contact(w, i, CAROM_CONTACT_WALL, wall, towards, impulse, depth)) {
         double into = s->v[axis] * outward + grow;
@@ -208,7 +211,8 @@ static void response_surface(carom_world *w, uint32_t i, const double n[3],
     double grow = growth_speed(w, s->radius);
     double vn = -vec_dot(s->v, n) + grow;
     double impulse = 0.0;
-    double away = leaving_speed(w, i, vn, keep_apart);
+    const contact_law *law = world_surface_law(w, i);
+    double away = leaving_speed(w, law, vn, keep_apart);
     if (-away != vn) {
         double mass = INFO(s)->inv_mass > 0.0 ? 1.0 / INFO(s)->inv_mass : 0.0;
         impulse = (away + vn) * mass;
@@ -217,7 +221,7 @@ static void response_surface(carom_world *w, uint32_t i, const double n[3],
         w->stats.wall_momentum += impulse;
     }
     double towards[3] = {-n[0], -n[1], -n[2]};
-    response_rough_surface(w, i, towards, -away != vn ? away + vn : 0.0);
+    response_rough_surface(w, i, law, towards, -away != vn ? away + vn : 0.0);
     if (world_reports_contacts(w) &&
         report_surface_contact(w, i, kind, index, towards, impulse, depth)) {
         double into = -vec_dot(s->v, n) + grow;

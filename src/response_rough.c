@@ -1,5 +1,5 @@
-/* The tangential part of a rough contact (def.tangential_restitution,
- * def.wall_tangential_restitution: beta).
+/* The tangential part of a rough contact (the contact law's tangential
+ * restitution beta and friction mu: world_contact_laws.c).
  *
  * Contract: at a contact with unit normal n, the surfaces' relative
  * velocity at the point of contact has a tangential part u_t (the
@@ -13,7 +13,7 @@
  * surface only the sphere moves: its velocity changes by
  * -(1 + beta) k / (1 + k) u_t whatever its mass (an infinite mass too, as
  * its normal bounce does), its spin by -(1 + beta) / ((1 + k) r) n x u_t.
- * Coulomb's limit (def.friction, def.wall_friction: mu, default
+ * Coulomb's limit (the law's friction mu; def.friction's default
  * infinite): the tangential impulse is at most mu times the normal one
  * (against a fixed surface, the tangential change of velocity at most mu
  * times the normal one). Beyond it the surfaces slide: J_t keeps its
@@ -43,10 +43,10 @@ static void tangential_part(double out[3], const double u[3], const double n[3])
         out[k] = u[k] - along * n[k];
 }
 
-void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const double n[3], double ia,
-                               double ib, double normal_impulse)
+void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const contact_law *law,
+                               const double n[3], double ia, double ib, double normal_impulse)
 {
-    double beta = w->def.tangential_restitution;
+    double beta = law->tangential_restitution;
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     double *spin_a = w->spin[world_id_of(w, i)], *spin_b = w->spin[world_id_of(w, j)];
     double grown = growth_factor(w, a->t), ra = a->radius * grown, rb = b->radius * grown;
@@ -63,7 +63,7 @@ void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const dou
     double jt[3], turn[3]; /* the impulse on b (a gets -jt), and n x jt */
     for (int k = 0; k < 3; k++)
         jt[k] = scale * ut[k];
-    double slide = coulomb_scale(jt, normal_impulse, w->def.friction);
+    double slide = coulomb_scale(jt, normal_impulse, law->friction);
     for (int k = 0; k < 3; k++)
         jt[k] *= slide;
     vec_cross(turn, n, jt);
@@ -75,10 +75,10 @@ void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const dou
     }
 }
 
-void response_rough_surface_apply(carom_world *w, uint32_t i, const double towards[3],
-                                  double normal_change)
+void response_rough_surface_apply(carom_world *w, uint32_t i, const contact_law *law,
+                                  const double towards[3], double normal_change)
 {
-    double beta = w->def.wall_tangential_restitution;
+    double beta = law->tangential_restitution;
     sphere *s = &w->spheres[i];
     double *spin = w->spin[world_id_of(w, i)];
     double r = s->radius * growth_factor(w, s->t);
@@ -94,7 +94,7 @@ void response_rough_surface_apply(carom_world *w, uint32_t i, const double towar
     double dv[3]; /* the change of velocity, then of spin: -(1 + beta) / ((1 + k) r) n x u_t */
     for (int k = 0; k < 3; k++)
         dv[k] = -(1.0 + beta) * k_factor / (1.0 + k_factor) * ut[k];
-    double slide = coulomb_scale(dv, normal_change, w->def.wall_friction);
+    double slide = coulomb_scale(dv, normal_change, law->friction);
     vec_cross(turn, towards, ut);
     for (int k = 0; k < 3; k++) {
         s->v[k] += slide * dv[k];

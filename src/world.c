@@ -200,6 +200,7 @@ carom_world *carom_world_create(const carom_world_def *def, carom_error *error)
     if (!w)
         return create_failed(error, CAROM_ERR_OUT_OF_MEMORY, "out of memory creating the world");
     w->def = *def;
+    world_contact_laws_init(w);
     for (int k = 0; k < 3; k++)
         w->gravity[k] = k < def->dim ? def->gravity[k] : 0.0;
     w->inertia_factor = def->inertia_factor > 0.0 ? def->inertia_factor
@@ -250,8 +251,7 @@ void carom_world_free(carom_world *w)
     free(w->slot_of);
     free(w->image);
     free(w->spin);
-    free(w->pair_restitution);
-    free(w->wall_restitution_of);
+    world_contact_laws_free(w);
     free(w);
 }
 

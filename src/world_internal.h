@@ -199,6 +199,14 @@ typedef struct reorder_watch {
 } reorder_watch;
 
 /* A fixed plane: spheres keep n . x >= d + radius (n unit length). */
+/* How a contact responds (world_contact_laws.c): normal restitution e,
+ * tangential restitution beta (-1: smooth) and Coulomb's mu. */
+typedef struct contact_law {
+    double restitution;
+    double tangential_restitution;
+    double friction;
+} contact_law;
+
 typedef struct world_plane {
     double n[3];
     double d;
@@ -326,10 +334,13 @@ struct carom_world {
      * pass_through[a], symmetric; species_filter: some bit is set. */
     uint32_t pass_through[CAROM_SPECIES_MAX];
     int species_filter;
-    /* Restitution by species (world_restitution.c): NULL until a pair
-     * (a species) is set, then every entry, def's where not set. */
-    double (*pair_restitution)[CAROM_SPECIES_MAX];
-    double *wall_restitution_of;
+    /* Contact laws by species (world_contact_laws.c): def's, and the
+     * tables, NULL until a pair (a species) is set, then every entry;
+     * whether some law in force is rough. */
+    contact_law pair_law_default, wall_law_default;
+    contact_law (*pair_law)[CAROM_SPECIES_MAX];
+    contact_law *wall_law;
+    int rough_pairs, rough_walls;
 
     query_index query;    /* the scene queries' grid (world_query_index.c) */
     uint64_t query_epoch; /* advanced whenever positions change other than
@@ -516,8 +527,10 @@ void world_triangles_mark_shared(carom_world *w);
 int world_triangle_over(const world_triangle *g, const double x[3]);
 void world_triangles_free(carom_world *w);
 
-/* world_spin.c: spins by id (NULL while every spin is zero). */
+/* Whether the world keeps spins: some contact law in force is rough
+ * (world_contact_laws.c). */
 int world_is_rough(const carom_world *w);
+/* world_spin.c: spins by id (NULL while every spin is zero). */
 int world_spin_reserve(carom_world *w, size_t capacity);
 void world_spin_reset(carom_world *w, uint32_t id); /* added */
 
@@ -907,20 +920,21 @@ static inline int world_reports_contacts(const carom_world *w)
 int world_report_contact(carom_world *w, carom_contact *c);
 void world_contacts_clear(carom_world *w); /* a call that processes events starts */
 
-/* Restitution by species (world_restitution.c): of a contact of the
+/* Contact laws by species (world_contact_laws.c): of a contact of the
  * spheres in slots i and j, and of the sphere in slot i with a wall,
  * plane, segment or triangle. */
-static inline double world_pair_restitution(const carom_world *w, uint32_t i, uint32_t j)
+static inline const contact_law *world_pair_law(const carom_world *w, uint32_t i, uint32_t j)
 {
-    if (!w->pair_restitution)
-        return w->def.restitution;
-    return w->pair_restitution[w->info[i].species][w->info[j].species];
+    if (!w->pair_law)
+        return &w->pair_law_default;
+    return &w->pair_law[w->info[i].species][w->info[j].species];
 }
-static inline double world_surface_restitution(const carom_world *w, uint32_t i)
+static inline const contact_law *world_surface_law(const carom_world *w, uint32_t i)
 {
-    return w->wall_restitution_of ? w->wall_restitution_of[w->info[i].species]
-                                  : w->def.wall_restitution;
+    return w->wall_law ? &w->wall_law[w->info[i].species] : &w->wall_law_default;
 }
+void world_contact_laws_init(carom_world *w); /* def's laws: at creation */
+void world_contact_laws_free(carom_world *w);
 
 /* response.c */
 /* depth: how far the two (or the sphere and the wall) already overlap
@@ -942,29 +956,30 @@ void response_triangle(carom_world *w, uint32_t i, uint32_t g, double depth, dou
 /* response_rough.c: the tangential impulse of a rough contact, sphere i
  * with sphere j (unit normal n from i to j, inverse masses as the normal
  * impulse used them) or with a fixed surface (unit normal towards it). */
-void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const double n[3],
-                               double ia, double ib, double normal_impulse);
-void response_rough_surface_apply(carom_world *w, uint32_t i, const double towards[3],
-                                  double normal_change);
+void response_rough_pair_apply(carom_world *w, uint32_t i, uint32_t j, const contact_law *law,
+                               const double n[3], double ia, double ib, double normal_impulse);
+void response_rough_surface_apply(carom_world *w, uint32_t i, const contact_law *law,
+                                  const double towards[3], double normal_change);
 /* Smooth worlds (beta -1, or no spins at all) pass without a call. The
  * normal is passed as a copy, so that the caller's own does not escape
  * (it would then be kept in memory, and the impulse's loops made twice
  * over in case it aliased the velocities). */
-static inline void response_rough_pair(carom_world *w, uint32_t i, uint32_t j, const double n[3],
-                                       double ia, double ib, double normal_impulse)
+static inline void response_rough_pair(carom_world *w, uint32_t i, uint32_t j,
+                                       const contact_law *law, const double n[3], double ia,
+                                       double ib, double normal_impulse)
 {
-    if (w->spin && w->def.tangential_restitution != -1.0) {
+    if (w->spin && law->tangential_restitution != -1.0) {
         double normal[3] = {n[0], n[1], n[2]};
-        response_rough_pair_apply(w, i, j, normal, ia, ib, normal_impulse);
+        response_rough_pair_apply(w, i, j, law, normal, ia, ib, normal_impulse);
     }
 }
 /* normal_change: how much the contact changed the sphere's normal speed. */
-static inline void response_rough_surface(carom_world *w, uint32_t i, const double towards[3],
-                                          double normal_change)
+static inline void response_rough_surface(carom_world *w, uint32_t i, const contact_law *law,
+                                          const double towards[3], double normal_change)
 {
-    if (w->spin && w->def.wall_tangential_restitution != -1.0) {
+    if (w->spin && law->tangential_restitution != -1.0) {
         double normal[3] = {towards[0], towards[1], towards[2]};
-        response_rough_surface_apply(w, i, normal, normal_change);
+        response_rough_surface_apply(w, i, law, normal, normal_change);
     }
 }
 /* The contact callback left finite numbers in the first n velocities of

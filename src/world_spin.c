@@ -1,9 +1,9 @@
 /* Spins: each sphere's angular velocity, by id.
  *
  * Contract: w->spin holds a spin for every id handed out (zero when the
- * sphere was added) once the world is rough (a tangential restitution
- * other than -1) or once the application set a spin; NULL before, when
- * every spin is zero. Spins are constant between contacts (no torques)
+ * sphere was added) once the world is rough (world_is_rough: some
+ * contact law in force has a tangential restitution other than -1) or
+ * once the application set a spin; NULL before, when every spin is zero. Spins are constant between contacts (no torques)
  * and no prediction reads them, so they may change at any time, even
  * from a contact callback. Only rough contacts change them
  * (response_rough.c). The moment of inertia of sphere s is
@@ -14,12 +14,6 @@
 
 #include "vec.h"
 #include "world_internal.h"
-
-int world_is_rough(const carom_world *w)
-{
-    return w->def.response == CAROM_RESPONSE_ELASTIC &&
-           (w->def.tangential_restitution != -1.0 || w->def.wall_tangential_restitution != -1.0);
-}
 
 int world_spin_reserve(carom_world *w, size_t capacity)
 {

@@ -450,6 +450,35 @@ carom_status carom_world_set_wall_restitution(carom_world *world, uint32_t speci
 double carom_world_pair_restitution(const carom_world *world, uint32_t a, uint32_t b);
 double carom_world_wall_restitution(const carom_world *world, uint32_t species);
 
+/* Friction by species: the tangential restitution beta in [-1, 1] (-1:
+ * smooth) and Coulomb's coefficient mu >= 0 (INFINITY: no limit) of
+ * contacts between species a and b (symmetric), and of species s with
+ * walls, planes, segments and triangles, standing in for def's
+ * tangential_restitution and friction (wall_tangential_restitution and
+ * wall_friction), which the others keep; the rough-sphere model of
+ * carom_world_get_spin. Grains of different materials, a game's ice and
+ * rubber. A change applies from the next contact and predicts nothing
+ * again. The world keeps spins while any coefficient in force is other
+ * than -1 (carom_world_is_rough): a set that makes it rough gives every
+ * sphere a spin of zero (CAROM_ERR_OUT_OF_MEMORY if there is no room
+ * for them, and nothing changes); one that makes it smooth again leaves
+ * the spins as they are. CAROM_ERR_INVALID_ARGUMENT for a species out of
+ * range, beta outside [-1, 1] or mu below 0 (NaN included), and nothing
+ * changes. The getters give the coefficients in force
+ * (CAROM_ERR_INVALID_ARGUMENT for species out of range or NULL). */
+carom_status carom_world_set_pair_friction(carom_world *world, uint32_t a, uint32_t b,
+                                           double tangential_restitution, double friction);
+carom_status carom_world_set_wall_friction(carom_world *world, uint32_t species,
+                                           double tangential_restitution, double friction);
+carom_status carom_world_pair_friction(const carom_world *world, uint32_t a, uint32_t b,
+                                       double *tangential_restitution, double *friction);
+carom_status carom_world_wall_friction(const carom_world *world, uint32_t species,
+                                       double *tangential_restitution, double *friction);
+/* 1 if the world keeps spins for rough contacts: its response is
+ * CAROM_RESPONSE_ELASTIC and some tangential restitution in force (def's
+ * or a species') is other than -1. */
+int carom_world_is_rough(const carom_world *world);
+
 /* Number of ids handed out so far (removed spheres keep their id). */
 size_t carom_world_sphere_capacity(const carom_world *world);
 /* Number of spheres present. */

@@ -141,3 +141,14 @@ def test_chords_average_what_cauchy_says():
     ratios = [float(r) for r in re.findall(r"ratio (\S+)", out)]
     assert len(ratios) == 6
     assert all(abs(r - 1) < 0.03 for r in ratios), out
+
+
+def test_granular_mixture_cools_out_of_equipartition(tmp_path):
+    picture = tmp_path / "mixture.png"
+    out = run("granular_mixture.py", str(picture))
+    rows = re.findall(r"e11 = (\S+), e01 = \S+: T0/T1 = (\S+) \(Maxwellian prediction (\S+),", out)
+    assert len(rows) == 5
+    for e11, measured, predicted in rows:
+        assert abs(float(measured) / float(predicted) - 1) < 0.025, (e11, measured, predicted)
+    assert float(rows[-1][1]) > 1.2  # e11 = 0.5: species 0 clearly hotter
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
