@@ -277,6 +277,56 @@ BAD_INPUT = {
                                        "expected items s:e"]),
     "species_wall_restitution_twice": (["species=2", "species_wall_restitution=1:0.5,1:0.4"],
                                        USAGE, ["species 1 given twice, with 0.5 and 0.4"]),
+    # Friction by species (pair_friction=, species_wall_friction=).
+    "pair_friction_above_1": (["pair_friction=0-1:1.5"], USAGE,
+                              ["command line", "pair_friction=0-1:1.5",
+                               "pair 0-1: the tangential restitution must be in [-1, 1], "
+                               "not 1.5"]),
+    "pair_friction_below_minus_1": (["species=2", "pair_friction=1-1:-1.5"], USAGE,
+                                    ["pair_friction=1-1:-1.5",
+                                     "pair 1-1: the tangential restitution must be in [-1, 1]"]),
+    "pair_friction_negative_mu": (["pair_friction=0-1:0.5:-1"], USAGE,
+                                  ["pair_friction=0-1:0.5:-1",
+                                   "pair 0-1: the friction coefficient must be >= 0, not -1"]),
+    "pair_friction_no_coefficient": (["pair_friction=0-1"], USAGE,
+                                     ["pair_friction=0-1", "expected items a-b:beta or "
+                                      "a-b:beta:mu"]),
+    "pair_friction_out_of_range": (["species=2", "pair_friction=0-5:0.5"], USAGE,
+                                   ["pair_friction=0-5:0.5", "species 5 out of range",
+                                    "species=2: species 0 to 1"]),
+    "pair_friction_default_species": (["pair_friction=0-1:0.5"], USAGE,
+                                      ["pair_friction=0-1:0.5", "species 1 out of range",
+                                       "species=1: species 0 to 0"]),
+    "pair_friction_beyond_32": (["species=2", "pair_friction=1-40:0.5"], USAGE,
+                                ["pair_friction=1-40:0.5", "species 40 out of range (0 to 31)"]),
+    "pair_friction_nan": (["species=2", "pair_friction=0-1:nan"], USAGE,
+                          ["pair_friction=0-1:nan", "NaN is not allowed"]),
+    "pair_friction_mu_nan": (["species=2", "pair_friction=0-1:0.5:nan"], USAGE,
+                             ["pair_friction=0-1:0.5:nan", "NaN is not allowed"]),
+    "pair_friction_mu_inf": (["species=2", "pair_friction=0-1:0.5:inf"], USAGE,
+                             ["pair_friction=0-1:0.5:inf", "infinity is not allowed"]),
+    "pair_friction_three_numbers": (["species=2", "pair_friction=0-1:0.5:0.2:3"], USAGE,
+                                    ["pair_friction=0-1:0.5:0.2:3", "malformed number"]),
+    "pair_friction_twice": (["species=2", "friction=0.5", "pair_friction=0-1:1,1-0:1:0.2"],
+                            USAGE, ["pair_friction=0-1:1,1-0:1:0.2",
+                                    "pair 0-1 given twice, with 1:0.5 and 1:0.2"]),
+    "pair_friction_beyond_init": (["init=@small_2d.xyz", "pair_friction=0-1:0.5"], USAGE,
+                                  ["pair_friction=0-1:0.5", "species 1 out of range",
+                                   "init file", "small_2d.xyz: species 0 to 0"]),
+    "species_wall_friction_nan": (["species_wall_friction=0:nan"], USAGE,
+                                  ["species_wall_friction=0:nan", "NaN is not allowed"]),
+    "species_wall_friction_above_1": (["species_wall_friction=0:2"], USAGE,
+                                      ["species_wall_friction=0:2",
+                                       "species 0: the tangential restitution must be in "
+                                       "[-1, 1], not 2"]),
+    "species_wall_friction_out_of_range": (["species=2", "species_wall_friction=3:0.5"], USAGE,
+                                           ["species_wall_friction=3:0.5",
+                                            "species 3 out of range",
+                                            "species=2: species 0 to 1"]),
+    "species_wall_friction_pair": (["species=2", "species_wall_friction=0-1:0.5"], USAGE,
+                                   ["species_wall_friction=0-1:0.5", "expected items s:beta"]),
+    "species_wall_friction_twice": (["species=2", "species_wall_friction=1:0.5,1:0.4"], USAGE,
+                                    ["species 1 given twice, with 0.5:inf and 0.4:inf"]),
 }
 
 
@@ -1729,6 +1779,106 @@ def case_pair_restitution(r):
            % (d["species_temperature"], plain["species_temperature"]))
 
 
+def spins_by_species(path):
+    """Largest |spin| of each species (0 and 1) in an XYZ file with spins
+    (SPIN_PROPERTIES: spin:R:3 last)."""
+    (comment, rows), = read_xyz(path)
+    expect(comment_value(comment, "Properties") == SPIN_PROPERTIES,
+           "%s: Properties %r" % (path, comment_value(comment, "Properties")))
+    largest = [0.0, 0.0]
+    for k, row in zip(species_of(path), rows):
+        largest[k] = max(largest[k], max(abs(w) for w in row[8:11]))
+    return largest
+
+
+def case_pair_friction(r):
+    """Friction by species (pair_friction=, species_wall_friction=). Species
+    1 perfectly rough among itself (1-1: beta 1, no Coulomb limit), every
+    other pair smooth, in a periodic box: the run is rough (rotational
+    fields), translation hands energy to the spins of species 1 only
+    (final= file: species 0 never spins) while the total energy is kept
+    (to 1e-12), and Carnahan-Starling's Z still applies (smooth and
+    perfectly rough pairs keep the smooth fluid's structure) but not
+    Enskog's smooth-sphere D. With a Coulomb limit (1-1:1:0.1) sliding
+    loses energy and the reference is null; mu defaults to friction=.
+    pair_friction=1-1:-1 (smooth) leaves the run smooth: no rotational
+    field, Enskog's D offered; response=none is never rough. Species 1
+    rough at walls only (species_wall_friction=1:0), in an ideal gas
+    (every pair passing through): species 1 spins, species 0 does not.
+    The summary's friction line; --help names the keys."""
+    base = ["n=1000", "packing=0.3", "species=2", "equilibrate=0", "time=2"]
+    final = r.path("pair_friction.xyz")
+    d = r.json(base + ["pair_friction=1-1:1", "final=" + final])
+    expect(d["pair_friction"] == [[1, 1, 1, None]] and d["species_wall_friction"] == [] and
+           d["tangential_restitution"] == -1 and d["friction"] is None,
+           "settings %r" % [d.get(k) for k in ("pair_friction", "species_wall_friction",
+                                               "tangential_restitution", "friction")])
+    present = [k for k in ROTATIONAL_FIELDS if k in d]
+    expect(present == list(ROTATIONAL_FIELDS), "rotational fields %r" % present)
+    expect(d["rotational_energy_initial"] == 0 and d["rotational_temperature_final"] > 0,
+           "rotation %r -> %r" % (d["rotational_energy_initial"],
+                                  d["rotational_temperature_final"]))
+    energy = d["kinetic_energy_initial"]
+    after = d["kinetic_energy_final"] + d["rotational_energy_final"]
+    print("pair_friction=1-1:1: rotation holds %.4f of the energy, total energy change %.3g"
+          % (d["rotational_energy_final"] / energy, after / energy - 1))
+    expect(d["rotational_energy_final"] > 0.05 * energy,
+           "rotation holds %r of the energy" % (d["rotational_energy_final"] / energy))
+    expect(abs(after / energy - 1) < 1e-12 and abs(d["energy_relative_change"]) < 1e-12,
+           "energy %r -> %r (%r)" % (energy, after, d["energy_relative_change"]))
+    expect(d["compressibility_reference"] is not None,
+           "no reference for smooth and perfectly rough pairs")
+    spins = spins_by_species(final)
+    expect(spins[0] == 0 and spins[1] > 0, "largest spins by species: %r" % spins)
+    d = r.json(base + ["pair_friction=1-1:1", "msd=on"])
+    expect(d["self_diffusion_enskog"] is None, "Enskog's smooth-sphere D with rough pairs")
+
+    # Coulomb's limit: sliding loses energy, and the reference goes.
+    d = r.json(base + ["pair_friction=1-1:1:0.1"])
+    expect(d["pair_friction"] == [[1, 1, 1, 0.1]], "pair_friction %r" % d["pair_friction"])
+    expect(d["energy_relative_change"] < -1e-4,
+           "Coulomb's limit kept the energy: %r" % d["energy_relative_change"])
+    expect(d["compressibility_reference"] is None, "a reference with sliding pairs")
+    d = r.json(base + ["friction=0.2", "pair_friction=1-1:1,0-1:0.5:0.3"])
+    expect(d["pair_friction"] == [[1, 1, 1, 0.2], [0, 1, 0.5, 0.3]],
+           "mu from friction=: %r" % d["pair_friction"])
+
+    # Smooth after all, and no response: not rough.
+    d = r.json(base + ["pair_friction=1-1:-1,0-1:-1:0.5", "msd=on"])
+    present = [k for k in ROTATIONAL_FIELDS if k in d]
+    expect(not present, "beta -1 everywhere reports %s" % present)
+    expect(d["self_diffusion_enskog"] is not None, "no Enskog D for smooth pairs")
+    d = r.json(base + ["pair_friction=1-1:1", "response=none"])
+    present = [k for k in ROTATIONAL_FIELDS if k in d]
+    expect(not present, "response=none reports %s" % present)
+
+    # Walls: species 1 rough there, in an ideal gas meeting only walls.
+    final = r.path("wall_friction.xyz")
+    d = r.json(["dim=2", "n=200", "packing=0.3", "boundary=walls", "species=2",
+                "pass_through=0-0,0-1,1-1", "species_wall_friction=1:0", "equilibrate=0",
+                "time=10", "final=" + final])
+    expect(d["species_wall_friction"] == [[1, 0, None]],
+           "species_wall_friction %r" % d["species_wall_friction"])
+    expect(d["rotational_energy_final"] > 0 and d["energy_relative_change"] < 0,
+           "rough walls: rotation %r, energy change %r" % (d["rotational_energy_final"],
+                                                          d["energy_relative_change"]))
+    spins = spins_by_species(final)
+    expect(spins[0] == 0 and spins[1] > 0, "2D walls: largest spins by species %r" % spins)
+
+    p = r.ok(["n=200", "species=2", "friction=0.3", "pair_friction=1-1:1,0-1:0.5:0.2",
+              "species_wall_friction=0:0", "boundary=walls", "time=0.2"])
+    line = ("  friction           pairs 1-1: beta 1 mu 0.3, 0-1: beta 0.5 mu 0.2 (the others "
+            "beta -1 mu 0.3); walls: species 0: beta 0 mu inf (the others beta -1 mu inf)\n")
+    expect(line in p.stdout and "rotational energy" in p.stdout, "summary:\n%s" % p.stdout)
+    p = r.ok(["n=200", "species=2", "time=0.2"])
+    expect("friction" not in p.stdout, "friction in the summary:\n%s" % p.stdout)
+    d = r.json(["n=100", "time=0.2"])
+    expect(d["pair_friction"] == [] and d["species_wall_friction"] == [], "one species: %r" % d)
+    p = r.ok(["--help"], command=None)
+    expect("pair_friction" in p.stdout and "species_wall_friction" in p.stdout,
+           "--help lacks the keys:\n%s" % p.stdout)
+
+
 def min_gap(path):
     """Smallest distance / contact distance over all pairs of an XYZ file
     (periodic box, minimum image)."""
@@ -1805,6 +1955,7 @@ CASES = {
     "spin_round_trip": case_spin_round_trip,
     "species": case_species,
     "pair_restitution": case_pair_restitution,
+    "pair_friction": case_pair_friction,
 }
 
 

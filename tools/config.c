@@ -76,6 +76,14 @@ static const struct {
                                       "s:e,...: restitution e in [0, 1] of species s with "
                                       "walls, planes, segments and triangles; other species "
                                       "keep wall_restitution="},
+    [KEY_PAIR_FRICTION] = {"pair_friction",
+                           "a-b:beta[:mu],...: rough contacts of species a and b, tangential "
+                           "restitution beta in [-1, 1] and Coulomb's mu >= 0 (default "
+                           "friction=); other pairs keep tangential_restitution= and friction="},
+    [KEY_SPECIES_WALL_FRICTION] = {"species_wall_friction",
+                                   "s:beta[:mu],...: the same for species s with walls, planes, "
+                                   "segments and triangles (mu default wall_friction=); other "
+                                   "species keep wall_tangential_restitution= and wall_friction="},
     [KEY_NEIGHBOURS] = {"neighbours", "auto (default: neighbour lists in dense scenes), cells "
                                       "or lists (for comparisons; same results)"},
     [KEY_PREFETCH] = {"prefetch", "auto (default: a second thread loads ahead of the event loop "

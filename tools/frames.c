@@ -96,8 +96,7 @@ int frames_restore_images(const char *path, carom_world *w, cli_error *error)
 
 int frames_world_is_rough(const carom_world *w)
 {
-    const carom_world_def *def = carom_world_get_def(w);
-    return def->tangential_restitution != -1.0 || def->wall_tangential_restitution != -1.0;
+    return carom_world_is_rough(w);
 }
 
 /* The world's spheres now, with like's dimension, box and boundaries, and

@@ -48,7 +48,8 @@ int frames_read_init(const char *path, carom_scene *scene, cli_error *error);
  * malformed. */
 int frames_restore_images(const char *path, carom_world *w, cli_error *error);
 
-/* Rough contacts: a tangential restitution other than -1 (smooth). */
+/* Rough contacts: carom_world_is_rough (some tangential restitution in
+ * force, def's or a species', other than -1, with the elastic response). */
 int frames_world_is_rough(const carom_world *w);
 
 /* One extended XYZ frame of the world now (also the run's final state),

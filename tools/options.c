@@ -666,10 +666,157 @@ static int get_species_wall_restitution(const config *c, run_options *o, cli_err
     return 0;
 }
 
+/* The tangential restitution and Coulomb's mu after the ':' of an item
+ * [colon + 1, end) of key's value: beta in [-1, 1], then optionally ':'
+ * and mu >= 0 (mu_default without it); `item` names the pair or species
+ * in the message. Infinity is refused as in friction= (mu_default is
+ * friction='s or wall_friction='s: no limit unless they give one). */
+static int parse_friction(const config *c, config_key key, const char *colon, const char *end,
+                          const char *item, double mu_default, double law[2], cli_error *error)
+{
+    const char *second = memchr(colon + 1, ':', (size_t)(end - colon - 1));
+    const char *beta_end = second ? second : end;
+    char problem[160];
+    if (parse_double_token(c, key, colon + 1, (size_t)(beta_end - colon - 1), &law[0], error))
+        return error->exit_code;
+    if (law[0] < -1.0 || law[0] > 1.0) {
+        snprintf(problem, sizeof problem,
+                 "%s: the tangential restitution must be in [-1, 1], not %g", item, law[0]);
+        return bad_value(c, key, error, problem);
+    }
+    law[1] = mu_default;
+    if (!second)
+        return 0;
+    if (parse_double_token(c, key, second + 1, (size_t)(end - second - 1), &law[1], error))
+        return error->exit_code;
+    if (law[1] < 0.0) {
+        snprintf(problem, sizeof problem, "%s: the friction coefficient must be >= 0, not %g",
+                 item, law[1]);
+        return bad_value(c, key, error, problem);
+    }
+    return 0;
+}
+
+/* given_twice for a tangential restitution and Coulomb's mu. */
+static int friction_given_twice(const config *c, config_key key, const char *item,
+                                const double was[2], const double law[2], cli_error *error)
+{
+    if (was[0] == law[0] && was[1] == law[1])
+        return 0;
+    char problem[200];
+    snprintf(problem, sizeof problem, "%s given twice, with %g:%g and %g:%g", item, was[0],
+             was[1], law[0], law[1]);
+    return bad_value(c, key, error, problem);
+}
+
+/* pair_friction=a-b:beta[:mu],...: pairs of species (kept as a <= b,
+ * each once), their tangential restitution and Coulomb's mu (friction='s
+ * when not given). */
+static int get_pair_friction(const config *c, run_options *o, cli_error *error)
+{
+    o->nfriction_pairs = 0;
+    if (!config_is_set(c, KEY_PAIR_FRICTION))
+        return 0;
+    o->friction_pair_origin = c->origin[KEY_PAIR_FRICTION];
+    o->friction_pair_text = c->value[KEY_PAIR_FRICTION];
+    const char *s = o->friction_pair_text;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        const char *end = comma ? comma : s + strlen(s);
+        const char *colon = memchr(s, ':', (size_t)(end - s));
+        unsigned long pair[2];
+        if (!colon || !parse_species_pair(s, colon, pair))
+            return bad_value(c, KEY_PAIR_FRICTION, error,
+                             "expected items a-b:beta or a-b:beta:mu (species a and b, a "
+                             "tangential restitution beta, Coulomb's mu) separated by commas "
+                             "(pair_friction=0-1:1,1-1:0:0.5)");
+        for (int side = 0; side < 2; side++)
+            if (pair[side] >= CAROM_SPECIES_MAX)
+                return species_beyond_table(c, KEY_PAIR_FRICTION, pair[side], error);
+        unsigned char a = (unsigned char)(pair[0] < pair[1] ? pair[0] : pair[1]);
+        unsigned char b = (unsigned char)(pair[0] < pair[1] ? pair[1] : pair[0]);
+        char item[32];
+        snprintf(item, sizeof item, "pair %d-%d", a, b);
+        double law[2];
+        if (parse_friction(c, KEY_PAIR_FRICTION, colon, end, item, o->friction, law, error))
+            return error->exit_code;
+        int known = 0;
+        for (int q = 0; q < o->nfriction_pairs && !known; q++)
+            if (o->friction_pair[q][0] == a && o->friction_pair[q][1] == b) {
+                if (friction_given_twice(c, KEY_PAIR_FRICTION, item, o->friction_pair_value[q],
+                                         law, error))
+                    return error->exit_code;
+                known = 1;
+            }
+        if (!known) {
+            o->friction_pair[o->nfriction_pairs][0] = a;
+            o->friction_pair[o->nfriction_pairs][1] = b;
+            memcpy(o->friction_pair_value[o->nfriction_pairs], law, sizeof law);
+            o->nfriction_pairs++;
+        }
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    return 0;
+}
+
+/* species_wall_friction=s:beta[:mu],...: species (each once), their
+ * tangential restitution and Coulomb's mu (wall_friction='s when not
+ * given) with walls, planes, segments and triangles. */
+static int get_species_wall_friction(const config *c, run_options *o, cli_error *error)
+{
+    o->nwall_friction_species = 0;
+    if (!config_is_set(c, KEY_SPECIES_WALL_FRICTION))
+        return 0;
+    o->wall_friction_species_origin = c->origin[KEY_SPECIES_WALL_FRICTION];
+    o->wall_friction_species_text = c->value[KEY_SPECIES_WALL_FRICTION];
+    const char *s = o->wall_friction_species_text;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        const char *end = comma ? comma : s + strlen(s);
+        const char *colon = memchr(s, ':', (size_t)(end - s));
+        const char *p = s;
+        unsigned long k;
+        if (!colon || !parse_species_number(&p, colon, &k) || p != colon)
+            return bad_value(c, KEY_SPECIES_WALL_FRICTION, error,
+                             "expected items s:beta or s:beta:mu (a species s, a tangential "
+                             "restitution beta, Coulomb's mu) separated by commas "
+                             "(species_wall_friction=0:1,1:0:0.5)");
+        if (k >= CAROM_SPECIES_MAX)
+            return species_beyond_table(c, KEY_SPECIES_WALL_FRICTION, k, error);
+        char item[32];
+        snprintf(item, sizeof item, "species %lu", k);
+        double law[2];
+        if (parse_friction(c, KEY_SPECIES_WALL_FRICTION, colon, end, item, o->wall_friction, law,
+                           error))
+            return error->exit_code;
+        int known = 0;
+        for (int q = 0; q < o->nwall_friction_species && !known; q++)
+            if (o->wall_friction_species[q] == k) {
+                if (friction_given_twice(c, KEY_SPECIES_WALL_FRICTION, item,
+                                         o->wall_friction_species_value[q], law, error))
+                    return error->exit_code;
+                known = 1;
+            }
+        if (!known) {
+            o->wall_friction_species[o->nwall_friction_species] = (unsigned char)k;
+            memcpy(o->wall_friction_species_value[o->nwall_friction_species], law, sizeof law);
+            o->nwall_friction_species++;
+        }
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    return 0;
+}
+
 /* species=K, species_fraction=f0,...: K species (1 to CAROM_SPECIES_MAX)
  * in these shares (normalised; default equal); an init file gives its
  * own. Then the keys that name species: pass_through=,
- * pair_restitution=, species_wall_restitution=. */
+ * pair_restitution=, species_wall_restitution=, pair_friction= and
+ * species_wall_friction= (after friction= and wall_friction=, their mu's
+ * defaults). */
 static int get_species(const config *c, run_options *o, cli_error *error)
 {
     static const config_key from_file[] = {KEY_SPECIES, KEY_SPECIES_FRACTION};
@@ -709,7 +856,8 @@ static int get_species(const config *c, run_options *o, cli_error *error)
             o->species_fraction[k] = f[k] / sum;
     }
     if (get_pass_through(c, o, error) || get_pair_restitution(c, o, error) ||
-        get_species_wall_restitution(c, o, error))
+        get_species_wall_restitution(c, o, error) || get_pair_friction(c, o, error) ||
+        get_species_wall_friction(c, o, error))
         return error->exit_code;
     if (o->init)
         return 0; /* the file's species are checked once read (setup_scene) */
@@ -742,6 +890,15 @@ int options_check_species_keys(const run_options *o, int k, const char *whose, c
         if (o->wall_species[q] >= k)
             return species_beyond("species_wall_restitution", o->wall_species_origin,
                                   o->wall_species_text, o->wall_species[q], k, whose, error);
+    for (int q = 0; q < o->nfriction_pairs; q++)
+        if (o->friction_pair[q][1] >= k)
+            return species_beyond("pair_friction", o->friction_pair_origin,
+                                  o->friction_pair_text, o->friction_pair[q][1], k, whose, error);
+    for (int q = 0; q < o->nwall_friction_species; q++)
+        if (o->wall_friction_species[q] >= k)
+            return species_beyond("species_wall_friction", o->wall_friction_species_origin,
+                                  o->wall_friction_species_text, o->wall_friction_species[q], k,
+                                  whose, error);
     return 0;
 }
 
@@ -752,6 +909,18 @@ double options_pair_restitution(const run_options *o, int a, int b)
         if (o->restitution_pair[q][0] == lo && o->restitution_pair[q][1] == hi)
             return o->restitution_pair_value[q];
     return o->restitution;
+}
+
+void options_pair_friction(const run_options *o, int a, int b, double *beta, double *mu)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    *beta = o->tangential_restitution;
+    *mu = o->friction;
+    for (int q = 0; q < o->nfriction_pairs; q++)
+        if (o->friction_pair[q][0] == lo && o->friction_pair[q][1] == hi) {
+            *beta = o->friction_pair_value[q][0];
+            *mu = o->friction_pair_value[q][1];
+        }
 }
 
 double options_packing_measured(const run_options *o)

@@ -63,6 +63,14 @@ typedef struct run_options {
     unsigned char wall_species[CAROM_SPECIES_MAX];
     double wall_species_value[CAROM_SPECIES_MAX];
     const char *wall_species_origin, *wall_species_text;
+    int nfriction_pairs;     /* pair_friction=: pairs a <= b with their beta and mu */
+    unsigned char friction_pair[RUN_PASS_MAX][2];
+    double friction_pair_value[RUN_PASS_MAX][2]; /* tangential restitution, Coulomb's mu */
+    const char *friction_pair_origin, *friction_pair_text;
+    int nwall_friction_species; /* species_wall_friction=: species with their beta and mu */
+    unsigned char wall_friction_species[CAROM_SPECIES_MAX];
+    double wall_friction_species_value[CAROM_SPECIES_MAX][2];
+    const char *wall_friction_species_origin, *wall_friction_species_text;
     carom_neighbours neighbours;
     carom_prefetch prefetch;
     carom_reorder reorder;
@@ -133,8 +141,9 @@ int options_triangles(const config *c, int dim, double triangle[RUN_TRIANGLES_MA
 int options_mesh(const config *c, int dim, const char **mesh, double *scale, double shift[3],
                  cli_error *error);
 
-/* Whether pass_through=, pair_restitution= and species_wall_restitution=
- * name species of species 0..k-1 only; else a usage error naming the
+/* Whether pass_through=, pair_restitution=, species_wall_restitution=,
+ * pair_friction= and species_wall_friction= name species of species
+ * 0..k-1 only; else a usage error naming the
  * key, its value and `whose` (what gives the species: "species=2", "init
  * file x.xyz"). options_from_config checks species='s; setup_scene an
  * init file's. */
@@ -144,6 +153,9 @@ int options_check_species_keys(const run_options *o, int k, const char *whose,
 /* The coefficient of restitution of species a and b in force:
  * pair_restitution='s, else restitution=. */
 double options_pair_restitution(const run_options *o, int a, int b);
+/* The tangential restitution beta and Coulomb's mu of species a and b in
+ * force: pair_friction='s, else tangential_restitution= and friction=. */
+void options_pair_friction(const run_options *o, int a, int b, double *beta, double *mu);
 
 /* The packing the measured run has: compress's target, or packing. */
 double options_packing_measured(const run_options *o);

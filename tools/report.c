@@ -30,12 +30,6 @@ static long long peak_rss_bytes(void)
     return (long long)ru.ru_maxrss * 1024LL; /* Linux reports kilobytes */
 }
 
-/* Rough spheres: a tangential restitution other than -1 (smooth). */
-static int rough(const run_options *o)
-{
-    return o->tangential_restitution != -1.0 || o->wall_tangential_restitution != -1.0;
-}
-
 /* Whether every pair of the run's spheres meets elastically: the
  * coefficient in force (pair_restitution='s, else restitution=) is 1 for
  * every pair of species that has spheres. */
@@ -51,10 +45,32 @@ static int pairs_elastic(const run_options *o)
     return 1;
 }
 
+/* Whether every pair of the run's spheres that meets is smooth (beta -1)
+ * or perfectly rough without Coulomb's limit (beta 1, mu infinite), the
+ * two laws that keep the energy and the smooth fluid's structure and
+ * normal impulses: the laws in force (pair_friction='s, else
+ * tangential_restitution= and friction=) for every pair of species that
+ * has spheres; smooth_only asks for beta -1 everywhere. */
+static int pairs_keep_structure(const run_options *o, int smooth_only)
+{
+    int species = o->species < 1 ? 1 : o->species;
+    for (int a = 0; a < species; a++)
+        for (int b = a; b < species; b++) {
+            if (o->species >= 1 && (o->species_count[a] == 0 || o->species_count[b] == 0))
+                continue;
+            double beta, mu;
+            options_pair_friction(o, a, b, &beta, &mu);
+            if (beta != -1.0 && (smooth_only || beta != 1.0 || !isinf(mu)))
+                return 0;
+        }
+    return 1;
+}
+
 /* The reference Z applies to an elastic, gravity-free, periodic fluid of
- * equal spheres, smooth or perfectly rough (which keep the structure and
- * the normal impulses of smooth ones, and share their energy with the
- * spins in equilibrium), every pair of which meets (pass_through= makes
+ * equal spheres, smooth or perfectly rough without Coulomb's limit
+ * (which keep the structure and the normal impulses of smooth ones, and
+ * share their energy with the spins in equilibrium; tangential_restitution=,
+ * friction= and pair_friction=), every pair of which meets (pass_through= makes
  * another fluid: a mixture, an ideal gas among hard spheres) elastically
  * (restitution=, pair_restitution=: a granular gas cools; walls, where
  * wall_restitution= and species_wall_restitution= apply, have no
@@ -69,9 +85,8 @@ static int reference_applies(const run_options *o)
     if (o->npass > 0)
         return 0; /* some pairs pass through each other */
     return o->motion == MOTION_BALLISTIC && o->response == CAROM_RESPONSE_ELASTIC &&
-           pairs_elastic(o) &&
-           (o->tangential_restitution == -1.0 || o->tangential_restitution == 1.0) &&
-           o->radius == o->radius_max && !o->use_speed;
+           pairs_elastic(o) && pairs_keep_structure(o, 0) && o->radius == o->radius_max &&
+           !o->use_speed;
 }
 
 /* msd / (2 d t): along every axis, so a walled axis makes it meaningless. */
@@ -88,7 +103,7 @@ static double self_diffusion(const run_options *o, const run_result *r)
  * equilibrium (rough ones diffuse otherwise). */
 static int enskog_applies(const run_options *o)
 {
-    return reference_applies(o) && !o->init && o->tangential_restitution == -1.0;
+    return reference_applies(o) && !o->init && pairs_keep_structure(o, 1);
 }
 
 static double enskog(const run_options *o, const run_result *r)
@@ -211,6 +226,32 @@ static void print_restitution(const run_options *o, FILE *out)
     fputc('\n', out);
 }
 
+/* One line: pair_friction='s pairs and species_wall_friction='s species
+ * (tangential restitution beta and Coulomb's mu, inf: no limit), and what
+ * the others keep. */
+static void print_friction(const run_options *o, FILE *out)
+{
+    fputs("  friction          ", out);
+    if (o->nfriction_pairs > 0) {
+        fputs(" pairs", out);
+        for (int q = 0; q < o->nfriction_pairs; q++)
+            fprintf(out, "%s %d-%d: beta %g mu %g", q ? "," : "", o->friction_pair[q][0],
+                    o->friction_pair[q][1], o->friction_pair_value[q][0],
+                    o->friction_pair_value[q][1]);
+        fprintf(out, " (the others beta %g mu %g)%s", o->tangential_restitution, o->friction,
+                o->nwall_friction_species > 0 ? ";" : "");
+    }
+    if (o->nwall_friction_species > 0) {
+        fputs(" walls: species", out);
+        for (int q = 0; q < o->nwall_friction_species; q++)
+            fprintf(out, "%s %d: beta %g mu %g", q ? "," : "", o->wall_friction_species[q],
+                    o->wall_friction_species_value[q][0], o->wall_friction_species_value[q][1]);
+        fprintf(out, " (the others beta %g mu %g)", o->wall_tangential_restitution,
+                o->wall_friction);
+    }
+    fputc('\n', out);
+}
+
 static const char *motion_word(const run_options *o)
 {
     static const char *const words[] = {"ballistic", "orbits", "forces", "field"};
@@ -284,7 +325,7 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     }
     fprintf(out, "  kinetic energy     %.10g -> %.10g  (relative change %.3g)\n",
             r->kinetic_energy_initial, r->kinetic_energy_final, relative_drift(r));
-    if (rough(o)) {
+    if (r->rough) {
         fprintf(out, "  rough spheres      tangential restitution %g (%g at walls and surfaces), "
                      "inertia %g m r^2\n",
                 o->tangential_restitution, o->wall_tangential_restitution, o->inertia_factor);
@@ -300,6 +341,8 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
         print_species(o, out);
     if (o->nrestitution_pairs > 0 || o->nwall_species > 0)
         print_restitution(o, out);
+    if (o->nfriction_pairs > 0 || o->nwall_friction_species > 0)
+        print_friction(o, out);
     if (o->thermostat > 0.0)
         fprintf(out, "  thermostat         Andersen, kT = %g, rate %g per sphere: %llu velocities "
                      "redrawn\n",
@@ -447,7 +490,7 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "kinetic_energy_relative_change", relative_drift(r), &first);
     json_num(out, "temperature_initial", r->temperature_initial, &first);
     json_num(out, "temperature_final", r->temperature_final, &first);
-    if (rough(o)) {
+    if (r->rough) {
         json_num(out, "rotational_energy_initial", r->rotational_energy_initial, &first);
         json_num(out, "rotational_energy_final", r->rotational_energy_final, &first);
         json_num(out, "rotational_temperature_initial", r->rotational_temperature_initial, &first);
@@ -569,6 +612,30 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     for (int q = 0; q < o->nwall_species; q++) {
         fprintf(out, "%s[%d, ", q ? ", " : "", o->wall_species[q]);
         json_number(out, o->wall_species_value[q]);
+        fputc(']', out);
+    }
+    fputc(']', out);
+    /* [a, b, beta, mu] (a <= b) and [s, beta, mu] (mu null: no limit):
+     * the pairs and species given; the others keep tangential_restitution
+     * and friction, wall_tangential_restitution and wall_friction. */
+    json_key(out, "pair_friction", &first);
+    fputc('[', out);
+    for (int q = 0; q < o->nfriction_pairs; q++) {
+        fprintf(out, "%s[%d, %d, ", q ? ", " : "", o->friction_pair[q][0],
+                o->friction_pair[q][1]);
+        json_number(out, o->friction_pair_value[q][0]);
+        fputs(", ", out);
+        json_number(out, o->friction_pair_value[q][1]);
+        fputc(']', out);
+    }
+    fputc(']', out);
+    json_key(out, "species_wall_friction", &first);
+    fputc('[', out);
+    for (int q = 0; q < o->nwall_friction_species; q++) {
+        fprintf(out, "%s[%d, ", q ? ", " : "", o->wall_friction_species[q]);
+        json_number(out, o->wall_friction_species_value[q][0]);
+        fputs(", ", out);
+        json_number(out, o->wall_friction_species_value[q][1]);
         fputc(']', out);
     }
     fputc(']', out);

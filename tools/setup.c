@@ -543,6 +543,23 @@ int setup_restitution(const run_options *o, carom_world *w, cli_error *error)
     return 0;
 }
 
+int setup_friction(const run_options *o, carom_world *w, cli_error *error)
+{
+    for (int q = 0; q < o->nfriction_pairs; q++)
+        if (carom_world_set_pair_friction(w, o->friction_pair[q][0], o->friction_pair[q][1],
+                                          o->friction_pair_value[q][0],
+                                          o->friction_pair_value[q][1]) != CAROM_OK)
+            return cli_fail(error, CLI_EXIT_USAGE, "pair_friction: %s",
+                            carom_world_error_message(w));
+    for (int q = 0; q < o->nwall_friction_species; q++)
+        if (carom_world_set_wall_friction(w, o->wall_friction_species[q],
+                                          o->wall_friction_species_value[q][0],
+                                          o->wall_friction_species_value[q][1]) != CAROM_OK)
+            return cli_fail(error, CLI_EXIT_USAGE, "species_wall_friction: %s",
+                            carom_world_error_message(w));
+    return 0;
+}
+
 int setup_scene(run_options *o, carom_scene *scene, cli_error *error)
 {
     int status = o->init ? setup_from_file(o, scene, error) : setup_generated(o, scene, error);

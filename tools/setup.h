@@ -24,8 +24,9 @@ int setup_scene(run_options *o, carom_scene *scene, cli_error *error);
 
 /* The species of the scene's spheres (setup_scene calls it; motion=orbits
  * after reading its spheres): with init, the file's (o->species then
- * their largest + 1, and pass_through=, pair_restitution= and
- * species_wall_restitution= are checked against them); else,
+ * their largest + 1, and pass_through=, pair_restitution=,
+ * species_wall_restitution=, pair_friction= and species_wall_friction=
+ * are checked against them); else,
  * with species=K > 1, species 0..K-1 in the counts round(f_k N) of
  * species_fraction=, the last one taking what is left, shuffled over the
  * spheres from the run's seed (with K = 1 the scene keeps no species
@@ -37,6 +38,11 @@ int setup_pass_through(const run_options *o, carom_world *w, cli_error *error);
 /* pair_restitution='s pairs and species_wall_restitution='s species into
  * the world (the others keep restitution= and wall_restitution=). */
 int setup_restitution(const run_options *o, carom_world *w, cli_error *error);
+/* pair_friction='s pairs and species_wall_friction='s species into the
+ * world (the others keep tangential_restitution= and friction=,
+ * wall_tangential_restitution= and wall_friction=); a beta other than -1
+ * makes the world rough (carom_world_is_rough), every spin zero. */
+int setup_friction(const run_options *o, carom_world *w, cli_error *error);
 
 /* Distance from x to the triangle with corners corner[0..2], corner[3..5]
  * and corner[6..8] (3D; the nearest edge's if the corners are on a line). */

@@ -422,8 +422,11 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     status = setup_pass_through(o, w, error);
     if (!status)
         status = setup_restitution(o, w, error);
+    if (!status)
+        status = setup_friction(o, w, error);
     if (status)
         goto done;
+    r->rough = carom_world_is_rough(w);
     for (int q = 0; q < o->nplanes; q++)
         if (carom_world_add_plane(w, o->plane[q], o->plane[q][3], NULL) != CAROM_OK) {
             status = cli_fail(error, CLI_EXIT_USAGE, "%s%s%s", o->init ? o->init : "",

@@ -28,6 +28,7 @@ typedef struct run_result {
     double equilibrate_wall_seconds;
     double kinetic_energy_initial, kinetic_energy_final;
     double temperature_initial, temperature_final;
+    int rough;                     /* carom_world_is_rough: the world keeps spins */
     double rotational_energy_initial, rotational_energy_final; /* 0 for smooth spheres */
     double rotational_temperature_initial, rotational_temperature_final;
     double momentum_initial[3], momentum_final[3];

@@ -344,7 +344,8 @@ class World:
         """Adds a sphere (radius 0.5 and mass 1 by default); returns its id.
         mass may be math.inf (an obstacle). species: 0 to 31, which
         spheres it meets (set_pass_through) and how it bounces
-        (set_pair_restitution, set_wall_restitution)."""
+        (set_pair_restitution, set_wall_restitution, set_pair_friction,
+        set_wall_friction)."""
         dim = self.dim()
         s = lib.carom_sphere_default_def()
         s.position = vector(position, "position", dim)
@@ -389,8 +390,9 @@ class World:
     def get_spin(self, sphere):
         """The sphere's spin (carom_world_get_spin): its angular velocity
         about its centre, 3 numbers (0, 0, wz in 2D). Zero until rough
-        contacts (tangential_restitution, wall_tangential_restitution
-        other than -1) or set_spin change it."""
+        contacts (tangential_restitution, wall_tangential_restitution,
+        set_pair_friction or set_wall_friction other than -1) or set_spin
+        change it."""
         spin = _library.c_double3()
         k = sphere_id(sphere)
         status = self._call(lib.carom_world_get_spin, k, spin)
@@ -471,6 +473,65 @@ class World:
         species = species_number(species)
         _species_in_table(species)
         return self._call(lib.carom_world_wall_restitution, species)
+
+    def set_pair_friction(self, a, b, tangential_restitution, friction=math.inf):
+        """The rough contacts of spheres of species a and b (a == b: of one
+        species; symmetric) (carom_world_set_pair_friction): the
+        tangential restitution beta in [-1, 1] (-1 smooth, 1 perfectly
+        rough) and Coulomb's limit mu >= 0 on the tangential impulse
+        (math.inf: none). Pairs not set keep the world's
+        tangential_restitution and friction settings. A beta other than -1
+        makes the world rough (is_rough), every spin starting at zero. It
+        applies from the next contact. Refused with carom.Error
+        (CAROM_ERR_INVALID_ARGUMENT, nothing changed) for a species beyond
+        31, beta outside [-1, 1] or mu below 0 (NaN too)."""
+        self._check(lib.carom_world_set_pair_friction, species_number(a, "a"),
+                    species_number(b, "b"),
+                    number(tangential_restitution, "tangential_restitution"),
+                    number(friction, "friction"))
+
+    def pair_friction(self, a, b):
+        """(tangential restitution, friction) of species a and b in force
+        (carom_world_pair_friction): set_pair_friction's, else the world's
+        tangential_restitution and friction (math.inf: no limit)."""
+        a, b = species_number(a, "a"), species_number(b, "b")
+        _species_in_table(a, b)
+        beta, mu = ctypes.c_double(), ctypes.c_double()
+        status = self._call(lib.carom_world_pair_friction, a, b, ctypes.byref(beta),
+                            ctypes.byref(mu))
+        if status != 0:  # (a query leaves no message in the world)
+            raise Error(status, None)
+        return beta.value, mu.value
+
+    def set_wall_friction(self, species, tangential_restitution, friction=math.inf):
+        """The rough contacts of spheres of this species with walls, planes,
+        segments and triangles (carom_world_set_wall_friction): as
+        set_pair_friction. Species not set keep the world's
+        wall_tangential_restitution and wall_friction settings."""
+        self._check(lib.carom_world_set_wall_friction, species_number(species),
+                    number(tangential_restitution, "tangential_restitution"),
+                    number(friction, "friction"))
+
+    def wall_friction(self, species):
+        """(tangential restitution, friction) of a species with walls,
+        planes, segments and triangles in force (carom_world_wall_friction):
+        set_wall_friction's, else the world's wall_tangential_restitution
+        and wall_friction."""
+        species = species_number(species)
+        _species_in_table(species)
+        beta, mu = ctypes.c_double(), ctypes.c_double()
+        status = self._call(lib.carom_world_wall_friction, species, ctypes.byref(beta),
+                            ctypes.byref(mu))
+        if status != 0:
+            raise Error(status, None)
+        return beta.value, mu.value
+
+    def is_rough(self):
+        """Whether the world keeps spins for rough contacts
+        (carom_world_is_rough): the response is elastic and some tangential
+        restitution in force (the world's settings' or a species') is other
+        than -1."""
+        return bool(self._call(lib.carom_world_is_rough))
 
     def get_image(self, sphere):
         """The sphere's periodic image (carom_world_get_image), for a world

@@ -186,6 +186,22 @@ static int build_world(driver *d, const carom_scene *scene)
             carom_world_free(w);
             return r;
         }
+    for (int q = 0; q < d->nfriction_pairs; q++)
+        if (carom_world_set_pair_friction(w, d->friction_pair[q][0], d->friction_pair[q][1],
+                                          d->friction_pair_value[q][0],
+                                          d->friction_pair_value[q][1]) != CAROM_OK) {
+            int r = fail(d, "pair_friction", carom_world_error_message(w));
+            carom_world_free(w);
+            return r;
+        }
+    for (int q = 0; q < d->nwall_friction_species; q++)
+        if (carom_world_set_wall_friction(w, d->wall_friction_species[q],
+                                          d->wall_friction_species_value[q][0],
+                                          d->wall_friction_species_value[q][1]) != CAROM_OK) {
+            int r = fail(d, "species_wall_friction", carom_world_error_message(w));
+            carom_world_free(w);
+            return r;
+        }
     for (int q = 0; q < d->nplanes; q++)
         if (carom_world_add_plane(w, d->plane[q], d->plane[q][3], NULL) != CAROM_OK) {
             int r = fail(d, "planes", carom_world_error_message(w));
@@ -296,6 +312,17 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
     d->nwall_species = s->nwall_species;
     memcpy(d->wall_species, s->wall_species, sizeof d->wall_species);
     memcpy(d->wall_species_value, s->wall_species_value, sizeof d->wall_species_value);
+    if (s->nfriction_pairs < 0 || s->nfriction_pairs > RUN_PASS_MAX)
+        return fail(d, "pair_friction", "too many pairs");
+    d->nfriction_pairs = s->nfriction_pairs;
+    memcpy(d->friction_pair, s->friction_pair, sizeof d->friction_pair);
+    memcpy(d->friction_pair_value, s->friction_pair_value, sizeof d->friction_pair_value);
+    if (s->nwall_friction_species < 0 || s->nwall_friction_species > CAROM_SPECIES_MAX)
+        return fail(d, "species_wall_friction", "too many species");
+    d->nwall_friction_species = s->nwall_friction_species;
+    memcpy(d->wall_friction_species, s->wall_friction_species, sizeof d->wall_friction_species);
+    memcpy(d->wall_friction_species_value, s->wall_friction_species_value,
+           sizeof d->wall_friction_species_value);
     d->has_species = scene->species != NULL;
     /* The large sphere meets every species it can, as it would without
      * species: the lowest that no pair (and no wall coefficient) names. */
@@ -307,6 +334,10 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
             named |= d->restitution_pair[q][0] == k || d->restitution_pair[q][1] == k;
         for (int q = 0; q < d->nwall_species; q++)
             named |= d->wall_species[q] == k;
+        for (int q = 0; q < d->nfriction_pairs; q++)
+            named |= d->friction_pair[q][0] == k || d->friction_pair[q][1] == k;
+        for (int q = 0; q < d->nwall_friction_species; q++)
+            named |= d->wall_friction_species[q] == k;
         if (!named) {
             d->big_species = k;
             break;
@@ -370,15 +401,19 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
                   d->initial.box, d->bands);
     if (d->has_big)
         memset(d->bands[d->big], 150, sizeof d->bands[d->big]);
-    /* Spokes show rotation in 2D, where a disk's spin is about z only. */
+    if (d->driven && make_motion(d))
+        return 1;
+    int r = build_world(d, &d->initial);
+    if (r)
+        return r;
+    /* Spokes show rotation in 2D, where a disk's spin is about z only:
+     * a rough world (def's or a species' tangential restitution), or
+     * spins from the scene. */
     int spins = 0;
     for (size_t i = 0; d->initial.spin && i < d->initial.n; i++)
         spins |= d->initial.spin[i][2] != 0.0;
-    d->spokes = d->initial.dim == 2 && (d->def.tangential_restitution != -1.0 ||
-                                        d->def.wall_tangential_restitution != -1.0 || spins);
-    if (d->driven && make_motion(d))
-        return 1;
-    return build_world(d, &d->initial);
+    d->spokes = d->initial.dim == 2 && (carom_world_is_rough(d->world) || spins);
+    return 0;
 }
 
 void driver_free(driver *d)

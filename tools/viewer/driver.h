@@ -29,11 +29,11 @@
  * - Species: the scene's species are the world's, and the pairs of
  *   pass_through= pass through each other in every world built (set
  *   before its first advance: they may start overlapping);
- *   pair_restitution= and species_wall_restitution= are set in every
- *   world built too. The large sphere takes the lowest species that none
- *   of these keys names, so that it meets every sphere as it does without
- *   species (species 0 if every species is named); it is drawn grey
- *   whatever its species.
+ *   pair_restitution=, species_wall_restitution=, pair_friction= and
+ *   species_wall_friction= are set in every world built too. The large
+ *   sphere takes the lowest species that none of these keys names, so
+ *   that it meets every sphere as it does without species (species 0 if
+ *   every species is named); it is drawn grey whatever its species.
  * - Errors (from the library) come back as nonzero with a one-line message
  *   in d->error; nothing is printed.
  */
@@ -78,6 +78,12 @@ typedef struct driver_settings {
     int nwall_species;     /* species_wall_restitution='s species and coefficients */
     unsigned char wall_species[CAROM_SPECIES_MAX];
     double wall_species_value[CAROM_SPECIES_MAX];
+    int nfriction_pairs;   /* pair_friction='s pairs of species, beta and mu */
+    unsigned char friction_pair[RUN_PASS_MAX][2];
+    double friction_pair_value[RUN_PASS_MAX][2];
+    int nwall_friction_species; /* species_wall_friction='s species, beta and mu */
+    unsigned char wall_friction_species[CAROM_SPECIES_MAX];
+    double wall_friction_species_value[CAROM_SPECIES_MAX][2];
 } driver_settings;
 
 typedef struct driver {
@@ -111,6 +117,12 @@ typedef struct driver {
     int nwall_species;          /* species with their own wall restitution */
     unsigned char wall_species[CAROM_SPECIES_MAX];
     double wall_species_value[CAROM_SPECIES_MAX];
+    int nfriction_pairs;        /* pairs of species with their own beta and mu */
+    unsigned char friction_pair[RUN_PASS_MAX][2];
+    double friction_pair_value[RUN_PASS_MAX][2];
+    int nwall_friction_species; /* species with their own beta and mu at walls */
+    unsigned char wall_friction_species[CAROM_SPECIES_MAX];
+    double wall_friction_species_value[CAROM_SPECIES_MAX][2];
     uint32_t big_species;       /* the large sphere's (meets every species if it can) */
     int has_species;            /* the scene came with species: coloured by them */
     int driven;                 /* the particles are driven by `motion` */

@@ -382,6 +382,14 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         ds->nwall_species = o.nwall_species;
         memcpy(ds->wall_species, o.wall_species, sizeof ds->wall_species);
         memcpy(ds->wall_species_value, o.wall_species_value, sizeof ds->wall_species_value);
+        ds->nfriction_pairs = o.nfriction_pairs;
+        memcpy(ds->friction_pair, o.friction_pair, sizeof ds->friction_pair);
+        memcpy(ds->friction_pair_value, o.friction_pair_value, sizeof ds->friction_pair_value);
+        ds->nwall_friction_species = o.nwall_friction_species;
+        memcpy(ds->wall_friction_species, o.wall_friction_species,
+               sizeof ds->wall_friction_species);
+        memcpy(ds->wall_friction_species_value, o.wall_friction_species_value,
+               sizeof ds->wall_friction_species_value);
         ds->driven = o.motion != MOTION_BALLISTIC;
         ds->motion_options = o; /* (without the triangles: the motion needs none) */
         if (drag_text)
