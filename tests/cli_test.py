@@ -1902,7 +1902,8 @@ def case_compress(r):
     To packing 0.45 from 0.3: the packing reached is 0.45, Z then on
     Carnahan-Starling within 2%. compress=jam: 3D equal spheres jam near
     random close packing (0.62-0.66), 2D disks of radii 0.5-0.7 near 0.84
-    (0.82-0.86), with no overlap in the final file."""
+    (0.82-0.86), with no overlap in the final file. Rough spheres start
+    the run with their spins at the temperature too."""
     d = r.json(["n=1000", "packing=0.3", "compress=0.45", "time=20"])
     expect(abs(d["packing_compressed"] / 0.45 - 1) < 1e-9, "reached %r" % d["packing_compressed"])
     expect(abs(d["compressibility"] / d["compressibility_reference"] - 1) < 0.02,
@@ -1921,6 +1922,12 @@ def case_compress(r):
         expect(1 - 1e-9 < gap < 1.01, "closest pair at %r contact distances" % gap)
     p = r.ok(["n=300", "packing=0.2", "compress=0.3", "time=1"])
     expect("grown to 0.3" in p.stdout, "summary lacks the compression:\n%s" % p.stdout)
+    # Rough spheres leave the compression with their spins at the
+    # temperature too (they start at none; the growth heats them).
+    d = r.json(["n=1000", "packing=0.2", "compress=0.4", "tangential_restitution=1",
+                "equilibrate=0", "time=0.1"])
+    for key in ("temperature_initial", "rotational_temperature_initial"):
+        expect(abs(d[key] - 1) < 1e-9, "%s %r after compress=, not 1" % (key, d[key]))
 
 
 CASES = {

@@ -124,18 +124,26 @@ static int advance(const run_options *o, carom_world *w, carom_andersen *bath, d
 /* All velocities scaled to temperature kt (growing heats the spheres). */
 static int rescale_velocities(const run_options *o, carom_world *w, double kt, cli_error *error)
 {
-    double now = carom_world_temperature(w);
-    if (!(now > 0.0))
-        return 0;
-    double f = sqrt(kt / now);
+    double now = carom_world_temperature(w), turning = carom_world_rotational_temperature(w);
+    double f = now > 0.0 ? sqrt(kt / now) : 1.0;
+    /* Rough spheres: their spins too, to the same temperature (they
+     * start at none, and the growth heats them through rough contacts). */
+    double g = carom_world_is_rough(w) && turning > 0.0 ? sqrt(kt / turning) : 1.0;
     for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
         carom_sphere_state s;
         if (carom_world_get_sphere(w, id, &s) != CAROM_OK)
             continue;
         for (int k = 0; k < 3; k++)
             s.velocity[k] *= f;
-        if (carom_world_set_velocity(w, id, s.velocity) != CAROM_OK)
+        if (f != 1.0 && carom_world_set_velocity(w, id, s.velocity) != CAROM_OK)
             return world_failed(o, w, error);
+        double spin[3];
+        if (g != 1.0 && carom_world_get_spin(w, id, spin) == CAROM_OK) {
+            for (int k = 0; k < 3; k++)
+                spin[k] *= g;
+            if (carom_world_set_spin(w, id, spin) != CAROM_OK)
+                return world_failed(o, w, error);
+        }
     }
     return 0;
 }
@@ -147,8 +155,8 @@ static int rescale_velocities(const run_options *o, carom_world *w, double kt, c
 /* compress=: the spheres grow (Lubachevsky-Stillinger) at compress_rate
  * until the packing is compress (exactly: the growth stops at the time
  * the law gives), or until jammed; in steps of 20 collisions a sphere,
- * after each of which the velocities are scaled back to the temperature
- * the growth started at. */
+ * after each of which the velocities (and rough spheres' spins) are
+ * scaled back to the temperature the growth started at. */
 static int compress(const run_options *o, carom_world *w, run_result *r, cli_error *error)
 {
     double wall_start = now_seconds(), kt = carom_world_temperature(w);
