@@ -144,6 +144,23 @@ static void test_friction_table(void)
     check_friction(w, 0, 1, -1.0, INFINITY);
     carom_world_free(w);
 
+    /* Rough before any sphere: spheres added later get spins, and a
+     * glancing contact of the pair turns them (its slip reversed, beta 1:
+     * equal spins, their energy taken from the translation). */
+    w = make_world(3, 20.0, periodic, 1.0, 1.0, NULL, NULL);
+    CHECK_OK(carom_world_set_pair_friction(w, 0, 0, 1.0, INFINITY));
+    CHECK(carom_world_is_rough(w));
+    carom_sphere_id p = add(w, 3.0, 5.0, 1.0, 1.0, 0), q = add(w, 7.0, 5.5, -1.0, 1.0, 0);
+    double e0 = carom_world_kinetic_energy(w);
+    CHECK_OK(carom_world_advance_to(w, 3.0));
+    double wp[3], wq[3];
+    CHECK_OK(carom_world_get_spin(w, p, wp));
+    CHECK_OK(carom_world_get_spin(w, q, wq));
+    CHECK(wp[2] != 0.0 && wp[2] == wq[2]);
+    CHECK_REL(carom_world_kinetic_energy(w) + carom_world_rotational_energy(w), e0, 1e-14);
+    CHECK(carom_world_kinetic_energy(w) < 0.99 * e0);
+    carom_world_free(w);
+
     /* A report-only world is never rough. */
     carom_world_def def = carom_world_default_def();
     def.response = CAROM_RESPONSE_NONE;

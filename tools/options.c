@@ -1,6 +1,8 @@
 /* Interpreting configuration values and scenario presets; contract in
- * options.h. */
+ * options.h. The keys about species are read in options_species.c, with
+ * the value parsers declared in options_parse.h. */
 #include "options.h"
+#include "options_parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -154,17 +156,18 @@ int options_apply_scenario(config *c, cli_error *error)
     return 0;
 }
 
-/* ---- values ---- */
+/* ---- values (options_bad_value, options_parse_number, options_parse_list
+ * and options_get_whole serve options_species.c too: options_parse.h) ---- */
 
-static int bad_value(const config *c, config_key key, cli_error *error, const char *problem)
+int options_bad_value(const config *c, config_key key, cli_error *error, const char *problem)
 {
     return cli_fail(error, CLI_EXIT_USAGE, "%s: %s=%s: %s", c->origin[key],
                     config_key_name(key), c->value[key], problem);
 }
 
 /* Parses one number of a value (the whole token [s, s+len)). */
-static int parse_double_token(const config *c, config_key key, const char *s, size_t len,
-                              double *out, cli_error *error)
+int options_parse_number(const config *c, config_key key, const char *s, size_t len, double *out,
+                         cli_error *error)
 {
     char buf[128];
     while (len > 0 && isspace((unsigned char)*s))
@@ -172,18 +175,18 @@ static int parse_double_token(const config *c, config_key key, const char *s, si
     while (len > 0 && isspace((unsigned char)s[len - 1]))
         len--;
     if (len == 0 || len >= sizeof buf)
-        return bad_value(c, key, error, "malformed number");
+        return options_bad_value(c, key, error, "malformed number");
     memcpy(buf, s, len);
     buf[len] = '\0';
     char *end;
     errno = 0;
     double x = strtod(buf, &end);
     if (*end != '\0' || end == buf)
-        return bad_value(c, key, error, "malformed number");
+        return options_bad_value(c, key, error, "malformed number");
     if (isnan(x))
-        return bad_value(c, key, error, "NaN is not allowed");
+        return options_bad_value(c, key, error, "NaN is not allowed");
     if (isinf(x))
-        return bad_value(c, key, error, "infinity is not allowed");
+        return options_bad_value(c, key, error, "infinity is not allowed");
     *out = x;
     return 0;
 }
@@ -199,9 +202,9 @@ static int parse_numbers(const config *c, config_key key, const char *s, size_t 
         if (*count == max) {
             char problem[64];
             snprintf(problem, sizeof problem, "expected at most %d comma-separated numbers", max);
-            return bad_value(c, key, error, problem);
+            return options_bad_value(c, key, error, problem);
         }
-        if (parse_double_token(c, key, s, part, &out[*count], error))
+        if (options_parse_number(c, key, s, part, &out[*count], error))
             return error->exit_code;
         (*count)++;
         if (!comma)
@@ -212,8 +215,8 @@ static int parse_numbers(const config *c, config_key key, const char *s, size_t 
 }
 
 /* A comma-separated list of 1..max numbers. */
-static int parse_list(const config *c, config_key key, double *out, int max, int *count,
-                      cli_error *error)
+int options_parse_list(const config *c, config_key key, double *out, int max, int *count,
+                       cli_error *error)
 {
     return parse_numbers(c, key, c->value[key], strlen(c->value[key]), out, max, count, error);
 }
@@ -233,7 +236,7 @@ static int parse_items(const config *c, config_key key, int max, const char *wha
         if (*n == max) {
             char problem[64];
             snprintf(problem, sizeof problem, "at most %d %s", max, what);
-            return bad_value(c, key, error, problem);
+            return options_bad_value(c, key, error, problem);
         }
         if (parse_numbers(c, key, s, len, item + (size_t)*n * (size_t)width, width, &count[*n],
                           error))
@@ -260,15 +263,16 @@ int options_planes(const config *c, int dim, double plane[RUN_PLANES_MAX][4], in
         return error->exit_code;
     for (int q = 0; q < n; q++) {
         if (count[q] != dim + 1)
-            return bad_value(c, KEY_PLANES, error,
-                             dim == 2 ? "each plane is nx,ny,d in 2D (planes separated by /)"
-                                      : "each plane is nx,ny,nz,d in 3D (planes separated by /)");
+            return options_bad_value(
+                c, KEY_PLANES, error,
+                dim == 2 ? "each plane is nx,ny,d in 2D (planes separated by /)"
+                         : "each plane is nx,ny,nz,d in 3D (planes separated by /)");
         double largest = 0.0, length = 0.0;
         for (int k = 0; k < dim; k++)
             largest = fmax(largest, fabs(v[q][k]));
         if (!(largest > 0.0) || !isfinite(largest))
-            return bad_value(c, KEY_PLANES, error,
-                             "the normal must have a nonzero, finite length");
+            return options_bad_value(c, KEY_PLANES, error,
+                                     "the normal must have a nonzero, finite length");
         for (int k = 0; k < dim; k++)
             length += (v[q][k] / largest) * (v[q][k] / largest);
         length = largest * sqrt(length);
@@ -294,15 +298,16 @@ int options_segments(const config *c, int dim, double segment[RUN_SEGMENTS_MAX][
     if (!config_is_set(c, KEY_SEGMENTS))
         return 0;
     if (dim != 2)
-        return bad_value(c, KEY_SEGMENTS, error, "segments are for 2D worlds (planes= in 3D)");
+        return options_bad_value(c, KEY_SEGMENTS, error,
+                                 "segments are for 2D worlds (planes= in 3D)");
     int count[RUN_SEGMENTS_MAX], n;
     if (parse_items(c, KEY_SEGMENTS, RUN_SEGMENTS_MAX, "segments", 4, &segment[0][0], count, &n,
                     error))
         return error->exit_code;
     for (int g = 0; g < n; g++)
         if (count[g] != 4)
-            return bad_value(c, KEY_SEGMENTS, error,
-                             "each segment is x0,y0,x1,y1 (segments separated by /)");
+            return options_bad_value(c, KEY_SEGMENTS, error,
+                                     "each segment is x0,y0,x1,y1 (segments separated by /)");
     *nsegments = n;
     return 0;
 }
@@ -317,16 +322,17 @@ int options_triangles(const config *c, int dim, double triangle[RUN_TRIANGLES_MA
     if (!config_is_set(c, KEY_TRIANGLES))
         return 0;
     if (dim != 3)
-        return bad_value(c, KEY_TRIANGLES, error, "triangles are for 3D worlds (segments= in 2D)");
+        return options_bad_value(c, KEY_TRIANGLES, error,
+                                 "triangles are for 3D worlds (segments= in 2D)");
     int count[RUN_TRIANGLES_MAX], n;
     if (parse_items(c, KEY_TRIANGLES, RUN_TRIANGLES_MAX, "triangles", 9, &triangle[0][0], count, &n,
                     error))
         return error->exit_code;
     for (int g = 0; g < n; g++)
         if (count[g] != 9)
-            return bad_value(c, KEY_TRIANGLES, error,
-                             "each triangle is x0,y0,z0,x1,y1,z1,x2,y2,z2 (triangles separated "
-                             "by /)");
+            return options_bad_value(c, KEY_TRIANGLES, error,
+                                     "each triangle is x0,y0,z0,x1,y1,z1,x2,y2,z2 (triangles "
+                                     "separated by /)");
     *ntriangles = n;
     return 0;
 }
@@ -339,7 +345,7 @@ static int get_double(const config *c, config_key key, double fallback, double *
         return 0;
     }
     const char *v = c->value[key];
-    return parse_double_token(c, key, v, strlen(v), out, error);
+    return options_parse_number(c, key, v, strlen(v), out, error);
 }
 
 static int get_range(const config *c, config_key key, double fallback, double lo, double hi,
@@ -353,22 +359,22 @@ static int get_range(const config *c, config_key key, double fallback, double lo
             snprintf(problem, sizeof problem, "must be %s %g", lo_open ? ">" : ">=", lo);
         else
             snprintf(problem, sizeof problem, "must be in %s%g, %g]", lo_open ? "(" : "[", lo, hi);
-        return bad_value(c, key, error, problem);
+        return options_bad_value(c, key, error, problem);
     }
     return 0;
 }
 
-static int get_whole(const config *c, config_key key, double fallback, double lo, double hi,
-                     double *out, cli_error *error)
+int options_get_whole(const config *c, config_key key, double fallback, double lo, double hi,
+                      double *out, cli_error *error)
 {
     if (get_double(c, key, fallback, out, error))
         return error->exit_code;
     if (*out != floor(*out))
-        return bad_value(c, key, error, "not a whole number");
+        return options_bad_value(c, key, error, "not a whole number");
     if (*out < lo || *out > hi) {
         char problem[128];
         snprintf(problem, sizeof problem, "must be between %.0f and %.0f", lo, hi);
-        return bad_value(c, key, error, problem);
+        return options_bad_value(c, key, error, problem);
     }
     return 0;
 }
@@ -380,14 +386,14 @@ static int get_seed(const config *c, uint64_t *out, cli_error *error)
         return 0;
     const char *s = c->value[KEY_SEED];
     if (!isdigit((unsigned char)s[0]))
-        return bad_value(c, KEY_SEED, error, "not a nonnegative whole number");
+        return options_bad_value(c, KEY_SEED, error, "not a nonnegative whole number");
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (*end != '\0')
-        return bad_value(c, KEY_SEED, error, "not a nonnegative whole number");
+        return options_bad_value(c, KEY_SEED, error, "not a nonnegative whole number");
     if (errno == ERANGE)
-        return bad_value(c, KEY_SEED, error, "too large (at most 2^64-1)");
+        return options_bad_value(c, KEY_SEED, error, "too large (at most 2^64-1)");
     *out = (uint64_t)v;
     return 0;
 }
@@ -408,7 +414,7 @@ static int get_word(const config *c, config_key key, const char *const *words, i
         strncat(problem, " ", sizeof problem - strlen(problem) - 1);
         strncat(problem, words[k], sizeof problem - strlen(problem) - 1);
     }
-    return bad_value(c, key, error, problem);
+    return options_bad_value(c, key, error, problem);
 }
 
 /* rdf=FILE|on and the keys that shape its samples (which need it). */
@@ -429,7 +435,7 @@ static int get_rdf(const config *c, run_options *o, cli_error *error)
          get_range(c, KEY_RDF_BIN, 1.0, 0.0, INFINITY, 1, &o->rdf_bin, error)))
         return error->exit_code;
     if (o->rdf && o->time / o->rdf_interval > 1e6)
-        return bad_value(c, KEY_RDF_INTERVAL, error, "more than 10^6 samples");
+        return options_bad_value(c, KEY_RDF_INTERVAL, error, "more than 10^6 samples");
     return 0;
 }
 
@@ -443,8 +449,8 @@ static int get_compress(const config *c, run_options *o, cli_error *error)
         if (get_range(c, KEY_COMPRESS, 0.0, 0.0, 1.0, 1, &o->compress, error))
             return error->exit_code;
         if (!o->init && o->compress <= o->packing)
-            return bad_value(c, KEY_COMPRESS, error,
-                             "must be above the packing it starts from (packing=), or jam");
+            return options_bad_value(c, KEY_COMPRESS, error,
+                                     "must be above the packing it starts from (packing=), or jam");
     }
     if (config_is_set(c, KEY_COMPRESS_RATE) && !o->compress)
         return cli_fail(error, CLI_EXIT_USAGE, "%s: compress_rate needs compress=",
@@ -457,470 +463,6 @@ static int get_compress(const config *c, run_options *o, cli_error *error)
                         "%s: compress needs ballistic spheres, a response and no gravity",
                         c->origin[KEY_COMPRESS]);
     return 0;
-}
-
-/* A species number at *s, before end (blanks allowed around it): 1 and
- * *s past it and its blanks, the number kept from overflowing (beyond
- * 999, some number above 999), else 0. */
-static int parse_species_number(const char **s, const char *end, unsigned long *out)
-{
-    const char *p = *s;
-    while (p < end && isspace((unsigned char)*p))
-        p++;
-    if (p == end || !isdigit((unsigned char)*p))
-        return 0;
-    *out = 0;
-    for (; p < end && isdigit((unsigned char)*p); p++)
-        if (*out < 1000)
-            *out = 10 * *out + (unsigned long)(*p - '0');
-    while (p < end && isspace((unsigned char)*p))
-        p++;
-    *s = p;
-    return 1;
-}
-
-/* "a-b" in [s, end) (blanks allowed around each number): 1 and the two
- * numbers (as parse_species_number gives them), else 0. */
-static int parse_species_pair(const char *s, const char *end, unsigned long pair[2])
-{
-    if (!parse_species_number(&s, end, &pair[0]) || s == end || *s++ != '-')
-        return 0;
-    return parse_species_number(&s, end, &pair[1]) && s == end;
-}
-
-/* A species beyond the library's table (0 to CAROM_SPECIES_MAX - 1) in
- * key's value: a usage error naming it. */
-static int species_beyond_table(const config *c, config_key key, unsigned long k,
-                                cli_error *error)
-{
-    char problem[96];
-    if (k < 1000)
-        snprintf(problem, sizeof problem, "species %lu out of range (0 to %d)", k,
-                 CAROM_SPECIES_MAX - 1);
-    else /* (kept from overflowing: not the number given) */
-        snprintf(problem, sizeof problem, "a species out of range (0 to %d)",
-                 CAROM_SPECIES_MAX - 1);
-    return bad_value(c, key, error, problem);
-}
-
-/* pass_through=a-b,...: pairs of species, each kept once as a <= b. */
-static int get_pass_through(const config *c, run_options *o, cli_error *error)
-{
-    o->npass = 0;
-    if (!config_is_set(c, KEY_PASS_THROUGH))
-        return 0;
-    o->pass_origin = c->origin[KEY_PASS_THROUGH];
-    o->pass_value = c->value[KEY_PASS_THROUGH];
-    const char *s = o->pass_value;
-    for (;;) {
-        const char *comma = strchr(s, ',');
-        const char *end = comma ? comma : s + strlen(s);
-        unsigned long pair[2];
-        if (!parse_species_pair(s, end, pair))
-            return bad_value(c, KEY_PASS_THROUGH, error,
-                             "expected pairs of species a-b separated by commas "
-                             "(pass_through=0-1,1-1)");
-        for (int side = 0; side < 2; side++)
-            if (pair[side] >= CAROM_SPECIES_MAX)
-                return species_beyond_table(c, KEY_PASS_THROUGH, pair[side], error);
-        unsigned char a = (unsigned char)(pair[0] < pair[1] ? pair[0] : pair[1]);
-        unsigned char b = (unsigned char)(pair[0] < pair[1] ? pair[1] : pair[0]);
-        int known = 0;
-        for (int q = 0; q < o->npass; q++)
-            known |= o->pass[q][0] == a && o->pass[q][1] == b;
-        if (!known) {
-            o->pass[o->npass][0] = a;
-            o->pass[o->npass][1] = b;
-            o->npass++;
-        }
-        if (!comma)
-            break;
-        s = comma + 1;
-    }
-    return 0;
-}
-
-/* The coefficient after the ':' of an item [colon + 1, end) of key's
- * value: a number in [0, 1]; `item` names the pair or species in the
- * message. */
-static int parse_coefficient(const config *c, config_key key, const char *colon,
-                             const char *end, const char *item, double *e, cli_error *error)
-{
-    if (parse_double_token(c, key, colon + 1, (size_t)(end - colon - 1), e, error))
-        return error->exit_code;
-    if (*e < 0.0 || *e > 1.0) {
-        char problem[160];
-        snprintf(problem, sizeof problem, "%s: the coefficient must be in [0, 1], not %g", item,
-                 *e);
-        return bad_value(c, key, error, problem);
-    }
-    return 0;
-}
-
-/* The same pair or species given twice: refused with two coefficients,
- * kept once with the same one. */
-static int given_twice(const config *c, config_key key, const char *item, double was, double e,
-                       cli_error *error)
-{
-    if (was == e)
-        return 0;
-    char problem[160];
-    snprintf(problem, sizeof problem, "%s given twice, with %g and %g", item, was, e);
-    return bad_value(c, key, error, problem);
-}
-
-/* pair_restitution=a-b:e,...: pairs of species (kept as a <= b, each
- * once) and their coefficient of restitution. */
-static int get_pair_restitution(const config *c, run_options *o, cli_error *error)
-{
-    o->nrestitution_pairs = 0;
-    if (!config_is_set(c, KEY_PAIR_RESTITUTION))
-        return 0;
-    o->restitution_pair_origin = c->origin[KEY_PAIR_RESTITUTION];
-    o->restitution_pair_text = c->value[KEY_PAIR_RESTITUTION];
-    const char *s = o->restitution_pair_text;
-    for (;;) {
-        const char *comma = strchr(s, ',');
-        const char *end = comma ? comma : s + strlen(s);
-        const char *colon = memchr(s, ':', (size_t)(end - s));
-        unsigned long pair[2];
-        if (!colon || !parse_species_pair(s, colon, pair))
-            return bad_value(c, KEY_PAIR_RESTITUTION, error,
-                             "expected items a-b:e (species a and b, a coefficient e) separated "
-                             "by commas (pair_restitution=0-1:0.8,1-1:0.5)");
-        for (int side = 0; side < 2; side++)
-            if (pair[side] >= CAROM_SPECIES_MAX)
-                return species_beyond_table(c, KEY_PAIR_RESTITUTION, pair[side], error);
-        unsigned char a = (unsigned char)(pair[0] < pair[1] ? pair[0] : pair[1]);
-        unsigned char b = (unsigned char)(pair[0] < pair[1] ? pair[1] : pair[0]);
-        char item[32];
-        snprintf(item, sizeof item, "pair %d-%d", a, b);
-        double e = 0.0;
-        if (parse_coefficient(c, KEY_PAIR_RESTITUTION, colon, end, item, &e, error))
-            return error->exit_code;
-        int known = 0;
-        for (int q = 0; q < o->nrestitution_pairs && !known; q++)
-            if (o->restitution_pair[q][0] == a && o->restitution_pair[q][1] == b) {
-                if (given_twice(c, KEY_PAIR_RESTITUTION, item, o->restitution_pair_value[q], e,
-                                error))
-                    return error->exit_code;
-                known = 1;
-            }
-        if (!known) {
-            o->restitution_pair[o->nrestitution_pairs][0] = a;
-            o->restitution_pair[o->nrestitution_pairs][1] = b;
-            o->restitution_pair_value[o->nrestitution_pairs] = e;
-            o->nrestitution_pairs++;
-        }
-        if (!comma)
-            break;
-        s = comma + 1;
-    }
-    return 0;
-}
-
-/* species_wall_restitution=s:e,...: species (each once) and their
- * coefficient of restitution with walls, planes, segments and triangles. */
-static int get_species_wall_restitution(const config *c, run_options *o, cli_error *error)
-{
-    o->nwall_species = 0;
-    if (!config_is_set(c, KEY_SPECIES_WALL_RESTITUTION))
-        return 0;
-    o->wall_species_origin = c->origin[KEY_SPECIES_WALL_RESTITUTION];
-    o->wall_species_text = c->value[KEY_SPECIES_WALL_RESTITUTION];
-    const char *s = o->wall_species_text;
-    for (;;) {
-        const char *comma = strchr(s, ',');
-        const char *end = comma ? comma : s + strlen(s);
-        const char *colon = memchr(s, ':', (size_t)(end - s));
-        const char *p = s;
-        unsigned long k;
-        if (!colon || !parse_species_number(&p, colon, &k) || p != colon)
-            return bad_value(c, KEY_SPECIES_WALL_RESTITUTION, error,
-                             "expected items s:e (a species s, a coefficient e) separated by "
-                             "commas (species_wall_restitution=0:0.5,1:0.9)");
-        if (k >= CAROM_SPECIES_MAX)
-            return species_beyond_table(c, KEY_SPECIES_WALL_RESTITUTION, k, error);
-        char item[32];
-        snprintf(item, sizeof item, "species %lu", k);
-        double e = 0.0;
-        if (parse_coefficient(c, KEY_SPECIES_WALL_RESTITUTION, colon, end, item, &e, error))
-            return error->exit_code;
-        int known = 0;
-        for (int q = 0; q < o->nwall_species && !known; q++)
-            if (o->wall_species[q] == k) {
-                if (given_twice(c, KEY_SPECIES_WALL_RESTITUTION, item, o->wall_species_value[q],
-                                e, error))
-                    return error->exit_code;
-                known = 1;
-            }
-        if (!known) {
-            o->wall_species[o->nwall_species] = (unsigned char)k;
-            o->wall_species_value[o->nwall_species] = e;
-            o->nwall_species++;
-        }
-        if (!comma)
-            break;
-        s = comma + 1;
-    }
-    return 0;
-}
-
-/* The tangential restitution and Coulomb's mu after the ':' of an item
- * [colon + 1, end) of key's value: beta in [-1, 1], then optionally ':'
- * and mu >= 0 (mu_default without it); `item` names the pair or species
- * in the message. Infinity is refused as in friction= (mu_default is
- * friction='s or wall_friction='s: no limit unless they give one). */
-static int parse_friction(const config *c, config_key key, const char *colon, const char *end,
-                          const char *item, double mu_default, double law[2], cli_error *error)
-{
-    const char *second = memchr(colon + 1, ':', (size_t)(end - colon - 1));
-    const char *beta_end = second ? second : end;
-    char problem[160];
-    if (parse_double_token(c, key, colon + 1, (size_t)(beta_end - colon - 1), &law[0], error))
-        return error->exit_code;
-    if (law[0] < -1.0 || law[0] > 1.0) {
-        snprintf(problem, sizeof problem,
-                 "%s: the tangential restitution must be in [-1, 1], not %g", item, law[0]);
-        return bad_value(c, key, error, problem);
-    }
-    law[1] = mu_default;
-    if (!second)
-        return 0;
-    if (parse_double_token(c, key, second + 1, (size_t)(end - second - 1), &law[1], error))
-        return error->exit_code;
-    if (law[1] < 0.0) {
-        snprintf(problem, sizeof problem, "%s: the friction coefficient must be >= 0, not %g",
-                 item, law[1]);
-        return bad_value(c, key, error, problem);
-    }
-    return 0;
-}
-
-/* given_twice for a tangential restitution and Coulomb's mu. */
-static int friction_given_twice(const config *c, config_key key, const char *item,
-                                const double was[2], const double law[2], cli_error *error)
-{
-    if (was[0] == law[0] && was[1] == law[1])
-        return 0;
-    char problem[200];
-    snprintf(problem, sizeof problem, "%s given twice, with %g:%g and %g:%g", item, was[0],
-             was[1], law[0], law[1]);
-    return bad_value(c, key, error, problem);
-}
-
-/* pair_friction=a-b:beta[:mu],...: pairs of species (kept as a <= b,
- * each once), their tangential restitution and Coulomb's mu (friction='s
- * when not given). */
-static int get_pair_friction(const config *c, run_options *o, cli_error *error)
-{
-    o->nfriction_pairs = 0;
-    if (!config_is_set(c, KEY_PAIR_FRICTION))
-        return 0;
-    o->friction_pair_origin = c->origin[KEY_PAIR_FRICTION];
-    o->friction_pair_text = c->value[KEY_PAIR_FRICTION];
-    const char *s = o->friction_pair_text;
-    for (;;) {
-        const char *comma = strchr(s, ',');
-        const char *end = comma ? comma : s + strlen(s);
-        const char *colon = memchr(s, ':', (size_t)(end - s));
-        unsigned long pair[2];
-        if (!colon || !parse_species_pair(s, colon, pair))
-            return bad_value(c, KEY_PAIR_FRICTION, error,
-                             "expected items a-b:beta or a-b:beta:mu (species a and b, a "
-                             "tangential restitution beta, Coulomb's mu) separated by commas "
-                             "(pair_friction=0-1:1,1-1:0:0.5)");
-        for (int side = 0; side < 2; side++)
-            if (pair[side] >= CAROM_SPECIES_MAX)
-                return species_beyond_table(c, KEY_PAIR_FRICTION, pair[side], error);
-        unsigned char a = (unsigned char)(pair[0] < pair[1] ? pair[0] : pair[1]);
-        unsigned char b = (unsigned char)(pair[0] < pair[1] ? pair[1] : pair[0]);
-        char item[32];
-        snprintf(item, sizeof item, "pair %d-%d", a, b);
-        double law[2];
-        if (parse_friction(c, KEY_PAIR_FRICTION, colon, end, item, o->friction, law, error))
-            return error->exit_code;
-        int known = 0;
-        for (int q = 0; q < o->nfriction_pairs && !known; q++)
-            if (o->friction_pair[q][0] == a && o->friction_pair[q][1] == b) {
-                if (friction_given_twice(c, KEY_PAIR_FRICTION, item, o->friction_pair_value[q],
-                                         law, error))
-                    return error->exit_code;
-                known = 1;
-            }
-        if (!known) {
-            o->friction_pair[o->nfriction_pairs][0] = a;
-            o->friction_pair[o->nfriction_pairs][1] = b;
-            memcpy(o->friction_pair_value[o->nfriction_pairs], law, sizeof law);
-            o->nfriction_pairs++;
-        }
-        if (!comma)
-            break;
-        s = comma + 1;
-    }
-    return 0;
-}
-
-/* species_wall_friction=s:beta[:mu],...: species (each once), their
- * tangential restitution and Coulomb's mu (wall_friction='s when not
- * given) with walls, planes, segments and triangles. */
-static int get_species_wall_friction(const config *c, run_options *o, cli_error *error)
-{
-    o->nwall_friction_species = 0;
-    if (!config_is_set(c, KEY_SPECIES_WALL_FRICTION))
-        return 0;
-    o->wall_friction_species_origin = c->origin[KEY_SPECIES_WALL_FRICTION];
-    o->wall_friction_species_text = c->value[KEY_SPECIES_WALL_FRICTION];
-    const char *s = o->wall_friction_species_text;
-    for (;;) {
-        const char *comma = strchr(s, ',');
-        const char *end = comma ? comma : s + strlen(s);
-        const char *colon = memchr(s, ':', (size_t)(end - s));
-        const char *p = s;
-        unsigned long k;
-        if (!colon || !parse_species_number(&p, colon, &k) || p != colon)
-            return bad_value(c, KEY_SPECIES_WALL_FRICTION, error,
-                             "expected items s:beta or s:beta:mu (a species s, a tangential "
-                             "restitution beta, Coulomb's mu) separated by commas "
-                             "(species_wall_friction=0:1,1:0:0.5)");
-        if (k >= CAROM_SPECIES_MAX)
-            return species_beyond_table(c, KEY_SPECIES_WALL_FRICTION, k, error);
-        char item[32];
-        snprintf(item, sizeof item, "species %lu", k);
-        double law[2];
-        if (parse_friction(c, KEY_SPECIES_WALL_FRICTION, colon, end, item, o->wall_friction, law,
-                           error))
-            return error->exit_code;
-        int known = 0;
-        for (int q = 0; q < o->nwall_friction_species && !known; q++)
-            if (o->wall_friction_species[q] == k) {
-                if (friction_given_twice(c, KEY_SPECIES_WALL_FRICTION, item,
-                                         o->wall_friction_species_value[q], law, error))
-                    return error->exit_code;
-                known = 1;
-            }
-        if (!known) {
-            o->wall_friction_species[o->nwall_friction_species] = (unsigned char)k;
-            memcpy(o->wall_friction_species_value[o->nwall_friction_species], law, sizeof law);
-            o->nwall_friction_species++;
-        }
-        if (!comma)
-            break;
-        s = comma + 1;
-    }
-    return 0;
-}
-
-/* species=K, species_fraction=f0,...: K species (1 to CAROM_SPECIES_MAX)
- * in these shares (normalised; default equal); an init file gives its
- * own. Then the keys that name species: pass_through=,
- * pair_restitution=, species_wall_restitution=, pair_friction= and
- * species_wall_friction= (after friction= and wall_friction=, their mu's
- * defaults). */
-static int get_species(const config *c, run_options *o, cli_error *error)
-{
-    static const config_key from_file[] = {KEY_SPECIES, KEY_SPECIES_FRACTION};
-    for (size_t k = 0; o->init && k < sizeof from_file / sizeof from_file[0]; k++)
-        if (config_from_user(c, from_file[k]))
-            return cli_fail(error, CLI_EXIT_USAGE,
-                            "%s: %s=%s cannot be combined with init (the file %s gives the "
-                            "species)",
-                            c->origin[from_file[k]], config_key_name(from_file[k]),
-                            c->value[from_file[k]], o->init);
-    double x;
-    if (get_whole(c, KEY_SPECIES, 1, 1, CAROM_SPECIES_MAX, &x, error))
-        return error->exit_code;
-    o->species = (int)x;
-    for (int k = 0; k < o->species; k++)
-        o->species_fraction[k] = 1.0 / o->species;
-    if (config_is_set(c, KEY_SPECIES_FRACTION)) {
-        double f[CAROM_SPECIES_MAX], sum = 0.0;
-        int count;
-        if (parse_list(c, KEY_SPECIES_FRACTION, f, CAROM_SPECIES_MAX, &count, error))
-            return error->exit_code;
-        if (count != o->species) {
-            char problem[128];
-            snprintf(problem, sizeof problem, "expected %d number%s, one per species (species=%d)",
-                     o->species, o->species == 1 ? "" : "s", o->species);
-            return bad_value(c, KEY_SPECIES_FRACTION, error, problem);
-        }
-        for (int k = 0; k < count; k++) {
-            if (f[k] < 0.0)
-                return bad_value(c, KEY_SPECIES_FRACTION, error, "fractions must be >= 0");
-            sum += f[k];
-        }
-        if (!(sum > 0.0) || !isfinite(sum))
-            return bad_value(c, KEY_SPECIES_FRACTION, error,
-                             "fractions must have a positive, finite sum");
-        for (int k = 0; k < count; k++)
-            o->species_fraction[k] = f[k] / sum;
-    }
-    if (get_pass_through(c, o, error) || get_pair_restitution(c, o, error) ||
-        get_species_wall_restitution(c, o, error) || get_pair_friction(c, o, error) ||
-        get_species_wall_friction(c, o, error))
-        return error->exit_code;
-    if (o->init)
-        return 0; /* the file's species are checked once read (setup_scene) */
-    char whose[32];
-    snprintf(whose, sizeof whose, "species=%d", o->species);
-    return options_check_species_keys(o, o->species, whose, error);
-}
-
-/* A species of one of the keys beyond k - 1: a usage error naming the key. */
-static int species_beyond(const char *key, const char *origin, const char *text, int species,
-                          int k, const char *whose, cli_error *error)
-{
-    return cli_fail(error, CLI_EXIT_USAGE,
-                    "%s: %s=%s: species %d out of range (%s: species 0 to %d)", origin, key, text,
-                    species, whose, k - 1);
-}
-
-int options_check_species_keys(const run_options *o, int k, const char *whose, cli_error *error)
-{
-    for (int q = 0; q < o->npass; q++)
-        if (o->pass[q][1] >= k)
-            return species_beyond("pass_through", o->pass_origin, o->pass_value, o->pass[q][1], k,
-                                  whose, error);
-    for (int q = 0; q < o->nrestitution_pairs; q++)
-        if (o->restitution_pair[q][1] >= k)
-            return species_beyond("pair_restitution", o->restitution_pair_origin,
-                                  o->restitution_pair_text, o->restitution_pair[q][1], k, whose,
-                                  error);
-    for (int q = 0; q < o->nwall_species; q++)
-        if (o->wall_species[q] >= k)
-            return species_beyond("species_wall_restitution", o->wall_species_origin,
-                                  o->wall_species_text, o->wall_species[q], k, whose, error);
-    for (int q = 0; q < o->nfriction_pairs; q++)
-        if (o->friction_pair[q][1] >= k)
-            return species_beyond("pair_friction", o->friction_pair_origin,
-                                  o->friction_pair_text, o->friction_pair[q][1], k, whose, error);
-    for (int q = 0; q < o->nwall_friction_species; q++)
-        if (o->wall_friction_species[q] >= k)
-            return species_beyond("species_wall_friction", o->wall_friction_species_origin,
-                                  o->wall_friction_species_text, o->wall_friction_species[q], k,
-                                  whose, error);
-    return 0;
-}
-
-double options_pair_restitution(const run_options *o, int a, int b)
-{
-    int lo = a < b ? a : b, hi = a < b ? b : a;
-    for (int q = 0; q < o->nrestitution_pairs; q++)
-        if (o->restitution_pair[q][0] == lo && o->restitution_pair[q][1] == hi)
-            return o->restitution_pair_value[q];
-    return o->restitution;
-}
-
-void options_pair_friction(const run_options *o, int a, int b, double *beta, double *mu)
-{
-    int lo = a < b ? a : b, hi = a < b ? b : a;
-    *beta = o->tangential_restitution;
-    *mu = o->friction;
-    for (int q = 0; q < o->nfriction_pairs; q++)
-        if (o->friction_pair[q][0] == lo && o->friction_pair[q][1] == hi) {
-            *beta = o->friction_pair_value[q][0];
-            *mu = o->friction_pair_value[q][1];
-        }
 }
 
 double options_packing_measured(const run_options *o)
@@ -946,10 +488,11 @@ static int get_boundary(const config *c, run_options *o, cli_error *error)
         else if (len == 5 && !strncmp(s, "walls", 5))
             b = CAROM_BOUNDARY_WALLS;
         else
-            return bad_value(c, KEY_BOUNDARY, error,
-                             "expected periodic or walls (or one per axis, comma-separated)");
+            return options_bad_value(
+                c, KEY_BOUNDARY, error,
+                "expected periodic or walls (or one per axis, comma-separated)");
         if (count == 3)
-            return bad_value(c, KEY_BOUNDARY, error, "more than 3 axes");
+            return options_bad_value(c, KEY_BOUNDARY, error, "more than 3 axes");
         o->boundary[count++] = b;
         if (!comma)
             break;
@@ -958,9 +501,9 @@ static int get_boundary(const config *c, run_options *o, cli_error *error)
     if (count == 1) {
         o->boundary[1] = o->boundary[2] = o->boundary[0];
     } else if (count != o->dim) {
-        return bad_value(c, KEY_BOUNDARY, error,
-                         o->dim == 2 ? "give one kind, or two (one per axis) in 2D"
-                                     : "give one kind, or three (one per axis) in 3D");
+        return options_bad_value(c, KEY_BOUNDARY, error,
+                                 o->dim == 2 ? "give one kind, or two (one per axis) in 2D"
+                                             : "give one kind, or three (one per axis) in 3D");
     }
     if (o->dim == 2)
         o->boundary[2] = CAROM_BOUNDARY_PERIODIC;
@@ -1010,12 +553,12 @@ static int get_motion(const config *c, run_options *o, cli_error *error)
     if (config_is_set(c, KEY_ACCEL_BOUND)) {
         double a[2];
         int count;
-        if (parse_list(c, KEY_ACCEL_BOUND, a, 2, &count, error))
+        if (options_parse_list(c, KEY_ACCEL_BOUND, a, 2, &count, error))
             return error->exit_code;
         o->accel_min = a[0];
         o->accel_max = count == 2 ? a[1] : a[0];
         if (o->accel_min < 0.0 || o->accel_max < o->accel_min)
-            return bad_value(c, KEY_ACCEL_BOUND, error, "expected 0 <= Amin <= Amax");
+            return options_bad_value(c, KEY_ACCEL_BOUND, error, "expected 0 <= Amin <= Amax");
     }
     if (get_range(c, KEY_FORCE_INTERVAL, 0.1, 0.0, INFINITY, 1, &o->force_interval, error) ||
         get_double(c, KEY_FIELD_SPEED, 40.0, &o->field_speed, error) ||
@@ -1095,15 +638,15 @@ int options_mesh(const config *c, int dim, const char **mesh, double *scale, dou
         return 0;
 #ifndef CAROM_HAVE_MESH
     (void)dim;
-    return bad_value(c, KEY_MESH, error, MESH_WITHOUT_ASSIMP ", so it reads no meshes");
+    return options_bad_value(c, KEY_MESH, error, MESH_WITHOUT_ASSIMP ", so it reads no meshes");
 #else
     if (dim != 3)
-        return bad_value(c, KEY_MESH, error, "meshes are for 3D worlds (segments= in 2D)");
+        return options_bad_value(c, KEY_MESH, error, "meshes are for 3D worlds (segments= in 2D)");
     int count = 3;
     if (get_range(c, KEY_MESH_SCALE, 1.0, 0.0, INFINITY, 1, scale, error) ||
         (config_is_set(c, KEY_MESH_SHIFT) &&
-         (parse_list(c, KEY_MESH_SHIFT, shift, 3, &count, error) ||
-          (count != 3 && bad_value(c, KEY_MESH_SHIFT, error, "expected x,y,z"))))) {
+         (options_parse_list(c, KEY_MESH_SHIFT, shift, 3, &count, error) ||
+          (count != 3 && options_bad_value(c, KEY_MESH_SHIFT, error, "expected x,y,z"))))) {
         /* ...naming the mesh too. */
         size_t len = strlen(error->message);
         snprintf(error->message + len, sizeof error->message - len, " (mesh %s)", *mesh);
@@ -1131,12 +674,12 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
             return error->exit_code;                                                       \
     } while (0)
 
-    TRY(get_whole(c, KEY_DIM, 3, -1e18, 1e18, &x, error));
+    TRY(options_get_whole(c, KEY_DIM, 3, -1e18, 1e18, &x, error));
     if (x != 2 && x != 3)
-        return bad_value(c, KEY_DIM, error, "dimension must be 2 or 3");
+        return options_bad_value(c, KEY_DIM, error, "dimension must be 2 or 3");
     o->dim = (int)x;
     o->n_given = config_is_set(c, KEY_N);
-    TRY(get_whole(c, KEY_N, 4000, 1, 4294967295.0, &x, error));
+    TRY(options_get_whole(c, KEY_N, 4000, 1, 4294967295.0, &x, error));
     o->n = (size_t)x;
     o->packing_given = config_is_set(c, KEY_PACKING);
     TRY(get_range(c, KEY_PACKING, 0.3, 0.0, 1.0, 1, &o->packing, error));
@@ -1145,30 +688,30 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
         snprintf(problem, sizeof problem,
                  "packing too high: equal %s cannot be packed denser than %.4f",
                  o->dim == 2 ? "disks" : "spheres", close_packing(o->dim));
-        return bad_value(c, KEY_PACKING, error, problem);
+        return options_bad_value(c, KEY_PACKING, error, problem);
     }
     TRY(get_range(c, KEY_RADIUS, 0.5, 0.0, INFINITY, 1, &o->radius, error));
     o->radius_max = o->radius;
     if (config_is_set(c, KEY_RADIUS_MAX)) {
         TRY(get_range(c, KEY_RADIUS_MAX, 0.5, 0.0, INFINITY, 1, &o->radius_max, error));
         if (o->radius_max < o->radius)
-            return bad_value(c, KEY_RADIUS_MAX, error, "must be at least radius");
+            return options_bad_value(c, KEY_RADIUS_MAX, error, "must be at least radius");
     }
     o->box_given = config_is_set(c, KEY_BOX);
     if (o->box_given) {
         double b[3];
-        TRY(parse_list(c, KEY_BOX, b, 3, &count, error));
+        TRY(options_parse_list(c, KEY_BOX, b, 3, &count, error));
         if (count != 1 && count != o->dim)
-            return bad_value(c, KEY_BOX, error,
-                             o->dim == 2 ? "give one length or Lx,Ly in 2D"
-                                         : "give one length or Lx,Ly,Lz in 3D");
+            return options_bad_value(c, KEY_BOX, error,
+                                     o->dim == 2 ? "give one length or Lx,Ly in 2D"
+                                                 : "give one length or Lx,Ly,Lz in 3D");
         for (int d = 0; d < 3; d++)
             o->box[d] = count == 1 ? b[0] : (d < count ? b[d] : 1.0);
         if (o->dim == 2)
             o->box[2] = 1.0;
         for (int d = 0; d < o->dim; d++)
             if (!(o->box[d] > 0.0))
-                return bad_value(c, KEY_BOX, error, "box lengths must be positive");
+                return options_bad_value(c, KEY_BOX, error, "box lengths must be positive");
         if (o->packing_given && config_from_user(c, KEY_PACKING))
             return cli_fail(error, CLI_EXIT_USAGE,
                             "%s: packing and box cannot both be given (packing sizes the box)",
@@ -1178,16 +721,16 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
 
     if (config_is_set(c, KEY_GRAVITY)) {
         double g[3];
-        TRY(parse_list(c, KEY_GRAVITY, g, 3, &count, error));
+        TRY(options_parse_list(c, KEY_GRAVITY, g, 3, &count, error));
         if (count == 1) {
             o->gravity[o->dim - 1] = -g[0];
         } else if (count == o->dim) {
             for (int d = 0; d < count; d++)
                 o->gravity[d] = g[d];
         } else {
-            return bad_value(c, KEY_GRAVITY, error,
-                             o->dim == 2 ? "give g (pulls along -y) or gx,gy in 2D"
-                                         : "give g (pulls along -z) or gx,gy,gz in 3D");
+            return options_bad_value(c, KEY_GRAVITY, error,
+                                     o->dim == 2 ? "give g (pulls along -y) or gx,gy in 2D"
+                                                 : "give g (pulls along -z) or gx,gy,gz in 3D");
         }
     }
     TRY(options_planes(c, o->dim, o->plane, &o->nplanes, error));
@@ -1240,11 +783,11 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
                             "%s: speed and temperature cannot both be given",
                             c->origin[KEY_SPEED]);
         double v[2];
-        TRY(parse_list(c, KEY_SPEED, v, 2, &count, error));
+        TRY(options_parse_list(c, KEY_SPEED, v, 2, &count, error));
         o->speed_min = v[0];
         o->speed_max = count == 2 ? v[1] : v[0];
         if (o->speed_min < 0.0 || o->speed_max < o->speed_min)
-            return bad_value(c, KEY_SPEED, error, "expected 0 <= vmin <= vmax");
+            return options_bad_value(c, KEY_SPEED, error, "expected 0 <= vmin <= vmax");
         o->use_speed = 1;
         o->speed_given = config_from_user(c, KEY_SPEED);
     }
@@ -1263,9 +806,11 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
                                                   CAROM_LATTICE_SQUARE};
     o->lattice = lattice_kinds[word];
     if (o->lattice == CAROM_LATTICE_HEX && o->dim != 2)
-        return bad_value(c, KEY_LATTICE, error, "hex is a 2D lattice (use fcc or cubic in 3D)");
+        return options_bad_value(c, KEY_LATTICE, error,
+                                 "hex is a 2D lattice (use fcc or cubic in 3D)");
     if (o->lattice == CAROM_LATTICE_FCC && o->dim != 3)
-        return bad_value(c, KEY_LATTICE, error, "fcc is a 3D lattice (use hex or square in 2D)");
+        return options_bad_value(c, KEY_LATTICE, error,
+                                 "fcc is a 3D lattice (use hex or square in 2D)");
 
     o->init = c->value[KEY_INIT];
     o->final = c->value[KEY_FINAL];
@@ -1285,13 +830,13 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
         o->frame_interval = o->time > 0.0 ? o->time / 100.0 : 1.0;
     }
     if (o->trajectory && o->time / o->frame_interval > 1e7)
-        return bad_value(c, KEY_FRAME_INTERVAL, error, "more than 10^7 frames");
+        return options_bad_value(c, KEY_FRAME_INTERVAL, error, "more than 10^7 frames");
     if (o->trajectory)
         TRY(frames_format_available(o->trajectory, c->origin[KEY_TRAJECTORY], error));
 
     TRY(get_motion(c, o, error));
     TRY(get_compress(c, o, error));
-    TRY(get_species(c, o, error));
+    TRY(options_get_species(c, o, error));
 
     if (o->init) {
         /* The file gives the geometry: keys that would contradict it. */

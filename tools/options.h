@@ -32,6 +32,18 @@ typedef enum run_motion {
 /* Pairs of species a <= b: every pair at most once. */
 #define RUN_PASS_MAX (CAROM_SPECIES_MAX * (CAROM_SPECIES_MAX + 1) / 2)
 
+/* Species or pairs of species given by a key, each once, with 0, 1 or 2
+ * numbers: pass_through=a-b,... (none), pair_restitution=a-b:e,...,
+ * species_wall_restitution=s:e,..., pair_friction=a-b:beta[:mu],... and
+ * species_wall_friction=s:beta[:mu],... (mu: friction=, wall_friction=
+ * when not given). */
+typedef struct species_values {
+    int n;
+    unsigned char who[RUN_PASS_MAX][2]; /* a pair a <= b; a species s: s, s */
+    double value[RUN_PASS_MAX][2];      /* e (value[q][1] unused); or beta, mu */
+    const char *origin, *text;          /* where the key was given, and its value */
+} species_values;
+
 typedef struct run_options {
     int dim;
     size_t n;
@@ -52,25 +64,12 @@ typedef struct run_options {
     int species;             /* K: species 0..K-1 (species=, or the init file's largest + 1) */
     double species_fraction[CAROM_SPECIES_MAX]; /* species=: their shares, summing to 1 */
     size_t species_count[CAROM_SPECIES_MAX];    /* spheres of each species (setup_scene) */
-    int npass;               /* pass_through=: pairs a <= b that pass through each other */
-    unsigned char pass[RUN_PASS_MAX][2];
-    const char *pass_origin, *pass_value; /* where pass_through= came from, and its text */
-    int nrestitution_pairs;  /* pair_restitution=: pairs a <= b with their coefficient */
-    unsigned char restitution_pair[RUN_PASS_MAX][2];
-    double restitution_pair_value[RUN_PASS_MAX];
-    const char *restitution_pair_origin, *restitution_pair_text;
-    int nwall_species;       /* species_wall_restitution=: species with their wall coefficient */
-    unsigned char wall_species[CAROM_SPECIES_MAX];
-    double wall_species_value[CAROM_SPECIES_MAX];
-    const char *wall_species_origin, *wall_species_text;
-    int nfriction_pairs;     /* pair_friction=: pairs a <= b with their beta and mu */
-    unsigned char friction_pair[RUN_PASS_MAX][2];
-    double friction_pair_value[RUN_PASS_MAX][2]; /* tangential restitution, Coulomb's mu */
-    const char *friction_pair_origin, *friction_pair_text;
-    int nwall_friction_species; /* species_wall_friction=: species with their beta and mu */
-    unsigned char wall_friction_species[CAROM_SPECIES_MAX];
-    double wall_friction_species_value[CAROM_SPECIES_MAX][2];
-    const char *wall_friction_species_origin, *wall_friction_species_text;
+    /* Species and pairs of species that keys give (options_species.c). */
+    species_values pass_through;             /* pairs a <= b that pass through each other */
+    species_values pair_restitution;         /* pairs a <= b and their coefficient e */
+    species_values species_wall_restitution; /* species and their wall coefficient e */
+    species_values pair_friction;            /* pairs a <= b, their beta and mu */
+    species_values species_wall_friction;    /* species, their wall beta and mu */
     carom_neighbours neighbours;
     carom_prefetch prefetch;
     carom_reorder reorder;

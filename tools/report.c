@@ -82,7 +82,7 @@ static int reference_applies(const run_options *o)
             return 0;
     if (isinf(o->compress))
         return 0; /* jammed: no fluid */
-    if (o->npass > 0)
+    if (o->pass_through.n > 0)
         return 0; /* some pairs pass through each other */
     return o->motion == MOTION_BALLISTIC && o->response == CAROM_RESPONSE_ELASTIC &&
            pairs_elastic(o) && pairs_keep_structure(o, 0) && o->radius == o->radius_max &&
@@ -182,9 +182,10 @@ static void pass_through_text(const run_options *o, char *text, size_t size)
 {
     size_t used = 0;
     text[0] = '\0';
-    for (int q = 0; q < o->npass && used < size; q++) {
-        int w = snprintf(text + used, size - used, "%s%d-%d", q ? ", " : "", o->pass[q][0],
-                         o->pass[q][1]);
+    const species_values *v = &o->pass_through;
+    for (int q = 0; q < v->n && used < size; q++) {
+        int w = snprintf(text + used, size - used, "%s%d-%d", q ? ", " : "", v->who[q][0],
+                         v->who[q][1]);
         if (w < 0)
             break;
         used += (size_t)w;
@@ -197,7 +198,7 @@ static void print_species(const run_options *o, FILE *out)
     for (int k = 0; k < o->species; k++)
         fprintf(out, "%s%zu", k ? ", " : "", o->species_count[k]);
     fprintf(out, " %s)", o->dim == 2 ? "disks" : "spheres");
-    if (o->npass > 0) {
+    if (o->pass_through.n > 0) {
         char text[RUN_PASS_MAX * 8];
         pass_through_text(o, text, sizeof text);
         fprintf(out, "; passing through each other: %s", text);
@@ -209,18 +210,19 @@ static void print_species(const run_options *o, FILE *out)
  * species, and what the others keep. */
 static void print_restitution(const run_options *o, FILE *out)
 {
+    const species_values *pairs = &o->pair_restitution, *walls = &o->species_wall_restitution;
     fputs("  restitution       ", out);
-    if (o->nrestitution_pairs > 0) {
+    if (pairs->n > 0) {
         fputs(" pairs", out);
-        for (int q = 0; q < o->nrestitution_pairs; q++)
-            fprintf(out, "%s %d-%d: %g", q ? "," : "", o->restitution_pair[q][0],
-                    o->restitution_pair[q][1], o->restitution_pair_value[q]);
-        fprintf(out, " (the others %g)%s", o->restitution, o->nwall_species > 0 ? ";" : "");
+        for (int q = 0; q < pairs->n; q++)
+            fprintf(out, "%s %d-%d: %g", q ? "," : "", pairs->who[q][0], pairs->who[q][1],
+                    pairs->value[q][0]);
+        fprintf(out, " (the others %g)%s", o->restitution, walls->n > 0 ? ";" : "");
     }
-    if (o->nwall_species > 0) {
+    if (walls->n > 0) {
         fputs(" walls: species", out);
-        for (int q = 0; q < o->nwall_species; q++)
-            fprintf(out, "%s %d: %g", q ? "," : "", o->wall_species[q], o->wall_species_value[q]);
+        for (int q = 0; q < walls->n; q++)
+            fprintf(out, "%s %d: %g", q ? "," : "", walls->who[q][0], walls->value[q][0]);
         fprintf(out, " (the others %g)", o->wall_restitution);
     }
     fputc('\n', out);
@@ -231,21 +233,21 @@ static void print_restitution(const run_options *o, FILE *out)
  * the others keep. */
 static void print_friction(const run_options *o, FILE *out)
 {
+    const species_values *pairs = &o->pair_friction, *walls = &o->species_wall_friction;
     fputs("  friction          ", out);
-    if (o->nfriction_pairs > 0) {
+    if (pairs->n > 0) {
         fputs(" pairs", out);
-        for (int q = 0; q < o->nfriction_pairs; q++)
-            fprintf(out, "%s %d-%d: beta %g mu %g", q ? "," : "", o->friction_pair[q][0],
-                    o->friction_pair[q][1], o->friction_pair_value[q][0],
-                    o->friction_pair_value[q][1]);
+        for (int q = 0; q < pairs->n; q++)
+            fprintf(out, "%s %d-%d: beta %g mu %g", q ? "," : "", pairs->who[q][0],
+                    pairs->who[q][1], pairs->value[q][0], pairs->value[q][1]);
         fprintf(out, " (the others beta %g mu %g)%s", o->tangential_restitution, o->friction,
-                o->nwall_friction_species > 0 ? ";" : "");
+                walls->n > 0 ? ";" : "");
     }
-    if (o->nwall_friction_species > 0) {
+    if (walls->n > 0) {
         fputs(" walls: species", out);
-        for (int q = 0; q < o->nwall_friction_species; q++)
-            fprintf(out, "%s %d: beta %g mu %g", q ? "," : "", o->wall_friction_species[q],
-                    o->wall_friction_species_value[q][0], o->wall_friction_species_value[q][1]);
+        for (int q = 0; q < walls->n; q++)
+            fprintf(out, "%s %d: beta %g mu %g", q ? "," : "", walls->who[q][0],
+                    walls->value[q][0], walls->value[q][1]);
         fprintf(out, " (the others beta %g mu %g)", o->wall_tangential_restitution,
                 o->wall_friction);
     }
@@ -337,11 +339,11 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     fprintf(out, "  max overlap        %.3g  (relative to the contact distance)\n",
             r->max_overlap);
     fprintf(out, "  peak memory        %.1f MB\n", (double)peak_rss_bytes() / 1e6);
-    if (o->species > 1 || o->npass > 0)
+    if (o->species > 1 || o->pass_through.n > 0)
         print_species(o, out);
-    if (o->nrestitution_pairs > 0 || o->nwall_species > 0)
+    if (o->pair_restitution.n > 0 || o->species_wall_restitution.n > 0)
         print_restitution(o, out);
-    if (o->nfriction_pairs > 0 || o->nwall_friction_species > 0)
+    if (o->pair_friction.n > 0 || o->species_wall_friction.n > 0)
         print_friction(o, out);
     if (o->thermostat > 0.0)
         fprintf(out, "  thermostat         Andersen, kT = %g, rate %g per sphere: %llu velocities "
@@ -440,6 +442,26 @@ static void json_vector(FILE *out, const char *key, const double *v, int n, int 
         if (d)
             fputs(", ", out);
         json_number(out, v[d]);
+    }
+    fputc(']', out);
+}
+
+/* key: v's items, each [a, b] for a pair (pairs) or [s] for a species,
+ * then its `numbers` numbers. */
+static void json_species_values(FILE *out, const char *key, const species_values *v, int pairs,
+                                int numbers, int *first)
+{
+    json_key(out, key, first);
+    fputc('[', out);
+    for (int q = 0; q < v->n; q++) {
+        fprintf(out, "%s[%d", q ? ", " : "", v->who[q][0]);
+        if (pairs)
+            fprintf(out, ", %d", v->who[q][1]);
+        for (int k = 0; k < numbers; k++) {
+            fputs(", ", out);
+            json_number(out, v->value[q][k]);
+        }
+        fputc(']', out);
     }
     fputc(']', out);
 }
@@ -591,54 +613,18 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     for (int k = 0; k < o->species; k++)
         fprintf(out, "%s%zu", k ? ", " : "", o->species_count[k]);
     fputc(']', out);
-    json_key(out, "pass_through", &first);
-    fputc('[', out);
-    for (int q = 0; q < o->npass; q++)
-        fprintf(out, "%s[%d, %d]", q ? ", " : "", o->pass[q][0], o->pass[q][1]);
-    fputc(']', out);
-    /* [a, b, e] (a <= b) and [s, e]: the pairs and species given; the
-     * others keep restitution and wall_restitution. */
-    json_key(out, "pair_restitution", &first);
-    fputc('[', out);
-    for (int q = 0; q < o->nrestitution_pairs; q++) {
-        fprintf(out, "%s[%d, %d, ", q ? ", " : "", o->restitution_pair[q][0],
-                o->restitution_pair[q][1]);
-        json_number(out, o->restitution_pair_value[q]);
-        fputc(']', out);
-    }
-    fputc(']', out);
-    json_key(out, "species_wall_restitution", &first);
-    fputc('[', out);
-    for (int q = 0; q < o->nwall_species; q++) {
-        fprintf(out, "%s[%d, ", q ? ", " : "", o->wall_species[q]);
-        json_number(out, o->wall_species_value[q]);
-        fputc(']', out);
-    }
-    fputc(']', out);
-    /* [a, b, beta, mu] (a <= b) and [s, beta, mu] (mu null: no limit):
-     * the pairs and species given; the others keep tangential_restitution
-     * and friction, wall_tangential_restitution and wall_friction. */
-    json_key(out, "pair_friction", &first);
-    fputc('[', out);
-    for (int q = 0; q < o->nfriction_pairs; q++) {
-        fprintf(out, "%s[%d, %d, ", q ? ", " : "", o->friction_pair[q][0],
-                o->friction_pair[q][1]);
-        json_number(out, o->friction_pair_value[q][0]);
-        fputs(", ", out);
-        json_number(out, o->friction_pair_value[q][1]);
-        fputc(']', out);
-    }
-    fputc(']', out);
-    json_key(out, "species_wall_friction", &first);
-    fputc('[', out);
-    for (int q = 0; q < o->nwall_friction_species; q++) {
-        fprintf(out, "%s[%d, ", q ? ", " : "", o->wall_friction_species[q]);
-        json_number(out, o->wall_friction_species_value[q][0]);
-        fputs(", ", out);
-        json_number(out, o->wall_friction_species_value[q][1]);
-        fputc(']', out);
-    }
-    fputc(']', out);
+    /* [a, b] (a <= b): the pairs passing through each other. [a, b, e]
+     * and [s, e]: the pairs and species given their own restitution, the
+     * others keep restitution and wall_restitution. [a, b, beta, mu] and
+     * [s, beta, mu] (mu null: no limit): the pairs and species given
+     * their own friction; the others keep tangential_restitution and
+     * friction, wall_tangential_restitution and wall_friction. */
+    json_species_values(out, "pass_through", &o->pass_through, 1, 0, &first);
+    json_species_values(out, "pair_restitution", &o->pair_restitution, 1, 1, &first);
+    json_species_values(out, "species_wall_restitution", &o->species_wall_restitution, 0, 1,
+                        &first);
+    json_species_values(out, "pair_friction", &o->pair_friction, 1, 2, &first);
+    json_species_values(out, "species_wall_friction", &o->species_wall_friction, 0, 2, &first);
     if (o->species > 1) /* each species' kT at the end (null: none of it) */
         json_vector(out, "species_temperature", r->species_temperature_final, o->species,
                     &first);

@@ -520,8 +520,9 @@ int setup_species(run_options *o, carom_scene *scene, cli_error *error)
 
 int setup_pass_through(const run_options *o, carom_world *w, cli_error *error)
 {
-    for (int q = 0; q < o->npass; q++)
-        if (carom_world_set_pass_through(w, o->pass[q][0], o->pass[q][1], 1) != CAROM_OK)
+    const species_values *pass = &o->pass_through;
+    for (int q = 0; q < pass->n; q++)
+        if (carom_world_set_pass_through(w, pass->who[q][0], pass->who[q][1], 1) != CAROM_OK)
             return cli_fail(error, CLI_EXIT_USAGE, "pass_through: %s",
                             carom_world_error_message(w));
     return 0;
@@ -529,15 +530,14 @@ int setup_pass_through(const run_options *o, carom_world *w, cli_error *error)
 
 int setup_restitution(const run_options *o, carom_world *w, cli_error *error)
 {
-    for (int q = 0; q < o->nrestitution_pairs; q++)
-        if (carom_world_set_pair_restitution(w, o->restitution_pair[q][0],
-                                             o->restitution_pair[q][1],
-                                             o->restitution_pair_value[q]) != CAROM_OK)
+    const species_values *pairs = &o->pair_restitution, *walls = &o->species_wall_restitution;
+    for (int q = 0; q < pairs->n; q++)
+        if (carom_world_set_pair_restitution(w, pairs->who[q][0], pairs->who[q][1],
+                                             pairs->value[q][0]) != CAROM_OK)
             return cli_fail(error, CLI_EXIT_USAGE, "pair_restitution: %s",
                             carom_world_error_message(w));
-    for (int q = 0; q < o->nwall_species; q++)
-        if (carom_world_set_wall_restitution(w, o->wall_species[q], o->wall_species_value[q]) !=
-            CAROM_OK)
+    for (int q = 0; q < walls->n; q++)
+        if (carom_world_set_wall_restitution(w, walls->who[q][0], walls->value[q][0]) != CAROM_OK)
             return cli_fail(error, CLI_EXIT_USAGE, "species_wall_restitution: %s",
                             carom_world_error_message(w));
     return 0;
@@ -545,16 +545,15 @@ int setup_restitution(const run_options *o, carom_world *w, cli_error *error)
 
 int setup_friction(const run_options *o, carom_world *w, cli_error *error)
 {
-    for (int q = 0; q < o->nfriction_pairs; q++)
-        if (carom_world_set_pair_friction(w, o->friction_pair[q][0], o->friction_pair[q][1],
-                                          o->friction_pair_value[q][0],
-                                          o->friction_pair_value[q][1]) != CAROM_OK)
+    const species_values *pairs = &o->pair_friction, *walls = &o->species_wall_friction;
+    for (int q = 0; q < pairs->n; q++)
+        if (carom_world_set_pair_friction(w, pairs->who[q][0], pairs->who[q][1],
+                                          pairs->value[q][0], pairs->value[q][1]) != CAROM_OK)
             return cli_fail(error, CLI_EXIT_USAGE, "pair_friction: %s",
                             carom_world_error_message(w));
-    for (int q = 0; q < o->nwall_friction_species; q++)
-        if (carom_world_set_wall_friction(w, o->wall_friction_species[q],
-                                          o->wall_friction_species_value[q][0],
-                                          o->wall_friction_species_value[q][1]) != CAROM_OK)
+    for (int q = 0; q < walls->n; q++)
+        if (carom_world_set_wall_friction(w, walls->who[q][0], walls->value[q][0],
+                                          walls->value[q][1]) != CAROM_OK)
             return cli_fail(error, CLI_EXIT_USAGE, "species_wall_friction: %s",
                             carom_world_error_message(w));
     return 0;

@@ -37,7 +37,8 @@
  *   its radius beyond a contact's tolerance.
  * - scene queries (check_queries, fuzz_worlds.h) agree with the states,
  *   driven spheres where their driver puts them;
- * - species, as fuzz_world.c gives them: one world in four (the step
+ * - species, as fuzz_world.c gives them (with contact laws by species,
+ *   set_laws in fuzz_worlds.h): one world in four (the step
  *   byte's top two bits; the bytes read as before otherwise) gives its
  *   spheres species 0 to 2 and reads two more bytes after the header
  *   (after gravity's). A driven sphere's species is the high half of its
@@ -470,6 +471,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (h.s.species && !table_later)
         set_table(h.w, &h.s);
+    if (h.s.species)
+        set_laws(h.w, &h.s, &def, table * 256u + changes);
     /* Probes while adding come at time 0. */
     h.t_from = h.t_to = 0.0;
     while (h.n < driven_wanted && r.left > 0)

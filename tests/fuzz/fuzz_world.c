@@ -48,6 +48,9 @@
  *   several leaves of the world's tree of triangles), checked in the
  *   same way;
  * - scene queries (check_queries, fuzz_worlds.h) agree with the states;
+ * - species worlds also take contact laws by species (set_laws: smooth,
+ *   rough, sliding, with restitutions of their own), and the energy
+ *   checks above hold with them;
  * - species: one world in four (the step byte's top two bits; the bytes
  *   read as before otherwise) gives its spheres species 0 to 2
  *   (read_sphere, fuzz_worlds.h) and reads two more bytes after the
@@ -323,6 +326,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0; /* a definition the world refuses (with a message) */
     if (s.species && !table_later)
         set_table(w, &s);
+    if (s.species)
+        set_laws(w, &s, &def, table * 256u + changes);
     placed p[MAX_SPHERES];
     int n = 0, touching_any = 0;
     while (n < MAX_SPHERES && r.left >= SPHERE_BYTES) {

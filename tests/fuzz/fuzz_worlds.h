@@ -221,6 +221,50 @@ static inline void read_spec(byte_reader *r, world_spec *s, carom_world_def *def
     def->prefetch = CAROM_PREFETCH_OFF;
 }
 
+/* Contact laws by species (species worlds), drawn from the table and
+ * changes bytes (a hash of them, so that no byte is read for them):
+ * elastic worlds make each pair and each species' walls smooth or
+ * perfectly rough (energy kept, spins counted); worlds with restitution
+ * give each a restitution of 1, def's or half of def's and a tangential
+ * restitution of -1, -0.5, 0 or 1 with mu infinite or 0.5 (energy never
+ * gained). The laws in force are read back. fuzz_world.c and
+ * fuzz_driven.c both give them. */
+static inline void set_laws(carom_world *w, const world_spec *s, const carom_world_def *def,
+                     unsigned seed)
+{
+    uint32_t h = seed * 2654435761u + 12345u;
+    static const double betas[4] = {-1.0, -0.5, 0.0, 1.0};
+    for (unsigned a = 0; a < FUZZ_SPECIES; a++)
+        for (unsigned b = a; b <= FUZZ_SPECIES; b++) { /* b == FUZZ_SPECIES: walls */
+            h ^= h << 13;
+            h ^= h >> 17;
+            h ^= h << 5;
+            double e = b < FUZZ_SPECIES ? def->restitution : def->wall_restitution;
+            double beta = s->elastic ? ((h & 1) ? 1.0 : -1.0) : betas[h & 3];
+            double mu = s->elastic || !((h >> 2) & 1) ? INFINITY : 0.5;
+            if (!s->elastic)
+                e = (h >> 3) % 3 == 0 ? 1.0 : (h >> 3) % 3 == 1 ? e : e / 2.0;
+            carom_status st =
+                b < FUZZ_SPECIES ? carom_world_set_pair_restitution(w, a, b, e)
+                                 : carom_world_set_wall_restitution(w, a, e);
+            if (st == CAROM_OK)
+                st = b < FUZZ_SPECIES ? carom_world_set_pair_friction(w, a, b, beta, mu)
+                                      : carom_world_set_wall_friction(w, a, beta, mu);
+            if (st != CAROM_OK)
+                fail("a contact law in range was refused", (double)(a * 4 + b));
+            double got_e, got_beta, got_mu;
+            if (b < FUZZ_SPECIES) {
+                got_e = carom_world_pair_restitution(w, b, a);
+                st = carom_world_pair_friction(w, b, a, &got_beta, &got_mu);
+            } else {
+                got_e = carom_world_wall_restitution(w, a);
+                st = carom_world_wall_friction(w, a, &got_beta, &got_mu);
+            }
+            if (st != CAROM_OK || got_e != e || got_beta != beta || got_mu != mu)
+                fail("a contact law did not read back", (double)(a * 4 + b));
+        }
+}
+
 /* Reads one sphere; 0 if it is left out (it would overlap a sphere it
  * meets). With species, a sphere's species is the high half of its mass
  * byte (an obstacle's, which has none, its flags' top 3 bits) modulo

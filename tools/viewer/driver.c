@@ -136,6 +136,37 @@ static void current_gravity(const driver *d, double g[3])
         g[k] = d->gravity_enabled ? d->gravity_on[k] : 0.0;
 }
 
+/* The keys that name species into w (pass_through= before the first
+ * advance, which would refuse such pairs overlapping): NULL, or the key
+ * whose setting the world refused. */
+static const char *set_species_keys(const driver *d, carom_world *w)
+{
+    const species_values *v = &d->pass_through;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_pass_through(w, v->who[q][0], v->who[q][1], 1) != CAROM_OK)
+            return "pass_through";
+    v = &d->pair_restitution;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_pair_restitution(w, v->who[q][0], v->who[q][1], v->value[q][0]) !=
+            CAROM_OK)
+            return "pair_restitution";
+    v = &d->species_wall_restitution;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_wall_restitution(w, v->who[q][0], v->value[q][0]) != CAROM_OK)
+            return "species_wall_restitution";
+    v = &d->pair_friction;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_pair_friction(w, v->who[q][0], v->who[q][1], v->value[q][0],
+                                          v->value[q][1]) != CAROM_OK)
+            return "pair_friction";
+    v = &d->species_wall_friction;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_wall_friction(w, v->who[q][0], v->value[q][0], v->value[q][1]) !=
+            CAROM_OK)
+            return "species_wall_friction";
+    return NULL;
+}
+
 static int build_world(driver *d, const carom_scene *scene)
 {
     carom_world_def def = d->def;
@@ -164,44 +195,12 @@ static int build_world(driver *d, const carom_scene *scene)
         if (!w)
             return fail(d, "cannot build the world", e.message);
     }
-    /* Before the first advance, which would refuse such pairs overlapping. */
-    for (int q = 0; q < d->npass; q++)
-        if (carom_world_set_pass_through(w, d->pass[q][0], d->pass[q][1], 1) != CAROM_OK) {
-            int r = fail(d, "pass_through", carom_world_error_message(w));
-            carom_world_free(w);
-            return r;
-        }
-    for (int q = 0; q < d->nrestitution_pairs; q++)
-        if (carom_world_set_pair_restitution(w, d->restitution_pair[q][0],
-                                             d->restitution_pair[q][1],
-                                             d->restitution_pair_value[q]) != CAROM_OK) {
-            int r = fail(d, "pair_restitution", carom_world_error_message(w));
-            carom_world_free(w);
-            return r;
-        }
-    for (int q = 0; q < d->nwall_species; q++)
-        if (carom_world_set_wall_restitution(w, d->wall_species[q], d->wall_species_value[q]) !=
-            CAROM_OK) {
-            int r = fail(d, "species_wall_restitution", carom_world_error_message(w));
-            carom_world_free(w);
-            return r;
-        }
-    for (int q = 0; q < d->nfriction_pairs; q++)
-        if (carom_world_set_pair_friction(w, d->friction_pair[q][0], d->friction_pair[q][1],
-                                          d->friction_pair_value[q][0],
-                                          d->friction_pair_value[q][1]) != CAROM_OK) {
-            int r = fail(d, "pair_friction", carom_world_error_message(w));
-            carom_world_free(w);
-            return r;
-        }
-    for (int q = 0; q < d->nwall_friction_species; q++)
-        if (carom_world_set_wall_friction(w, d->wall_friction_species[q],
-                                          d->wall_friction_species_value[q][0],
-                                          d->wall_friction_species_value[q][1]) != CAROM_OK) {
-            int r = fail(d, "species_wall_friction", carom_world_error_message(w));
-            carom_world_free(w);
-            return r;
-        }
+    const char *refused = set_species_keys(d, w);
+    if (refused) {
+        int r = fail(d, refused, carom_world_error_message(w));
+        carom_world_free(w);
+        return r;
+    }
     for (int q = 0; q < d->nplanes; q++)
         if (carom_world_add_plane(w, d->plane[q], d->plane[q][3], NULL) != CAROM_OK) {
             int r = fail(d, "planes", carom_world_error_message(w));
@@ -254,6 +253,17 @@ static int build_world(driver *d, const carom_scene *scene)
     return 0;
 }
 
+/* A key's values from the settings into to: at most RUN_PASS_MAX pairs
+ * (pairs) or CAROM_SPECIES_MAX species. */
+static int take_species_values(driver *d, const char *key, const species_values *from, int pairs,
+                               species_values *to)
+{
+    if (from->n < 0 || from->n > (pairs ? RUN_PASS_MAX : CAROM_SPECIES_MAX))
+        return fail(d, key, pairs ? "too many pairs" : "too many species");
+    *to = *from;
+    return 0;
+}
+
 int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
 {
     memset(d, 0, sizeof *d);
@@ -297,47 +307,26 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         return fail(d, "triangles", "none given");
     d->driven = s->driven;
     d->motion_options = s->motion_options;
-    if (s->npass < 0 || s->npass > RUN_PASS_MAX)
-        return fail(d, "pass_through", "too many pairs");
-    d->npass = s->npass;
-    memcpy(d->pass, s->pass, (size_t)s->npass * sizeof d->pass[0]);
-    if (s->nrestitution_pairs < 0 || s->nrestitution_pairs > RUN_PASS_MAX)
-        return fail(d, "pair_restitution", "too many pairs");
-    d->nrestitution_pairs = s->nrestitution_pairs;
-    memcpy(d->restitution_pair, s->restitution_pair, sizeof d->restitution_pair);
-    memcpy(d->restitution_pair_value, s->restitution_pair_value,
-           sizeof d->restitution_pair_value);
-    if (s->nwall_species < 0 || s->nwall_species > CAROM_SPECIES_MAX)
-        return fail(d, "species_wall_restitution", "too many species");
-    d->nwall_species = s->nwall_species;
-    memcpy(d->wall_species, s->wall_species, sizeof d->wall_species);
-    memcpy(d->wall_species_value, s->wall_species_value, sizeof d->wall_species_value);
-    if (s->nfriction_pairs < 0 || s->nfriction_pairs > RUN_PASS_MAX)
-        return fail(d, "pair_friction", "too many pairs");
-    d->nfriction_pairs = s->nfriction_pairs;
-    memcpy(d->friction_pair, s->friction_pair, sizeof d->friction_pair);
-    memcpy(d->friction_pair_value, s->friction_pair_value, sizeof d->friction_pair_value);
-    if (s->nwall_friction_species < 0 || s->nwall_friction_species > CAROM_SPECIES_MAX)
-        return fail(d, "species_wall_friction", "too many species");
-    d->nwall_friction_species = s->nwall_friction_species;
-    memcpy(d->wall_friction_species, s->wall_friction_species, sizeof d->wall_friction_species);
-    memcpy(d->wall_friction_species_value, s->wall_friction_species_value,
-           sizeof d->wall_friction_species_value);
+    if (take_species_values(d, "pass_through", &s->pass_through, 1, &d->pass_through) ||
+        take_species_values(d, "pair_restitution", &s->pair_restitution, 1,
+                            &d->pair_restitution) ||
+        take_species_values(d, "species_wall_restitution", &s->species_wall_restitution, 0,
+                            &d->species_wall_restitution) ||
+        take_species_values(d, "pair_friction", &s->pair_friction, 1, &d->pair_friction) ||
+        take_species_values(d, "species_wall_friction", &s->species_wall_friction, 0,
+                            &d->species_wall_friction))
+        return 1;
     d->has_species = scene->species != NULL;
     /* The large sphere meets every species it can, as it would without
      * species: the lowest that no pair (and no wall coefficient) names. */
+    const species_values *keys[] = {&d->pass_through, &d->pair_restitution,
+                                    &d->species_wall_restitution, &d->pair_friction,
+                                    &d->species_wall_friction};
     for (uint32_t k = 0; k < CAROM_SPECIES_MAX; k++) {
         int named = 0;
-        for (int q = 0; q < d->npass; q++)
-            named |= d->pass[q][0] == k || d->pass[q][1] == k;
-        for (int q = 0; q < d->nrestitution_pairs; q++)
-            named |= d->restitution_pair[q][0] == k || d->restitution_pair[q][1] == k;
-        for (int q = 0; q < d->nwall_species; q++)
-            named |= d->wall_species[q] == k;
-        for (int q = 0; q < d->nfriction_pairs; q++)
-            named |= d->friction_pair[q][0] == k || d->friction_pair[q][1] == k;
-        for (int q = 0; q < d->nwall_friction_species; q++)
-            named |= d->wall_friction_species[q] == k;
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            for (int q = 0; q < keys[i]->n; q++)
+                named |= keys[i]->who[q][0] == k || keys[i]->who[q][1] == k;
         if (!named) {
             d->big_species = k;
             break;

@@ -70,20 +70,10 @@ typedef struct driver_settings {
     double segment[FRAME_SEGMENTS_MAX][4];
     int ntriangles;        /* fixed triangles (3D): triangles= and mesh= */
     double (*triangle)[9]; /* malloc'd; driver_create takes it over (leaving NULL) */
-    int npass;             /* pass_through='s pairs of species */
-    unsigned char pass[RUN_PASS_MAX][2];
-    int nrestitution_pairs; /* pair_restitution='s pairs of species and coefficients */
-    unsigned char restitution_pair[RUN_PASS_MAX][2];
-    double restitution_pair_value[RUN_PASS_MAX];
-    int nwall_species;     /* species_wall_restitution='s species and coefficients */
-    unsigned char wall_species[CAROM_SPECIES_MAX];
-    double wall_species_value[CAROM_SPECIES_MAX];
-    int nfriction_pairs;   /* pair_friction='s pairs of species, beta and mu */
-    unsigned char friction_pair[RUN_PASS_MAX][2];
-    double friction_pair_value[RUN_PASS_MAX][2];
-    int nwall_friction_species; /* species_wall_friction='s species, beta and mu */
-    unsigned char wall_friction_species[CAROM_SPECIES_MAX];
-    double wall_friction_species_value[CAROM_SPECIES_MAX][2];
+    /* The keys that name species, as options_from_config gives them
+     * (their origin and text are not read). */
+    species_values pass_through, pair_restitution, species_wall_restitution;
+    species_values pair_friction, species_wall_friction;
 } driver_settings;
 
 typedef struct driver {
@@ -109,20 +99,10 @@ typedef struct driver {
     double segment[FRAME_SEGMENTS_MAX][4];
     int ntriangles;
     double (*triangle)[9];      /* the driver's (freed by driver_free) */
-    int npass;                  /* pairs of species that pass through each other */
-    unsigned char pass[RUN_PASS_MAX][2];
-    int nrestitution_pairs;     /* pairs of species with their own restitution */
-    unsigned char restitution_pair[RUN_PASS_MAX][2];
-    double restitution_pair_value[RUN_PASS_MAX];
-    int nwall_species;          /* species with their own wall restitution */
-    unsigned char wall_species[CAROM_SPECIES_MAX];
-    double wall_species_value[CAROM_SPECIES_MAX];
-    int nfriction_pairs;        /* pairs of species with their own beta and mu */
-    unsigned char friction_pair[RUN_PASS_MAX][2];
-    double friction_pair_value[RUN_PASS_MAX][2];
-    int nwall_friction_species; /* species with their own beta and mu at walls */
-    unsigned char wall_friction_species[CAROM_SPECIES_MAX];
-    double wall_friction_species_value[CAROM_SPECIES_MAX][2];
+    /* Pairs of species that pass through each other; pairs and species
+     * with their own restitution, and their own beta and mu. */
+    species_values pass_through, pair_restitution, species_wall_restitution;
+    species_values pair_friction, species_wall_friction;
     uint32_t big_species;       /* the large sphere's (meets every species if it can) */
     int has_species;            /* the scene came with species: coloured by them */
     int driven;                 /* the particles are driven by `motion` */

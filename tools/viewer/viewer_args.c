@@ -373,23 +373,11 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         ds->triangle = o.triangle;
         o.triangle = NULL;
         o.ntriangles = 0;
-        ds->npass = o.npass;
-        memcpy(ds->pass, o.pass, sizeof ds->pass);
-        ds->nrestitution_pairs = o.nrestitution_pairs;
-        memcpy(ds->restitution_pair, o.restitution_pair, sizeof ds->restitution_pair);
-        memcpy(ds->restitution_pair_value, o.restitution_pair_value,
-               sizeof ds->restitution_pair_value);
-        ds->nwall_species = o.nwall_species;
-        memcpy(ds->wall_species, o.wall_species, sizeof ds->wall_species);
-        memcpy(ds->wall_species_value, o.wall_species_value, sizeof ds->wall_species_value);
-        ds->nfriction_pairs = o.nfriction_pairs;
-        memcpy(ds->friction_pair, o.friction_pair, sizeof ds->friction_pair);
-        memcpy(ds->friction_pair_value, o.friction_pair_value, sizeof ds->friction_pair_value);
-        ds->nwall_friction_species = o.nwall_friction_species;
-        memcpy(ds->wall_friction_species, o.wall_friction_species,
-               sizeof ds->wall_friction_species);
-        memcpy(ds->wall_friction_species_value, o.wall_friction_species_value,
-               sizeof ds->wall_friction_species_value);
+        ds->pass_through = o.pass_through;
+        ds->pair_restitution = o.pair_restitution;
+        ds->species_wall_restitution = o.species_wall_restitution;
+        ds->pair_friction = o.pair_friction;
+        ds->species_wall_friction = o.species_wall_friction;
         ds->driven = o.motion != MOTION_BALLISTIC;
         ds->motion_options = o; /* (without the triangles: the motion needs none) */
         if (drag_text)
