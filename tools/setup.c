@@ -518,44 +518,46 @@ int setup_species(run_options *o, carom_scene *scene, cli_error *error)
     return 0;
 }
 
-int setup_pass_through(const run_options *o, carom_world *w, cli_error *error)
+const char *setup_species_keys(carom_world *w, const species_values *pass_through,
+                               const species_values *pair_restitution,
+                               const species_values *species_wall_restitution,
+                               const species_values *pair_friction,
+                               const species_values *species_wall_friction)
 {
-    const species_values *pass = &o->pass_through;
-    for (int q = 0; q < pass->n; q++)
-        if (carom_world_set_pass_through(w, pass->who[q][0], pass->who[q][1], 1) != CAROM_OK)
-            return cli_fail(error, CLI_EXIT_USAGE, "pass_through: %s",
-                            carom_world_error_message(w));
-    return 0;
+    const species_values *v = pass_through;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_pass_through(w, v->who[q][0], v->who[q][1], 1) != CAROM_OK)
+            return "pass_through";
+    v = pair_restitution;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_pair_restitution(w, v->who[q][0], v->who[q][1], v->value[q][0]) !=
+            CAROM_OK)
+            return "pair_restitution";
+    v = species_wall_restitution;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_wall_restitution(w, v->who[q][0], v->value[q][0]) != CAROM_OK)
+            return "species_wall_restitution";
+    v = pair_friction;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_pair_friction(w, v->who[q][0], v->who[q][1], v->value[q][0],
+                                          v->value[q][1]) != CAROM_OK)
+            return "pair_friction";
+    v = species_wall_friction;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_wall_friction(w, v->who[q][0], v->value[q][0], v->value[q][1]) !=
+            CAROM_OK)
+            return "species_wall_friction";
+    return NULL;
 }
 
-int setup_restitution(const run_options *o, carom_world *w, cli_error *error)
+int setup_species_laws(const run_options *o, carom_world *w, cli_error *error)
 {
-    const species_values *pairs = &o->pair_restitution, *walls = &o->species_wall_restitution;
-    for (int q = 0; q < pairs->n; q++)
-        if (carom_world_set_pair_restitution(w, pairs->who[q][0], pairs->who[q][1],
-                                             pairs->value[q][0]) != CAROM_OK)
-            return cli_fail(error, CLI_EXIT_USAGE, "pair_restitution: %s",
-                            carom_world_error_message(w));
-    for (int q = 0; q < walls->n; q++)
-        if (carom_world_set_wall_restitution(w, walls->who[q][0], walls->value[q][0]) != CAROM_OK)
-            return cli_fail(error, CLI_EXIT_USAGE, "species_wall_restitution: %s",
-                            carom_world_error_message(w));
-    return 0;
-}
-
-int setup_friction(const run_options *o, carom_world *w, cli_error *error)
-{
-    const species_values *pairs = &o->pair_friction, *walls = &o->species_wall_friction;
-    for (int q = 0; q < pairs->n; q++)
-        if (carom_world_set_pair_friction(w, pairs->who[q][0], pairs->who[q][1],
-                                          pairs->value[q][0], pairs->value[q][1]) != CAROM_OK)
-            return cli_fail(error, CLI_EXIT_USAGE, "pair_friction: %s",
-                            carom_world_error_message(w));
-    for (int q = 0; q < walls->n; q++)
-        if (carom_world_set_wall_friction(w, walls->who[q][0], walls->value[q][0],
-                                          walls->value[q][1]) != CAROM_OK)
-            return cli_fail(error, CLI_EXIT_USAGE, "species_wall_friction: %s",
-                            carom_world_error_message(w));
+    const char *refused =
+        setup_species_keys(w, &o->pass_through, &o->pair_restitution,
+                           &o->species_wall_restitution, &o->pair_friction,
+                           &o->species_wall_friction);
+    if (refused)
+        return cli_fail(error, CLI_EXIT_USAGE, "%s: %s", refused, carom_world_error_message(w));
     return 0;
 }
 

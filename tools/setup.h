@@ -33,16 +33,20 @@ int setup_scene(run_options *o, carom_scene *scene, cli_error *error);
  * array). Fills o->species_count. */
 int setup_species(run_options *o, carom_scene *scene, cli_error *error);
 
-/* pass_through='s pairs into the world (before its first advance). */
-int setup_pass_through(const run_options *o, carom_world *w, cli_error *error);
-/* pair_restitution='s pairs and species_wall_restitution='s species into
- * the world (the others keep restitution= and wall_restitution=). */
-int setup_restitution(const run_options *o, carom_world *w, cli_error *error);
-/* pair_friction='s pairs and species_wall_friction='s species into the
- * world (the others keep tangential_restitution= and friction=,
- * wall_tangential_restitution= and wall_friction=); a beta other than -1
- * makes the world rough (carom_world_is_rough), every spin zero. */
-int setup_friction(const run_options *o, carom_world *w, cli_error *error);
+/* The keys that name species into w, in this order: pass_through='s
+ * pairs (before the first advance, which would refuse such pairs
+ * overlapping), pair_restitution=, species_wall_restitution=,
+ * pair_friction= and species_wall_friction= (pairs and species not named
+ * keep def's laws; a beta other than -1 makes the world rough, every
+ * spin zero). NULL, or the key whose setting w refused (its message says
+ * why). The viewer's driver keeps its own copies of the keys. */
+const char *setup_species_keys(carom_world *w, const species_values *pass_through,
+                               const species_values *pair_restitution,
+                               const species_values *species_wall_restitution,
+                               const species_values *pair_friction,
+                               const species_values *species_wall_friction);
+/* The same from the options; a refusal is a usage error naming the key. */
+int setup_species_laws(const run_options *o, carom_world *w, cli_error *error);
 
 /* Distance from x to the triangle with corners corner[0..2], corner[3..5]
  * and corner[6..8] (3D; the nearest edge's if the corners are on a line). */

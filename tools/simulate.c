@@ -427,11 +427,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         goto done;
     }
     carom_scene_free(scene); /* the world has its own copy */
-    status = setup_pass_through(o, w, error);
-    if (!status)
-        status = setup_restitution(o, w, error);
-    if (!status)
-        status = setup_friction(o, w, error);
+    status = setup_species_laws(o, w, error);
     if (status)
         goto done;
     r->rough = carom_world_is_rough(w);

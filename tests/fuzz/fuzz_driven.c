@@ -274,92 +274,32 @@ static double overlap_tolerance(const world_spec *s, const placed *a, const plac
     return tol;
 }
 
-/* Change number k (after step k) from the changes byte: a pair of the
- * table flipped, or a sphere's species moved on; taken or refused as the
- * spheres' overlaps now say (the top comment). */
+/* Change number k (after step k) from the changes byte
+ * (species_change_make); a sphere moved on by 1 is, when there are
+ * driven spheres, the one nearest a driven sphere that it meets and does
+ * not overlap: likeliest its next partner, whose event the change makes
+ * stale mid-flight. */
 static void change_species(harness *h, unsigned changes, unsigned k)
 {
     world_spec *s = &h->s;
     placed *p = h->p;
     int n = h->n;
-    unsigned j = ((changes >> 5) + k) % 8;
-    int sphere = -1;
-    unsigned a = 0, b = 0, to = 0;
-    int pass = 0;
-    world_spec after = *s;
-    if (j < 6) {
-        a = pair_a[j];
-        b = pair_b[j];
-        pass = species_meet(s, a, b);
-        if (pass) {
-            after.pass[a] |= 1u << b;
-            after.pass[b] |= 1u << a;
-        } else {
-            after.pass[a] &= ~(1u << b);
-            after.pass[b] &= ~(1u << a);
-        }
-    } else {
-        if (n == 0)
-            return;
-        sphere = (int)((changes * 5u + k) % (unsigned)n);
-        if (j == 6 && h->driven > 0) {
-            /* The sphere nearest a driven one that it meets and does not
-             * overlap: likeliest its next partner, whose event the
-             * change makes stale mid-flight. */
-            int d = (int)((changes * 5u + k) % (unsigned)h->driven);
-            double best = INFINITY;
-            for (int m = 0; m < n; m++) {
-                double gap = distance(s, p[d].x, p[m].x) - p[d].r - p[m].r;
-                if (m != d && meet(s, &p[d], &p[m]) && gap > -driven_slack(s, p[d].r + p[m].r) &&
-                    gap < best) {
-                    best = gap;
-                    sphere = m;
-                }
+    species_change c;
+    if (!species_change_make(s, n, changes, k, &c))
+        return;
+    if (c.j == 6 && h->driven > 0) {
+        int d = (int)((changes * 5u + k) % (unsigned)h->driven);
+        double best = INFINITY;
+        for (int m = 0; m < n; m++) {
+            double gap = distance(s, p[d].x, p[m].x) - p[d].r - p[m].r;
+            if (m != d && meet(s, &p[d], &p[m]) && gap > -driven_slack(s, p[d].r + p[m].r) &&
+                gap < best) {
+                best = gap;
+                c.sphere = m;
             }
         }
-        to = (p[sphere].species + j - 5) % FUZZ_SPECIES;
     }
-    /* The pairs the world checks: those of the sphere, or of a sphere of
-     * either species, that meet after the change (none when a pair is
-     * made to pass). */
-    int must_refuse = 0, must_take = 1;
-    for (int i = 0; i < n && !(j < 6 && pass); i++)
-        for (int m = i + 1; m < n; m++) {
-            unsigned si = i == sphere ? to : p[i].species, sm = m == sphere ? to : p[m].species;
-            int concerned = j < 6 ? si == a || si == b || sm == a || sm == b
-                                  : i == sphere || m == sphere;
-            if (!concerned || !species_meet(&after, si, sm))
-                continue;
-            double sigma = p[i].r + p[m].r, o = (sigma - distance(s, p[i].x, p[m].x)) / sigma;
-            double tol = overlap_tolerance(s, &p[i], &p[m]);
-            if (o > 0.5e-10 - tol)
-                must_take = 0;
-            if (o > 2e-10 + tol && !meet(s, &p[i], &p[m]))
-                must_refuse = 1; /* newly meeting, overlapping */
-        }
-    if (s->report_only) {
-        must_refuse = 0;
-        must_take = 1;
-    }
-    carom_status st = sphere < 0 ? carom_world_set_pass_through(h->w, a, b, pass)
-                                 : carom_world_set_species(h->w, p[sphere].id, to);
-    if (st == CAROM_OK) {
-        if (must_refuse)
-            fail("a change that makes overlapping spheres meet was taken", (double)j);
-        if (sphere < 0)
-            *s = after;
-        else
-            p[sphere].species = to;
-    } else if (st == CAROM_ERR_OVERLAP) {
-        if (must_take)
-            fail("a change under which no spheres that meet overlap was refused", (double)j);
-    } else {
-        fprintf(stderr, "fuzz_driven: %s: %s\n", carom_status_name(st),
-                carom_world_error_message(h->w));
-        fail("a change of species failed", (double)j);
-    }
-    check_table(h->w, s);
-    read_back(h->w, p, n); /* the species too */
+    species_change_apply(h->w, s, p, n, &c, overlap_tolerance, "fuzz_driven");
 }
 
 /* Reads driven sphere h->n; 0 if it is left out (it would overlap, or its

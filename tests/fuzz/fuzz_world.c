@@ -121,74 +121,19 @@ static void check_max_overlap(const carom_world *w, const world_spec *s, const p
              theirs - lo);
 }
 
-/* Change number k (after step k) from the changes byte: a pair of the
- * table flipped, or a sphere's species moved on; taken or refused as the
- * spheres' overlaps now say (the top comment). */
+/* The rounding of a pair's coordinates, as a change of species allows it. */
+static double pair_rounding(const world_spec *s, const placed *a, const placed *b)
+{
+    return rounding(s, a->r + b->r);
+}
+
+/* Change number k (after step k) from the changes byte (species_change_make). */
 static void change_species(carom_world *w, world_spec *s, placed *p, int n, unsigned changes,
                            unsigned k)
 {
-    unsigned j = ((changes >> 5) + k) % 8;
-    int sphere = -1;
-    unsigned a = 0, b = 0, to = 0;
-    int pass = 0;
-    world_spec after = *s;
-    if (j < 6) {
-        a = pair_a[j];
-        b = pair_b[j];
-        pass = species_meet(s, a, b);
-        if (pass) {
-            after.pass[a] |= 1u << b;
-            after.pass[b] |= 1u << a;
-        } else {
-            after.pass[a] &= ~(1u << b);
-            after.pass[b] &= ~(1u << a);
-        }
-    } else {
-        if (n == 0)
-            return;
-        sphere = (int)((changes * 5u + k) % (unsigned)n);
-        to = (p[sphere].species + j - 5) % FUZZ_SPECIES;
-    }
-    /* The pairs the world checks: those of the sphere, or of a sphere of
-     * either species, that meet after the change (none when a pair is
-     * made to pass). */
-    int must_refuse = 0, must_take = 1;
-    for (int i = 0; i < n && !(j < 6 && pass); i++)
-        for (int m = i + 1; m < n; m++) {
-            unsigned si = i == sphere ? to : p[i].species, sm = m == sphere ? to : p[m].species;
-            int concerned = j < 6 ? si == a || si == b || sm == a || sm == b
-                                  : i == sphere || m == sphere;
-            if (!concerned || !species_meet(&after, si, sm))
-                continue;
-            double sigma = p[i].r + p[m].r, o = (sigma - distance(s, p[i].x, p[m].x)) / sigma;
-            double tol = rounding(s, sigma);
-            if (o > 0.5e-10 - tol)
-                must_take = 0;
-            if (o > 2e-10 + tol && !meet(s, &p[i], &p[m]))
-                must_refuse = 1; /* newly meeting, overlapping */
-        }
-    if (s->report_only) {
-        must_refuse = 0;
-        must_take = 1;
-    }
-    carom_status st = sphere < 0 ? carom_world_set_pass_through(w, a, b, pass)
-                                 : carom_world_set_species(w, p[sphere].id, to);
-    if (st == CAROM_OK) {
-        if (must_refuse)
-            fail("a change that makes overlapping spheres meet was taken", (double)j);
-        if (sphere < 0)
-            *s = after;
-        else
-            p[sphere].species = to;
-    } else if (st == CAROM_ERR_OVERLAP) {
-        if (must_take)
-            fail("a change under which no spheres that meet overlap was refused", (double)j);
-    } else {
-        fprintf(stderr, "fuzz_world: %s: %s\n", carom_status_name(st), carom_world_error_message(w));
-        fail("a change of species failed", (double)j);
-    }
-    check_table(w, s);
-    read_back(w, p, n); /* the species too */
+    species_change c;
+    if (species_change_make(s, n, changes, k, &c))
+        species_change_apply(w, s, p, n, &c, pair_rounding, "fuzz_world");
 }
 
 /* Energy of the finite-mass spheres (potential m g y under gravity, and

@@ -221,6 +221,105 @@ static inline void read_spec(byte_reader *r, world_spec *s, carom_world_def *def
     def->prefetch = CAROM_PREFETCH_OFF;
 }
 
+/* A change of species between steps (fuzz_world.c, fuzz_driven.c):
+ * change number k from the changes byte, j = (top 3 bits + k) mod 8:
+ * below 6, pair j of the table flipped; else sphere `sphere` (the
+ * caller may choose another before species_change_apply) moved on by
+ * j - 5 species. */
+typedef struct species_change {
+    unsigned j;
+    unsigned a, b; /* the pair flipped, */
+    int pass;      /* which passes through after it */
+    int sphere;    /* or the sphere that changes (-1: none) */
+    world_spec after;
+} species_change;
+
+/* 0 when there is nothing to change (a sphere's change, no spheres). */
+static inline int species_change_make(const world_spec *s, int n, unsigned changes, unsigned k,
+                                      species_change *c)
+{
+    c->j = ((changes >> 5) + k) % 8;
+    c->sphere = -1;
+    c->a = c->b = 0;
+    c->pass = 0;
+    c->after = *s;
+    if (c->j < 6) {
+        unsigned a = c->a = pair_a[c->j], b = c->b = pair_b[c->j];
+        c->pass = species_meet(s, a, b);
+        if (c->pass) {
+            c->after.pass[a] |= 1u << b;
+            c->after.pass[b] |= 1u << a;
+        } else {
+            c->after.pass[a] &= ~(1u << b);
+            c->after.pass[b] &= ~(1u << a);
+        }
+        return 1;
+    }
+    if (n == 0)
+        return 0;
+    c->sphere = (int)((changes * 5u + k) % (unsigned)n);
+    return 1;
+}
+
+/* Makes the change in w, taken or refused as the spheres' overlaps now
+ * say (fuzz_world.c's top comment): one that makes spheres overlapping
+ * by more than 2e-10 of their contact distance (plus tolerance(s, a, b))
+ * meet must be refused with CAROM_ERR_OVERLAP and change nothing; one
+ * under which no pair it concerns that meets overlaps by more than
+ * 0.5e-10 (less the tolerance), and any change in a report-only world,
+ * must be taken. Then the table and the species are read back. */
+static inline void species_change_apply(carom_world *w, world_spec *s, placed *p, int n,
+                                        const species_change *c,
+                                        double (*tolerance)(const world_spec *, const placed *,
+                                                            const placed *),
+                                        const char *target)
+{
+    unsigned j = c->j, a = c->a, b = c->b;
+    int sphere = c->sphere;
+    unsigned to = sphere < 0 ? 0 : (p[sphere].species + j - 5) % FUZZ_SPECIES;
+    /* The pairs the world checks: those of the sphere, or of a sphere of
+     * either species, that meet after the change (none when a pair is
+     * made to pass). */
+    int must_refuse = 0, must_take = 1;
+    for (int i = 0; i < n && !(j < 6 && c->pass); i++)
+        for (int m = i + 1; m < n; m++) {
+            unsigned si = i == sphere ? to : p[i].species, sm = m == sphere ? to : p[m].species;
+            int concerned = j < 6 ? si == a || si == b || sm == a || sm == b
+                                  : i == sphere || m == sphere;
+            if (!concerned || !species_meet(&c->after, si, sm))
+                continue;
+            double sigma = p[i].r + p[m].r, o = (sigma - distance(s, p[i].x, p[m].x)) / sigma;
+            double tol = tolerance(s, &p[i], &p[m]);
+            if (o > 0.5e-10 - tol)
+                must_take = 0;
+            if (o > 2e-10 + tol && !meet(s, &p[i], &p[m]))
+                must_refuse = 1; /* newly meeting, overlapping */
+        }
+    if (s->report_only) {
+        must_refuse = 0;
+        must_take = 1;
+    }
+    carom_status st = sphere < 0 ? carom_world_set_pass_through(w, a, b, c->pass)
+                                 : carom_world_set_species(w, p[sphere].id, to);
+    if (st == CAROM_OK) {
+        if (must_refuse)
+            fail("a change that makes overlapping spheres meet was taken", (double)j);
+        if (sphere < 0)
+            *s = c->after;
+        else
+            p[sphere].species = to;
+    } else if (st == CAROM_ERR_OVERLAP) {
+        if (must_take)
+            fail("a change under which no spheres that meet overlap was refused", (double)j);
+    } else {
+        fprintf(stderr, "%s: %s: %s\n", target, carom_status_name(st),
+                carom_world_error_message(w));
+        fail("a change of species failed", (double)j);
+    }
+    check_table(w, s);
+    read_back(w, p, n); /* the species too */
+}
+
 /* Contact laws by species (species worlds), drawn from the table and
  * changes bytes (a hash of them, so that no byte is read for them):
  * elastic worlds make each pair and each species' walls smooth or

@@ -31,6 +31,7 @@
 #include "big_place.h"
 #include "driver_big.h"
 #include "frames.h"
+#include "setup.h"
 
 #define BIG_MASS_RATIO 1.0e4
 #define STEP_SECONDS (1.0 / 60.0)
@@ -136,35 +137,13 @@ static void current_gravity(const driver *d, double g[3])
         g[k] = d->gravity_enabled ? d->gravity_on[k] : 0.0;
 }
 
-/* The keys that name species into w (pass_through= before the first
- * advance, which would refuse such pairs overlapping): NULL, or the key
- * whose setting the world refused. */
+/* The keys that name species into w (setup_species_keys): NULL, or the
+ * key whose setting the world refused. */
 static const char *set_species_keys(const driver *d, carom_world *w)
 {
-    const species_values *v = &d->pass_through;
-    for (int q = 0; q < v->n; q++)
-        if (carom_world_set_pass_through(w, v->who[q][0], v->who[q][1], 1) != CAROM_OK)
-            return "pass_through";
-    v = &d->pair_restitution;
-    for (int q = 0; q < v->n; q++)
-        if (carom_world_set_pair_restitution(w, v->who[q][0], v->who[q][1], v->value[q][0]) !=
-            CAROM_OK)
-            return "pair_restitution";
-    v = &d->species_wall_restitution;
-    for (int q = 0; q < v->n; q++)
-        if (carom_world_set_wall_restitution(w, v->who[q][0], v->value[q][0]) != CAROM_OK)
-            return "species_wall_restitution";
-    v = &d->pair_friction;
-    for (int q = 0; q < v->n; q++)
-        if (carom_world_set_pair_friction(w, v->who[q][0], v->who[q][1], v->value[q][0],
-                                          v->value[q][1]) != CAROM_OK)
-            return "pair_friction";
-    v = &d->species_wall_friction;
-    for (int q = 0; q < v->n; q++)
-        if (carom_world_set_wall_friction(w, v->who[q][0], v->value[q][0], v->value[q][1]) !=
-            CAROM_OK)
-            return "species_wall_friction";
-    return NULL;
+    return setup_species_keys(w, &d->pass_through, &d->pair_restitution,
+                              &d->species_wall_restitution, &d->pair_friction,
+                              &d->species_wall_friction);
 }
 
 static int build_world(driver *d, const carom_scene *scene)
