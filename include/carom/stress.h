@@ -1,0 +1,103 @@
+/* carom stress: the time integral of a world's pressure tensor, exactly,
+ * for transport coefficients (shear viscosity by the Einstein-Helfand
+ * route, carom_viscosity below).
+ *
+ * The pressure tensor of spheres in a periodic box, times its volume V,
+ * is a kinetic part, sum_i m_i v_i v_i^T, that changes only at contacts,
+ * plus an impulsive part: a contact of spheres a and b, b at r_ab from a
+ * (the contact normal n times the contact distance r_a + r_b), whose
+ * momentum b gains is dp, adds r_ab dp^T at its instant. The integral
+ *
+ *     S(t) = integral from t0 to t of P V dt'
+ *          = sum over flights of (sum_i m_i v_i v_i^T) (their duration)
+ *            + sum over contacts of r_ab dp^T
+ *
+ * is then a finite sum, which an observer fed every contact can keep
+ * exactly: carom_stress keeps each sphere's velocity from the contacts it
+ * is given and nothing else. Its trace over dim is the pressure's
+ * integral (2 E t + virial: Z); its off-diagonal parts are the momentum
+ * carried across a plane (shear stress). With rough spheres dp has a
+ * tangential part and S need not be symmetric.
+ *
+ * Use: create one, make the world with def.on_contact =
+ * carom_stress_on_contact and def.user_data = the observer (or call
+ * carom_stress_on_contact from your own callback with every contact),
+ * add the spheres, carom_stress_start, advance, carom_stress_integral.
+ * Contacts before the start are not counted.
+ *
+ * It holds only where velocities change at sphere contacts: the start is
+ * refused (CAROM_ERR_INVALID_ARGUMENT) for a box that is not periodic
+ * along every axis, gravity, growing spheres, driven spheres, spheres of
+ * infinite mass and a world without spheres. A contact with a plane,
+ * segment or triangle, and any other change of velocity (a thermostat, a
+ * callback that changes velocities without keeping momentum,
+ * carom_world_set_velocity), or of the spheres (added or removed), is
+ * found, at the sphere's next contact (whose momentum changes, from the
+ * velocities the observer knew, then do not cancel) or by
+ * carom_stress_integral, which compares its velocities with the world's;
+ * the integral is then refused: it is never silently wrong. No globals; the library never
+ * prints. 40 bytes a sphere.
+ */
+#ifndef CAROM_STRESS_H
+#define CAROM_STRESS_H
+
+#include <stddef.h>
+
+#include "carom.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct carom_stress carom_stress;
+
+/* NULL and *error filled when out of memory. */
+carom_stress *carom_stress_create(carom_error *error);
+void carom_stress_free(carom_stress *stress);
+
+/* A carom_contact_fn: user_data is the observer. Contacts of spheres are
+ * counted once started; any other contact makes the next
+ * carom_stress_integral fail. */
+void carom_stress_on_contact(void *stress, carom_contact *contact);
+
+/* Starts (or starts again) the integral at the world's time, from its
+ * spheres' velocities now. */
+carom_status carom_stress_start(carom_stress *stress, const carom_world *world);
+
+/* S from the start to the world's time now, row-major
+ * (integral[3 * a + b]: momentum along b carried across a plane normal
+ * to a; zero rows and columns beyond dim). Refused if anything but the
+ * contacts it was given changed the velocities since the start. */
+carom_status carom_stress_integral(carom_stress *stress, const carom_world *world,
+                                   double integral[9]);
+
+/* The message of the last refusal ("" if none). */
+const char *carom_stress_error_message(const carom_stress *stress);
+
+/* Shear viscosity by the Einstein-Helfand route, from samples of S:
+ * samples[k] = S at t0 + k * interval, k = 0 .. count - 1 (an elastic
+ * fluid at temperature kT in volume V, area in 2D). For a lag of m
+ * intervals, with D = S(t + lag) - S(t) over every origin t and every
+ * off-diagonal pair a < b < dim of the symmetrised part (D_ab + D_ba)/2,
+ *
+ *     eta(lag) = < D^2 > / (2 V kT lag),
+ *
+ * which tends to the shear viscosity once the lag is long against the
+ * stress's correlation time. *error_out (may be NULL): the standard
+ * error from the non-overlapping windows (NaN with fewer than 2).
+ * NaN for m < 1, m >= count, or V, kT, interval not > 0. */
+double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
+                       double interval, double volume, double kT, double *error_out);
+
+/* Enskog's shear viscosity of equal hard spheres (3D; NaN in 2D): diameter
+ * sigma, mass m, packing fraction packing, with Carnahan-Starling's contact
+ * value chi, in Chapman and Enskog's first approximation:
+ *     eta_0 = 5 / (16 sigma^2) sqrt(m kT / pi),
+ *     eta_E = eta_0 (1/chi + 16/5 packing + 64/25 (1 + 12/pi) packing^2 chi). */
+double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, double mass);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
