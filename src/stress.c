@@ -245,6 +245,12 @@ carom_status carom_stress_integral(carom_stress *s, const carom_world *w, double
         }
         if (!here)
             continue;
+        if (state.radius != mine->radius) {
+            stress_fail(s, "stress: sphere %u's radius changed since the start (%.17g, then "
+                           "%.17g: growth?) at t <= %.17g",
+                        (unsigned)id, mine->radius, state.radius, t);
+            return CAROM_ERR_INVALID_ARGUMENT;
+        }
         if (memcmp(state.velocity, mine->v, sizeof mine->v) != 0) {
             stress_fail(s, "stress: sphere %u's velocity changed other than in a contact the "
                            "observer was given (a thermostat, carom_world_set_velocity, a "

@@ -19,8 +19,8 @@
  * - carom_viscosity on samples with a known answer; Enskog's formula.
  * - Refusals: walls, gravity, an infinite mass, no spheres; and after the
  *   start a velocity set by hand, a sphere added or removed, a contact
- *   with a plane passed on, growth: the integral is refused with a
- *   message.
+ *   with a plane passed on, growth (going on, or over): the integral is
+ *   refused with a message.
  * Environment: CAROM_TEST_QUICK=1 shortens the statistical test. */
 #include <math.h>
 #include <stdlib.h>
@@ -361,6 +361,11 @@ static void check_integral_refused(int change, const char *part)
         carom_stress_on_contact(observer, &contact);
         break;
     case 4: CHECK_OK(carom_world_set_growth(w, 0.01)); break;
+    case 6: /* grown, and stopped again */
+        CHECK_OK(carom_world_set_growth(w, 0.01));
+        CHECK_OK(carom_world_advance_to(w, 2.0));
+        CHECK_OK(carom_world_set_growth(w, 0.0));
+        break;
     default: break;
     }
     if (change != 5)
@@ -388,6 +393,7 @@ static void test_refusals(void)
     check_integral_refused(2, "added");
     check_integral_refused(3, "a plane");
     check_integral_refused(4, "growing");
+    check_integral_refused(6, "radius changed");
 
     carom_stress *observer = carom_stress_create(NULL);
     carom_world *w = gas(observer, 3, 8, 0.1, 0.5, 0.5, -1.0, 1, 1);

@@ -112,6 +112,13 @@ static const struct {
     [KEY_RDF_INTERVAL] = {"rdf_interval", "simulated time between g(r) samples (default time/100)"},
     [KEY_RDF_MAX] = {"rdf_max", "largest r of g(r) (default 6 radius_max, at most half the box)"},
     [KEY_RDF_BIN] = {"rdf_bin", "width of g(r)'s bins (default radius/50)"},
+    [KEY_VISCOSITY] = {"viscosity", "FILE or on: shear viscosity of the measured run by the "
+                                    "Einstein-Helfand route (CSV lag,viscosity,error to FILE; "
+                                    "elastic spheres in a periodic box)"},
+    [KEY_VISCOSITY_INTERVAL] = {"viscosity_interval", "simulated time between samples of the "
+                                                      "stress integral (default lag/20)"},
+    [KEY_VISCOSITY_LAG] = {"viscosity_lag", "the lag of the viscosity: a whole number of "
+                                            "intervals, at most time/2 (default time/10)"},
     [KEY_THERMOSTAT] = {"thermostat", "nu > 0: Andersen heat bath at `temperature`, each "
                                       "sphere's velocity redrawn at rate nu (default 0: none)"},
     [KEY_COMPRESS] = {"compress", "a packing fraction, or jam: grow the spheres "

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "carom/stress.h"
+
 double report_reference_z(int dim, double eta)
 {
     if (dim == 2)
@@ -122,6 +124,27 @@ static void print_diffusion(const run_options *o, const run_result *r, FILE *out
     if (isfinite(d) && enskog_applies(o))
         fprintf(out, "; Enskog: %.5g, ratio %.3f", enskog(o, r), d / enskog(o, r));
     fprintf(out, "%s\n", isfinite(d) ? ")" : "");
+}
+
+/* Enskog's shear viscosity for the scene, under the conditions of his D
+ * (equal smooth spheres of mass 1 in an elastic fluid; NaN otherwise,
+ * and in 2D), at the run's mean temperature. */
+static double viscosity_enskog(const run_options *o, const run_result *r)
+{
+    if (!enskog_applies(o))
+        return NAN;
+    double kt = 0.5 * (r->temperature_initial + r->temperature_final);
+    return carom_viscosity_enskog(o->dim, options_packing_measured(o), 2.0 * o->radius, kt, 1.0);
+}
+
+static void print_viscosity(const run_options *o, const run_result *r, FILE *out)
+{
+    fprintf(out, "  viscosity          %.4g ± %.4g at lag %g", r->viscosity, r->viscosity_error,
+            r->viscosity_lag);
+    double enskog_eta = viscosity_enskog(o, r);
+    if (isfinite(enskog_eta))
+        fprintf(out, " (Enskog %.4g)", enskog_eta);
+    fprintf(out, o->viscosity_file ? " -> %s\n" : "\n", o->viscosity_file);
 }
 
 /* g(sigma) from the collisional pressure: Z - 1 = 4 eta g in 3D, 2 eta g
@@ -372,6 +395,8 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
                 o->mesh_loaded.points_lines);
     if (o->rdf)
         print_structure(o, r, out);
+    if (o->viscosity)
+        print_viscosity(o, r, out);
     if (o->trajectory)
         fprintf(out, "  trajectory         %s (%ld frames)\n", o->trajectory, r->frames);
     if (o->collision_log)
@@ -579,6 +604,17 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
         json_num(out, "rdf_contact_from_pressure", contact_from_pressure(o, r), &first);
         json_num(out, "rdf_contact_reference", contact_reference(o, r), &first);
         json_str(out, "rdf_file", o->rdf_file, &first);
+    }
+    if (o->viscosity) {
+        /* eta at the lag, from samples of the stress integral every interval */
+        json_num(out, "viscosity", r->viscosity, &first);
+        json_num(out, "viscosity_error", r->viscosity_error, &first);
+        json_num(out, "viscosity_lag", r->viscosity_lag, &first);
+        json_num(out, "viscosity_interval", o->viscosity_interval, &first);
+        json_int(out, "viscosity_samples", (unsigned long long)r->viscosity_samples, &first);
+        json_num(out, "viscosity_enskog", viscosity_enskog(o, r), &first);
+        json_num(out, "viscosity_seconds", r->viscosity_seconds, &first);
+        json_str(out, "viscosity_file", o->viscosity_file, &first);
     }
     json_num(out, "virial", s->virial, &first);
     json_num(out, "wall_momentum", s->wall_momentum, &first);

@@ -34,7 +34,8 @@
  * carom_world_set_velocity), or of the spheres (added or removed), is
  * found, at the sphere's next contact (whose momentum changes, from the
  * velocities the observer knew, then do not cancel) or by
- * carom_stress_integral, which compares its velocities with the world's;
+ * carom_stress_integral, which compares its velocities and radii with
+ * the world's (a growth started and stopped again since the start);
  * the integral is then refused: it is never silently wrong. No globals; the library never
  * prints. 40 bytes a sphere.
  */
@@ -84,7 +85,8 @@ const char *carom_stress_error_message(const carom_stress *stress);
  *
  * which tends to the shear viscosity once the lag is long against the
  * stress's correlation time. *error_out (may be NULL): the standard
- * error from the non-overlapping windows (NaN with fewer than 2).
+ * error of the values of the non-overlapping windows, each pair of each
+ * window a value of its own (NaN with fewer than two values).
  * NaN for m < 1, m >= count, or V, kT, interval not > 0. */
 double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
                        double interval, double volume, double kT, double *error_out);

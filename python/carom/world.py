@@ -8,9 +8,11 @@ defaults (carom_world_default_def). Vectors are sequences of 3 numbers
 
 A driver is either one of carom.drive's (Orbits, Forces, Field), which
 run in C, or any object with probe(id, t) -> (position, velocity) and
-optionally kick(id, t, delta_v). Callbacks (on_contact, and a Python
-driver's probe and kick) are Python callables. An exception raised in
-one ends the call into the world as soon as the engine lets it (after
+optionally kick(id, t, delta_v). on_contact is a Python callable or a
+carom.Stress, which observes the contacts in C (carom/stress.py).
+Callbacks (a Python on_contact, and a Python driver's probe and kick)
+are Python callables. An exception raised in one ends the call into
+the world as soon as the engine lets it (after
 the event in progress; for a kick, at the next probe) and is raised from
 that call, with the world left consistent at its last processed event.
 The world holds the callbacks, so they live as long as it does.
@@ -214,9 +216,15 @@ class World:
             d.capacity_hint = operator.index(settings["capacity_hint"])
         self._callbacks = []
         on_contact = settings.get("on_contact")
-        if on_contact is not None:
+        observer = on_contact if hasattr(on_contact, "_c_contact") else None
+        if observer is not None:  # carom.Stress: the C observer is the callback
+            d.on_contact, d.user_data = observer._c_contact()
+            self._callbacks.append(observer)
+        elif on_contact is not None:
             if not callable(on_contact):
-                raise TypeError("on_contact: expected a callable f(contact)")
+                raise TypeError("on_contact: expected a callable f(contact) or a carom.Stress"
+                                + (" (one of them: a world takes a single on_contact)"
+                                   if isinstance(on_contact, (tuple, list)) else ""))
             d.on_contact = self._keep(_library.contact_fn(self._contact_caller(on_contact)))
         driver = settings.get("driver")
         if driver is not None and hasattr(driver, "_c_driver"):  # carom.drive: runs in C
@@ -235,6 +243,8 @@ class World:
         if not world:
             check_error(error.status or 1, error)
         self._world = world
+        if observer is not None:
+            observer._observe(self)
 
     def close(self):
         """Frees the C world; the World cannot be used afterwards."""
