@@ -1,11 +1,12 @@
-/* The time integral of the pressure tensor, kept from the contacts it is
- * told of; shear viscosity from its samples. Contract in
- * include/carom/stress.h.
+/* The time integrals of the pressure tensor and of the heat flux, kept
+ * from the contacts it is told of; shear viscosity and thermal
+ * conductivity from their samples. Contract in include/carom/stress.h.
  *
- * Between contacts every velocity is constant, so the kinetic part
- * K = sum_i m_i v_i v_i^T is too, and its integral grows by K times the
- * time since the last contact. At a contact the two spheres' entries of K
- * change, and the impulsive part gains r_ab dp^T. The observer keeps its
+ * Between contacts every velocity is constant, so the kinetic parts
+ * K = sum_i m_i v_i v_i^T and sum_i e_i v_i are too, and their integrals
+ * grow by them times the time since the last contact. At a contact the
+ * two spheres' terms change, the pressure's impulsive part gains
+ * r_ab dp^T and the heat's r_ab (dE_b - dE_a) / 2. The observer keeps its
  * own copy of the velocities; carom_stress_integral compares it with the
  * world's (bit for bit: a sphere's velocity is stored as its contact's
  * velocity_after and not touched until its next change) and recomputes K
@@ -23,6 +24,10 @@
 #include "error_report.h"
 #include "world_internal.h"
 
+/* The fluxes kept: the pressure tensor's 9 entries (row-major), then the
+ * heat flux's 3. */
+enum { FLUXES = 12, HEAT = 9 };
+
 typedef struct stress_sphere {
     double v[3];
     double mass;   /* 0: no sphere with this id at the start */
@@ -36,8 +41,8 @@ struct carom_stress {
     size_t n;             /* ids at the start */
     stress_sphere *spheres;
     double t_last;        /* the kinetic part is integrated up to here */
-    double kinetic[9];    /* K now */
-    double integral[9];   /* S up to t_last */
+    double kinetic[FLUXES];  /* K now, then sum e v */
+    double integral[FLUXES]; /* S up to t_last, then Q */
     char message[CAROM_ERROR_MESSAGE_SIZE];
 };
 
@@ -70,19 +75,27 @@ const char *carom_stress_error_message(const carom_stress *s)
     return s->message;
 }
 
-/* K += m v v^T * sign, over the axes of the world. */
-static void add_kinetic(double kinetic[9], double m, const double v[3], double sign)
+/* K += m v v^T * sign, and sum e v += (m v^2 / 2) v * sign. */
+static void add_kinetic(double kinetic[FLUXES], double m, const double v[3], double sign)
 {
-    for (int a = 0; a < 3; a++)
+    double energy = 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int a = 0; a < 3; a++) {
         for (int b = 0; b < 3; b++)
             kinetic[3 * a + b] += sign * m * v[a] * v[b];
+        kinetic[HEAT + a] += sign * energy * v[a];
+    }
+}
+
+static double energy_of(double m, const double v[3])
+{
+    return 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
 static void integrate_to(carom_stress *s, double t)
 {
     double dt = t - s->t_last;
     if (dt > 0.0) {
-        for (int k = 0; k < 9; k++)
+        for (int k = 0; k < FLUXES; k++)
             s->integral[k] += s->kinetic[k] * dt;
         s->t_last = t;
     }
@@ -137,6 +150,9 @@ void carom_stress_on_contact(void *user_data, carom_contact *c)
         }
     }
     integrate_to(s, c->time);
+    /* The energy carried from a to b: half of b's gain and of a's loss. */
+    double carried = 0.5 * (energy_of(b->mass, c->velocity_after[1]) - energy_of(b->mass, b->v) +
+                            energy_of(a->mass, a->v) - energy_of(a->mass, c->velocity_after[0]));
     add_kinetic(s->kinetic, a->mass, a->v, -1.0);
     add_kinetic(s->kinetic, b->mass, b->v, -1.0);
     memcpy(a->v, c->velocity_after[0], sizeof a->v);
@@ -144,9 +160,11 @@ void carom_stress_on_contact(void *user_data, carom_contact *c)
     add_kinetic(s->kinetic, a->mass, a->v, 1.0);
     add_kinetic(s->kinetic, b->mass, b->v, 1.0);
     double reach = a->radius + b->radius;
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < 3; p++) {
         for (int q = 0; q < 3; q++)
             s->integral[3 * p + q] += reach * c->normal[p] * gained[q];
+        s->integral[HEAT + p] += reach * c->normal[p] * carried;
+    }
 }
 
 /* Why the world is not one whose velocities change only at contacts
@@ -213,7 +231,9 @@ carom_status carom_stress_start(carom_stress *s, const carom_world *w)
     return CAROM_OK;
 }
 
-carom_status carom_stress_integral(carom_stress *s, const carom_world *w, double integral[9])
+/* Checks the observer's velocities against the world's and integrates
+ * up to the world's time. */
+static carom_status bring_up_to_date(carom_stress *s, const carom_world *w)
 {
     if (!s->started) {
         stress_fail(s, "stress: not started (carom_stress_start)");
@@ -233,7 +253,7 @@ carom_status carom_stress_integral(carom_stress *s, const carom_world *w, double
                     s->n, carom_world_sphere_capacity(w), t);
         return CAROM_ERR_INVALID_ARGUMENT;
     }
-    double kinetic[9] = {0.0};
+    double kinetic[FLUXES] = {0.0};
     for (carom_sphere_id id = 0; id < s->n; id++) {
         carom_sphere_state state;
         int here = carom_world_get_sphere(w, id, &state) == CAROM_OK;
@@ -262,35 +282,73 @@ carom_status carom_stress_integral(carom_stress *s, const carom_world *w, double
     }
     memcpy(s->kinetic, kinetic, sizeof kinetic);
     integrate_to(s, t);
-    memcpy(integral, s->integral, sizeof s->integral);
     s->message[0] = '\0';
     return CAROM_OK;
 }
 
-double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
-                       double interval, double volume, double kT, double *error_out)
+carom_status carom_stress_integral(carom_stress *s, const carom_world *w, double integral[9])
 {
-    if (error_out)
-        *error_out = NAN;
-    if (!samples || m < 1 || m >= count || (dim != 2 && dim != 3) || !(interval > 0.0) ||
-        !(volume > 0.0) || !(kT > 0.0))
-        return NAN;
-    double lag = (double)m * interval, scale = 1.0 / (2.0 * volume * kT * lag);
+    carom_status status = bring_up_to_date(s, w);
+    if (status == CAROM_OK)
+        memcpy(integral, s->integral, 9 * sizeof s->integral[0]);
+    return status;
+}
+
+carom_status carom_stress_heat_integral(carom_stress *s, const carom_world *w, double heat[3])
+{
+    carom_status status = bring_up_to_date(s, w);
+    if (status == CAROM_OK)
+        memcpy(heat, s->integral + HEAT, 3 * sizeof s->integral[0]);
+    return status;
+}
+
+/* The independent shear parts of a change D of S over a lag (each with
+ * the statistics of a symmetrised off-diagonal entry in an isotropic
+ * fluid): the off-diagonal pairs, (D_xx - D_yy) / 2 and, in 3D,
+ * (D_xx + D_yy - 2 D_zz) / (2 sqrt 3). Returns how many. */
+static int shear_parts(const double *from, const double *to, int dim, double parts[5])
+{
+    double d[9];
+    for (int k = 0; k < 9; k++)
+        d[k] = to[k] - from[k];
+    int n = 0;
+    for (int a = 0; a < dim; a++)
+        for (int b = a + 1; b < dim; b++)
+            parts[n++] = 0.5 * (d[3 * a + b] + d[3 * b + a]);
+    parts[n++] = 0.5 * (d[0] - d[4]);
+    if (dim == 3)
+        parts[n++] = (d[0] + d[4] - 2.0 * d[8]) / (2.0 * sqrt(3.0));
+    return n;
+}
+
+/* The heat flux's parts: its change along each axis. */
+static int heat_parts(const double *from, const double *to, int dim, double parts[5])
+{
+    for (int a = 0; a < dim; a++)
+        parts[a] = to[a] - from[a];
+    return dim;
+}
+
+/* Einstein-Helfand: the mean of part^2 * scale over every origin and
+ * part of samples `stride` doubles apart, and the standard error of the
+ * values of the non-overlapping windows. */
+static double helfand(const double *samples, size_t stride, size_t count, size_t m, int dim,
+                      int (*parts_of)(const double *, const double *, int, double[5]),
+                      double scale, double *error_out)
+{
     double sum = 0.0, window_sum = 0.0, window_sq = 0.0;
     size_t terms = 0, windows = 0;
     for (size_t k = 0; k + m < count; k++) {
-        for (int a = 0; a < dim; a++) {
-            for (int b = a + 1; b < dim; b++) {
-                double d = 0.5 * ((samples[k + m][3 * a + b] - samples[k][3 * a + b]) +
-                                  (samples[k + m][3 * b + a] - samples[k][3 * b + a]));
-                double x = d * d * scale;
-                sum += x;
-                terms++;
-                if (k % m == 0) {
-                    window_sum += x;
-                    window_sq += x * x;
-                    windows++;
-                }
+        double parts[5];
+        int n = parts_of(samples + k * stride, samples + (k + m) * stride, dim, parts);
+        for (int p = 0; p < n; p++) {
+            double x = parts[p] * parts[p] * scale;
+            sum += x;
+            terms++;
+            if (k % m == 0) {
+                window_sum += x;
+                window_sq += x * x;
+                windows++;
             }
         }
     }
@@ -302,14 +360,60 @@ double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int d
     return sum / (double)terms;
 }
 
-double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, double mass)
+static int estimate_ok(const void *samples, size_t count, size_t m, int dim, double interval,
+                       double volume, double kT)
+{
+    return samples && m >= 1 && m < count && (dim == 2 || dim == 3) && interval > 0.0 &&
+           volume > 0.0 && kT > 0.0;
+}
+
+double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
+                       double interval, double volume, double kT, double *error_out)
+{
+    if (error_out)
+        *error_out = NAN;
+    if (!estimate_ok(samples, count, m, dim, interval, volume, kT))
+        return NAN;
+    double scale = 1.0 / (2.0 * volume * kT * (double)m * interval);
+    return helfand(&samples[0][0], 9, count, m, dim, shear_parts, scale, error_out);
+}
+
+double carom_conductivity(const double (*samples)[3], size_t count, size_t m, int dim,
+                          double interval, double volume, double kT, double *error_out)
+{
+    if (error_out)
+        *error_out = NAN;
+    if (!estimate_ok(samples, count, m, dim, interval, volume, kT))
+        return NAN;
+    double scale = 1.0 / (2.0 * volume * kT * kT * (double)m * interval);
+    return helfand(&samples[0][0], 3, count, m, dim, heat_parts, scale, error_out);
+}
+
+static const double pi = 3.14159265358979323846;
+
+/* Carnahan-Starling's contact value chi for Enskog's formulas, or NaN
+ * where they do not apply (2D, or an argument out of range). */
+static double enskog_chi(int dim, double packing, double sigma, double kT, double mass)
 {
     if (dim != 3 || !(packing >= 0.0 && packing < 1.0) || !(sigma > 0.0) || !(kT > 0.0) ||
         !(mass > 0.0))
         return NAN;
-    const double pi = 3.14159265358979323846;
-    double eta = packing;
-    double chi = (1.0 - eta / 2.0) / ((1.0 - eta) * (1.0 - eta) * (1.0 - eta));
+    double gap = 1.0 - packing;
+    return (1.0 - packing / 2.0) / (gap * gap * gap);
+}
+
+double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, double mass)
+{
+    double chi = enskog_chi(dim, packing, sigma, kT, mass), eta = packing;
     double dilute = 5.0 / (16.0 * sigma * sigma) * sqrt(mass * kT / pi);
-    return dilute * (1.0 / chi + 16.0 / 5.0 * eta + 64.0 / 25.0 * (1.0 + 12.0 / pi) * eta * eta * chi);
+    double kinetic = 1.0 + 8.0 / 5.0 * eta * chi;
+    return dilute * (kinetic * kinetic / chi + 768.0 / (25.0 * pi) * eta * eta * chi);
+}
+
+double carom_conductivity_enskog(int dim, double packing, double sigma, double kT, double mass)
+{
+    double chi = enskog_chi(dim, packing, sigma, kT, mass), eta = packing;
+    double dilute = 75.0 / (64.0 * sigma * sigma) * sqrt(kT / (pi * mass));
+    double kinetic = 1.0 + 12.0 / 5.0 * eta * chi;
+    return dilute * (kinetic * kinetic / chi + 512.0 / (25.0 * pi) * eta * eta * chi);
 }

@@ -1,22 +1,28 @@
-/* The stress observer (include/carom/stress.h) and the viscosity from it.
+/* The stress observer (include/carom/stress.h): the viscosity and the
+ * thermal conductivity from it.
  *
  * - Against a step-by-step reference: the world is stepped one event at a
  *   time; after each, the test reads every sphere, integrates its own
- *   sum m v v^T over the time since the last step, and finds the spheres
- *   whose velocity changed: for a contact of a and b it adds r_ab dp_b^T,
- *   r_ab from the positions (nearest image), dp_b from b's velocities
- *   before and after. Its sum must equal the observer's S to 1e-12 of
- *   S's scale, smooth and polydisperse with unequal masses in 3D and 2D,
+ *   sum m v v^T and sum e v over the time since the last step, and finds
+ *   the spheres whose velocity changed: for a contact of a and b it adds
+ *   r_ab dp_b^T and r_ab (dE_b - dE_a) / 2, r_ab from the positions
+ *   (nearest image), dp_b and the energies from the velocities before and
+ *   after. Its sums must equal the observer's S and Q to 1e-12 of their
+ *   scales, smooth and polydisperse with unequal masses in 3D and 2D,
  *   and rough (beta 1) in 3D.
  * - The trace is the pressure: tr S = 2 E t + the world's virial (Z).
- * - An ideal gas (report-only world): S = t sum m v v^T exactly.
- * - The instantaneous viscosity: at lags much shorter than the mean free
- *   time, Einstein-Helfand's estimate tends to the collisional transfer
- *   of momentum alone, which in an equilibrium fluid (velocities at
- *   contact Maxwellian, collisions at the rate the pressure gives) is
- *   (4/15) rho^2 sigma^4 g(sigma) sqrt(pi m kT), g(sigma) from Z: the
- *   estimate extrapolated to lag 0 within 2% (4% in quick mode).
- * - carom_viscosity on samples with a known answer; Enskog's formula.
+ * - An ideal gas (report-only world): S = t sum m v v^T and
+ *   Q = t sum e v exactly.
+ * - The instantaneous coefficients: at lags much shorter than the mean
+ *   free time, Einstein-Helfand's estimates tend to the collisional
+ *   transfer alone, which in an equilibrium fluid (velocities at contact
+ *   Maxwellian, collisions at the rate the pressure gives) is
+ *   (4/15) rho^2 sigma^4 g(sigma) sqrt(pi m kT) for the viscosity and
+ *   (2/3) rho^2 sigma^4 g(sigma) sqrt(pi kT / m) for the conductivity,
+ *   g(sigma) from Z: the estimates extrapolated to lag 0 within 2% (4%
+ *   in quick mode).
+ * - carom_viscosity and carom_conductivity on samples with known
+ *   answers; Enskog's formulas.
  * - Refusals: walls, gravity, an infinite mass, no spheres; and after the
  *   start a velocity set by hand, a sphere added or removed, a contact
  *   with a plane passed on, growth (going on, or over): the integral is
@@ -63,6 +69,11 @@ static carom_world *gas(carom_stress *observer, int dim, size_t n, double packin
     return w;
 }
 
+static double energy(double m, const double v[3])
+{
+    return 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
 typedef struct snapshot {
     double (*x)[3], (*v)[3];
     double *m;
@@ -92,16 +103,20 @@ static void reference_run(carom_world *w, carom_stress *observer, double t_end)
     CHECK_OK(carom_world_advance_to(w, 1.0)); /* leave the lattice */
     CHECK_OK(carom_stress_start(observer, w));
     take(w, &before);
-    double t_prev = carom_world_time(w), reference[9] = {0.0};
+    double t_prev = carom_world_time(w), reference[9] = {0.0}, heat[3] = {0.0};
     size_t contacts = 0;
     while (carom_world_time(w) < t_end) {
         uint64_t done = 0;
         CHECK_OK(carom_world_step_events(w, 1, &done));
         double t = carom_world_time(w);
-        for (size_t i = 0; i < n; i++) /* the flight since the last step */
-            for (int a = 0; a < 3; a++)
+        for (size_t i = 0; i < n; i++) { /* the flight since the last step */
+            double e = energy(before.m[i], before.v[i]);
+            for (int a = 0; a < 3; a++) {
                 for (int b = 0; b < 3; b++)
                     reference[3 * a + b] += before.m[i] * before.v[i][a] * before.v[i][b] * (t - t_prev);
+                heat[a] += e * before.v[i][a] * (t - t_prev);
+            }
+        }
         take(w, &after);
         size_t changed[2], count = 0;
         for (size_t i = 0; i < n; i++)
@@ -116,9 +131,13 @@ static void reference_run(carom_world *w, carom_stress *observer, double t_end)
                 r[k] = after.x[ib][k] - after.x[ia][k];
                 r[k] -= L * round(r[k] / L);
             }
-            for (int a = 0; a < 3; a++)
+            double carried = 0.5 * (energy(after.m[ib], after.v[ib]) - energy(before.m[ib], before.v[ib]) -
+                                    energy(after.m[ia], after.v[ia]) + energy(before.m[ia], before.v[ia]));
+            for (int a = 0; a < 3; a++) {
                 for (int b = 0; b < 3; b++)
                     reference[3 * a + b] += r[a] * after.m[ib] * (after.v[ib][b] - before.v[ib][b]);
+                heat[a] += r[a] * carried;
+            }
             contacts++;
         }
         snapshot swap = before;
@@ -126,16 +145,22 @@ static void reference_run(carom_world *w, carom_stress *observer, double t_end)
         after = swap;
         t_prev = t;
     }
-    double integral[9];
+    double integral[9], q[3];
     CHECK_OK(carom_stress_integral(observer, w, integral));
+    CHECK_OK(carom_stress_heat_integral(observer, w, q));
     double scale = fabs(reference[0]) + fabs(reference[4]) + fabs(reference[8]);
-    double worst = 0.0;
+    double worst = 0.0, worst_heat = 0.0, heat_scale = 0.0;
     for (int k = 0; k < 9; k++)
         worst = fmax(worst, fabs(integral[k] - reference[k]) / scale);
+    for (int a = 0; a < 3; a++)
+        heat_scale += fabs(heat[a]);
+    for (int a = 0; a < 3; a++)
+        worst_heat = fmax(worst_heat, fabs(q[a] - heat[a]) / heat_scale);
     CHECK(worst < 1e-12);
+    CHECK(worst_heat < 1e-12);
     CHECK(contacts > 150);
-    fprintf(stderr, "  dim %d: %zu contacts, worst difference %.2g of the scale\n", def->dim,
-            contacts, worst);
+    fprintf(stderr, "  dim %d: %zu contacts, worst difference %.2g (S), %.2g (Q) of the scale\n",
+            def->dim, contacts, worst, worst_heat);
     for (snapshot *s = &before; s; s = s == &before ? &after : NULL) {
         free(s->x);
         free(s->v);
@@ -199,14 +224,20 @@ static void test_ideal_gas(void)
     carom_world *w = carom_scene_create_world(&s, &def, &e);
     CHECK_OK(carom_stress_start(observer, w));
     CHECK_OK(carom_world_advance_to(w, 7.5));
-    double integral[9], expected[9] = {0.0};
+    double integral[9], expected[9] = {0.0}, q[3], expected_q[3] = {0.0};
     CHECK_OK(carom_stress_integral(observer, w, integral));
-    for (size_t i = 0; i < s.n; i++)
-        for (int a = 0; a < 3; a++)
+    CHECK_OK(carom_stress_heat_integral(observer, w, q));
+    for (size_t i = 0; i < s.n; i++) {
+        for (int a = 0; a < 3; a++) {
             for (int b = 0; b < 3; b++)
                 expected[3 * a + b] += 7.5 * s.mass[i] * s.velocity[i][a] * s.velocity[i][b];
+            expected_q[a] += 7.5 * energy(s.mass[i], s.velocity[i]) * s.velocity[i][a];
+        }
+    }
     for (int k = 0; k < 9; k++)
         CHECK_NEAR(integral[k], expected[k], 1e-12 * fabs(expected[0]));
+    for (int a = 0; a < 3; a++)
+        CHECK_NEAR(q[a], expected_q[a], 1e-12 * (fabs(expected_q[0]) + fabs(expected_q[1])));
     carom_stats stats;
     carom_world_get_stats(w, &stats);
     CHECK(stats.collisions > 100); /* contacts were reported, and moved nothing */
@@ -227,10 +258,12 @@ static void test_instant_viscosity(void)
     carom_world_reset_stats(w);
     size_t count = (size_t)(span / interval) + 1;
     double (*samples)[9] = malloc(count * sizeof *samples);
+    double (*heat)[3] = malloc(count * sizeof *heat);
     double t0 = carom_world_time(w);
     for (size_t k = 0; k < count; k++) {
         CHECK_OK(carom_world_advance_to(w, t0 + (double)k * interval));
         CHECK_OK(carom_stress_integral(observer, w, samples[k]));
+        CHECK_OK(carom_stress_heat_integral(observer, w, heat[k]));
     }
     double volume = carom_world_volume(w), kt = carom_world_temperature(w);
     double rho = (double)n / volume, g = (carom_world_compressibility(w) - 1.0) / (4.0 * packing);
@@ -243,6 +276,15 @@ static void test_instant_viscosity(void)
             at_zero, one, two, instant, at_zero / instant);
     CHECK_REL(at_zero, instant, quick ? 0.04 : 0.02);
     CHECK(two > one); /* the kinetic part and correlated collisions add with the lag */
+    double instant_heat = 2.0 / 3.0 * rho * rho * g * sqrt(pi * kt);
+    const double(*h)[3] = (const double(*)[3])heat;
+    double one_heat = carom_conductivity(h, count, 1, 3, interval, volume, kt, NULL);
+    double two_heat = carom_conductivity(h, count, 2, 3, interval, volume, kt, NULL);
+    double at_zero_heat = 2.0 * one_heat - two_heat;
+    fprintf(stderr, "  heat, lag 0: %.6f (%.6f, %.6f) against %.6f: %.4f\n", at_zero_heat,
+            one_heat, two_heat, instant_heat, at_zero_heat / instant_heat);
+    CHECK_REL(at_zero_heat, instant_heat, quick ? 0.04 : 0.02);
+    free(heat);
     free(samples);
     carom_world_free(w);
     carom_stress_free(observer);
@@ -261,11 +303,32 @@ static void test_estimator_and_formula(void)
     const double(*s)[9] = (const double(*)[9])samples;
     double error = 0.0;
     double eta = carom_viscosity(s, 40, 4, 3, 0.5, 8.0, 2.0, &error);
-    CHECK_REL(eta, 64.0 / 3.0 / (2.0 * 8.0 * 2.0 * 2.0), 1e-15);
+    CHECK_REL(eta, 64.0 / 5.0 / (2.0 * 8.0 * 2.0 * 2.0), 1e-15); /* five parts in 3D */
     CHECK(error > 0.0);
-    /* 2D: the one pair. */
-    CHECK_REL(carom_viscosity(s, 40, 4, 2, 0.5, 8.0, 2.0, NULL), 64.0 / (2.0 * 8.0 * 2.0 * 2.0),
+    /* 2D: the pair and (D_xx - D_yy) / 2. */
+    CHECK_REL(carom_viscosity(s, 40, 4, 2, 0.5, 8.0, 2.0, NULL), 32.0 / (2.0 * 8.0 * 2.0 * 2.0),
               1e-15);
+    /* The normal parts: S_xx = 2 k alone gives (D_xx - D_yy) / 2 = m and
+     * (D_xx + D_yy - 2 D_zz) / (2 sqrt 3) = m / sqrt 3. */
+    double normal[40][9] = {{0.0}};
+    for (int k = 0; k < 40; k++)
+        normal[k][0] = 2.0 * (double)k;
+    CHECK_REL(carom_viscosity((const double(*)[9])normal, 40, 4, 3, 0.5, 8.0, 2.0, NULL),
+              16.0 * 4.0 / 3.0 / 5.0 / (2.0 * 8.0 * 2.0 * 2.0), 1e-14);
+    /* The heat flux: Q = (k, 2 k, 0) changes by (m, 2 m, 0). */
+    double heat[40][3] = {{0.0}};
+    for (int k = 0; k < 40; k++) {
+        heat[k][0] = (double)k;
+        heat[k][1] = 2.0 * (double)k;
+    }
+    const double(*q)[3] = (const double(*)[3])heat;
+    CHECK_REL(carom_conductivity(q, 40, 4, 3, 0.5, 8.0, 2.0, &error),
+              80.0 / 3.0 / (2.0 * 8.0 * 4.0 * 2.0), 1e-15);
+    CHECK(error > 0.0);
+    CHECK_REL(carom_conductivity(q, 40, 4, 2, 0.5, 8.0, 2.0, NULL),
+              40.0 / (2.0 * 8.0 * 4.0 * 2.0), 1e-15);
+    CHECK(isnan(carom_conductivity(q, 40, 40, 3, 0.5, 8.0, 2.0, NULL)));
+    CHECK(isnan(carom_conductivity(q, 40, 4, 3, 0.5, 8.0, 0.0, NULL)));
     CHECK(isnan(carom_viscosity(s, 40, 0, 3, 0.5, 8.0, 2.0, NULL)));
     CHECK(isnan(carom_viscosity(s, 40, 40, 3, 0.5, 8.0, 2.0, NULL)));
     CHECK(isnan(carom_viscosity(s, 40, 4, 3, 0.5, 0.0, 2.0, NULL)));
@@ -277,6 +340,14 @@ static void test_estimator_and_formula(void)
                    (1.0 / chi + 3.2 * 0.4 + 2.56 * (1.0 + 12.0 / pi) * 0.16 * chi);
     CHECK_REL(carom_viscosity_enskog(3, 0.4, 1.0, 1.0, 1.0), dense, 1e-14);
     CHECK(isnan(carom_viscosity_enskog(2, 0.4, 1.0, 1.0, 1.0)));
+    /* ... and the conductivity's: 75/64 sqrt(kT / (pi m)) / sigma^2 dilute. */
+    CHECK_REL(carom_conductivity_enskog(3, 0.0, 2.0, 4.0, 1.0), 75.0 / 256.0 * sqrt(4.0 / pi),
+              1e-15);
+    double kinetic = 1.0 + 2.4 * 0.4 * chi;
+    double conducting = 75.0 / 64.0 / sqrt(pi) *
+                        (kinetic * kinetic / chi + 512.0 / (25.0 * pi) * 0.16 * chi);
+    CHECK_REL(carom_conductivity_enskog(3, 0.4, 1.0, 1.0, 1.0), conducting, 1e-14);
+    CHECK(isnan(carom_conductivity_enskog(2, 0.4, 1.0, 1.0, 1.0)));
     CHECK(isnan(carom_viscosity_enskog(3, 1.0, 1.0, 1.0, 1.0)));
 }
 

@@ -439,148 +439,206 @@ static int get_rdf(const config *c, run_options *o, cli_error *error)
     return 0;
 }
 
+/* Which of the transport keys (viscosity=, conductivity=) a refusal is
+ * about; of those, it names the ones that are on. */
+enum { BY_VISCOSITY = 1, BY_CONDUCTIVITY = 2, BY_EITHER = 3 };
+
+/* The usage error "ORIGIN: KEY=VALUE: problem" for the transport keys of
+ * `by` that are on: with both, "ORIGIN: viscosity=V, conductivity=C:
+ * problem" (each with its own origin when they differ). */
+static int transport_bad_value(const config *c, const run_options *o, int by, const char *problem,
+                               cli_error *error)
+{
+    int shear = (by & BY_VISCOSITY) && o->viscosity;
+    int heat = (by & BY_CONDUCTIVITY) && o->conductivity;
+    if (!(shear && heat))
+        return options_bad_value(c, shear ? KEY_VISCOSITY : KEY_CONDUCTIVITY, error, problem);
+    const char *second = c->origin[KEY_CONDUCTIVITY];
+    int same = strcmp(c->origin[KEY_VISCOSITY], second) == 0;
+    return cli_fail(error, CLI_EXIT_USAGE, "%s: viscosity=%s, %s%sconductivity=%s: %s",
+                    c->origin[KEY_VISCOSITY], c->value[KEY_VISCOSITY], same ? "" : second,
+                    same ? "" : ": ", c->value[KEY_CONDUCTIVITY], problem);
+}
+
 /* The usage error "ORIGIN: viscosity=VALUE: cannot be combined with
- * KEY=VALUE (why)" for a key whose setting changes velocities other than
- * in elastic contacts of spheres, or with the contact given. */
-static int viscosity_clash(const config *c, config_key key, const char *value, const char *why,
-                           cli_error *error)
+ * KEY=VALUE (why)" (or conductivity=, or both: transport_bad_value) for a
+ * key whose setting changes velocities other than in elastic contacts of
+ * spheres, or with the contact given. */
+static int transport_clash(const config *c, const run_options *o, int by, config_key key,
+                           const char *value, const char *why, cli_error *error)
 {
     char problem[700];
     snprintf(problem, sizeof problem, "cannot be combined with %s=%s (%s)", config_key_name(key),
              value ? value : "", why);
-    return options_bad_value(c, KEY_VISCOSITY, error, problem);
+    return transport_bad_value(c, o, by, problem, error);
 }
 
-/* Why the run cannot give the stress integral S (carom/stress.h: the
- * velocities change only at elastic contacts of spheres in a periodic
- * box; rough contacts only if they keep the energy, as the references
- * need: smooth, or perfectly rough without Coulomb's limit); 0 if it
- * can. Pairs of species are checked as given, whether or not their
- * species end up with spheres. */
-static int viscosity_refused(const config *c, const run_options *o, cli_error *error)
+/* Why the run cannot give the stress integral S or the heat integral Q
+ * (carom/stress.h: the velocities change only at elastic contacts of
+ * spheres in a periodic box; for S rough contacts only if they keep the
+ * energy, as the references need: smooth, or perfectly rough without
+ * Coulomb's limit; for Q smooth contacts only, as it counts translational
+ * energy alone); 0 if it can. Pairs of species are checked as given,
+ * whether or not their species end up with spheres. Equal masses and no
+ * net momentum (Q) are checked at the run's start (transport.c). */
+static int transport_refused(const config *c, const run_options *o, cli_error *error)
 {
     static const char *const motions[] = {"ballistic", "orbits", "forces", "field"};
     const char *alone = "the pressure tensor is that of spheres in a periodic box alone";
+    const int both = BY_EITHER;
     if (o->nplanes)
-        return viscosity_clash(c, KEY_PLANES, c->value[KEY_PLANES], alone, error);
+        return transport_clash(c, o, both, KEY_PLANES, c->value[KEY_PLANES], alone, error);
     if (o->nsegments)
-        return viscosity_clash(c, KEY_SEGMENTS, c->value[KEY_SEGMENTS], alone, error);
+        return transport_clash(c, o, both, KEY_SEGMENTS, c->value[KEY_SEGMENTS], alone, error);
     if (o->ntriangles && config_is_set(c, KEY_TRIANGLES))
-        return viscosity_clash(c, KEY_TRIANGLES, c->value[KEY_TRIANGLES], alone, error);
+        return transport_clash(c, o, both, KEY_TRIANGLES, c->value[KEY_TRIANGLES], alone, error);
     if (o->mesh)
-        return viscosity_clash(c, KEY_MESH, o->mesh, alone, error);
+        return transport_clash(c, o, both, KEY_MESH, o->mesh, alone, error);
     for (int d = 0; d < o->dim; d++)
         if (o->boundary[d] != CAROM_BOUNDARY_PERIODIC)
-            return viscosity_clash(c, KEY_BOUNDARY, c->value[KEY_BOUNDARY],
+            return transport_clash(c, o, both, KEY_BOUNDARY, c->value[KEY_BOUNDARY],
                                    "needs a box periodic along every axis: walls take momentum",
                                    error);
     for (int d = 0; d < 3; d++)
         if (o->gravity[d] != 0.0)
-            return viscosity_clash(c, KEY_GRAVITY, c->value[KEY_GRAVITY],
+            return transport_clash(c, o, both, KEY_GRAVITY, c->value[KEY_GRAVITY],
                                    "velocities would change between contacts", error);
     if (o->thermostat > 0.0)
-        return viscosity_clash(c, KEY_THERMOSTAT, c->value[KEY_THERMOSTAT],
+        return transport_clash(c, o, both, KEY_THERMOSTAT, c->value[KEY_THERMOSTAT],
                                "the bath redraws velocities outside contacts", error);
     if (o->motion != MOTION_BALLISTIC)
-        return viscosity_clash(c, KEY_MOTION, motions[o->motion],
+        return transport_clash(c, o, both, KEY_MOTION, motions[o->motion],
                                "driven spheres are pushed between contacts", error);
     const char *cools = "contacts must be elastic: a granular gas cools";
     if (o->restitution < 1.0)
-        return viscosity_clash(c, KEY_RESTITUTION, c->value[KEY_RESTITUTION], cools, error);
+        return transport_clash(c, o, both, KEY_RESTITUTION, c->value[KEY_RESTITUTION], cools,
+                               error);
     for (int q = 0; q < o->pair_restitution.n; q++)
         if (o->pair_restitution.value[q][0] < 1.0)
-            return viscosity_clash(c, KEY_PAIR_RESTITUTION, o->pair_restitution.text, cools,
-                                   error);
+            return transport_clash(c, o, both, KEY_PAIR_RESTITUTION, o->pair_restitution.text,
+                                   cools, error);
+    /* Q: smooth contacts only (spins would carry energy it does not see). */
+    const char *smooth = "the heat flux counts translational energy only: contacts must be "
+                         "smooth (-1)";
+    if (o->conductivity) {
+        if (o->tangential_restitution != -1.0)
+            return transport_clash(c, o, BY_CONDUCTIVITY, KEY_TANGENTIAL_RESTITUTION,
+                                   c->value[KEY_TANGENTIAL_RESTITUTION], smooth, error);
+        for (int q = 0; q < o->pair_friction.n; q++)
+            if (o->pair_friction.value[q][0] != -1.0)
+                return transport_clash(c, o, BY_CONDUCTIVITY, KEY_PAIR_FRICTION,
+                                       o->pair_friction.text, smooth, error);
+    }
     const char *rough = "rough contacts must keep the energy: smooth (-1), or perfectly rough "
                         "(1) without Coulomb's limit";
     double beta = o->tangential_restitution, mu = o->friction;
     if (beta != -1.0 && (beta != 1.0 || !isinf(mu)))
-        return viscosity_clash(c, beta != 1.0 ? KEY_TANGENTIAL_RESTITUTION : KEY_FRICTION,
+        return transport_clash(c, o, BY_VISCOSITY,
+                               beta != 1.0 ? KEY_TANGENTIAL_RESTITUTION : KEY_FRICTION,
                                c->value[beta != 1.0 ? KEY_TANGENTIAL_RESTITUTION : KEY_FRICTION],
                                rough, error);
     for (int q = 0; q < o->pair_friction.n; q++) {
         beta = o->pair_friction.value[q][0];
         mu = o->pair_friction.value[q][1];
         if (beta != -1.0 && (beta != 1.0 || !isinf(mu)))
-            return viscosity_clash(c, KEY_PAIR_FRICTION, o->pair_friction.text, rough, error);
+            return transport_clash(c, o, BY_VISCOSITY, KEY_PAIR_FRICTION, o->pair_friction.text,
+                                   rough, error);
     }
     return 0;
 }
 
-/* viscosity=FILE|on, viscosity_interval and viscosity_lag (which need
- * it): the lag a whole number m >= 1 of intervals (a lag given with an
- * interval must be one, within rounding), at most half the measured
- * time. Without viscosity_lag, m is 0 here: the run chooses it from its
- * mean free time (simulate.c), and the interval defaults to time/1000.
- * Needs motion, species and the geometry keys read. */
-static int get_viscosity(const config *c, run_options *o, cli_error *error)
+/* The usage error for a value of key, or of the transport keys that are
+ * on when key is KEY_COUNT. */
+static int transport_blame(const config *c, const run_options *o, config_key key,
+                           const char *problem, cli_error *error)
 {
-    static const config_key needs[] = {KEY_VISCOSITY_INTERVAL, KEY_VISCOSITY_LAG};
+    return key == KEY_COUNT ? transport_bad_value(c, o, BY_EITHER, problem, error)
+                            : options_bad_value(c, key, error, problem);
+}
+
+/* viscosity=FILE|on, conductivity=FILE|on, and transport_interval and
+ * transport_lag (which need either; one set of samples serves both): the
+ * lag a whole number m >= 1 of intervals (a lag given with an interval
+ * must be one, within rounding), at most half the measured time. Without
+ * transport_lag, m is 0 here: the run chooses it from its mean free time
+ * (simulate.c), and the interval defaults to time/1000. Needs motion,
+ * species and the geometry keys read. */
+static int get_transport(const config *c, run_options *o, cli_error *error)
+{
+    static const config_key needs[] = {KEY_TRANSPORT_INTERVAL, KEY_TRANSPORT_LAG};
     o->viscosity = config_is_set(c, KEY_VISCOSITY) && strcmp(c->value[KEY_VISCOSITY], "off") != 0;
     o->viscosity_file = o->viscosity && strcmp(c->value[KEY_VISCOSITY], "on") != 0
                             ? c->value[KEY_VISCOSITY]
                             : NULL;
+    o->conductivity =
+        config_is_set(c, KEY_CONDUCTIVITY) && strcmp(c->value[KEY_CONDUCTIVITY], "off") != 0;
+    o->conductivity_file = o->conductivity && strcmp(c->value[KEY_CONDUCTIVITY], "on") != 0
+                               ? c->value[KEY_CONDUCTIVITY]
+                               : NULL;
+    int any = o->viscosity || o->conductivity;
     for (size_t k = 0; k < sizeof needs / sizeof needs[0]; k++)
-        if (config_is_set(c, needs[k]) && !o->viscosity)
-            return cli_fail(error, CLI_EXIT_USAGE, "%s: %s needs viscosity=FILE or viscosity=on",
+        if (config_is_set(c, needs[k]) && !any)
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s: %s needs viscosity=FILE|on or conductivity=FILE|on",
                             c->origin[needs[k]], config_key_name(needs[k]));
-    if (!o->viscosity)
+    if (!any)
         return 0;
-    if (viscosity_refused(c, o, error))
+    if (transport_refused(c, o, error))
         return error->exit_code;
+    char problem[256];
     if (!(o->time / 200.0 > 0.0)) {
-        char problem[128];
         snprintf(problem, sizeof problem, "needs a measured run (time=%g)", o->time);
-        return options_bad_value(c, KEY_VISCOSITY, error, problem);
+        return transport_bad_value(c, o, BY_EITHER, problem, error);
     }
-    int lag_given = config_is_set(c, KEY_VISCOSITY_LAG);
-    int interval_given = config_is_set(c, KEY_VISCOSITY_INTERVAL);
+    int lag_given = config_is_set(c, KEY_TRANSPORT_LAG);
+    int interval_given = config_is_set(c, KEY_TRANSPORT_INTERVAL);
     double lag, interval;
-    if (get_range(c, KEY_VISCOSITY_LAG, o->time / 10.0, 0.0, INFINITY, 1, &lag, error) ||
-        get_range(c, KEY_VISCOSITY_INTERVAL, lag_given ? lag / 20.0 : o->time / 1000.0, 0.0,
+    if (get_range(c, KEY_TRANSPORT_LAG, o->time / 10.0, 0.0, INFINITY, 1, &lag, error) ||
+        get_range(c, KEY_TRANSPORT_INTERVAL, lag_given ? lag / 20.0 : o->time / 1000.0, 0.0,
                   INFINITY, 1, &interval, error))
         return error->exit_code;
-    /* The key whose value is at fault (viscosity= when both are defaults). */
-    config_key blamed = lag_given ? KEY_VISCOSITY_LAG
-                        : interval_given ? KEY_VISCOSITY_INTERVAL
-                                         : KEY_VISCOSITY;
-    char problem[256];
+    /* The key whose value is at fault (viscosity= and/or conductivity=
+     * when both are defaults: KEY_COUNT here). */
+    config_key blamed = lag_given ? KEY_TRANSPORT_LAG
+                        : interval_given ? KEY_TRANSPORT_INTERVAL
+                                         : KEY_COUNT;
     if (!(interval > 0.0)) {
         snprintf(problem, sizeof problem, "an interval of %g between samples", interval);
-        return options_bad_value(c, blamed, error, problem);
+        return transport_blame(c, o, blamed, problem, error);
     }
     if (o->time / interval > 1e6) {
         snprintf(problem, sizeof problem,
-                 "more than 10^6 samples of the stress (time=%g, viscosity_interval=%g)", o->time,
-                 interval);
-        return options_bad_value(c, interval_given ? KEY_VISCOSITY_INTERVAL : blamed, error,
-                                 problem);
+                 "more than 10^6 samples of the stress and heat integrals (time=%g, "
+                 "transport_interval=%g)",
+                 o->time, interval);
+        return transport_blame(c, o, interval_given ? KEY_TRANSPORT_INTERVAL : blamed, problem,
+                               error);
     }
     if (lag_given && interval_given && interval > lag) {
-        snprintf(problem, sizeof problem, "longer than the lag (viscosity_lag=%g)", lag);
-        return options_bad_value(c, KEY_VISCOSITY_INTERVAL, error, problem);
+        snprintf(problem, sizeof problem, "longer than the lag (transport_lag=%g)", lag);
+        return options_bad_value(c, KEY_TRANSPORT_INTERVAL, error, problem);
     }
     if (!lag_given) { /* only the interval to check */
         if (2.0 * interval > o->time * (1.0 + 1e-12)) {
             snprintf(problem, sizeof problem, "more than half the measured time (time=%g)",
                      o->time);
-            return options_bad_value(c, KEY_VISCOSITY_INTERVAL, error, problem);
+            return options_bad_value(c, KEY_TRANSPORT_INTERVAL, error, problem);
         }
-        o->viscosity_interval = interval;
-        o->viscosity_lags = 0;
-        o->viscosity_lag = NAN;
+        o->transport_interval = interval;
+        o->transport_lags = 0;
+        o->transport_lag = NAN;
         return 0;
     }
     if (lag > 0.5 * o->time * (1.0 + 1e-9)) {
         snprintf(problem, sizeof problem, "more than half the measured time (time=%g)", o->time);
-        return options_bad_value(c, KEY_VISCOSITY_LAG, error, problem);
+        return options_bad_value(c, KEY_TRANSPORT_LAG, error, problem);
     }
     double ratio = lag / interval, m = fmax(1.0, floor(ratio + 0.5));
     if (lag_given && interval_given && fabs(ratio - m) > 1e-9 * m) {
         snprintf(problem, sizeof problem,
-                 "not a whole number of intervals (viscosity_interval=%g: %.10g of them)",
+                 "not a whole number of intervals (transport_interval=%g: %.10g of them)",
                  interval, ratio);
-        return options_bad_value(c, KEY_VISCOSITY_LAG, error, problem);
+        return options_bad_value(c, KEY_TRANSPORT_LAG, error, problem);
     }
     /* Samples k = 0 .. last at t0 + k interval; the lag needs two windows. */
     double last = floor(o->time / interval * (1.0 + 1e-12));
@@ -588,11 +646,11 @@ static int get_viscosity(const config *c, run_options *o, cli_error *error)
         snprintf(problem, sizeof problem,
                  "a lag of %.0f interval%s of %g is more than half the measured time (time=%g)",
                  m, m == 1.0 ? "" : "s", interval, o->time);
-        return options_bad_value(c, blamed, error, problem);
+        return transport_blame(c, o, blamed, problem, error);
     }
-    o->viscosity_interval = interval;
-    o->viscosity_lags = (size_t)m;
-    o->viscosity_lag = m * interval;
+    o->transport_interval = interval;
+    o->transport_lags = (size_t)m;
+    o->transport_lag = m * interval;
     return 0;
 }
 
@@ -995,7 +1053,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     TRY(get_compress(c, o, error));
     TRY(options_get_species(c, o, error));
 
-    TRY(get_viscosity(c, o, error));
+    TRY(get_transport(c, o, error));
 
     if (o->init) {
         /* The file gives the geometry: keys that would contradict it. */

@@ -109,10 +109,12 @@ typedef struct run_options {
     double rdf_max, rdf_bin; /* 0: the defaults, set once the spheres are known */
     int viscosity;           /* viscosity=FILE|on: shear viscosity of the measured run */
     const char *viscosity_file; /* its CSV, or NULL (viscosity=on) */
-    double viscosity_interval;  /* between samples of the stress integral S */
-    size_t viscosity_lags;      /* the lag in intervals (m >= 1); 0: chosen by the run
+    int conductivity;        /* conductivity=FILE|on: thermal conductivity of the measured run */
+    const char *conductivity_file; /* its CSV, or NULL (conductivity=on) */
+    double transport_interval;  /* between samples of the stress and heat integrals S, Q */
+    size_t transport_lags;      /* the lag in intervals (m >= 1); 0: chosen by the run
                                    (50 mean free times, run_result's) */
-    double viscosity_lag;       /* viscosity_lags * viscosity_interval (NaN with 0) */
+    double transport_lag;       /* transport_lags * transport_interval (NaN with 0) */
     double thermostat;       /* Andersen bath's rate per sphere (0: none), at temperature */
     double compress;         /* packing to grow the spheres to first; 0: none; INFINITY: jam */
     double compress_rate;

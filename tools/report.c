@@ -137,14 +137,25 @@ static double viscosity_enskog(const run_options *o, const run_result *r)
     return carom_viscosity_enskog(o->dim, options_packing_measured(o), 2.0 * o->radius, kt, 1.0);
 }
 
-static void print_viscosity(const run_options *o, const run_result *r, FILE *out)
+/* Enskog's thermal conductivity for the scene, under the conditions of
+ * his viscosity (sigma = 2 radius, mass 1). */
+static double conductivity_enskog(const run_options *o, const run_result *r)
 {
-    fprintf(out, "  viscosity          %.4g ± %.4g at lag %g", r->viscosity, r->viscosity_error,
-            r->viscosity_lag);
-    double enskog_eta = viscosity_enskog(o, r);
-    if (isfinite(enskog_eta))
-        fprintf(out, " (Enskog %.4g)", enskog_eta);
-    fprintf(out, o->viscosity_file ? " -> %s\n" : "\n", o->viscosity_file);
+    if (!enskog_applies(o))
+        return NAN;
+    double kt = 0.5 * (r->temperature_initial + r->temperature_final);
+    return carom_conductivity_enskog(o->dim, options_packing_measured(o), 2.0 * o->radius, kt,
+                                     1.0);
+}
+
+/* "  NAME  value ± error at lag L (Enskog E) -> FILE". */
+static void print_transport(const char *name, double value, double error, double lag,
+                            double enskog_value, const char *file, FILE *out)
+{
+    fprintf(out, "  %-18s %.4g ± %.4g at lag %g", name, value, error, lag);
+    if (isfinite(enskog_value))
+        fprintf(out, " (Enskog %.4g)", enskog_value);
+    fprintf(out, file ? " -> %s\n" : "\n", file);
 }
 
 /* g(sigma) from the collisional pressure: Z - 1 = 4 eta g in 3D, 2 eta g
@@ -396,7 +407,11 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     if (o->rdf)
         print_structure(o, r, out);
     if (o->viscosity)
-        print_viscosity(o, r, out);
+        print_transport("viscosity", r->viscosity, r->viscosity_error, r->transport_lag,
+                        viscosity_enskog(o, r), o->viscosity_file, out);
+    if (o->conductivity)
+        print_transport("conductivity", r->conductivity, r->conductivity_error, r->transport_lag,
+                        conductivity_enskog(o, r), o->conductivity_file, out);
     if (o->trajectory)
         fprintf(out, "  trajectory         %s (%ld frames)\n", o->trajectory, r->frames);
     if (o->collision_log)
@@ -605,16 +620,25 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
         json_num(out, "rdf_contact_reference", contact_reference(o, r), &first);
         json_str(out, "rdf_file", o->rdf_file, &first);
     }
+    if (o->viscosity || o->conductivity) {
+        /* eta and/or lambda at the lag, from samples of the stress and
+         * heat integrals every interval (the same instants for both) */
+        json_num(out, "transport_lag", r->transport_lag, &first);
+        json_num(out, "transport_interval", o->transport_interval, &first);
+        json_int(out, "transport_samples", (unsigned long long)r->transport_samples, &first);
+        json_num(out, "transport_seconds", r->transport_seconds, &first);
+    }
     if (o->viscosity) {
-        /* eta at the lag, from samples of the stress integral every interval */
         json_num(out, "viscosity", r->viscosity, &first);
         json_num(out, "viscosity_error", r->viscosity_error, &first);
-        json_num(out, "viscosity_lag", r->viscosity_lag, &first);
-        json_num(out, "viscosity_interval", o->viscosity_interval, &first);
-        json_int(out, "viscosity_samples", (unsigned long long)r->viscosity_samples, &first);
         json_num(out, "viscosity_enskog", viscosity_enskog(o, r), &first);
-        json_num(out, "viscosity_seconds", r->viscosity_seconds, &first);
         json_str(out, "viscosity_file", o->viscosity_file, &first);
+    }
+    if (o->conductivity) {
+        json_num(out, "conductivity", r->conductivity, &first);
+        json_num(out, "conductivity_error", r->conductivity_error, &first);
+        json_num(out, "conductivity_enskog", conductivity_enskog(o, r), &first);
+        json_str(out, "conductivity_file", o->conductivity_file, &first);
     }
     json_num(out, "virial", s->virial, &first);
     json_num(out, "wall_momentum", s->wall_momentum, &first);

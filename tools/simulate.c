@@ -11,7 +11,7 @@
 
 #include "frames.h"
 #include "setup.h"
-#include "viscosity.h"
+#include "transport.h"
 
 /* ---- collision log ---- */
 
@@ -34,11 +34,11 @@ static void log_contact(void *user_data, carom_contact *contact)
 }
 
 /* The world's contact callback: the collision log and the stress
- * observer (viscosity=), each when there is one; every contact goes to
- * both. */
+ * observer (viscosity=, conductivity=), each when there is one; every
+ * contact goes to both. */
 typedef struct contact_observers {
     contact_log *log;        /* NULL: no collision log */
-    carom_stress *stress;    /* NULL: no viscosity */
+    carom_stress *stress;    /* NULL: neither viscosity nor conductivity */
 } contact_observers;
 
 static void observe_contact(void *user_data, carom_contact *contact)
@@ -283,8 +283,17 @@ static void species_temperatures(const run_options *o, const carom_world *w, dou
         kt[k] = count[k] ? sum[k] / (o->dim * (double)count[k]) : NAN;
 }
 
+/* The transport keys on, for messages: "viscosity", "conductivity" or
+ * "viscosity and conductivity". */
+static const char *transport_keys(const run_options *o)
+{
+    if (o->viscosity && o->conductivity)
+        return "viscosity and conductivity";
+    return o->viscosity ? "viscosity" : "conductivity";
+}
+
 static int measured_run(const run_options *o, carom_world *w, carom_andersen *bath,
-                        contact_log *log, frames *trajectory, rdf *structure, viscosity *shear,
+                        contact_log *log, frames *trajectory, rdf *structure, transport *flux,
                         run_result *r, progress *p, cli_error *error)
 {
     const double t0 = carom_world_time(w), t_end = t0 + o->time;
@@ -305,14 +314,18 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     r->mean_square_displacement = NAN;
     if (o->msd && displacement_start(&moved, w) != 0)
         return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for msd");
-    if (shear && viscosity_start(shear, w) != 0)
-        return cli_fail(error, CLI_EXIT_RUNTIME, "viscosity: %s", shear->message);
-    /* Frames, g(r) samples and samples of the stress integral at t0 + k *
-     * interval, k = 0, 1, ... up to the end, in time order. */
+    int started = flux ? transport_start(flux, w) : 0;
+    if (started != 0) { /* -2: Q's own conditions, conductivity='s */
+        displacement_free(&moved);
+        return cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s",
+                        started == -2 ? "conductivity" : transport_keys(o), flux->message);
+    }
+    /* Frames, g(r) samples and samples of the stress and heat integrals at
+     * t0 + k * interval, k = 0, 1, ... up to the end, in time order. */
     double sampling_cpu = 0.0;
     series frames_due = series_of(trajectory ? o->frame_interval : 0.0, o->time);
     series rdf_due = series_of(structure ? o->rdf_interval : 0.0, o->time);
-    series stress_due = series_of(shear ? o->viscosity_interval : 0.0, o->time);
+    series stress_due = series_of(flux ? o->transport_interval : 0.0, o->time);
     for (;;) {
         double tf = series_time(&frames_due, t0, t_end), tg = series_time(&rdf_due, t0, t_end);
         double ts = series_time(&stress_due, t0, t_end);
@@ -335,9 +348,10 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
         }
         if (!status && ts == t) {
             double wall = now_seconds(), cpu = cpu_seconds();
-            if (viscosity_sample(shear, w) != 0)
-                status = cli_fail(error, CLI_EXIT_RUNTIME, "viscosity: %s", shear->message);
-            r->viscosity_seconds += now_seconds() - wall;
+            if (transport_sample(flux, w) != 0)
+                status = cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s", transport_keys(o),
+                                  flux->message);
+            r->transport_seconds += now_seconds() - wall;
             sampling_cpu += cpu_seconds() - cpu;
             stress_due.k++;
         }
@@ -345,7 +359,7 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     if (!status)
         status = advance(o, w, bath, t_end, p, error);
     log->active = 0;
-    r->wall_seconds = now_seconds() - wall_start - r->rdf_seconds - r->viscosity_seconds;
+    r->wall_seconds = now_seconds() - wall_start - r->rdf_seconds - r->transport_seconds;
     r->cpu_seconds = cpu_seconds() - cpu_start - sampling_cpu;
     progress_end(p);
     if (!status && o->msd)
@@ -402,13 +416,13 @@ static int structure_start(const run_options *o, const carom_world *w, rdf *g, r
     return 0;
 }
 
-/* The lag when viscosity_lag is not given: 50 mean free times of the
+/* The lag when transport_lag is not given: 50 mean free times of the
  * measured run (N time / (2 collisions), N the spheres of finite mass),
  * by when Einstein-Helfand's estimate has reached its plateau in dilute
  * to dense fluids (docs/viscosity.md), and its error keeps falling with
  * a longer run; time/10 in a run without collisions. A whole number of
  * intervals, at least one, at most half the samples. */
-static size_t default_lag(const run_options *o, const run_result *r, const viscosity *shear,
+static size_t default_lag(const run_options *o, const run_result *r, const transport *flux,
                           const carom_world *w)
 {
     double spheres = 0.0;
@@ -419,8 +433,8 @@ static size_t default_lag(const run_options *o, const run_result *r, const visco
     double free_time = r->stats.collisions > 0
                            ? spheres * o->time / (2.0 * (double)r->stats.collisions)
                            : o->time / 500.0;
-    double m = floor(50.0 * free_time / o->viscosity_interval + 0.5);
-    double most = floor((double)(shear->count - 1) / 2.0);
+    double m = floor(50.0 * free_time / o->transport_interval + 0.5);
+    double most = floor((double)(flux->count - 1) / 2.0);
     return (size_t)fmax(1.0, fmin(m, most));
 }
 
@@ -430,8 +444,9 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     memset(r, 0, sizeof *r);
     contact_log log = {NULL, 0, 0};
     contact_observers observers = {NULL, NULL};
-    viscosity shear = {0};
+    transport flux = {0};
     r->viscosity = r->viscosity_error = NAN;
+    r->conductivity = r->conductivity_error = NAN;
     carom_world_def def = carom_world_default_def();
     for (int d = 0; d < 3; d++)
         def.gravity[d] = o->gravity[d];
@@ -452,12 +467,13 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     frames *trajectory = NULL;
     carom_andersen *bath = NULL;
     rdf structure = {0};
-    FILE *rdf_csv = NULL, *viscosity_csv = NULL;
+    FILE *rdf_csv = NULL, *viscosity_csv = NULL, *conductivity_csv = NULL;
     carom_world *w = NULL;
     int status = 0;
     if (o->rdf_file && !(rdf_csv = open_output(o->rdf_file, error)))
         return error->exit_code;
-    if (o->viscosity_file && !(viscosity_csv = open_output(o->viscosity_file, error))) {
+    if ((o->viscosity_file && !(viscosity_csv = open_output(o->viscosity_file, error))) ||
+        (o->conductivity_file && !(conductivity_csv = open_output(o->conductivity_file, error)))) {
         status = error->exit_code;
         goto done;
     }
@@ -469,14 +485,17 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         }
         observers.log = &log;
     }
-    if (o->viscosity) {
+    if (o->viscosity || o->conductivity) {
         /* Samples k = 0 .. last at t0 + k interval (series_of's count). */
-        size_t samples = (size_t)series_of(o->viscosity_interval, o->time).last + 1;
-        if (viscosity_create(&shear, o->viscosity_interval, samples) != 0) {
-            status = cli_fail(error, CLI_EXIT_RUNTIME, "viscosity: %s", shear.message);
+        size_t samples = (size_t)series_of(o->transport_interval, o->time).last + 1;
+        int kept = (o->viscosity ? TRANSPORT_VISCOSITY : 0) |
+                   (o->conductivity ? TRANSPORT_CONDUCTIVITY : 0);
+        if (transport_create(&flux, kept, o->transport_interval, samples) != 0) {
+            status = cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s", transport_keys(o),
+                              flux.message);
             goto done;
         }
-        observers.stress = viscosity_observer(&shear);
+        observers.stress = transport_observer(&flux);
     }
     if (observers.log || observers.stress) {
         def.on_contact = observe_contact;
@@ -569,25 +588,35 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
             goto done;
     }
     status = measured_run(o, w, bath, &log, trajectory, o->rdf ? &structure : NULL,
-                          o->viscosity ? &shear : NULL, r, &p, error);
+                          o->viscosity || o->conductivity ? &flux : NULL, r, &p, error);
     if (!status && o->rdf) {
         r->rdf_samples = structure.samples;
         r->rdf_contact = rdf_contact(&structure, r->rdf_contact, 0.1 * r->rdf_contact);
         if (rdf_csv && rdf_write_csv(&structure, rdf_csv) != 0)
             status = cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", o->rdf_file);
     }
-    if (!status && o->viscosity) {
+    if (!status && (o->viscosity || o->conductivity)) {
         /* At the mean of the run's initial and final temperatures. */
         double kt = 0.5 * (r->temperature_initial + r->temperature_final);
         double volume = carom_world_volume(w);
-        r->viscosity_samples = shear.count;
-        r->viscosity_lags = o->viscosity_lags ? o->viscosity_lags : default_lag(o, r, &shear, w);
-        r->viscosity_lag = (double)r->viscosity_lags * o->viscosity_interval;
-        r->viscosity = viscosity_estimate(&shear, r->viscosity_lags, o->dim, volume, kt,
-                                          &r->viscosity_error);
-        if (viscosity_csv &&
-            viscosity_write_csv(&shear, viscosity_csv, r->viscosity_lags, o->dim, volume, kt) != 0)
+        r->transport_samples = flux.count;
+        r->transport_lags = o->transport_lags ? o->transport_lags : default_lag(o, r, &flux, w);
+        r->transport_lag = (double)r->transport_lags * o->transport_interval;
+        size_t m = r->transport_lags;
+        if (o->viscosity)
+            r->viscosity = transport_estimate(&flux, TRANSPORT_VISCOSITY, m, o->dim, volume, kt,
+                                              &r->viscosity_error);
+        if (o->conductivity)
+            r->conductivity = transport_estimate(&flux, TRANSPORT_CONDUCTIVITY, m, o->dim, volume,
+                                                 kt, &r->conductivity_error);
+        if (viscosity_csv && transport_write_csv(&flux, TRANSPORT_VISCOSITY, viscosity_csv, m,
+                                                 o->dim, volume, kt) != 0)
             status = cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", o->viscosity_file);
+        if (!status && conductivity_csv &&
+            transport_write_csv(&flux, TRANSPORT_CONDUCTIVITY, conductivity_csv, m, o->dim,
+                                volume, kt) != 0)
+            status =
+                cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", o->conductivity_file);
     }
     r->thermostat_redraws = bath ? carom_andersen_redraws(bath) : 0;
     if (!status && o->final) {
@@ -603,8 +632,9 @@ done:
     status = close_output(log.file, o->collision_log, status, error);
     status = close_output(rdf_csv, o->rdf_file, status, error);
     status = close_output(viscosity_csv, o->viscosity_file, status, error);
+    status = close_output(conductivity_csv, o->conductivity_file, status, error);
     rdf_free(&structure);
-    viscosity_free(&shear);
+    transport_free(&flux);
     carom_andersen_free(bath);
     carom_world_free(w);
     return status;

@@ -3,11 +3,13 @@
  *
  * Contract: statistics cover the measured run only (the world's stats are
  * reset after equilibration, and wall_seconds times only the measured
- * run, without the time g(r)'s and the stress's samples took). With
- * viscosity= the world's contact callback gives every contact to the
- * stress observer (and to the collision log, when there is one), and the
- * stress integral is sampled from the measured run's start; a world it
- * refuses stops the run with the observer's message. Collisions are
+ * run, without the time g(r)'s and the transport samples took). With
+ * viscosity= or conductivity= the world's contact callback gives every
+ * contact to the stress observer (and to the collision log, when there is
+ * one), and the stress and/or heat integrals are sampled at the same
+ * instants from the measured run's start; a world the observer refuses
+ * (or, for conductivity=, spheres of unequal masses or a net momentum at
+ * the start) stops the run with its message. Collisions are
  * logged only during the measured run, one line
  * "time i j" with i < j per sphere-sphere contact, ids in scene order.
  * Progress goes to stderr only if it is a terminal. Errors of the world
@@ -52,11 +54,13 @@ typedef struct run_result {
     double rdf_seconds;              /* wall time of its samples, left out of wall_seconds */
     double viscosity;                /* viscosity=: eta at the lag (NaN otherwise) */
     double viscosity_error;          /* its standard error */
-    size_t viscosity_lags;           /* the lag in intervals: the option's, or
+    double conductivity;             /* conductivity=: lambda at the lag (NaN otherwise) */
+    double conductivity_error;       /* its standard error */
+    size_t transport_lags;           /* the lag of both in intervals: the option's, or
                                         50 mean free times of the run */
-    double viscosity_lag;            /* in time */
-    size_t viscosity_samples;        /* samples of the stress integral */
-    double viscosity_seconds;        /* wall time of the samples, left out of wall_seconds */
+    double transport_lag;            /* in time */
+    size_t transport_samples;        /* samples of the stress and/or heat integrals */
+    double transport_seconds;        /* wall time of the samples, left out of wall_seconds */
     uint64_t thermostat_redraws;     /* velocities the bath redrew, whole run */
     double packing_compressed;       /* compress=: the packing reached */
     double compress_seconds;         /* its wall time */

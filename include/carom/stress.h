@@ -1,6 +1,7 @@
-/* carom stress: the time integral of a world's pressure tensor, exactly,
- * for transport coefficients (shear viscosity by the Einstein-Helfand
- * route, carom_viscosity below).
+/* carom stress: the time integrals of a world's pressure tensor and heat
+ * flux, exactly, for transport coefficients (shear viscosity and thermal
+ * conductivity by the Einstein-Helfand route, carom_viscosity and
+ * carom_conductivity below).
  *
  * The pressure tensor of spheres in a periodic box, times its volume V,
  * is a kinetic part, sum_i m_i v_i v_i^T, that changes only at contacts,
@@ -18,6 +19,19 @@
  * integral (2 E t + virial: Z); its off-diagonal parts are the momentum
  * carried across a plane (shear stress). With rough spheres dp has a
  * tangential part and S need not be symmetric.
+ *
+ * The heat flux's integral is kept the same way: between contacts
+ * sum_i e_i v_i, e_i = m_i v_i^2 / 2, and at a contact r_ab times the
+ * energy carried from a to b, (dE_b - dE_a) / 2 (in an elastic contact
+ * of smooth spheres dE_b = -dE_a):
+ *
+ *     Q(t) = sum over flights of (sum_i e_i v_i) (their duration)
+ *            + sum over contacts of r_ab (dE_b - dE_a) / 2.
+ *
+ * It counts translational energy only (spins are not seen), and it is
+ * the heat flux of a fluid whose sum_i v_i is zero (equal masses, no net
+ * momentum); otherwise it also carries the energy of the mass that
+ * flows.
  *
  * Use: create one, make the world with def.on_contact =
  * carom_stress_on_contact and def.user_data = the observer (or call
@@ -72,21 +86,29 @@ carom_status carom_stress_start(carom_stress *stress, const carom_world *world);
 carom_status carom_stress_integral(carom_stress *stress, const carom_world *world,
                                    double integral[9]);
 
+/* Q from the start to the world's time now (zero beyond dim); refused
+ * as carom_stress_integral is. */
+carom_status carom_stress_heat_integral(carom_stress *stress, const carom_world *world,
+                                        double heat[3]);
+
 /* The message of the last refusal ("" if none). */
 const char *carom_stress_error_message(const carom_stress *stress);
 
 /* Shear viscosity by the Einstein-Helfand route, from samples of S:
  * samples[k] = S at t0 + k * interval, k = 0 .. count - 1 (an elastic
  * fluid at temperature kT in volume V, area in 2D). For a lag of m
- * intervals, with D = S(t + lag) - S(t) over every origin t and every
- * off-diagonal pair a < b < dim of the symmetrised part (D_ab + D_ba)/2,
+ * intervals, with D = S(t + lag) - S(t) over every origin t,
  *
- *     eta(lag) = < D^2 > / (2 V kT lag),
+ *     eta(lag) = < d^2 > / (2 V kT lag),
  *
- * which tends to the shear viscosity once the lag is long against the
- * stress's correlation time. *error_out (may be NULL): the standard
- * error of the values of the non-overlapping windows, each pair of each
- * window a value of its own (NaN with fewer than two values).
+ * d each independent shear part of D: the symmetrised off-diagonal
+ * (D_ab + D_ba) / 2, a < b < dim, then (D_xx - D_yy) / 2 and in 3D
+ * (D_xx + D_yy - 2 D_zz) / (2 sqrt 3): five in 3D, two in 2D, each with
+ * the statistics of an off-diagonal part in an isotropic fluid. It tends
+ * to the shear viscosity once the lag is long against the stress's
+ * correlation time. *error_out (may be NULL): the standard error of the
+ * values of the non-overlapping windows, each part of each window a
+ * value of its own (NaN with fewer than two values).
  * NaN for m < 1, m >= count, or V, kT, interval not > 0. */
 double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
                        double interval, double volume, double kT, double *error_out);
@@ -95,8 +117,27 @@ double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int d
  * sigma, mass m, packing fraction packing, with Carnahan-Starling's contact
  * value chi, in Chapman and Enskog's first approximation:
  *     eta_0 = 5 / (16 sigma^2) sqrt(m kT / pi),
- *     eta_E = eta_0 (1/chi + 16/5 packing + 64/25 (1 + 12/pi) packing^2 chi). */
+ *     eta_E = eta_0 ((1 + 8/5 packing chi)^2 / chi + 768 / (25 pi) packing^2 chi)
+ *           (= eta_0 (1/chi + 16/5 packing + 64/25 (1 + 12/pi) packing^2 chi)). */
 double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, double mass);
+
+/* Thermal conductivity by the Einstein-Helfand route, from samples of Q
+ * (as carom_viscosity's of S, k_B = 1):
+ *
+ *     lambda(lag) = < (Q_a(t + lag) - Q_a(t))^2 > / (2 V kT^2 lag),
+ *
+ * averaged over every origin and every axis a < dim. Needs sum_i v_i = 0
+ * (equal masses without net momentum; see Q above). Error and NaN as
+ * carom_viscosity's. */
+double carom_conductivity(const double (*samples)[3], size_t count, size_t m, int dim,
+                          double interval, double volume, double kT, double *error_out);
+
+/* Enskog's thermal conductivity of equal hard spheres (3D; NaN in 2D), in
+ * Chapman and Enskog's first approximation (k_B = 1):
+ *     lambda_0 = 75 / (64 sigma^2) sqrt(kT / (pi m)),
+ *     lambda_E = lambda_0 ((1 + 12/5 packing chi)^2 / chi
+ *                          + 512 / (25 pi) packing^2 chi). */
+double carom_conductivity_enskog(int dim, double packing, double sigma, double kT, double mass);
 
 #ifdef __cplusplus
 }

@@ -1,19 +1,24 @@
-"""carom's pressure tensor (stress.h): Stress, an observer of a world's
-contacts that keeps the exact time integral S of the pressure tensor
-times the volume, and the shear viscosity from samples of S by the
-Einstein-Helfand route (viscosity), with Enskog's value to compare
-(viscosity_enskog).
+"""carom's pressure tensor and heat flux (stress.h): Stress, an observer
+of a world's contacts that keeps the exact time integrals S of the
+pressure tensor times the volume and Q of the heat flux, the shear
+viscosity from samples of S and the thermal conductivity from samples of
+Q by the Einstein-Helfand route (viscosity, conductivity), with Enskog's
+values to compare (viscosity_enskog, conductivity_enskog).
 
     stress = carom.Stress()
     world = scene.create_world(on_contact=stress)   # observed in C
     stress.start(world)
     world.advance_to(world.time() + 10.0)
-    S = stress.integral(world)   # 3 x 3: the integral of P V since the start
+    S = stress.integral(world)        # 3 x 3: the integral of P V since the start
+    Q = stress.heat_integral(world)   # 3: the integral of the heat flux
 
 The observer runs in C, as the world's contact callback (no Python call
 per contact), so a world has either it or a Python on_contact, not both.
 S is a finite sum (kinetic part between contacts, r_ab dp^T at each), so
-trace(S) / (dim V t) is the mean pressure over t, exactly. It holds in a
+trace(S) / (dim V t) is the mean pressure over t, exactly; so is Q
+(sum_i e_i v_i between contacts, e_i = m_i v_i^2 / 2, and r_ab times the
+energy carried from a to b, (dE_b - dE_a) / 2, at each; translational
+energy only, and the heat flux only where sum_i v_i = 0). It holds in a
 periodic box whose velocities change only at contacts of spheres: start
 refuses walls, gravity, growth, driven spheres and infinite masses, and
 integral refuses (carom.Error, with the library's message) once anything
@@ -35,6 +40,7 @@ from .world import number
 
 _P = ctypes.POINTER
 _samples = _P(ctypes.c_double * 9)
+_heat_samples = _P(ctypes.c_double * 3)
 
 _PROTOTYPES = {
     "carom_stress_create": (ctypes.c_void_p, [_P(_library.carom_error)]),
@@ -42,12 +48,20 @@ _PROTOTYPES = {
     "carom_stress_start": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p]),
     "carom_stress_integral": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p,
                                              ctypes.c_double * 9]),
+    "carom_stress_heat_integral": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p,
+                                                  ctypes.c_double * 3]),
     "carom_stress_error_message": (ctypes.c_char_p, [ctypes.c_void_p]),
     "carom_viscosity": (ctypes.c_double, [_samples, ctypes.c_size_t, ctypes.c_size_t,
                                           ctypes.c_int, ctypes.c_double, ctypes.c_double,
                                           ctypes.c_double, _P(ctypes.c_double)]),
     "carom_viscosity_enskog": (ctypes.c_double, [ctypes.c_int, ctypes.c_double, ctypes.c_double,
                                                  ctypes.c_double, ctypes.c_double]),
+    "carom_conductivity": (ctypes.c_double, [_heat_samples, ctypes.c_size_t, ctypes.c_size_t,
+                                             ctypes.c_int, ctypes.c_double, ctypes.c_double,
+                                             ctypes.c_double, _P(ctypes.c_double)]),
+    "carom_conductivity_enskog": (ctypes.c_double, [ctypes.c_int, ctypes.c_double,
+                                                    ctypes.c_double, ctypes.c_double,
+                                                    ctypes.c_double]),
 }
 for _name, (_result, _arguments) in _PROTOTYPES.items():
     getattr(lib, _name).restype = _result
@@ -58,8 +72,8 @@ _ON_CONTACT = ctypes.cast(lib.carom_stress_on_contact, _library.contact_fn)
 
 
 class Stress:
-    """The time integral of a world's pressure tensor times its volume
-    (carom_stress_*). Give it to the world as World(on_contact=stress)
+    """The time integrals of a world's pressure tensor times its volume
+    and of its heat flux (carom_stress_*). Give it to the world as World(on_contact=stress)
     (or Scene.create_world(on_contact=stress)); the world keeps it alive.
     One observer watches one world."""
 
@@ -124,20 +138,24 @@ class Stress:
         self._refused(lib.carom_stress_integral(self._stress, handle, out))
         return np.array(out[:]).reshape(3, 3)
 
+    def heat_integral(self, world):
+        """Q from the start to the world's time now: a length-3 array, the
+        time integral of the heat flux (sum_i e_i v_i between contacts,
+        r_ab (dE_b - dE_a) / 2 at each; zero beyond dim). Refused with
+        carom.Error as integral is."""
+        handle = self._fed_by(world)
+        out = (ctypes.c_double * 3)()
+        self._refused(lib.carom_stress_heat_integral(self._stress, handle, out))
+        return np.array(out[:])
 
-def viscosity(samples, interval, volume, kT, lag_intervals, dim=3):
-    """The shear viscosity by the Einstein-Helfand route (carom_viscosity):
-    samples is an (n, 3, 3) array of S at t0 + k interval, k = 0 .. n - 1,
-    of an elastic fluid at temperature kT in volume V (area in 2D). With
-    D = S(t + lag) - S(t), lag = lag_intervals * interval, over every
-    origin and every off-diagonal pair of the symmetrised part,
-    eta(lag) = <D^2> / (2 V kT lag), which tends to the viscosity once the
-    lag is long against the stress's correlation time. Returns
-    (eta, standard error from the non-overlapping windows; NaN with fewer
-    than 2)."""
+
+def _estimate_arguments(samples, shape, interval, volume, kT, lag_intervals, dim):
+    """The arguments of viscosity and conductivity, checked: (contiguous
+    samples, lag in intervals, interval, volume, kT)."""
     values = np.ascontiguousarray(samples, dtype=float)
-    if values.ndim != 3 or values.shape[1:] != (3, 3):
-        raise ValueError(f"samples: expected an (n, 3, 3) array, got shape {values.shape}")
+    if values.ndim != 1 + len(shape) or values.shape[1:] != shape:
+        expected = ", ".join(["n", *map(str, shape)])
+        raise ValueError(f"samples: expected an ({expected}) array, got shape {values.shape}")
     try:
         m = operator.index(lag_intervals)
     except TypeError:
@@ -152,10 +170,46 @@ def viscosity(samples, interval, volume, kT, lag_intervals, dim=3):
     for key, value in (("interval", interval), ("volume", volume), ("kT", kT)):
         if not value > 0:
             raise ValueError(f"{key}: {value!r} is not above 0")
+    return values, m, interval, volume, kT
+
+
+def viscosity(samples, interval, volume, kT, lag_intervals, dim=3):
+    """The shear viscosity by the Einstein-Helfand route (carom_viscosity):
+    samples is an (n, 3, 3) array of S at t0 + k interval, k = 0 .. n - 1,
+    of an elastic fluid at temperature kT in volume V (area in 2D). With
+    D = S(t + lag) - S(t), lag = lag_intervals * interval, over every
+    origin and every independent shear part d of D (the symmetrised
+    off-diagonals (D_ab + D_ba) / 2, a < b < dim, then (D_xx - D_yy) / 2
+    and in 3D (D_xx + D_yy - 2 D_zz) / (2 sqrt 3): five in 3D, two in 2D),
+    eta(lag) = <d^2> / (2 V kT lag), which tends to the viscosity once the
+    lag is long against the stress's correlation time. Returns
+    (eta, standard error from the non-overlapping windows, each part of
+    each window a value; NaN with fewer than 2)."""
+    values, m, interval, volume, kT = _estimate_arguments(samples, (3, 3), interval, volume, kT,
+                                                          lag_intervals, dim)
     error = ctypes.c_double(math.nan)
     eta = lib.carom_viscosity(values.ctypes.data_as(_samples), len(values), m, dim, interval,
                               volume, kT, ctypes.byref(error))
     return eta, error.value
+
+
+def conductivity(samples, interval, volume, kT, lag_intervals, dim=3):
+    """The thermal conductivity by the Einstein-Helfand route
+    (carom_conductivity, k_B = 1): samples is an (n, 3) array of Q at
+    t0 + k interval, k = 0 .. n - 1, of an elastic fluid of equal masses
+    without net momentum at temperature kT in volume V (area in 2D). With
+    lag = lag_intervals * interval, over every origin and every axis
+    a < dim, lambda(lag) = <(Q_a(t + lag) - Q_a(t))^2> / (2 V kT^2 lag),
+    which tends to the conductivity once the lag is long against the heat
+    flux's correlation time. Returns (lambda, standard error from the
+    non-overlapping windows, each axis of each window a value; NaN with
+    fewer than 2)."""
+    values, m, interval, volume, kT = _estimate_arguments(samples, (3,), interval, volume, kT,
+                                                          lag_intervals, dim)
+    error = ctypes.c_double(math.nan)
+    value = lib.carom_conductivity(values.ctypes.data_as(_heat_samples), len(values), m, dim,
+                                   interval, volume, kT, ctypes.byref(error))
+    return value, error.value
 
 
 def viscosity_enskog(packing, sigma, kT, mass, dim=3):
@@ -166,3 +220,13 @@ def viscosity_enskog(packing, sigma, kT, mass, dim=3):
     return lib.carom_viscosity_enskog(operator.index(dim), number(packing, "packing"),
                                       number(sigma, "sigma"), number(kT, "kT"),
                                       number(mass, "mass"))
+
+
+def conductivity_enskog(packing, sigma, kT, mass, dim=3):
+    """Enskog's thermal conductivity of equal hard spheres of diameter
+    sigma and this mass at this packing fraction (carom_conductivity_enskog,
+    k_B = 1; Carnahan-Starling's contact value, Chapman and Enskog's first
+    approximation). NaN in 2D."""
+    return lib.carom_conductivity_enskog(operator.index(dim), number(packing, "packing"),
+                                         number(sigma, "sigma"), number(kT, "kT"),
+                                         number(mass, "mass"))

@@ -1,7 +1,9 @@
-"""carom.Stress, viscosity and viscosity_enskog (stress.h): the integral
-of the pressure tensor against the world's own virial and against an
-ideal gas's closed form, its refusals with the library's messages, the
-Einstein-Helfand estimate against numpy, and Enskog's formula."""
+"""carom.Stress, viscosity, viscosity_enskog, conductivity and
+conductivity_enskog (stress.h): the integrals of the pressure tensor and
+the heat flux against the world's own virial, against an ideal gas's
+closed forms and against sums over the recorded contacts, their refusals
+with the library's messages, the Einstein-Helfand estimates against numpy,
+and Enskog's formulas."""
 
 import gc
 import math
@@ -53,8 +55,9 @@ def test_trace_is_the_pressure_of_the_collision_virial():
 
 def test_an_ideal_gas_integrates_its_kinetic_tensor():
     """Report-only spheres pass through each other: every contact reaches
-    the observer with dp = 0, and S is t sum_i m_i v_i v_i^T, off-diagonal
-    parts and unequal masses included."""
+    the observer with dp = 0 and no energy carried, S is
+    t sum_i m_i v_i v_i^T, off-diagonal parts and unequal masses included,
+    and Q is t sum_i e_i v_i, e_i = m_i v_i^2 / 2."""
     length = carom.box_length_for_packing(3, 200, 0.5, 0.2)
     scene = carom.Scene(3, length).random(200, 0.5, seed=5).maxwell_velocities(1.0, seed=6)
     scene.mass = np.random.default_rng(7).uniform(0.5, 2.0, 200)
@@ -69,13 +72,21 @@ def test_an_ideal_gas_integrates_its_kinetic_tensor():
     kinetic = np.einsum("i,ia,ib->ab", m, v, v)
     assert np.allclose(s, 5.0 * kinetic, rtol=0, atol=1e-12 * np.abs(kinetic).max())
     assert abs(s[0, 1]) > 1e-3 * abs(s[0, 0])  # the off-diagonal parts are there to check
+    q = stress.heat_integral(world)
+    assert q.shape == (3,)
+    carried = np.einsum("i,i,ia->a", 0.5 * m, (v * v).sum(axis=1), v)
+    assert np.allclose(q, 5.0 * carried, rtol=0, atol=1e-12 * np.abs(carried).max())
+    assert (np.abs(q) > 1e-3 * np.abs(carried).max()).all()  # every axis is there to check
 
 
 def test_rough_unequal_spheres_against_their_recorded_contacts():
-    """S summed in numpy from the contacts the world records (kinetic part
-    between them, r_ab dp^T at each, r_ab the normal times r_a + r_b),
-    for rough spheres of unequal radii and masses: then dp has a
-    tangential part and S is not symmetric, so its orientation shows."""
+    """S and Q summed in numpy from the contacts the world records
+    (kinetic parts between them; at each, r_ab dp^T and r_ab times the
+    energy carried from a to b, (dE_b - dE_a) / 2, r_ab the normal times
+    r_a + r_b), for rough spheres of unequal radii and masses: then dp has
+    a tangential part and S is not symmetric, so its orientation shows,
+    and a contact changes the translational energy (spins take their
+    share), so dE_b != -dE_a."""
     n = 120
     length = carom.box_length_for_packing(3, n, 0.5, 0.25)
     scene = carom.Scene(3, length).resize(n).random_radii(0.4, 0.6, seed=2).place_random(seed=3)
@@ -88,21 +99,40 @@ def test_rough_unequal_spheres_against_their_recorded_contacts():
     stress.start(world)
     world.advance_to(4.0)
     s = stress.integral(world)
+    q = stress.heat_integral(world)
     contacts = world.recorded_contacts()
     assert len(contacts) > 500 and (contacts["kind"] == 0).all()
     m, r, v = scene.mass, scene.radius, scene.velocity.copy()
-    expected, t = np.zeros((3, 3)), 0.0
+
+    def energy(k, velocity):
+        return 0.5 * m[k] * velocity @ velocity
+
+    def flux():
+        return np.einsum("i,ia,ib->ab", m, v, v), 0.5 * np.einsum("i,i,ia->a", m, (v * v).sum(1), v)
+
+    expected, expected_q, t, unequal = np.zeros((3, 3)), np.zeros(3), 0.0, 0
     for c in contacts:
-        expected += (c["time"] - t) * np.einsum("i,ia,ib->ab", m, v, v)
+        kinetic, heat = flux()
+        expected += (c["time"] - t) * kinetic
+        expected_q += (c["time"] - t) * heat
         t = c["time"]
         i, j = c["i"], c["j"]
-        gained = m[j] * (c["velocity_after"][1] - v[j])
+        after_i, after_j = c["velocity_after"]
+        gained = m[j] * (after_j - v[j])
         expected += (r[i] + r[j]) * np.outer(c["normal"], gained)
-        v[i], v[j] = c["velocity_after"]
-    expected += (4.0 - t) * np.einsum("i,ia,ib->ab", m, v, v)
+        gained_i = energy(i, after_i) - energy(i, v[i])
+        gained_j = energy(j, after_j) - energy(j, v[j])
+        expected_q += (r[i] + r[j]) * c["normal"] * (gained_j - gained_i) / 2
+        unequal += abs(gained_i + gained_j) > 1e-6 * abs(gained_j)
+        v[i], v[j] = after_i, after_j
+    kinetic, heat = flux()
+    expected += (4.0 - t) * kinetic
+    expected_q += (4.0 - t) * heat
     assert np.allclose(s, expected, rtol=0, atol=1e-10 * np.abs(expected).max())
     antisymmetric = s - s.T
     assert np.abs(antisymmetric).max() > 1e-4 * np.abs(s).max()
+    assert np.allclose(q, expected_q, rtol=0, atol=1e-10 * np.abs(expected_q).max())
+    assert unequal > len(contacts) // 2  # the spins took or gave energy at most contacts
 
 
 def test_refusals_carry_the_library_message():
@@ -135,6 +165,8 @@ def test_refusals_carry_the_library_message():
         stress.start(world)
     with pytest.raises(carom.Error, match=r"stress: not started"):
         stress.integral(world)
+    with pytest.raises(carom.Error, match=r"stress: not started"):
+        stress.heat_integral(world)
     # A velocity set between the start and the integral.
     stress = carom.Stress()
     scene, world = fluid(n=100, on_contact=stress)
@@ -147,6 +179,8 @@ def test_refusals_carry_the_library_message():
     assert raised.value.status == "CAROM_ERR_INVALID_ARGUMENT"
     assert "velocity changed other than in a contact the observer was given" in raised.value.message
     assert "carom_world_set_velocity" in raised.value.message
+    with pytest.raises(carom.Error, match="velocity changed other than in a contact"):
+        stress.heat_integral(world)
     world.advance_to(2.0)
     stress.start(world)  # a new start accepts the world as it is
     world.advance_to(3.0)
@@ -158,6 +192,8 @@ def test_refusals_carry_the_library_message():
     world.add_sphere(free)
     with pytest.raises(carom.Error, match="spheres were added since the start"):
         stress.integral(world)
+    with pytest.raises(carom.Error, match="spheres were added since the start"):
+        stress.heat_integral(world)
 
 
 def double_every_velocity(world):
@@ -220,6 +256,8 @@ def test_one_observer_for_one_world_that_feeds_it():
     stress.start(again)
     again.advance_to(1.0)
     assert stress.integral(again).shape == (3, 3)
+    with pytest.raises(ValueError, match="does not give the observer its contacts"):
+        stress.heat_integral(other)
 
 
 def test_the_world_keeps_its_observer_alive():
@@ -229,21 +267,64 @@ def test_the_world_keeps_its_observer_alive():
     assert world.get_stats().collisions > 100
 
 
-def reference_viscosity(samples, m, dim, interval, volume, kt):
-    d = samples[m:] - samples[:-m]
-    pairs = [(a, b) for a in range(dim) for b in range(a + 1, dim)]
-    x = np.array([(0.5 * (d[:, a, b] + d[:, b, a])) ** 2 for a, b in pairs]).T
-    x /= 2 * volume * kt * m * interval
+def einstein_helfand(parts, m, scale):
+    """The mean of parts^2 * scale (one row an origin, one column a part)
+    and the standard error of the values of the non-overlapping windows,
+    each part of each a value."""
+    x = parts**2 * scale
     windows = x[::m].ravel()
     return x.mean(), windows.std(ddof=1) / math.sqrt(len(windows))
 
 
-@pytest.mark.parametrize("dim, m", [(3, 1), (3, 4), (2, 3)])
+def reference_viscosity(samples, m, dim, interval, volume, kt):
+    """Five shear parts in 3D (the symmetrised off-diagonals, (D_xx - D_yy)
+    / 2, (D_xx + D_yy - 2 D_zz) / (2 sqrt 3)), two in 2D (D_xy's and
+    (D_xx - D_yy) / 2)."""
+    d = samples[m:] - samples[:-m]
+    pairs = [(a, b) for a in range(dim) for b in range(a + 1, dim)]
+    parts = [0.5 * (d[:, a, b] + d[:, b, a]) for a, b in pairs]
+    parts.append(0.5 * (d[:, 0, 0] - d[:, 1, 1]))
+    if dim == 3:
+        parts.append((d[:, 0, 0] + d[:, 1, 1] - 2 * d[:, 2, 2]) / (2 * math.sqrt(3)))
+    assert len(parts) == {2: 2, 3: 5}[dim]
+    return einstein_helfand(np.array(parts).T, m, 1 / (2 * volume * kt * m * interval))
+
+
+def reference_conductivity(samples, m, dim, interval, volume, kt):
+    d = samples[m:, :dim] - samples[:-m, :dim]
+    return einstein_helfand(d, m, 1 / (2 * volume * kt**2 * m * interval))
+
+
+@pytest.mark.parametrize("dim, m", [(3, 1), (3, 4), (2, 3), (2, 1)])
 def test_viscosity_is_the_einstein_helfand_mean(dim, m):
     samples = np.cumsum(np.random.default_rng(dim + m).normal(size=(40, 3, 3)), axis=0)
     eta, error = carom.viscosity(samples, 0.5, 100.0, 1.5, m, dim=dim)
     expected, expected_error = reference_viscosity(samples, m, dim, 0.5, 100.0, 1.5)
     assert eta == pytest.approx(expected, rel=1e-12)
+    assert error == pytest.approx(expected_error, rel=1e-9)
+
+
+def test_viscosity_counts_the_diagonal_shear_parts():
+    """A change along the diagonal alone, traceless: only the two
+    diagonal parts see it (an isotropic change, pressure, none)."""
+    d = np.diag([1.0, -1.0, 0.0])
+    samples = np.array([k * d for k in range(5)])
+    eta, _ = carom.viscosity(samples, 1.0, 1.0, 1.0, 1)
+    assert eta == pytest.approx((0.5 * 2) ** 2 / 5 / 2, rel=1e-14)  # (D_xx - D_yy) / 2 = 1 of 5
+    eta, _ = carom.viscosity(samples, 1.0, 1.0, 1.0, 1, dim=2)
+    assert eta == pytest.approx(1 / 2 / 2, rel=1e-14)  # 1 of 2
+    isotropic = np.array([k * np.eye(3) for k in range(5)])
+    assert carom.viscosity(isotropic, 1.0, 1.0, 1.0, 2)[0] == 0.0
+
+
+@pytest.mark.parametrize("dim, m", [(3, 1), (3, 3), (3, 7), (2, 1), (2, 4), (2, 9)])
+def test_conductivity_is_the_einstein_helfand_mean(dim, m):
+    rng = np.random.default_rng(10 * dim + m)
+    samples = np.cumsum(rng.normal(size=(50, 3)), axis=0)
+    samples[:, dim:] = rng.normal(size=(50, 3 - dim))  # beyond dim: not used
+    value, error = carom.conductivity(samples, 0.2, 30.0, 1.7, m, dim=dim)
+    expected, expected_error = reference_conductivity(samples, m, dim, 0.2, 30.0, 1.7)
+    assert value == pytest.approx(expected, rel=1e-12)
     assert error == pytest.approx(expected_error, rel=1e-9)
 
 
@@ -259,9 +340,36 @@ def test_viscosity_refuses_what_it_cannot_use():
         carom.viscosity(samples, 1.0, 1.0, 1.0, 1.5)
     with pytest.raises(ValueError, match="kT: -1.0 is not above 0"):
         carom.viscosity(samples, 1.0, 1.0, -1.0, 1)
-    # One window of one pair (2D) only: no standard error.
+    with pytest.raises(ValueError, match="dim: 4 is not 2 or 3"):
+        carom.viscosity(samples, 1.0, 1.0, 1.0, 1, dim=4)
+    # One window of the two parts (2D): a standard error of two values.
     eta, error = carom.viscosity(samples, 1.0, 1.0, 1.0, 9, dim=2)
-    assert eta == 0.0 and math.isnan(error)
+    assert eta == 0.0 and error == 0.0
+
+
+def test_conductivity_refuses_what_it_cannot_use():
+    samples = np.zeros((10, 3))
+    with pytest.raises(ValueError, match=r"\(n, 3\) array, got shape \(10, 3, 3\)"):
+        carom.conductivity(np.zeros((10, 3, 3)), 1.0, 1.0, 1.0, 1)
+    with pytest.raises(ValueError, match=r"\(n, 3\) array, got shape \(10, 2\)"):
+        carom.conductivity(np.zeros((10, 2)), 1.0, 1.0, 1.0, 1)
+    with pytest.raises(ValueError, match="lag_intervals: 10 is not from 1 to 9"):
+        carom.conductivity(samples, 1.0, 1.0, 1.0, 10)
+    with pytest.raises(ValueError, match="lag_intervals: 0"):
+        carom.conductivity(samples, 1.0, 1.0, 1.0, 0)
+    with pytest.raises(TypeError, match="lag_intervals"):
+        carom.conductivity(samples, 1.0, 1.0, 1.0, 2.0)
+    with pytest.raises(ValueError, match="dim: 1 is not 2 or 3"):
+        carom.conductivity(samples, 1.0, 1.0, 1.0, 1, dim=1)
+    with pytest.raises(ValueError, match="interval: 0.0 is not above 0"):
+        carom.conductivity(samples, 0.0, 1.0, 1.0, 1)
+    with pytest.raises(ValueError, match="volume: -2.0 is not above 0"):
+        carom.conductivity(samples, 1.0, -2.0, 1.0, 1)
+    with pytest.raises(ValueError, match="kT: nan is not above 0"):
+        carom.conductivity(samples, 1.0, 1.0, math.nan, 1)
+    # One window: one value an axis, a standard error in 2D and 3D.
+    value, error = carom.conductivity(samples, 1.0, 1.0, 1.0, 9, dim=2)
+    assert value == 0.0 and error == 0.0
 
 
 @pytest.mark.parametrize("packing, sigma, kt, mass", [(0.2, 1.0, 1.0, 1.0), (0.35, 0.8, 2.0, 3.0),
@@ -272,3 +380,28 @@ def test_viscosity_enskog_is_the_formula(packing, sigma, kt, mass):
     eta = eta0 * (1 / chi + 16 / 5 * packing + 64 / 25 * (1 + 12 / math.pi) * packing**2 * chi)
     assert carom.viscosity_enskog(packing, sigma, kt, mass) == pytest.approx(eta, rel=1e-14)
     assert math.isnan(carom.viscosity_enskog(packing, sigma, kt, mass, dim=2))
+
+
+@pytest.mark.parametrize("packing, sigma, kt, mass", [(0.2, 1.0, 1.0, 1.0), (0.35, 0.8, 2.0, 3.0),
+                                                      (0.0, 1.0, 1.0, 1.0)])
+def test_conductivity_enskog_is_the_formula(packing, sigma, kt, mass):
+    lambda0 = 75 / (64 * sigma**2) * math.sqrt(kt / (math.pi * mass))
+    chi = (1 - packing / 2) / (1 - packing) ** 3
+    expected = lambda0 * ((1 + 12 / 5 * packing * chi) ** 2 / chi
+                          + 512 / (25 * math.pi) * packing**2 * chi)
+    assert carom.conductivity_enskog(packing, sigma, kt, mass) == pytest.approx(expected,
+                                                                                rel=1e-14)
+    assert math.isnan(carom.conductivity_enskog(packing, sigma, kt, mass, dim=2))
+
+
+def test_enskog_refuses_what_it_cannot_use():
+    """Python checks only that the numbers are numbers; the library
+    answers NaN for the rest."""
+    for enskog in (carom.viscosity_enskog, carom.conductivity_enskog):
+        with pytest.raises(ValueError, match="packing: 'dense' is not a number"):
+            enskog("dense", 1.0, 1.0, 1.0)
+        with pytest.raises(TypeError):
+            enskog(0.2, 1.0, 1.0, 1.0, dim=3.0)
+        for arguments in [(1.0, 1.0, 1.0, 1.0), (-0.1, 1.0, 1.0, 1.0), (0.2, 0.0, 1.0, 1.0),
+                          (0.2, 1.0, -1.0, 1.0), (0.2, 1.0, 1.0, 0.0)]:
+            assert math.isnan(enskog(*arguments))

@@ -1,0 +1,150 @@
+/* Samples of the stress and heat integrals, and the shear viscosity and
+ * thermal conductivity from them; contract in transport.h. */
+#include "transport.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int transport_create(transport *t, int kept, double interval, size_t capacity)
+{
+    memset(t, 0, sizeof *t);
+    t->kept = kept;
+    t->interval = interval;
+    carom_error e;
+    t->stress = carom_stress_create(&e);
+    size_t room = capacity ? capacity : 1;
+    int ok = t->stress != NULL;
+    if (kept & TRANSPORT_VISCOSITY)
+        ok = ok && (t->stress_samples = malloc(room * sizeof *t->stress_samples)) != NULL;
+    if (kept & TRANSPORT_CONDUCTIVITY)
+        ok = ok && (t->heat_samples = malloc(room * sizeof *t->heat_samples)) != NULL;
+    if (!ok) {
+        snprintf(t->message, sizeof t->message, "out of memory for %zu samples", capacity);
+        transport_free(t);
+        return -1;
+    }
+    t->capacity = capacity;
+    return 0;
+}
+
+carom_stress *transport_observer(const transport *t)
+{
+    return t->stress;
+}
+
+static int failed(transport *t)
+{
+    snprintf(t->message, sizeof t->message, "%s", carom_stress_error_message(t->stress));
+    return -1;
+}
+
+/* Q is the heat flux only where sum v = 0: equal masses, no net
+ * momentum. 0, or -2 with t->message. */
+static int heat_flux_holds(transport *t, const carom_world *w)
+{
+    double momentum[3] = {0.0, 0.0, 0.0}, carried = 0.0, mass = NAN;
+    carom_sphere_id first = 0;
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+        carom_sphere_state s;
+        if (carom_world_get_sphere(w, id, &s) != CAROM_OK)
+            continue;
+        if (isnan(mass)) {
+            mass = s.mass;
+            first = id;
+        } else if (s.mass != mass) {
+            snprintf(t->message, sizeof t->message,
+                     "spheres %lu and %lu have unequal masses (%.17g and %.17g): the heat flux "
+                     "needs equal masses (sum v = 0)",
+                     (unsigned long)first, (unsigned long)id, mass, s.mass);
+            return -2;
+        }
+        double speed = 0.0;
+        for (int k = 0; k < 3; k++) {
+            momentum[k] += s.mass * s.velocity[k];
+            speed += s.velocity[k] * s.velocity[k];
+        }
+        carried += s.mass * sqrt(speed);
+    }
+    double total = sqrt(momentum[0] * momentum[0] + momentum[1] * momentum[1] +
+                        momentum[2] * momentum[2]);
+    if (total > 1e-9 * carried) {
+        snprintf(t->message, sizeof t->message,
+                 "the total momentum (%.6g, %.6g, %.6g) is not zero (|P| = %.3g, more than "
+                 "1e-9 of sum m|v| = %.6g): the heat flux needs sum v = 0",
+                 momentum[0], momentum[1], momentum[2], total, carried);
+        return -2;
+    }
+    return 0;
+}
+
+int transport_start(transport *t, const carom_world *w)
+{
+    t->count = 0;
+    if (carom_stress_start(t->stress, w) != CAROM_OK)
+        return failed(t);
+    return t->kept & TRANSPORT_CONDUCTIVITY ? heat_flux_holds(t, w) : 0;
+}
+
+int transport_sample(transport *t, const carom_world *w)
+{
+    double s[9], q[3];
+    if ((t->kept & TRANSPORT_VISCOSITY) && carom_stress_integral(t->stress, w, s) != CAROM_OK)
+        return failed(t);
+    if ((t->kept & TRANSPORT_CONDUCTIVITY) &&
+        carom_stress_heat_integral(t->stress, w, q) != CAROM_OK)
+        return failed(t);
+    if (t->count < t->capacity) {
+        if (t->stress_samples)
+            memcpy(t->stress_samples[t->count], s, sizeof s);
+        if (t->heat_samples)
+            memcpy(t->heat_samples[t->count], q, sizeof q);
+        t->count++;
+    }
+    return 0;
+}
+
+double transport_estimate(const transport *t, int which, size_t m, int dim, double volume,
+                          double kT, double *error)
+{
+    if (which == TRANSPORT_VISCOSITY && t->stress_samples)
+        return carom_viscosity((const double (*)[9])t->stress_samples, t->count, m, dim,
+                               t->interval, volume, kT, error);
+    if (which == TRANSPORT_CONDUCTIVITY && t->heat_samples)
+        return carom_conductivity((const double (*)[3])t->heat_samples, t->count, m, dim,
+                                  t->interval, volume, kT, error);
+    if (error)
+        *error = NAN;
+    return NAN;
+}
+
+int transport_write_csv(const transport *t, int which, FILE *f, size_t m_report, int dim,
+                        double volume, double kT)
+{
+    if (fprintf(f, "lag,%s,error\n",
+                which == TRANSPORT_VISCOSITY ? "viscosity" : "conductivity") < 0)
+        return -1;
+    size_t last = t->count > 0 ? (t->count - 1) / 2 : 0;
+    for (size_t m = 1; m <= last;) {
+        double error, value = transport_estimate(t, which, m, dim, volume, kT, &error);
+        if (fprintf(f, "%.17g,%.17g,%.17g\n", (double)m * t->interval, value, error) < 0)
+            return -1;
+        size_t next = (size_t)floor(1.05 * (double)m);
+        next = next > m + 1 ? next : m + 1;
+        if (m < m_report && m_report < next)
+            next = m_report; /* the reported lag has its row */
+        m = next;
+    }
+    return 0;
+}
+
+void transport_free(transport *t)
+{
+    carom_stress_free(t->stress);
+    free(t->stress_samples);
+    free(t->heat_samples);
+    t->stress = NULL;
+    t->stress_samples = NULL;
+    t->heat_samples = NULL;
+    t->count = t->capacity = 0;
+}
