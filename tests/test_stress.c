@@ -308,13 +308,15 @@ static void test_estimator_and_formula(void)
     /* 2D: the pair and (D_xx - D_yy) / 2. */
     CHECK_REL(carom_viscosity(s, 40, 4, 2, 0.5, 8.0, 2.0, NULL), 32.0 / (2.0 * 8.0 * 2.0 * 2.0),
               1e-15);
-    /* The normal parts: S_xx = 2 k alone gives (D_xx - D_yy) / 2 = m and
-     * (D_xx + D_yy - 2 D_zz) / (2 sqrt 3) = m / sqrt 3. */
+    /* The normal parts: S_xx = 2 k, S_yy = k give (D_xx - D_yy) / 2 = m / 2
+     * and (D_xx + D_yy - 2 D_zz) / (2 sqrt 3) = m sqrt 3 / 2: m^2 in all. */
     double normal[40][9] = {{0.0}};
-    for (int k = 0; k < 40; k++)
+    for (int k = 0; k < 40; k++) {
         normal[k][0] = 2.0 * (double)k;
+        normal[k][4] = (double)k;
+    }
     CHECK_REL(carom_viscosity((const double(*)[9])normal, 40, 4, 3, 0.5, 8.0, 2.0, NULL),
-              16.0 * 4.0 / 3.0 / 5.0 / (2.0 * 8.0 * 2.0 * 2.0), 1e-14);
+              16.0 / 5.0 / (2.0 * 8.0 * 2.0 * 2.0), 1e-14);
     /* The heat flux: Q = (k, 2 k, 0) changes by (m, 2 m, 0). */
     double heat[40][3] = {{0.0}};
     for (int k = 0; k < 40; k++) {
