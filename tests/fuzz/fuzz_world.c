@@ -74,6 +74,11 @@
  *   read back); one under which no pair it concerns that meets overlaps
  *   by more than 0.5e-10, and any change in a report-only world, must be
  *   taken; energy and momentum are checked across it as before.
+ * - the stress observer (carom/stress.h), fed each step's recorded
+ *   contacts, must accept every periodic world without gravity, growth or
+ *   obstacles (its velocities always the world's: no false refusal), and
+ *   in a smooth elastic one the trace of S must be 2 E t plus the virial
+ *   (to 1e-9 of their sizes), E the kinetic energy at the start.
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
  * infinite mass can squeeze a sphere without end. Built only with
@@ -85,6 +90,7 @@
 #include <string.h>
 
 #include "carom/carom.h"
+#include "carom/stress.h"
 #include "fuzz_worlds.h"
 
 #define MAX_SPHERES 24
@@ -237,6 +243,71 @@ static void check_straight(const carom_world *w, const world_spec *s, const plac
         }
 }
 
+/* The stress observer's run: where it must hold, and what it started from. */
+typedef struct stress_run {
+    carom_stress *observer; /* NULL: not a world it holds in */
+    int smooth_elastic;     /* the trace of S is checked */
+    double t0, virial0, energy0;
+} stress_run;
+
+/* Starts the observer on a world it must accept: periodic on every axis,
+ * no gravity, no growth, no sphere of infinite mass, some spheres. */
+static void stress_begin(stress_run *run, carom_world *w, const world_spec *s, const placed *p,
+                         int n, int growing)
+{
+    run->observer = NULL;
+    int fit = n > 0 && !s->gravity && !growing && !s->obstacles;
+    for (int a = 0; a < s->dim; a++)
+        fit &= !s->walls[a];
+    if (!fit)
+        return;
+    run->observer = carom_stress_create(NULL);
+    if (!run->observer)
+        return;
+    if (carom_stress_start(run->observer, w) != CAROM_OK) {
+        fprintf(stderr, "fuzz_world: %s\n", carom_stress_error_message(run->observer));
+        fail("the stress observer refused a periodic world", 0.0);
+    }
+    carom_stats stats;
+    carom_world_get_stats(w, &stats);
+    run->smooth_elastic = s->elastic && !carom_world_is_rough(w);
+    run->t0 = carom_world_time(w);
+    run->virial0 = stats.virial;
+    run->energy0 = 0.0;
+    for (int i = 0; i < n; i++)
+        run->energy0 += 0.5 * p[i].m * (p[i].v[0] * p[i].v[0] + p[i].v[1] * p[i].v[1] +
+                                        p[i].v[2] * p[i].v[2]);
+}
+
+/* After a step: the step's contacts to the observer, then its integral. */
+static void stress_step(stress_run *run, carom_world *w)
+{
+    if (!run->observer)
+        return;
+    size_t count = 0;
+    const carom_contact *c = carom_world_recorded_contacts(w, &count);
+    for (size_t k = 0; k < count; k++) {
+        carom_contact copy = c[k];
+        carom_stress_on_contact(run->observer, &copy);
+    }
+    double integral[9];
+    if (carom_stress_integral(run->observer, w, integral) != CAROM_OK) {
+        fprintf(stderr, "fuzz_world: %s\n", carom_stress_error_message(run->observer));
+        fail("the stress observer refused a world whose velocities changed only at contacts",
+             carom_world_time(w));
+    }
+    if (!run->smooth_elastic)
+        return;
+    carom_stats stats;
+    carom_world_get_stats(w, &stats);
+    double kinetic = 2.0 * run->energy0 * (carom_world_time(w) - run->t0);
+    double virial = stats.virial - run->virial0;
+    double trace = integral[0] + integral[4] + integral[8];
+    if (!(fabs(trace - kinetic - virial) <= 1e-9 * (kinetic + fabs(virial)) + 1e-300))
+        fail("the trace of the stress integral is not 2 E t plus the virial",
+             (trace - kinetic - virial) / (kinetic + fabs(virial)));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     byte_reader r = {data, size};
@@ -315,6 +386,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             v0[i][a] = p[i].v[a];
         }
     double e0 = energy(w, &s, p, n, g);
+    stress_run stress;
+    stress_begin(&stress, w, &s, p, n, growing);
     double mom0[3];
     carom_world_momentum(w, mom0);
     /* Energy is a sum of terms of both signs under gravity: compare with
@@ -359,6 +432,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         carom_world_get_stats(w, &after);
         check_recorded(w, &s, p, n, t_start, after.collisions - before.collisions,
                        after.wall_hits - before.wall_hits);
+        stress_step(&stress, w);
         double e = energy(w, &s, p, n, g);
         int energy_kept = !s.gravity || s.walls[1];
         if ((s.moving_obstacles && !s.report_only) || growing) {
@@ -405,6 +479,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (s.species && !growing && k < steps && k <= 5 && ((changes >> (k - 1)) & 1))
             change_species(w, &s, p, n, changes, k);
     }
+    carom_stress_free(stress.observer);
     carom_world_free(w);
     return 0;
 }
