@@ -37,7 +37,6 @@ typedef struct stress_sphere {
 struct carom_stress {
     int started;
     int failed;           /* a contact it cannot count: refuse at the next integral */
-    int dim;
     size_t n;             /* ids at the start */
     stress_sphere *spheres;
     double t_last;        /* the kinetic part is integrated up to here */
@@ -224,7 +223,6 @@ carom_status carom_stress_start(carom_stress *s, const carom_world *w)
     free(s->spheres);
     s->spheres = spheres;
     s->n = n;
-    s->dim = w->def.dim;
     s->t_last = carom_world_time(w);
     memset(s->integral, 0, sizeof s->integral);
     s->started = 1;
