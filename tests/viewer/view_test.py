@@ -93,10 +93,23 @@ def start_view(extra, scene=SCENE):
     out = open(os.path.join(WORK, f"{MODE}.stdout"), "w")
     err = open(os.path.join(WORK, f"{MODE}.stderr"), "w")
     proc = subprocess.Popen([CAROM, "view"] + scene + extra, stdout=out, stderr=err)
-    wid = xdo("search", "--sync", "--onlyvisible", "--name", "carom view").split()
+    # Polled rather than `search --sync`: xdotool exits with an X error and
+    # no output when a window (the previous view's, still being destroyed)
+    # vanishes while it searches; that is a race of the test, not a failure.
+    deadline = time.time() + 120.0
+    wid = []
+    while not wid and time.time() < deadline:
+        if proc.poll() is not None:
+            err.flush()
+            with open(err.name) as f:
+                sys.exit(f"FAIL: carom view exited ({proc.returncode}) before its "
+                         f"window appeared: {f.read().strip()}")
+        wid = xdo("search", "--onlyvisible", "--name", "carom view").split()
+        if not wid:
+            time.sleep(0.2)
     if not wid:
         proc.kill()
-        sys.exit("FAIL: no window appeared")
+        sys.exit("FAIL: no window appeared in 120 s")
     time.sleep(1.0)
     return proc, wid[0]
 
