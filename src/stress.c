@@ -37,12 +37,15 @@ typedef struct stress_sphere {
 struct carom_stress {
     int started;
     int failed;           /* a contact it cannot count: refuse at the next integral */
+    int heat_failed;      /* Q is not the heat flux: refuse carom_stress_heat_integral */
     size_t n;             /* ids at the start */
     stress_sphere *spheres;
     double t_last;        /* the kinetic part is integrated up to here */
+    double least_speed;   /* the world's restitution_min_speed */
     double kinetic[FLUXES];  /* K now, then sum e v */
     double integral[FLUXES]; /* S up to t_last, then Q */
     char message[CAROM_ERROR_MESSAGE_SIZE];
+    char heat_message[CAROM_ERROR_MESSAGE_SIZE]; /* why, when heat_failed */
 };
 
 static void stress_fail(carom_stress *s, const char *format, ...)
@@ -50,6 +53,18 @@ static void stress_fail(carom_stress *s, const char *format, ...)
     va_list args;
     va_start(args, format);
     vsnprintf(s->message, sizeof s->message, format, args);
+    va_end(args);
+}
+
+/* Q is not the heat flux from here on (the first reason is kept). */
+static void heat_fail(carom_stress *s, const char *format, ...)
+{
+    if (s->heat_failed)
+        return;
+    s->heat_failed = 1;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(s->heat_message, sizeof s->heat_message, format, args);
     va_end(args);
 }
 
@@ -150,8 +165,20 @@ void carom_stress_on_contact(void *user_data, carom_contact *c)
     }
     integrate_to(s, c->time);
     /* The energy carried from a to b: half of b's gain and of a's loss. */
-    double carried = 0.5 * (energy_of(b->mass, c->velocity_after[1]) - energy_of(b->mass, b->v) +
-                            energy_of(a->mass, a->v) - energy_of(a->mass, c->velocity_after[0]));
+    double a_before = energy_of(a->mass, a->v), a_after = energy_of(a->mass, c->velocity_after[0]);
+    double b_before = energy_of(b->mass, b->v), b_after = energy_of(b->mass, c->velocity_after[1]);
+    double carried = 0.5 * (b_after - b_before + a_before - a_after);
+    double change = a_after + b_after - a_before - b_before;
+    /* Round-off, and the least separating speed given to a grazing
+     * contact (src/response.c): up to mu least^2 / 2. */
+    double mu = a->mass * b->mass / (a->mass + b->mass);
+    double allowed = 1e-9 * (a_before + a_after + b_before + b_after) +
+                     mu * s->least_speed * s->least_speed;
+    if (!(fabs(change) <= allowed))
+        heat_fail(s, "stress: the contact of spheres %u and %u at t = %.17g changed their "
+                     "translational energy by %.3g (a rough or inelastic contact): the heat flux "
+                     "is that of smooth elastic contacts",
+                  (unsigned)c->i, (unsigned)c->j, c->time, change);
     add_kinetic(s->kinetic, a->mass, a->v, -1.0);
     add_kinetic(s->kinetic, b->mass, b->v, -1.0);
     memcpy(a->v, c->velocity_after[0], sizeof a->v);
@@ -183,11 +210,44 @@ static const char *world_unfit(const carom_world *w)
     return NULL;
 }
 
+/* Q is the heat flux where sum_i v_i = 0: equal masses and no net
+ * momentum, which contacts that keep momentum keep. */
+static void check_heat_flux(carom_stress *s)
+{
+    double momentum[3] = {0.0, 0.0, 0.0}, carried = 0.0;
+    const stress_sphere *first = NULL;
+    for (size_t id = 0; id < s->n; id++) {
+        const stress_sphere *x = &s->spheres[id];
+        if (x->mass == 0.0)
+            continue;
+        if (!first) {
+            first = x;
+        } else if (x->mass != first->mass) {
+            heat_fail(s, "stress: spheres %zu and %zu have unequal masses (%.17g and %.17g): "
+                         "the heat flux of a mixture also carries the energy of the "
+                         "interdiffusion (Q needs sum v = 0)",
+                      (size_t)(first - s->spheres), id, first->mass, x->mass);
+            return;
+        }
+        for (int k = 0; k < 3; k++)
+            momentum[k] += x->mass * x->v[k];
+        carried += x->mass * sqrt(x->v[0] * x->v[0] + x->v[1] * x->v[1] + x->v[2] * x->v[2]);
+    }
+    double total = sqrt(momentum[0] * momentum[0] + momentum[1] * momentum[1] +
+                        momentum[2] * momentum[2]);
+    if (total > 1e-9 * carried)
+        heat_fail(s, "stress: the total momentum (%.6g, %.6g, %.6g) is not zero (|P| = %.3g, "
+                     "more than 1e-9 of sum m|v| = %.6g): the heat flux needs sum v = 0",
+                  momentum[0], momentum[1], momentum[2], total, carried);
+}
+
 carom_status carom_stress_start(carom_stress *s, const carom_world *w)
 {
     s->started = 0;
     s->failed = 0;
+    s->heat_failed = 0;
     s->message[0] = '\0';
+    s->heat_message[0] = '\0';
     const char *unfit = world_unfit(w);
     if (unfit) {
         stress_fail(s, "stress: refused for a world with %s", unfit);
@@ -224,7 +284,9 @@ carom_status carom_stress_start(carom_stress *s, const carom_world *w)
     s->spheres = spheres;
     s->n = n;
     s->t_last = carom_world_time(w);
+    s->least_speed = w->def.restitution_min_speed;
     memset(s->integral, 0, sizeof s->integral);
+    check_heat_flux(s);
     s->started = 1;
     return CAROM_OK;
 }
@@ -295,9 +357,14 @@ carom_status carom_stress_integral(carom_stress *s, const carom_world *w, double
 carom_status carom_stress_heat_integral(carom_stress *s, const carom_world *w, double heat[3])
 {
     carom_status status = bring_up_to_date(s, w);
-    if (status == CAROM_OK)
-        memcpy(heat, s->integral + HEAT, 3 * sizeof s->integral[0]);
-    return status;
+    if (status != CAROM_OK)
+        return status;
+    if (s->heat_failed) {
+        memcpy(s->message, s->heat_message, sizeof s->message);
+        return CAROM_ERR_INVALID_ARGUMENT;
+    }
+    memcpy(heat, s->integral + HEAT, 3 * sizeof s->integral[0]);
+    return CAROM_OK;
 }
 
 /* The independent shear parts of a change D of S over a lag (each with

@@ -1394,7 +1394,7 @@ def case_conductivity(r):
     p = r.run(["init=" + uneven, "time=1", "viscosity=on", "conductivity=on"])
     err = p.stderr.splitlines()
     expect(p.returncode == RUNTIME and len(err) == 1 and
-           err[0].startswith("carom: conductivity: spheres 0 and 1 have unequal masses "
+           err[0].startswith("carom: conductivity: stress: spheres 0 and 1 have unequal masses "
                              "(2 and 1)"), "unequal masses: exit %d, stderr %r"
            % (p.returncode, p.stderr))
     expect(r.json(["init=" + uneven, "time=1", "viscosity=on"])["viscosity"] > 0,
@@ -1410,7 +1410,7 @@ def case_conductivity(r):
     p = r.run(["init=" + drifting, "time=1", "conductivity=on"])
     err = p.stderr.splitlines()
     expect(p.returncode == RUNTIME and len(err) == 1 and
-           err[0].startswith("carom: conductivity: the total momentum (0.01,") and
+           err[0].startswith("carom: conductivity: stress: the total momentum (0.01,") and
            "not zero" in err[0], "net momentum: exit %d, stderr %r" % (p.returncode, p.stderr))
 
 

@@ -39,51 +39,18 @@ static int failed(transport *t)
     return -1;
 }
 
-/* Q is the heat flux only where sum v = 0: equal masses, no net
- * momentum. 0, or -2 with t->message. */
-static int heat_flux_holds(transport *t, const carom_world *w)
-{
-    double momentum[3] = {0.0, 0.0, 0.0}, carried = 0.0, mass = NAN;
-    carom_sphere_id first = 0;
-    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
-        carom_sphere_state s;
-        if (carom_world_get_sphere(w, id, &s) != CAROM_OK)
-            continue;
-        if (isnan(mass)) {
-            mass = s.mass;
-            first = id;
-        } else if (s.mass != mass) {
-            snprintf(t->message, sizeof t->message,
-                     "spheres %lu and %lu have unequal masses (%.17g and %.17g): the heat flux "
-                     "needs equal masses (sum v = 0)",
-                     (unsigned long)first, (unsigned long)id, mass, s.mass);
-            return -2;
-        }
-        double speed = 0.0;
-        for (int k = 0; k < 3; k++) {
-            momentum[k] += s.mass * s.velocity[k];
-            speed += s.velocity[k] * s.velocity[k];
-        }
-        carried += s.mass * sqrt(speed);
-    }
-    double total = sqrt(momentum[0] * momentum[0] + momentum[1] * momentum[1] +
-                        momentum[2] * momentum[2]);
-    if (total > 1e-9 * carried) {
-        snprintf(t->message, sizeof t->message,
-                 "the total momentum (%.6g, %.6g, %.6g) is not zero (|P| = %.3g, more than "
-                 "1e-9 of sum m|v| = %.6g): the heat flux needs sum v = 0",
-                 momentum[0], momentum[1], momentum[2], total, carried);
-        return -2;
-    }
-    return 0;
-}
-
 int transport_start(transport *t, const carom_world *w)
 {
     t->count = 0;
     if (carom_stress_start(t->stress, w) != CAROM_OK)
         return failed(t);
-    return t->kept & TRANSPORT_CONDUCTIVITY ? heat_flux_holds(t, w) : 0;
+    /* Q's own conditions (equal masses, no net momentum) are known at
+     * once: ask now rather than at the first sample. */
+    double q[3];
+    if ((t->kept & TRANSPORT_CONDUCTIVITY) &&
+        carom_stress_heat_integral(t->stress, w, q) != CAROM_OK)
+        return failed(t), -2;
+    return 0;
 }
 
 int transport_sample(transport *t, const carom_world *w)

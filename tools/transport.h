@@ -20,10 +20,11 @@
  * t0 + k interval, the first at the start (zero). Either fails (-1) with
  * the library's one-line message when the world is one whose velocities
  * change other than at its contacts of spheres (walls, gravity, a
- * thermostat, driven spheres...). With Q, transport_start also fails for
- * spheres of unequal masses (naming two) and for a total momentum that is
- * not zero within 1e-9 of sum m |v|: Q is the heat flux only where
- * sum v = 0. At most the capacity given to transport_create samples are
+ * thermostat, driven spheres...). With Q, transport_start fails (-2) where
+ * the library refuses the heat integral at once (spheres of unequal
+ * masses, naming two; a total momentum that is not zero within 1e-9 of
+ * sum m |v|: Q is the heat flux only where sum v = 0), and
+ * transport_sample after a rough or inelastic contact. At most the capacity given to transport_create samples are
  * kept. The CSVs have the header `lag,viscosity,error` or
  * `lag,conductivity,error` and one row a lag of m = 1, 2, ... intervals
  * up to (samples - 1) / 2, stepping m_next = max(m + 1, floor(1.05 m)),

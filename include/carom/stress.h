@@ -31,7 +31,11 @@
  * It counts translational energy only (spins are not seen), and it is
  * the heat flux of a fluid whose sum_i v_i is zero (equal masses, no net
  * momentum); otherwise it also carries the energy of the mass that
- * flows.
+ * flows. So carom_stress_heat_integral is refused (S is not) for
+ * spheres of unequal masses, a total momentum above 1e-9 of sum m|v| at
+ * the start, and after a contact that changed the two spheres'
+ * translational energy (rough or inelastic; beyond round-off and the
+ * least separating speed a grazing contact is given, restitution_min_speed).
  *
  * Use: create one, make the world with def.on_contact =
  * carom_stress_on_contact and def.user_data = the observer (or call
@@ -87,7 +91,8 @@ carom_status carom_stress_integral(carom_stress *stress, const carom_world *worl
                                    double integral[9]);
 
 /* Q from the start to the world's time now (zero beyond dim); refused
- * as carom_stress_integral is. */
+ * as carom_stress_integral is, and where Q is not the heat flux (above:
+ * unequal masses, net momentum, a rough or inelastic contact). */
 carom_status carom_stress_heat_integral(carom_stress *stress, const carom_world *world,
                                         double heat[3]);
 

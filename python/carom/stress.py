@@ -142,7 +142,9 @@ class Stress:
         """Q from the start to the world's time now: a length-3 array, the
         time integral of the heat flux (sum_i e_i v_i between contacts,
         r_ab (dE_b - dE_a) / 2 at each; zero beyond dim). Refused with
-        carom.Error as integral is."""
+        carom.Error as integral is, and where Q is not the heat flux:
+        spheres of unequal masses, a net momentum at the start, a rough
+        or inelastic contact since."""
         handle = self._fed_by(world)
         out = (ctypes.c_double * 3)()
         self._refused(lib.carom_stress_heat_integral(self._stress, handle, out))

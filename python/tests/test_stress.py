@@ -57,7 +57,8 @@ def test_an_ideal_gas_integrates_its_kinetic_tensor():
     """Report-only spheres pass through each other: every contact reaches
     the observer with dp = 0 and no energy carried, S is
     t sum_i m_i v_i v_i^T, off-diagonal parts and unequal masses included,
-    and Q is t sum_i e_i v_i, e_i = m_i v_i^2 / 2."""
+    and Q is t sum_i e_i v_i, e_i = m_i v_i^2 / 2, with equal masses (with
+    unequal ones Q is not the heat flux and is refused)."""
     length = carom.box_length_for_packing(3, 200, 0.5, 0.2)
     scene = carom.Scene(3, length).random(200, 0.5, seed=5).maxwell_velocities(1.0, seed=6)
     scene.mass = np.random.default_rng(7).uniform(0.5, 2.0, 200)
@@ -72,6 +73,15 @@ def test_an_ideal_gas_integrates_its_kinetic_tensor():
     kinetic = np.einsum("i,ia,ib->ab", m, v, v)
     assert np.allclose(s, 5.0 * kinetic, rtol=0, atol=1e-12 * np.abs(kinetic).max())
     assert abs(s[0, 1]) > 1e-3 * abs(s[0, 0])  # the off-diagonal parts are there to check
+    with pytest.raises(carom.Error, match=r"spheres 0 and 1 have unequal masses"):
+        stress.heat_integral(world)
+    scene.mass = np.ones(200)
+    stress = carom.Stress()
+    world = scene.create_world(response="none", on_contact=stress)
+    world.advance_to(1.0)
+    stress.start(world)
+    world.advance_to(6.0)
+    m = scene.mass
     q = stress.heat_integral(world)
     assert q.shape == (3,)
     carried = np.einsum("i,i,ia->a", 0.5 * m, (v * v).sum(axis=1), v)
@@ -79,27 +89,39 @@ def test_an_ideal_gas_integrates_its_kinetic_tensor():
     assert (np.abs(q) > 1e-3 * np.abs(carried).max()).all()  # every axis is there to check
 
 
-def test_rough_unequal_spheres_against_their_recorded_contacts():
+@pytest.mark.parametrize("rough,unequal_masses,refusal", [
+    (True, True, "unequal masses"),
+    (True, False, "changed their translational energy"),
+    (False, False, None)])
+def test_spheres_against_their_recorded_contacts(rough, unequal_masses, refusal):
     """S and Q summed in numpy from the contacts the world records
     (kinetic parts between them; at each, r_ab dp^T and r_ab times the
     energy carried from a to b, (dE_b - dE_a) / 2, r_ab the normal times
-    r_a + r_b), for rough spheres of unequal radii and masses: then dp has
-    a tangential part and S is not symmetric, so its orientation shows,
-    and a contact changes the translational energy (spins take their
-    share), so dE_b != -dE_a."""
+    r_a + r_b), for spheres of unequal radii. Rough ones: then dp has a
+    tangential part and S is not symmetric, so its orientation shows, and
+    a contact changes the translational energy (spins take their share),
+    so dE_b != -dE_a and Q is not the heat flux: refused, as it is for
+    unequal masses (a mixture's energy flux carries its interdiffusion);
+    S is not."""
     n = 120
     length = carom.box_length_for_packing(3, n, 0.5, 0.25)
     scene = carom.Scene(3, length).resize(n).random_radii(0.4, 0.6, seed=2).place_random(seed=3)
     scene.maxwell_velocities(1.0, seed=4)
-    scene.mass = np.random.default_rng(5).uniform(0.5, 2.0, n)
+    if unequal_masses:
+        scene.mass = np.random.default_rng(5).uniform(0.5, 2.0, n)
     stress = carom.Stress()
     world = scene.create_world(on_contact=stress, record_contacts=True,
-                               tangential_restitution=0.6)
-    assert world.is_rough()
+                               tangential_restitution=0.6 if rough else -1.0)
+    assert world.is_rough() == rough
     stress.start(world)
     world.advance_to(4.0)
     s = stress.integral(world)
-    q = stress.heat_integral(world)
+    if refusal:
+        with pytest.raises(carom.Error, match=refusal):
+            stress.heat_integral(world)
+        q = None
+    else:
+        q = stress.heat_integral(world)
     contacts = world.recorded_contacts()
     assert len(contacts) > 500 and (contacts["kind"] == 0).all()
     m, r, v = scene.mass, scene.radius, scene.velocity.copy()
@@ -129,10 +151,13 @@ def test_rough_unequal_spheres_against_their_recorded_contacts():
     expected += (4.0 - t) * kinetic
     expected_q += (4.0 - t) * heat
     assert np.allclose(s, expected, rtol=0, atol=1e-10 * np.abs(expected).max())
-    antisymmetric = s - s.T
-    assert np.abs(antisymmetric).max() > 1e-4 * np.abs(s).max()
-    assert np.allclose(q, expected_q, rtol=0, atol=1e-10 * np.abs(expected_q).max())
-    assert unequal > len(contacts) // 2  # the spins took or gave energy at most contacts
+    antisymmetric = np.abs(s - s.T).max()
+    if rough:
+        assert antisymmetric > 1e-4 * np.abs(s).max()
+        assert unequal > len(contacts) // 2  # the spins took or gave energy at most contacts
+    else:
+        assert antisymmetric < 1e-9 * np.abs(s).max() and unequal == 0
+        assert np.allclose(q, expected_q, rtol=0, atol=1e-10 * np.abs(expected_q).max())
 
 
 def test_refusals_carry_the_library_message():
