@@ -303,8 +303,14 @@ BAD_INPUT = {
                           ["pair_friction=0-1:nan", "NaN is not allowed"]),
     "pair_friction_mu_nan": (["species=2", "pair_friction=0-1:0.5:nan"], USAGE,
                              ["pair_friction=0-1:0.5:nan", "NaN is not allowed"]),
-    "pair_friction_mu_inf": (["species=2", "pair_friction=0-1:0.5:inf"], USAGE,
-                             ["pair_friction=0-1:0.5:inf", "infinity is not allowed"]),
+    "pair_friction_mu_minus_inf": (["species=2", "pair_friction=0-1:0.5:-inf"], USAGE,
+                                   ["pair_friction=0-1:0.5:-inf",
+                                    "pair 0-1: the friction coefficient must be >= 0, not -inf"]),
+    "pair_friction_beta_inf": (["species=2", "pair_friction=0-1:inf"], USAGE,
+                               ["pair_friction=0-1:inf", "infinity is not allowed"]),
+    "friction_minus_inf": (["friction=-inf"], USAGE,
+                           ["friction=-inf", "must be >= 0 (inf: no limit)"]),
+    "wall_friction_nan": (["wall_friction=nan"], USAGE, ["wall_friction=nan", "NaN is not allowed"]),
     "pair_friction_three_numbers": (["species=2", "pair_friction=0-1:0.5:0.2:3"], USAGE,
                                     ["pair_friction=0-1:0.5:0.2:3", "malformed number"]),
     "pair_friction_twice": (["species=2", "friction=0.5", "pair_friction=0-1:1,1-0:1:0.2"],
@@ -2240,6 +2246,24 @@ def case_pair_friction(r):
     line = ("  friction           pairs 1-1: beta 1 mu 0.3, 0-1: beta 0.5 mu 0.2 (the others "
             "beta -1 mu 0.3); walls: species 0: beta 0 mu inf (the others beta -1 mu inf)\n")
     expect(line in p.stdout and "rotational energy" in p.stdout, "summary:\n%s" % p.stdout)
+    # The per-pair laws are below; the rough line does not claim one for all.
+    expect("  rough spheres      tangential restitution by pair and species (friction below), "
+           "inertia 0.4 m r^2\n" in p.stdout, "rough line:\n%s" % p.stdout)
+    # inf: no limit, for one pair where friction= sets one for the others, and
+    # spelled out for the default; as a pair's mu the same as leaving it out.
+    no_limit = ["n=200", "species=2", "time=0.5", "seed=4", "tangential_restitution=0.5",
+                "final=" + r.path("no_limit.xyz")]
+    d = r.json(no_limit + ["friction=0.3", "pair_friction=0-1:1:inf"])
+    expect(d["pair_friction"] == [[0, 1, 1, None]], "pair_friction %r" % d["pair_friction"])
+    spelled = r.json(no_limit + ["friction=inf", "wall_friction=inf"])
+    default = r.json(no_limit)
+    expect(spelled["collisions"] == default["collisions"] and
+           spelled["rotational_energy_final"] == default["rotational_energy_final"],
+           "friction=inf differs from the default: %r, %r" % (spelled, default))
+    given = r.json(no_limit + ["pair_friction=0-1:0.5:inf"])
+    expect(given["collisions"] == default["collisions"] and
+           given["rotational_energy_final"] == default["rotational_energy_final"],
+           "a pair's mu inf differs from friction='s default")
     p = r.ok(["n=200", "species=2", "time=0.2"])
     expect("friction" not in p.stdout, "friction in the summary:\n%s" % p.stdout)
     d = r.json(["n=100", "time=0.2"])

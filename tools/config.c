@@ -60,9 +60,9 @@ static const struct {
     [KEY_INERTIA_FACTOR] = {"inertia_factor", "moment of inertia k m r^2 of rough spheres, k in "
                                               "(0, 1] (default 0.4 in 3D, 0.5 in 2D: solid)"},
     [KEY_FRICTION] = {"friction", "rough spheres: Coulomb's limit mu >= 0 on the tangential "
-                                  "impulse, mu times the normal one (default: none)"},
+                                  "impulse, mu times the normal one (default inf: none)"},
     [KEY_WALL_FRICTION] = {"wall_friction", "the same against walls, planes, segments and "
-                                            "triangles (default: none)"},
+                                            "triangles (default inf: none)"},
     [KEY_RESPONSE] = {"response", "elastic (default) or none (report contacts only)"},
     [KEY_SPECIES] = {"species", "K in 1..32: spheres get species 0..K-1 at random (default 1)"},
     [KEY_SPECIES_FRACTION] = {"species_fraction", "f0,f1,...: the species' shares of the "
@@ -78,7 +78,7 @@ static const struct {
                                       "keep wall_restitution="},
     [KEY_PAIR_FRICTION] = {"pair_friction",
                            "a-b:beta[:mu],...: rough contacts of species a and b, tangential "
-                           "restitution beta in [-1, 1] and Coulomb's mu >= 0 (default "
+                           "restitution beta in [-1, 1] and Coulomb's mu >= 0 or inf (default "
                            "friction=); other pairs keep tangential_restitution= and friction="},
     [KEY_SPECIES_WALL_FRICTION] = {"species_wall_friction",
                                    "s:beta[:mu],...: the same for species s with walls, planes, "

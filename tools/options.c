@@ -166,8 +166,9 @@ int options_bad_value(const config *c, config_key key, cli_error *error, const c
 }
 
 /* Parses one number of a value (the whole token [s, s+len)). */
-int options_parse_number(const config *c, config_key key, const char *s, size_t len, double *out,
-                         cli_error *error)
+/* One number in [s, s + len); infinity only if `infinite_ok`. */
+static int parse_number(const config *c, config_key key, const char *s, size_t len,
+                        int infinite_ok, double *out, cli_error *error)
 {
     char buf[128];
     while (len > 0 && isspace((unsigned char)*s))
@@ -185,9 +186,36 @@ int options_parse_number(const config *c, config_key key, const char *s, size_t 
         return options_bad_value(c, key, error, "malformed number");
     if (isnan(x))
         return options_bad_value(c, key, error, "NaN is not allowed");
-    if (isinf(x))
+    if (isinf(x) && !infinite_ok)
         return options_bad_value(c, key, error, "infinity is not allowed");
     *out = x;
+    return 0;
+}
+
+int options_parse_number(const config *c, config_key key, const char *s, size_t len, double *out,
+                         cli_error *error)
+{
+    return parse_number(c, key, s, len, 0, out, error);
+}
+
+int options_parse_limit(const config *c, config_key key, const char *s, size_t len, double *out,
+                        cli_error *error)
+{
+    return parse_number(c, key, s, len, 1, out, error);
+}
+
+/* key's value, a limit >= 0 or inf (the fallback when not given). */
+static int get_limit(const config *c, config_key key, double fallback, double *out,
+                     cli_error *error)
+{
+    *out = fallback;
+    if (!config_is_set(c, key))
+        return 0;
+    const char *v = c->value[key];
+    if (options_parse_limit(c, key, v, strlen(v), out, error))
+        return error->exit_code;
+    if (*out < 0.0)
+        return options_bad_value(c, key, error, "must be >= 0 (inf: no limit)");
     return 0;
 }
 
@@ -970,8 +998,8 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     TRY(get_range(c, KEY_WALL_TANGENTIAL_RESTITUTION, -1.0, -1.0, 1.0, 0,
                   &o->wall_tangential_restitution, error));
     /* The library's 0 (its default) is spelled out: a solid sphere or disk. */
-    TRY(get_range(c, KEY_FRICTION, INFINITY, 0.0, INFINITY, 0, &o->friction, error));
-    TRY(get_range(c, KEY_WALL_FRICTION, INFINITY, 0.0, INFINITY, 0, &o->wall_friction, error));
+    TRY(get_limit(c, KEY_FRICTION, INFINITY, &o->friction, error));
+    TRY(get_limit(c, KEY_WALL_FRICTION, INFINITY, &o->wall_friction, error));
     TRY(get_range(c, KEY_INERTIA_FACTOR, o->dim == 2 ? 0.5 : 0.4, 0.0, 1.0, 1, &o->inertia_factor,
                   error));
     static const char *const responses[] = {"elastic", "none"};

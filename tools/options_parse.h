@@ -21,6 +21,10 @@ int options_bad_value(const config *c, config_key key, cli_error *error, const c
 int options_parse_number(const config *c, config_key key, const char *s, size_t len,
                          double *out, cli_error *error);
 
+/* As options_parse_number, infinity allowed (a limit: inf, none). */
+int options_parse_limit(const config *c, config_key key, const char *s, size_t len,
+                        double *out, cli_error *error);
+
 /* key's value: a comma-separated list of 1..max numbers. */
 int options_parse_list(const config *c, config_key key, double *out, int max, int *count,
                        cli_error *error);

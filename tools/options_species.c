@@ -75,7 +75,7 @@ typedef struct species_key {
     const char *expected; /* the problem of a malformed item */
     struct {
         const char *name; /* in messages */
-        double lo, hi;    /* its range (hi infinite: lo and above) */
+        double lo, hi;    /* its range (hi infinite: lo and above, inf included) */
     } number[2];
 } species_key;
 
@@ -108,8 +108,8 @@ static const species_key species_wall_restitution_key = {
 };
 
 /* pair_friction=a-b:beta[:mu],...: pairs of species, their tangential
- * restitution and Coulomb's mu (friction='s when not given). Infinity is
- * refused as in friction= (whose default is no limit). */
+ * restitution and Coulomb's mu (friction='s when not given; inf: no
+ * limit, as friction='s default). */
 static const species_key pair_friction_key = {
     .key = KEY_PAIR_FRICTION,
     .pairs = 1,
@@ -165,10 +165,12 @@ static int parse_numbers(const config *c, const species_key *k, const char *s, c
     for (int q = 0; q < k->numbers; q++) {
         const char *colon = q + 1 < k->numbers ? memchr(s, ':', (size_t)(end - s)) : NULL;
         const char *stop = colon ? colon : end;
-        if (options_parse_number(c, k->key, s, (size_t)(stop - s), &value[q], error))
-            return error->exit_code;
         const char *name = k->number[q].name;
         double lo = k->number[q].lo, hi = k->number[q].hi;
+        int (*parse)(const config *, config_key, const char *, size_t, double *, cli_error *) =
+            isinf(hi) ? options_parse_limit : options_parse_number;
+        if (parse(c, k->key, s, (size_t)(stop - s), &value[q], error))
+            return error->exit_code;
         if (value[q] < lo || value[q] > hi) {
             char problem[160];
             if (isinf(hi))

@@ -362,9 +362,15 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     fprintf(out, "  kinetic energy     %.10g -> %.10g  (relative change %.3g)\n",
             r->kinetic_energy_initial, r->kinetic_energy_final, relative_drift(r));
     if (r->rough) {
-        fprintf(out, "  rough spheres      tangential restitution %g (%g at walls and surfaces), "
-                     "inertia %g m r^2\n",
-                o->tangential_restitution, o->wall_tangential_restitution, o->inertia_factor);
+        if (o->pair_friction.n > 0 || o->species_wall_friction.n > 0)
+            fprintf(out, "  rough spheres      tangential restitution by pair and species "
+                         "(friction below), inertia %g m r^2\n",
+                    o->inertia_factor);
+        else
+            fprintf(out, "  rough spheres      tangential restitution %g (%g at walls and "
+                         "surfaces), inertia %g m r^2\n",
+                    o->tangential_restitution, o->wall_tangential_restitution,
+                    o->inertia_factor);
         fprintf(out, "  rotational energy  %.10g -> %.10g  (kT %.5g -> %.5g; total energy "
                      "relative change %.3g)\n",
                 r->rotational_energy_initial, r->rotational_energy_final,
