@@ -367,12 +367,20 @@ carom_status carom_stress_heat_integral(carom_stress *s, const carom_world *w, d
     return CAROM_OK;
 }
 
+/* The parts of a change of the samples over a lag whose squares
+ * Einstein-Helfand averages; `mean` is the change the run's mean rate
+ * gives over the lag (the bulk part's only). Returns how many. */
+typedef int parts_fn(const double *from, const double *to, int dim, double mean,
+                     double parts[5]);
+
 /* The independent shear parts of a change D of S over a lag (each with
  * the statistics of a symmetrised off-diagonal entry in an isotropic
  * fluid): the off-diagonal pairs, (D_xx - D_yy) / 2 and, in 3D,
- * (D_xx + D_yy - 2 D_zz) / (2 sqrt 3). Returns how many. */
-static int shear_parts(const double *from, const double *to, int dim, double parts[5])
+ * (D_xx + D_yy - 2 D_zz) / (2 sqrt 3). */
+static int shear_parts(const double *from, const double *to, int dim, double mean,
+                       double parts[5])
 {
+    (void)mean;
     double d[9];
     for (int k = 0; k < 9; k++)
         d[k] = to[k] - from[k];
@@ -386,9 +394,26 @@ static int shear_parts(const double *from, const double *to, int dim, double par
     return n;
 }
 
-/* The heat flux's parts: its change along each axis. */
-static int heat_parts(const double *from, const double *to, int dim, double parts[5])
+/* The bulk part: the change of tr S / dim less its mean, P V lag. */
+static double trace_over_dim(const double *s, int dim)
 {
+    double sum = 0.0;
+    for (int a = 0; a < dim; a++)
+        sum += s[4 * a];
+    return sum / dim;
+}
+
+static int bulk_part(const double *from, const double *to, int dim, double mean, double parts[5])
+{
+    parts[0] = trace_over_dim(to, dim) - trace_over_dim(from, dim) - mean;
+    return 1;
+}
+
+/* The heat flux's parts: its change along each axis. */
+static int heat_parts(const double *from, const double *to, int dim, double mean,
+                      double parts[5])
+{
+    (void)mean;
     for (int a = 0; a < dim; a++)
         parts[a] = to[a] - from[a];
     return dim;
@@ -398,14 +423,13 @@ static int heat_parts(const double *from, const double *to, int dim, double part
  * part of samples `stride` doubles apart, and the standard error of the
  * values of the non-overlapping windows. */
 static double helfand(const double *samples, size_t stride, size_t count, size_t m, int dim,
-                      int (*parts_of)(const double *, const double *, int, double[5]),
-                      double scale, double *error_out)
+                      parts_fn *parts_of, double mean, double scale, double *error_out)
 {
     double sum = 0.0, window_sum = 0.0, window_sq = 0.0;
     size_t terms = 0, windows = 0;
     for (size_t k = 0; k + m < count; k++) {
         double parts[5];
-        int n = parts_of(samples + k * stride, samples + (k + m) * stride, dim, parts);
+        int n = parts_of(samples + k * stride, samples + (k + m) * stride, dim, mean, parts);
         for (int p = 0; p < n; p++) {
             double x = parts[p] * parts[p] * scale;
             sum += x;
@@ -440,7 +464,24 @@ double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int d
     if (!estimate_ok(samples, count, m, dim, interval, volume, kT))
         return NAN;
     double scale = 1.0 / (2.0 * volume * kT * (double)m * interval);
-    return helfand(&samples[0][0], 9, count, m, dim, shear_parts, scale, error_out);
+    return helfand(&samples[0][0], 9, count, m, dim, shear_parts, 0.0, scale, error_out);
+}
+
+double carom_bulk_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
+                            double interval, double volume, double kT, double *error_out)
+{
+    if (error_out)
+        *error_out = NAN;
+    if (!estimate_ok(samples, count, m, dim, interval, volume, kT) || m + 1 >= count)
+        return NAN;
+    /* P V over the whole run, and the bridge's correction: a walk whose
+     * mean rate is taken from its own two ends has, over a lag of m out
+     * of count - 1 intervals, (1 - m / (count - 1)) of its variance. */
+    double whole = (double)(count - 1);
+    double mean = (trace_over_dim(samples[count - 1], dim) - trace_over_dim(samples[0], dim)) *
+                  (double)m / whole;
+    double scale = 1.0 / (2.0 * volume * kT * (double)m * interval * (1.0 - (double)m / whole));
+    return helfand(&samples[0][0], 9, count, m, dim, bulk_part, mean, scale, error_out);
 }
 
 double carom_conductivity(const double (*samples)[3], size_t count, size_t m, int dim,
@@ -451,7 +492,7 @@ double carom_conductivity(const double (*samples)[3], size_t count, size_t m, in
     if (!estimate_ok(samples, count, m, dim, interval, volume, kT))
         return NAN;
     double scale = 1.0 / (2.0 * volume * kT * kT * (double)m * interval);
-    return helfand(&samples[0][0], 3, count, m, dim, heat_parts, scale, error_out);
+    return helfand(&samples[0][0], 3, count, m, dim, heat_parts, 0.0, scale, error_out);
 }
 
 static const double pi = 3.14159265358979323846;
@@ -473,6 +514,13 @@ double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, 
     double dilute = 5.0 / (16.0 * sigma * sigma) * sqrt(mass * kT / pi);
     double kinetic = 1.0 + 8.0 / 5.0 * eta * chi;
     return dilute * (kinetic * kinetic / chi + 768.0 / (25.0 * pi) * eta * eta * chi);
+}
+
+double carom_bulk_viscosity_enskog(int dim, double packing, double sigma, double kT, double mass)
+{
+    double chi = enskog_chi(dim, packing, sigma, kT, mass), eta = packing;
+    double dilute = 5.0 / (16.0 * sigma * sigma) * sqrt(mass * kT / pi);
+    return dilute * 256.0 / (5.0 * pi) * eta * eta * chi;
 }
 
 double carom_conductivity_enskog(int dim, double packing, double sigma, double kT, double mass)

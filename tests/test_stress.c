@@ -18,12 +18,13 @@
  *   free time, Einstein-Helfand's estimates tend to the collisional
  *   transfer alone, which in an equilibrium fluid (velocities at contact
  *   Maxwellian, collisions at the rate the pressure gives) is
- *   (4/15) rho^2 sigma^4 g(sigma) sqrt(pi m kT) for the viscosity and
+ *   (4/15) rho^2 sigma^4 g(sigma) sqrt(pi m kT) for the viscosity,
+ *   (4/9) rho^2 sigma^4 g(sigma) sqrt(pi m kT) for the bulk viscosity and
  *   (2/3) rho^2 sigma^4 g(sigma) sqrt(pi kT / m) for the conductivity,
  *   g(sigma) from Z: the estimates extrapolated to lag 0 within 2% (4%
  *   in quick mode).
- * - carom_viscosity and carom_conductivity on samples with known
- *   answers; Enskog's formulas.
+ * - carom_viscosity, carom_bulk_viscosity and carom_conductivity on
+ *   samples with known answers; Enskog's formulas.
  * - Refusals: walls, gravity, an infinite mass, no spheres; and after the
  *   start a velocity set by hand, a sphere added or removed, a contact
  *   with a plane passed on, growth (going on, or over): the integral is
@@ -306,6 +307,15 @@ static void test_instant_viscosity(void)
     fprintf(stderr, "  heat, lag 0: %.6f (%.6f, %.6f) against %.6f: %.4f\n", at_zero_heat,
             one_heat, two_heat, instant_heat, at_zero_heat / instant_heat);
     CHECK_REL(at_zero_heat, instant_heat, quick ? 0.04 : 0.02);
+    /* The bulk viscosity's: the collisions' virial alone, as a shot
+     * noise, (4/9) rho^2 sigma^4 g sqrt(pi m kT), Enskog's kappa_E. */
+    double instant_bulk = 4.0 / 9.0 * rho * rho * g * sqrt(pi * kt);
+    double one_bulk = carom_bulk_viscosity(s, count, 1, 3, interval, volume, kt, NULL);
+    double two_bulk = carom_bulk_viscosity(s, count, 2, 3, interval, volume, kt, NULL);
+    double at_zero_bulk = 2.0 * one_bulk - two_bulk;
+    fprintf(stderr, "  bulk, lag 0: %.6f (%.6f, %.6f) against %.6f: %.4f\n", at_zero_bulk,
+            one_bulk, two_bulk, instant_bulk, at_zero_bulk / instant_bulk);
+    CHECK_REL(at_zero_bulk, instant_bulk, quick ? 0.04 : 0.02);
     free(heat);
     free(samples);
     carom_world_free(w);
@@ -373,6 +383,39 @@ static void test_estimator_and_formula(void)
     CHECK_REL(carom_conductivity_enskog(3, 0.4, 1.0, 1.0, 1.0), conducting, 1e-14);
     CHECK(isnan(carom_conductivity_enskog(2, 0.4, 1.0, 1.0, 1.0)));
     CHECK(isnan(carom_viscosity_enskog(3, 1.0, 1.0, 1.0, 1.0)));
+    /* The bulk viscosity: S_aa = 7 k + 2 [k odd] (and S_zz = k^2, which 2D
+     * must not see) over 41 samples: P V = 7 a sample, and over an odd
+     * lag the isotropic part less its mean changes by +-2, whatever the
+     * origin: 4 / (2 V kT m interval (1 - m / 40)). */
+    double bulk[41][9] = {{0.0}};
+    for (int k = 0; k < 41; k++) {
+        bulk[k][0] = bulk[k][4] = 7.0 * k + 2.0 * (k % 2);
+        bulk[k][8] = (double)k * k;
+        bulk[k][1] = bulk[k][3] = (double)k * k; /* shear: not seen */
+    }
+    const double(*b)[9] = (const double(*)[9])bulk;
+    error = -1.0;
+    CHECK_REL(carom_bulk_viscosity(b, 41, 3, 2, 0.5, 8.0, 2.0, &error),
+              4.0 / (2.0 * 8.0 * 2.0 * 3.0 * 0.5 * (1.0 - 3.0 / 40.0)), 1e-14);
+    CHECK(error >= 0.0 && error < 1e-6); /* every window the same (but for rounding) */
+    CHECK(fabs(carom_bulk_viscosity(b, 41, 2, 2, 0.5, 8.0, 2.0, NULL)) < 1e-25);
+    for (int k = 0; k < 41; k++)
+        bulk[k][8] = bulk[k][0];
+    CHECK_REL(carom_bulk_viscosity(b, 41, 3, 3, 0.5, 8.0, 2.0, NULL),
+              4.0 / (2.0 * 8.0 * 2.0 * 3.0 * 0.5 * (1.0 - 3.0 / 40.0)), 1e-14);
+    bulk[20][0] += 3.0; /* one sample off: the windows differ */
+    carom_bulk_viscosity(b, 41, 3, 3, 0.5, 8.0, 2.0, &error);
+    CHECK(error > 0.0);
+    CHECK(isnan(carom_bulk_viscosity(b, 41, 40, 3, 0.5, 8.0, 2.0, NULL)));
+    CHECK(!isnan(carom_bulk_viscosity(b, 41, 39, 3, 0.5, 8.0, 2.0, NULL)));
+    CHECK(isnan(carom_bulk_viscosity(b, 41, 0, 3, 0.5, 8.0, 2.0, NULL)));
+    CHECK(isnan(carom_bulk_viscosity(b, 41, 3, 3, 0.5, 8.0, -1.0, NULL)));
+    /* Enskog's: (4/9) rho^2 sigma^4 chi sqrt(pi m kT), rho = 6 packing / (pi sigma^3). */
+    double rho = 6.0 * 0.4 / (pi * 8.0);
+    CHECK_REL(carom_bulk_viscosity_enskog(3, 0.4, 2.0, 3.0, 1.5),
+              4.0 / 9.0 * rho * rho * 16.0 * chi * sqrt(pi * 1.5 * 3.0), 1e-14);
+    CHECK(carom_bulk_viscosity_enskog(3, 0.0, 1.0, 1.0, 1.0) == 0.0);
+    CHECK(isnan(carom_bulk_viscosity_enskog(2, 0.4, 1.0, 1.0, 1.0)));
 }
 
 static int says(const carom_stress *observer, const char *part)

@@ -1,7 +1,7 @@
 /* carom stress: the time integrals of a world's pressure tensor and heat
- * flux, exactly, for transport coefficients (shear viscosity and thermal
- * conductivity by the Einstein-Helfand route, carom_viscosity and
- * carom_conductivity below).
+ * flux, exactly, for transport coefficients (shear and bulk viscosity
+ * and thermal conductivity by the Einstein-Helfand route,
+ * carom_viscosity, carom_bulk_viscosity and carom_conductivity below).
  *
  * The pressure tensor of spheres in a periodic box, times its volume V,
  * is a kinetic part, sum_i m_i v_i v_i^T, that changes only at contacts,
@@ -125,6 +125,28 @@ double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int d
  *     eta_E = eta_0 ((1 + 8/5 packing chi)^2 / chi + 768 / (25 pi) packing^2 chi)
  *           (= eta_0 (1/chi + 16/5 packing + 64/25 (1 + 12/pi) packing^2 chi)). */
 double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, double mass);
+
+/* Bulk viscosity by the Einstein-Helfand route, from samples of S as
+ * carom_viscosity's: with d = (tr D) / dim - P V lag, the change of the
+ * isotropic part less its mean (P V from the samples' first and last,
+ * (tr S_last - tr S_first) / (dim (count - 1) interval)),
+ *
+ *     kappa(lag) = < d^2 > / (2 V kT lag (1 - m / (count - 1))),
+ *
+ * the last factor undoing what taking the mean from the same run takes
+ * from the variance (exactly, for a random walk). In an elastic fluid
+ * tr K = 2 E is constant: d is the collisions' virial less its mean.
+ * Error and NaN as carom_viscosity's, and NaN for m = count - 1. */
+double carom_bulk_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
+                            double interval, double volume, double kT, double *error_out);
+
+/* Enskog's bulk viscosity of equal hard spheres (3D; NaN in 2D): wholly
+ * collisional, in the first approximation
+ *     kappa_E = eta_0 256 / (5 pi) packing^2 chi
+ *             (= (4/9) rho^2 sigma^4 chi sqrt(pi m kT)),
+ * eta_0 and chi as carom_viscosity_enskog's. */
+double carom_bulk_viscosity_enskog(int dim, double packing, double sigma, double kT,
+                                   double mass);
 
 /* Thermal conductivity by the Einstein-Helfand route, from samples of Q
  * (as carom_viscosity's of S, k_B = 1):
