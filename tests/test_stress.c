@@ -408,6 +408,10 @@ static void test_estimator_and_formula(void)
     CHECK(error > 0.0);
     CHECK(isnan(carom_bulk_viscosity(b, 41, 40, 3, 0.5, 8.0, 2.0, NULL)));
     CHECK(!isnan(carom_bulk_viscosity(b, 41, 39, 3, 0.5, 8.0, 2.0, NULL)));
+    carom_bulk_viscosity(b, 41, 20, 3, 0.5, 8.0, 2.0, &error); /* two windows: no error */
+    CHECK(isnan(error));
+    carom_bulk_viscosity(b, 41, 10, 3, 0.5, 8.0, 2.0, &error);
+    CHECK(error > 0.0);
     CHECK(isnan(carom_bulk_viscosity(b, 41, 0, 3, 0.5, 8.0, 2.0, NULL)));
     CHECK(isnan(carom_bulk_viscosity(b, 41, 3, 3, 0.5, 8.0, -1.0, NULL)));
     /* Enskog's: (4/9) rho^2 sigma^4 chi sqrt(pi m kT), rho = 6 packing / (pi sigma^3). */

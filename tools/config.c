@@ -115,6 +115,10 @@ static const struct {
     [KEY_VISCOSITY] = {"viscosity", "FILE or on: shear viscosity of the measured run by the "
                                     "Einstein-Helfand route (CSV lag,viscosity,error to FILE; "
                                     "elastic spheres in a periodic box)"},
+    [KEY_BULK_VISCOSITY] = {"bulk_viscosity",
+                            "FILE or on: bulk viscosity of the measured run by the "
+                            "Einstein-Helfand route, from viscosity's samples (CSV "
+                            "lag,bulk_viscosity,error to FILE; where viscosity is allowed)"},
     [KEY_CONDUCTIVITY] = {"conductivity", "FILE or on: thermal conductivity of the measured run "
                                           "by the Einstein-Helfand route (CSV "
                                           "lag,conductivity,error to FILE; elastic smooth "
@@ -122,9 +126,9 @@ static const struct {
     [KEY_TRANSPORT_INTERVAL] = {"transport_interval",
                                 "simulated time between samples of the stress and heat "
                                 "integrals (default lag/20, or time/1000 without a lag)"},
-    [KEY_TRANSPORT_LAG] = {"transport_lag", "the lag of the viscosity and conductivity: a whole "
-                                            "number of intervals, at most time/2 (default 50 "
-                                            "mean free times of the run)"},
+    [KEY_TRANSPORT_LAG] = {"transport_lag", "the lag of the viscosities and conductivity: a "
+                                            "whole number of intervals, at most time/2 (default "
+                                            "50 mean free times of the run)"},
     [KEY_THERMOSTAT] = {"thermostat", "nu > 0: Andersen heat bath at `temperature`, each "
                                       "sphere's velocity redrawn at rate nu (default 0: none)"},
     [KEY_COMPRESS] = {"compress", "a packing fraction, or jam: grow the spheres "

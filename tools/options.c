@@ -445,12 +445,20 @@ static int get_word(const config *c, config_key key, const char *const *words, i
     return options_bad_value(c, key, error, problem);
 }
 
+/* A key KEY=FILE|on|off (off when not set): whether it is on, and in
+ * *file its FILE (NULL with on or off). */
+static int get_output(const config *c, config_key key, const char **file)
+{
+    int on = config_is_set(c, key) && strcmp(c->value[key], "off") != 0;
+    *file = on && strcmp(c->value[key], "on") != 0 ? c->value[key] : NULL;
+    return on;
+}
+
 /* rdf=FILE|on and the keys that shape its samples (which need it). */
 static int get_rdf(const config *c, run_options *o, cli_error *error)
 {
     static const config_key needs_rdf[] = {KEY_RDF_INTERVAL, KEY_RDF_MAX, KEY_RDF_BIN};
-    o->rdf = config_is_set(c, KEY_RDF) && strcmp(c->value[KEY_RDF], "off") != 0;
-    o->rdf_file = o->rdf && strcmp(c->value[KEY_RDF], "on") != 0 ? c->value[KEY_RDF] : NULL;
+    o->rdf = get_output(c, KEY_RDF, &o->rdf_file);
     for (size_t k = 0; k < sizeof needs_rdf / sizeof needs_rdf[0]; k++)
         if (config_is_set(c, needs_rdf[k]) && !o->rdf)
             return cli_fail(error, CLI_EXIT_USAGE, "%s: %s needs rdf=FILE or rdf=on",
@@ -467,31 +475,63 @@ static int get_rdf(const config *c, run_options *o, cli_error *error)
     return 0;
 }
 
-/* Which of the transport keys (viscosity=, conductivity=) a refusal is
- * about; of those, it names the ones that are on. */
-enum { BY_VISCOSITY = 1, BY_CONDUCTIVITY = 2, BY_EITHER = 3 };
+/* Which of the transport keys (viscosity=, bulk_viscosity=,
+ * conductivity=) a refusal is about; of those, it names the ones that are
+ * on. BY_STRESS: both viscosities (from S), BY_ANY: all three. */
+enum {
+    BY_VISCOSITY = 1,
+    BY_BULK_VISCOSITY = 2,
+    BY_CONDUCTIVITY = 4,
+    BY_STRESS = BY_VISCOSITY | BY_BULK_VISCOSITY,
+    BY_ANY = BY_STRESS | BY_CONDUCTIVITY
+};
+
+/* The transport keys, in the order messages name them, and their BY_*. */
+static const config_key transport_key[] = {KEY_VISCOSITY, KEY_BULK_VISCOSITY, KEY_CONDUCTIVITY};
+static const int transport_by[] = {BY_VISCOSITY, BY_BULK_VISCOSITY, BY_CONDUCTIVITY};
+#define TRANSPORT_KEYS (sizeof transport_key / sizeof transport_key[0])
+
+/* The BY_* of the transport keys that are on. */
+static int transport_on(const run_options *o)
+{
+    return (o->viscosity ? BY_VISCOSITY : 0) | (o->bulk_viscosity ? BY_BULK_VISCOSITY : 0) |
+           (o->conductivity ? BY_CONDUCTIVITY : 0);
+}
+
+int options_transport(const run_options *o)
+{
+    return transport_on(o) != 0;
+}
 
 /* The usage error "ORIGIN: KEY=VALUE: problem" for the transport keys of
- * `by` that are on: with both, "ORIGIN: viscosity=V, conductivity=C:
- * problem" (each with its own origin when they differ). */
+ * `by` that are on: with two or three, "ORIGIN: viscosity=V,
+ * conductivity=C: problem" (each with its own origin when it differs
+ * from the first's). */
 static int transport_bad_value(const config *c, const run_options *o, int by, const char *problem,
                                cli_error *error)
 {
-    int shear = (by & BY_VISCOSITY) && o->viscosity;
-    int heat = (by & BY_CONDUCTIVITY) && o->conductivity;
-    if (!(shear && heat))
-        return options_bad_value(c, shear ? KEY_VISCOSITY : KEY_CONDUCTIVITY, error, problem);
-    const char *second = c->origin[KEY_CONDUCTIVITY];
-    int same = strcmp(c->origin[KEY_VISCOSITY], second) == 0;
-    return cli_fail(error, CLI_EXIT_USAGE, "%s: viscosity=%s, %s%sconductivity=%s: %s",
-                    c->origin[KEY_VISCOSITY], c->value[KEY_VISCOSITY], same ? "" : second,
-                    same ? "" : ": ", c->value[KEY_CONDUCTIVITY], problem);
+    int on = by & transport_on(o);
+    char keys[sizeof error->message] = "";
+    const char *first = NULL;
+    for (size_t k = 0; k < TRANSPORT_KEYS; k++) {
+        config_key key = transport_key[k];
+        if (!(on & transport_by[k]))
+            continue;
+        int same = first && strcmp(c->origin[key], first) == 0;
+        size_t used = strlen(keys);
+        snprintf(keys + used, sizeof keys - used, "%s%s%s%s=%s", first ? ", " : "",
+                 same ? "" : c->origin[key], same ? "" : ": ", config_key_name(key),
+                 c->value[key]);
+        first = first ? first : c->origin[key];
+    }
+    return cli_fail(error, CLI_EXIT_USAGE, "%s: %s", keys, problem);
 }
 
 /* The usage error "ORIGIN: viscosity=VALUE: cannot be combined with
- * KEY=VALUE (why)" (or conductivity=, or both: transport_bad_value) for a
- * key whose setting changes velocities other than in elastic contacts of
- * spheres, or with the contact given. */
+ * KEY=VALUE (why)" (or bulk_viscosity=, conductivity=, or all of those
+ * of `by` that are on: transport_bad_value) for a key whose setting
+ * changes velocities other than in elastic contacts of spheres, or with
+ * the contact given. */
 static int transport_clash(const config *c, const run_options *o, int by, config_key key,
                            const char *value, const char *why, cli_error *error)
 {
@@ -513,37 +553,36 @@ static int transport_refused(const config *c, const run_options *o, cli_error *e
 {
     static const char *const motions[] = {"ballistic", "orbits", "forces", "field"};
     const char *alone = "the pressure tensor is that of spheres in a periodic box alone";
-    const int both = BY_EITHER;
     if (o->nplanes)
-        return transport_clash(c, o, both, KEY_PLANES, c->value[KEY_PLANES], alone, error);
+        return transport_clash(c, o, BY_ANY, KEY_PLANES, c->value[KEY_PLANES], alone, error);
     if (o->nsegments)
-        return transport_clash(c, o, both, KEY_SEGMENTS, c->value[KEY_SEGMENTS], alone, error);
+        return transport_clash(c, o, BY_ANY, KEY_SEGMENTS, c->value[KEY_SEGMENTS], alone, error);
     if (o->ntriangles && config_is_set(c, KEY_TRIANGLES))
-        return transport_clash(c, o, both, KEY_TRIANGLES, c->value[KEY_TRIANGLES], alone, error);
+        return transport_clash(c, o, BY_ANY, KEY_TRIANGLES, c->value[KEY_TRIANGLES], alone, error);
     if (o->mesh)
-        return transport_clash(c, o, both, KEY_MESH, o->mesh, alone, error);
+        return transport_clash(c, o, BY_ANY, KEY_MESH, o->mesh, alone, error);
     for (int d = 0; d < o->dim; d++)
         if (o->boundary[d] != CAROM_BOUNDARY_PERIODIC)
-            return transport_clash(c, o, both, KEY_BOUNDARY, c->value[KEY_BOUNDARY],
+            return transport_clash(c, o, BY_ANY, KEY_BOUNDARY, c->value[KEY_BOUNDARY],
                                    "needs a box periodic along every axis: walls take momentum",
                                    error);
     for (int d = 0; d < 3; d++)
         if (o->gravity[d] != 0.0)
-            return transport_clash(c, o, both, KEY_GRAVITY, c->value[KEY_GRAVITY],
+            return transport_clash(c, o, BY_ANY, KEY_GRAVITY, c->value[KEY_GRAVITY],
                                    "velocities would change between contacts", error);
     if (o->thermostat > 0.0)
-        return transport_clash(c, o, both, KEY_THERMOSTAT, c->value[KEY_THERMOSTAT],
+        return transport_clash(c, o, BY_ANY, KEY_THERMOSTAT, c->value[KEY_THERMOSTAT],
                                "the bath redraws velocities outside contacts", error);
     if (o->motion != MOTION_BALLISTIC)
-        return transport_clash(c, o, both, KEY_MOTION, motions[o->motion],
+        return transport_clash(c, o, BY_ANY, KEY_MOTION, motions[o->motion],
                                "driven spheres are pushed between contacts", error);
     const char *cools = "contacts must be elastic: a granular gas cools";
     if (o->restitution < 1.0)
-        return transport_clash(c, o, both, KEY_RESTITUTION, c->value[KEY_RESTITUTION], cools,
+        return transport_clash(c, o, BY_ANY, KEY_RESTITUTION, c->value[KEY_RESTITUTION], cools,
                                error);
     for (int q = 0; q < o->pair_restitution.n; q++)
         if (o->pair_restitution.value[q][0] < 1.0)
-            return transport_clash(c, o, both, KEY_PAIR_RESTITUTION, o->pair_restitution.text,
+            return transport_clash(c, o, BY_ANY, KEY_PAIR_RESTITUTION, o->pair_restitution.text,
                                    cools, error);
     /* Q: smooth contacts only (spins would carry energy it does not see). */
     const char *smooth = "the heat flux counts translational energy only: contacts must be "
@@ -561,7 +600,7 @@ static int transport_refused(const config *c, const run_options *o, cli_error *e
                         "(1) without Coulomb's limit";
     double beta = o->tangential_restitution, mu = o->friction;
     if (beta != -1.0 && (beta != 1.0 || !isinf(mu)))
-        return transport_clash(c, o, BY_VISCOSITY,
+        return transport_clash(c, o, BY_STRESS,
                                beta != 1.0 ? KEY_TANGENTIAL_RESTITUTION : KEY_FRICTION,
                                c->value[beta != 1.0 ? KEY_TANGENTIAL_RESTITUTION : KEY_FRICTION],
                                rough, error);
@@ -569,7 +608,7 @@ static int transport_refused(const config *c, const run_options *o, cli_error *e
         beta = o->pair_friction.value[q][0];
         mu = o->pair_friction.value[q][1];
         if (beta != -1.0 && (beta != 1.0 || !isinf(mu)))
-            return transport_clash(c, o, BY_VISCOSITY, KEY_PAIR_FRICTION, o->pair_friction.text,
+            return transport_clash(c, o, BY_STRESS, KEY_PAIR_FRICTION, o->pair_friction.text,
                                    rough, error);
     }
     return 0;
@@ -580,34 +619,30 @@ static int transport_refused(const config *c, const run_options *o, cli_error *e
 static int transport_blame(const config *c, const run_options *o, config_key key,
                            const char *problem, cli_error *error)
 {
-    return key == KEY_COUNT ? transport_bad_value(c, o, BY_EITHER, problem, error)
+    return key == KEY_COUNT ? transport_bad_value(c, o, BY_ANY, problem, error)
                             : options_bad_value(c, key, error, problem);
 }
 
-/* viscosity=FILE|on, conductivity=FILE|on, and transport_interval and
- * transport_lag (which need either; one set of samples serves both): the
- * lag a whole number m >= 1 of intervals (a lag given with an interval
- * must be one, within rounding), at most half the measured time. Without
- * transport_lag, m is 0 here: the run chooses it from its mean free time
- * (simulate.c), and the interval defaults to time/1000. Needs motion,
- * species and the geometry keys read. */
+/* viscosity=FILE|on, bulk_viscosity=FILE|on, conductivity=FILE|on, and
+ * transport_interval and transport_lag (which need one of them; one set
+ * of samples serves all three): the lag a whole number m >= 1 of
+ * intervals (a lag given with an interval must be one, within rounding),
+ * at most half the measured time. Without transport_lag, m is 0 here:
+ * the run chooses it from its mean free time (simulate.c), and the
+ * interval defaults to time/1000. Needs motion, species and the geometry
+ * keys read. */
 static int get_transport(const config *c, run_options *o, cli_error *error)
 {
     static const config_key needs[] = {KEY_TRANSPORT_INTERVAL, KEY_TRANSPORT_LAG};
-    o->viscosity = config_is_set(c, KEY_VISCOSITY) && strcmp(c->value[KEY_VISCOSITY], "off") != 0;
-    o->viscosity_file = o->viscosity && strcmp(c->value[KEY_VISCOSITY], "on") != 0
-                            ? c->value[KEY_VISCOSITY]
-                            : NULL;
-    o->conductivity =
-        config_is_set(c, KEY_CONDUCTIVITY) && strcmp(c->value[KEY_CONDUCTIVITY], "off") != 0;
-    o->conductivity_file = o->conductivity && strcmp(c->value[KEY_CONDUCTIVITY], "on") != 0
-                               ? c->value[KEY_CONDUCTIVITY]
-                               : NULL;
-    int any = o->viscosity || o->conductivity;
+    o->viscosity = get_output(c, KEY_VISCOSITY, &o->viscosity_file);
+    o->bulk_viscosity = get_output(c, KEY_BULK_VISCOSITY, &o->bulk_viscosity_file);
+    o->conductivity = get_output(c, KEY_CONDUCTIVITY, &o->conductivity_file);
+    int any = options_transport(o);
     for (size_t k = 0; k < sizeof needs / sizeof needs[0]; k++)
         if (config_is_set(c, needs[k]) && !any)
             return cli_fail(error, CLI_EXIT_USAGE,
-                            "%s: %s needs viscosity=FILE|on or conductivity=FILE|on",
+                            "%s: %s needs viscosity=FILE|on, bulk_viscosity=FILE|on or "
+                            "conductivity=FILE|on",
                             c->origin[needs[k]], config_key_name(needs[k]));
     if (!any)
         return 0;
@@ -616,7 +651,7 @@ static int get_transport(const config *c, run_options *o, cli_error *error)
     char problem[256];
     if (!(o->time / 200.0 > 0.0)) {
         snprintf(problem, sizeof problem, "needs a measured run (time=%g)", o->time);
-        return transport_bad_value(c, o, BY_EITHER, problem, error);
+        return transport_bad_value(c, o, BY_ANY, problem, error);
     }
     int lag_given = config_is_set(c, KEY_TRANSPORT_LAG);
     int interval_given = config_is_set(c, KEY_TRANSPORT_INTERVAL);
@@ -625,7 +660,7 @@ static int get_transport(const config *c, run_options *o, cli_error *error)
         get_range(c, KEY_TRANSPORT_INTERVAL, lag_given ? lag / 20.0 : o->time / 1000.0, 0.0,
                   INFINITY, 1, &interval, error))
         return error->exit_code;
-    /* The key whose value is at fault (viscosity= and/or conductivity=
+    /* The key whose value is at fault (the transport keys that are on
      * when both are defaults: KEY_COUNT here). */
     config_key blamed = lag_given ? KEY_TRANSPORT_LAG
                         : interval_given ? KEY_TRANSPORT_INTERVAL

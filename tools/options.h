@@ -109,9 +109,12 @@ typedef struct run_options {
     double rdf_max, rdf_bin; /* 0: the defaults, set once the spheres are known */
     int viscosity;           /* viscosity=FILE|on: shear viscosity of the measured run */
     const char *viscosity_file; /* its CSV, or NULL (viscosity=on) */
+    int bulk_viscosity;      /* bulk_viscosity=FILE|on: bulk viscosity of the measured run */
+    const char *bulk_viscosity_file; /* its CSV, or NULL (bulk_viscosity=on) */
     int conductivity;        /* conductivity=FILE|on: thermal conductivity of the measured run */
     const char *conductivity_file; /* its CSV, or NULL (conductivity=on) */
-    double transport_interval;  /* between samples of the stress and heat integrals S, Q */
+    double transport_interval;  /* between samples of the stress and heat integrals S, Q
+                                   (of any of the three above) */
     size_t transport_lags;      /* the lag in intervals (m >= 1); 0: chosen by the run
                                    (50 mean free times, run_result's) */
     double transport_lag;       /* transport_lags * transport_interval (NaN with 0) */
@@ -163,6 +166,10 @@ double options_pair_restitution(const run_options *o, int a, int b);
 /* The tangential restitution beta and Coulomb's mu of species a and b in
  * force: pair_friction='s, else tangential_restitution= and friction=. */
 void options_pair_friction(const run_options *o, int a, int b, double *beta, double *mu);
+
+/* Whether any transport coefficient is asked for (viscosity=,
+ * bulk_viscosity=, conductivity=): the run samples S and/or Q. */
+int options_transport(const run_options *o);
 
 /* The packing the measured run has: compress's target, or packing. */
 double options_packing_measured(const run_options *o);

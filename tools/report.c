@@ -126,26 +126,19 @@ static void print_diffusion(const run_options *o, const run_result *r, FILE *out
     fprintf(out, "%s\n", isfinite(d) ? ")" : "");
 }
 
-/* Enskog's shear viscosity for the scene, under the conditions of his D
- * (equal smooth spheres of mass 1 in an elastic fluid; NaN otherwise,
- * and in 2D), at the run's mean temperature. */
-static double viscosity_enskog(const run_options *o, const run_result *r)
-{
-    if (!enskog_applies(o))
-        return NAN;
-    double kt = 0.5 * (r->temperature_initial + r->temperature_final);
-    return carom_viscosity_enskog(o->dim, options_packing_measured(o), 2.0 * o->radius, kt, 1.0);
-}
+/* One of Enskog's transport coefficients (carom_viscosity_enskog,
+ * carom_bulk_viscosity_enskog, carom_conductivity_enskog). */
+typedef double enskog_fn(int dim, double packing, double sigma, double kT, double mass);
 
-/* Enskog's thermal conductivity for the scene, under the conditions of
- * his viscosity (sigma = 2 radius, mass 1). */
-static double conductivity_enskog(const run_options *o, const run_result *r)
+/* Enskog's coefficient f for the scene, under the conditions of his D
+ * (equal smooth spheres in an elastic fluid; NaN otherwise, and in 2D):
+ * sigma = 2 radius, mass 1, at the run's mean temperature. */
+static double transport_enskog(const run_options *o, const run_result *r, enskog_fn *f)
 {
     if (!enskog_applies(o))
         return NAN;
     double kt = 0.5 * (r->temperature_initial + r->temperature_final);
-    return carom_conductivity_enskog(o->dim, options_packing_measured(o), 2.0 * o->radius, kt,
-                                     1.0);
+    return f(o->dim, options_packing_measured(o), 2.0 * o->radius, kt, 1.0);
 }
 
 /* "  NAME  value ± error at lag L (Enskog E) -> FILE". */
@@ -414,10 +407,15 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
         print_structure(o, r, out);
     if (o->viscosity)
         print_transport("viscosity", r->viscosity, r->viscosity_error, r->transport_lag,
-                        viscosity_enskog(o, r), o->viscosity_file, out);
+                        transport_enskog(o, r, carom_viscosity_enskog), o->viscosity_file, out);
+    if (o->bulk_viscosity)
+        print_transport("bulk viscosity", r->bulk_viscosity, r->bulk_viscosity_error,
+                        r->transport_lag, transport_enskog(o, r, carom_bulk_viscosity_enskog),
+                        o->bulk_viscosity_file, out);
     if (o->conductivity)
         print_transport("conductivity", r->conductivity, r->conductivity_error, r->transport_lag,
-                        conductivity_enskog(o, r), o->conductivity_file, out);
+                        transport_enskog(o, r, carom_conductivity_enskog), o->conductivity_file,
+                        out);
     if (o->trajectory)
         fprintf(out, "  trajectory         %s (%ld frames)\n", o->trajectory, r->frames);
     if (o->collision_log)
@@ -626,9 +624,9 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
         json_num(out, "rdf_contact_reference", contact_reference(o, r), &first);
         json_str(out, "rdf_file", o->rdf_file, &first);
     }
-    if (o->viscosity || o->conductivity) {
-        /* eta and/or lambda at the lag, from samples of the stress and
-         * heat integrals every interval (the same instants for both) */
+    if (options_transport(o)) {
+        /* eta, kappa and/or lambda at the lag, from samples of the stress
+         * and heat integrals every interval (the same instants for all) */
         json_num(out, "transport_lag", r->transport_lag, &first);
         json_num(out, "transport_interval", o->transport_interval, &first);
         json_int(out, "transport_samples", (unsigned long long)r->transport_samples, &first);
@@ -637,13 +635,22 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     if (o->viscosity) {
         json_num(out, "viscosity", r->viscosity, &first);
         json_num(out, "viscosity_error", r->viscosity_error, &first);
-        json_num(out, "viscosity_enskog", viscosity_enskog(o, r), &first);
+        json_num(out, "viscosity_enskog", transport_enskog(o, r, carom_viscosity_enskog),
+                 &first);
         json_str(out, "viscosity_file", o->viscosity_file, &first);
+    }
+    if (o->bulk_viscosity) {
+        json_num(out, "bulk_viscosity", r->bulk_viscosity, &first);
+        json_num(out, "bulk_viscosity_error", r->bulk_viscosity_error, &first);
+        json_num(out, "bulk_viscosity_enskog",
+                 transport_enskog(o, r, carom_bulk_viscosity_enskog), &first);
+        json_str(out, "bulk_viscosity_file", o->bulk_viscosity_file, &first);
     }
     if (o->conductivity) {
         json_num(out, "conductivity", r->conductivity, &first);
         json_num(out, "conductivity_error", r->conductivity_error, &first);
-        json_num(out, "conductivity_enskog", conductivity_enskog(o, r), &first);
+        json_num(out, "conductivity_enskog", transport_enskog(o, r, carom_conductivity_enskog),
+                 &first);
         json_str(out, "conductivity_file", o->conductivity_file, &first);
     }
     json_num(out, "virial", s->virial, &first);

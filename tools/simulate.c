@@ -34,11 +34,11 @@ static void log_contact(void *user_data, carom_contact *contact)
 }
 
 /* The world's contact callback: the collision log and the stress
- * observer (viscosity=, conductivity=), each when there is one; every
- * contact goes to both. */
+ * observer (viscosity=, bulk_viscosity=, conductivity=), each when there
+ * is one; every contact goes to both. */
 typedef struct contact_observers {
     contact_log *log;        /* NULL: no collision log */
-    carom_stress *stress;    /* NULL: neither viscosity nor conductivity */
+    carom_stress *stress;    /* NULL: no transport coefficient */
 } contact_observers;
 
 static void observe_contact(void *user_data, carom_contact *contact)
@@ -283,14 +283,62 @@ static void species_temperatures(const run_options *o, const carom_world *w, dou
         kt[k] = count[k] ? sum[k] / (o->dim * (double)count[k]) : NAN;
 }
 
-/* The transport keys on, for messages: "viscosity", "conductivity" or
- * "viscosity and conductivity". */
+/* ---- transport coefficients ---- */
+
+/* The transport coefficients asked for (TRANSPORT_* flags). */
+static int transport_kept(const run_options *o)
+{
+    return (o->viscosity ? TRANSPORT_VISCOSITY : 0) |
+           (o->bulk_viscosity ? TRANSPORT_BULK_VISCOSITY : 0) |
+           (o->conductivity ? TRANSPORT_CONDUCTIVITY : 0);
+}
+
+/* The transport keys on, for messages: "viscosity", "viscosity and
+ * conductivity", "viscosity, bulk_viscosity and conductivity"... */
 static const char *transport_keys(const run_options *o)
 {
-    if (o->viscosity && o->conductivity)
-        return "viscosity and conductivity";
-    return o->viscosity ? "viscosity" : "conductivity";
+    static const char *const names[] = {
+        [TRANSPORT_VISCOSITY] = "viscosity",
+        [TRANSPORT_BULK_VISCOSITY] = "bulk_viscosity",
+        [TRANSPORT_CONDUCTIVITY] = "conductivity",
+        [TRANSPORT_VISCOSITY | TRANSPORT_BULK_VISCOSITY] = "viscosity and bulk_viscosity",
+        [TRANSPORT_VISCOSITY | TRANSPORT_CONDUCTIVITY] = "viscosity and conductivity",
+        [TRANSPORT_BULK_VISCOSITY | TRANSPORT_CONDUCTIVITY] = "bulk_viscosity and conductivity",
+        [TRANSPORT_STRESS | TRANSPORT_CONDUCTIVITY] = "viscosity, bulk_viscosity and "
+                                                      "conductivity",
+    };
+    return names[transport_kept(o)];
 }
+
+/* A transport coefficient of the run: where its value and error go, and
+ * its CSV (file NULL: none). */
+typedef struct transport_output {
+    int which; /* TRANSPORT_* */
+    int on;
+    const char *file;
+    FILE *csv;
+    double *value, *error;
+} transport_output;
+
+/* Each coefficient on at a lag of m intervals into the run's result, and
+ * its CSV written. */
+static int transport_results(const run_options *o, const transport *flux,
+                             transport_output *out, size_t count, size_t m, double volume,
+                             double kt, cli_error *error)
+{
+    for (size_t k = 0; k < count; k++) {
+        if (!out[k].on)
+            continue;
+        *out[k].value =
+            transport_estimate(flux, out[k].which, m, o->dim, volume, kt, out[k].error);
+        if (out[k].csv &&
+            transport_write_csv(flux, out[k].which, out[k].csv, m, o->dim, volume, kt) != 0)
+            return cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", out[k].file);
+    }
+    return 0;
+}
+
+/* ---- the measured run ---- */
 
 static int measured_run(const run_options *o, carom_world *w, carom_andersen *bath,
                         contact_log *log, frames *trajectory, rdf *structure, transport *flux,
@@ -446,7 +494,17 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     contact_observers observers = {NULL, NULL};
     transport flux = {0};
     r->viscosity = r->viscosity_error = NAN;
+    r->bulk_viscosity = r->bulk_viscosity_error = NAN;
     r->conductivity = r->conductivity_error = NAN;
+    transport_output outputs[] = {
+        {TRANSPORT_VISCOSITY, o->viscosity, o->viscosity_file, NULL, &r->viscosity,
+         &r->viscosity_error},
+        {TRANSPORT_BULK_VISCOSITY, o->bulk_viscosity, o->bulk_viscosity_file, NULL,
+         &r->bulk_viscosity, &r->bulk_viscosity_error},
+        {TRANSPORT_CONDUCTIVITY, o->conductivity, o->conductivity_file, NULL, &r->conductivity,
+         &r->conductivity_error},
+    };
+    const size_t noutputs = sizeof outputs / sizeof outputs[0];
     carom_world_def def = carom_world_default_def();
     for (int d = 0; d < 3; d++)
         def.gravity[d] = o->gravity[d];
@@ -467,16 +525,16 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     frames *trajectory = NULL;
     carom_andersen *bath = NULL;
     rdf structure = {0};
-    FILE *rdf_csv = NULL, *viscosity_csv = NULL, *conductivity_csv = NULL;
+    FILE *rdf_csv = NULL;
     carom_world *w = NULL;
     int status = 0;
     if (o->rdf_file && !(rdf_csv = open_output(o->rdf_file, error)))
         return error->exit_code;
-    if ((o->viscosity_file && !(viscosity_csv = open_output(o->viscosity_file, error))) ||
-        (o->conductivity_file && !(conductivity_csv = open_output(o->conductivity_file, error)))) {
-        status = error->exit_code;
-        goto done;
-    }
+    for (size_t k = 0; k < noutputs; k++)
+        if (outputs[k].file && !(outputs[k].csv = open_output(outputs[k].file, error))) {
+            status = error->exit_code;
+            goto done;
+        }
     if (o->collision_log) {
         log.file = open_output(o->collision_log, error);
         if (!log.file) {
@@ -485,12 +543,10 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         }
         observers.log = &log;
     }
-    if (o->viscosity || o->conductivity) {
+    if (options_transport(o)) {
         /* Samples k = 0 .. last at t0 + k interval (series_of's count). */
         size_t samples = (size_t)series_of(o->transport_interval, o->time).last + 1;
-        int kept = (o->viscosity ? TRANSPORT_VISCOSITY : 0) |
-                   (o->conductivity ? TRANSPORT_CONDUCTIVITY : 0);
-        if (transport_create(&flux, kept, o->transport_interval, samples) != 0) {
+        if (transport_create(&flux, transport_kept(o), o->transport_interval, samples) != 0) {
             status = cli_fail(error, CLI_EXIT_RUNTIME, "%s: %s", transport_keys(o),
                               flux.message);
             goto done;
@@ -588,35 +644,22 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
             goto done;
     }
     status = measured_run(o, w, bath, &log, trajectory, o->rdf ? &structure : NULL,
-                          o->viscosity || o->conductivity ? &flux : NULL, r, &p, error);
+                          options_transport(o) ? &flux : NULL, r, &p, error);
     if (!status && o->rdf) {
         r->rdf_samples = structure.samples;
         r->rdf_contact = rdf_contact(&structure, r->rdf_contact, 0.1 * r->rdf_contact);
         if (rdf_csv && rdf_write_csv(&structure, rdf_csv) != 0)
             status = cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", o->rdf_file);
     }
-    if (!status && (o->viscosity || o->conductivity)) {
+    if (!status && options_transport(o)) {
         /* At the mean of the run's initial and final temperatures. */
         double kt = 0.5 * (r->temperature_initial + r->temperature_final);
         double volume = carom_world_volume(w);
         r->transport_samples = flux.count;
         r->transport_lags = o->transport_lags ? o->transport_lags : default_lag(o, r, &flux, w);
         r->transport_lag = (double)r->transport_lags * o->transport_interval;
-        size_t m = r->transport_lags;
-        if (o->viscosity)
-            r->viscosity = transport_estimate(&flux, TRANSPORT_VISCOSITY, m, o->dim, volume, kt,
-                                              &r->viscosity_error);
-        if (o->conductivity)
-            r->conductivity = transport_estimate(&flux, TRANSPORT_CONDUCTIVITY, m, o->dim, volume,
-                                                 kt, &r->conductivity_error);
-        if (viscosity_csv && transport_write_csv(&flux, TRANSPORT_VISCOSITY, viscosity_csv, m,
-                                                 o->dim, volume, kt) != 0)
-            status = cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", o->viscosity_file);
-        if (!status && conductivity_csv &&
-            transport_write_csv(&flux, TRANSPORT_CONDUCTIVITY, conductivity_csv, m, o->dim,
-                                volume, kt) != 0)
-            status =
-                cli_fail(error, CLI_EXIT_RUNTIME, "error writing '%s'", o->conductivity_file);
+        status = transport_results(o, &flux, outputs, noutputs, r->transport_lags, volume, kt,
+                                   error);
     }
     r->thermostat_redraws = bath ? carom_andersen_redraws(bath) : 0;
     if (!status && o->final) {
@@ -631,8 +674,8 @@ done:
     status = frames_close(trajectory, status, error);
     status = close_output(log.file, o->collision_log, status, error);
     status = close_output(rdf_csv, o->rdf_file, status, error);
-    status = close_output(viscosity_csv, o->viscosity_file, status, error);
-    status = close_output(conductivity_csv, o->conductivity_file, status, error);
+    for (size_t k = 0; k < noutputs; k++)
+        status = close_output(outputs[k].csv, outputs[k].file, status, error);
     rdf_free(&structure);
     transport_free(&flux);
     carom_andersen_free(bath);

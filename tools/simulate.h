@@ -4,13 +4,14 @@
  * Contract: statistics cover the measured run only (the world's stats are
  * reset after equilibration, and wall_seconds times only the measured
  * run, without the time g(r)'s and the transport samples took). With
- * viscosity= or conductivity= the world's contact callback gives every
- * contact to the stress observer (and to the collision log, when there is
- * one), and the stress and/or heat integrals are sampled at the same
- * instants from the measured run's start; a world the observer refuses
- * (or, for conductivity=, spheres of unequal masses or a net momentum at
- * the start) stops the run with its message. Collisions are
- * logged only during the measured run, one line
+ * viscosity=, bulk_viscosity= or conductivity= the world's contact
+ * callback gives every contact to the stress observer (and to the
+ * collision log, when there is one), and the stress and/or heat
+ * integrals are sampled at the same instants from the measured run's
+ * start (one set of samples of the stress for both viscosities); a world
+ * the observer refuses (or, for conductivity=, spheres of unequal masses
+ * or a net momentum at the start) stops the run with its message, naming
+ * the keys on. Collisions are logged only during the measured run, one line
  * "time i j" with i < j per sphere-sphere contact, ids in scene order.
  * Progress goes to stderr only if it is a terminal. Errors of the world
  * (overlap at the start, sphere outside the box) come back verbatim.
@@ -54,9 +55,11 @@ typedef struct run_result {
     double rdf_seconds;              /* wall time of its samples, left out of wall_seconds */
     double viscosity;                /* viscosity=: eta at the lag (NaN otherwise) */
     double viscosity_error;          /* its standard error */
+    double bulk_viscosity;           /* bulk_viscosity=: kappa at the lag (NaN otherwise) */
+    double bulk_viscosity_error;     /* its standard error */
     double conductivity;             /* conductivity=: lambda at the lag (NaN otherwise) */
     double conductivity_error;       /* its standard error */
-    size_t transport_lags;           /* the lag of both in intervals: the option's, or
+    size_t transport_lags;           /* the lag of all three in intervals: the option's, or
                                         50 mean free times of the run */
     double transport_lag;            /* in time */
     size_t transport_samples;        /* samples of the stress and/or heat integrals */

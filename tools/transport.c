@@ -1,5 +1,5 @@
-/* Samples of the stress and heat integrals, and the shear viscosity and
- * thermal conductivity from them; contract in transport.h. */
+/* Samples of the stress and heat integrals, and the shear and bulk
+ * viscosity and thermal conductivity from them; contract in transport.h. */
 #include "transport.h"
 
 #include <math.h>
@@ -15,7 +15,7 @@ int transport_create(transport *t, int kept, double interval, size_t capacity)
     t->stress = carom_stress_create(&e);
     size_t room = capacity ? capacity : 1;
     int ok = t->stress != NULL;
-    if (kept & TRANSPORT_VISCOSITY)
+    if (kept & TRANSPORT_STRESS)
         ok = ok && (t->stress_samples = malloc(room * sizeof *t->stress_samples)) != NULL;
     if (kept & TRANSPORT_CONDUCTIVITY)
         ok = ok && (t->heat_samples = malloc(room * sizeof *t->heat_samples)) != NULL;
@@ -56,7 +56,7 @@ int transport_start(transport *t, const carom_world *w)
 int transport_sample(transport *t, const carom_world *w)
 {
     double s[9], q[3];
-    if ((t->kept & TRANSPORT_VISCOSITY) && carom_stress_integral(t->stress, w, s) != CAROM_OK)
+    if ((t->kept & TRANSPORT_STRESS) && carom_stress_integral(t->stress, w, s) != CAROM_OK)
         return failed(t);
     if ((t->kept & TRANSPORT_CONDUCTIVITY) &&
         carom_stress_heat_integral(t->stress, w, q) != CAROM_OK)
@@ -74,9 +74,11 @@ int transport_sample(transport *t, const carom_world *w)
 double transport_estimate(const transport *t, int which, size_t m, int dim, double volume,
                           double kT, double *error)
 {
-    if (which == TRANSPORT_VISCOSITY && t->stress_samples)
-        return carom_viscosity((const double (*)[9])t->stress_samples, t->count, m, dim,
-                               t->interval, volume, kT, error);
+    const double (*s)[9] = (const double (*)[9])t->stress_samples;
+    if (which == TRANSPORT_VISCOSITY && s)
+        return carom_viscosity(s, t->count, m, dim, t->interval, volume, kT, error);
+    if (which == TRANSPORT_BULK_VISCOSITY && s)
+        return carom_bulk_viscosity(s, t->count, m, dim, t->interval, volume, kT, error);
     if (which == TRANSPORT_CONDUCTIVITY && t->heat_samples)
         return carom_conductivity((const double (*)[3])t->heat_samples, t->count, m, dim,
                                   t->interval, volume, kT, error);
@@ -85,11 +87,17 @@ double transport_estimate(const transport *t, int which, size_t m, int dim, doub
     return NAN;
 }
 
+const char *transport_name(int which)
+{
+    return which == TRANSPORT_VISCOSITY        ? "viscosity"
+           : which == TRANSPORT_BULK_VISCOSITY ? "bulk_viscosity"
+                                               : "conductivity";
+}
+
 int transport_write_csv(const transport *t, int which, FILE *f, size_t m_report, int dim,
                         double volume, double kT)
 {
-    if (fprintf(f, "lag,%s,error\n",
-                which == TRANSPORT_VISCOSITY ? "viscosity" : "conductivity") < 0)
+    if (fprintf(f, "lag,%s,error\n", transport_name(which)) < 0)
         return -1;
     size_t last = t->count > 0 ? (t->count - 1) / 2 : 0;
     for (size_t m = 1; m <= last;) {

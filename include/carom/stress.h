@@ -136,7 +136,9 @@ double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, 
  * the last factor undoing what taking the mean from the same run takes
  * from the variance (exactly, for a random walk). In an elastic fluid
  * tr K = 2 E is constant: d is the collisions' virial less its mean.
- * Error and NaN as carom_viscosity's, and NaN for m = count - 1. */
+ * Error and NaN as carom_viscosity's, and NaN for m = count - 1; the
+ * error NaN with fewer than three windows (their values, less the mean,
+ * sum to about zero). */
 double carom_bulk_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
                             double interval, double volume, double kT, double *error_out);
 

@@ -1,9 +1,10 @@
 """carom's pressure tensor and heat flux (stress.h): Stress, an observer
 of a world's contacts that keeps the exact time integrals S of the
-pressure tensor times the volume and Q of the heat flux, the shear
-viscosity from samples of S and the thermal conductivity from samples of
-Q by the Einstein-Helfand route (viscosity, conductivity), with Enskog's
-values to compare (viscosity_enskog, conductivity_enskog).
+pressure tensor times the volume and Q of the heat flux, the shear and
+bulk viscosity from samples of S and the thermal conductivity from
+samples of Q by the Einstein-Helfand route (viscosity, bulk_viscosity,
+conductivity), with Enskog's values to compare (viscosity_enskog,
+bulk_viscosity_enskog, conductivity_enskog).
 
     stress = carom.Stress()
     world = scene.create_world(on_contact=stress)   # observed in C
@@ -56,6 +57,12 @@ _PROTOTYPES = {
                                           ctypes.c_double, _P(ctypes.c_double)]),
     "carom_viscosity_enskog": (ctypes.c_double, [ctypes.c_int, ctypes.c_double, ctypes.c_double,
                                                  ctypes.c_double, ctypes.c_double]),
+    "carom_bulk_viscosity": (ctypes.c_double, [_samples, ctypes.c_size_t, ctypes.c_size_t,
+                                               ctypes.c_int, ctypes.c_double, ctypes.c_double,
+                                               ctypes.c_double, _P(ctypes.c_double)]),
+    "carom_bulk_viscosity_enskog": (ctypes.c_double, [ctypes.c_int, ctypes.c_double,
+                                                      ctypes.c_double, ctypes.c_double,
+                                                      ctypes.c_double]),
     "carom_conductivity": (ctypes.c_double, [_heat_samples, ctypes.c_size_t, ctypes.c_size_t,
                                              ctypes.c_int, ctypes.c_double, ctypes.c_double,
                                              ctypes.c_double, _P(ctypes.c_double)]),
@@ -151,9 +158,12 @@ class Stress:
         return np.array(out[:])
 
 
-def _estimate_arguments(samples, shape, interval, volume, kT, lag_intervals, dim):
-    """The arguments of viscosity and conductivity, checked: (contiguous
-    samples, lag in intervals, interval, volume, kT)."""
+def _estimate_arguments(samples, shape, interval, volume, kT, lag_intervals, dim,
+                        whole_run_mean=False):
+    """The arguments of viscosity, bulk_viscosity and conductivity,
+    checked: (contiguous samples, lag in intervals, interval, volume, kT).
+    With whole_run_mean (bulk_viscosity) the lag must also fall short of
+    the whole run, from which the mean is taken."""
     values = np.ascontiguousarray(samples, dtype=float)
     if values.ndim != 1 + len(shape) or values.shape[1:] != shape:
         expected = ", ".join(["n", *map(str, shape)])
@@ -162,9 +172,11 @@ def _estimate_arguments(samples, shape, interval, volume, kT, lag_intervals, dim
         m = operator.index(lag_intervals)
     except TypeError:
         raise TypeError(f"lag_intervals: expected an integer, got {lag_intervals!r}") from None
-    if not 1 <= m < len(values):
-        raise ValueError(f"lag_intervals: {m} is not from 1 to {len(values) - 1} "
-                         f"(the samples number {len(values)})")
+    longest = len(values) - (2 if whole_run_mean else 1)
+    if not 1 <= m <= longest:
+        reason = ", and the mean is taken over the whole run" if whole_run_mean else ""
+        raise ValueError(f"lag_intervals: {m} is not from 1 to {longest} "
+                         f"(the samples number {len(values)}{reason})")
     if dim not in (2, 3):
         raise ValueError(f"dim: {dim!r} is not 2 or 3")
     interval, volume, kT = (number(interval, "interval"), number(volume, "volume"),
@@ -195,6 +207,28 @@ def viscosity(samples, interval, volume, kT, lag_intervals, dim=3):
     return eta, error.value
 
 
+def bulk_viscosity(samples, interval, volume, kT, lag_intervals, dim=3):
+    """The bulk viscosity by the Einstein-Helfand route
+    (carom_bulk_viscosity): samples as viscosity's, an (n, 3, 3) array of
+    S at t0 + k interval. With D = S(t + lag) - S(t), lag = lag_intervals
+    * interval = m interval, over every origin, d = tr(D) / dim - P V lag
+    is the change of the isotropic part less its mean (P V from the first
+    and last samples, (tr S[-1] - tr S[0]) / (dim (n - 1) interval); S_zz
+    is not used in 2D), and kappa(lag) = <d^2> / (2 V kT lag
+    (1 - m / (n - 1))), the last factor undoing what taking the mean from
+    the same run takes from the variance. In an elastic fluid d is the
+    collisions' virial less its mean. The lag must be at most n - 2
+    intervals. Returns (kappa, standard error from the non-overlapping
+    windows, one value each; NaN with fewer than 2)."""
+    values, m, interval, volume, kT = _estimate_arguments(samples, (3, 3), interval, volume, kT,
+                                                          lag_intervals, dim,
+                                                          whole_run_mean=True)
+    error = ctypes.c_double(math.nan)
+    kappa = lib.carom_bulk_viscosity(values.ctypes.data_as(_samples), len(values), m, dim,
+                                     interval, volume, kT, ctypes.byref(error))
+    return kappa, error.value
+
+
 def conductivity(samples, interval, volume, kT, lag_intervals, dim=3):
     """The thermal conductivity by the Einstein-Helfand route
     (carom_conductivity, k_B = 1): samples is an (n, 3) array of Q at
@@ -222,6 +256,17 @@ def viscosity_enskog(packing, sigma, kT, mass, dim=3):
     return lib.carom_viscosity_enskog(operator.index(dim), number(packing, "packing"),
                                       number(sigma, "sigma"), number(kT, "kT"),
                                       number(mass, "mass"))
+
+
+def bulk_viscosity_enskog(packing, sigma, kT, mass, dim=3):
+    """Enskog's bulk viscosity of equal hard spheres of diameter sigma and
+    this mass at this packing fraction (carom_bulk_viscosity_enskog):
+    wholly collisional, eta_0 256 / (5 pi) packing^2 chi
+    (= (4/9) rho^2 sigma^4 chi sqrt(pi m kT)), eta_0 and chi as
+    viscosity_enskog's. NaN in 2D."""
+    return lib.carom_bulk_viscosity_enskog(operator.index(dim), number(packing, "packing"),
+                                           number(sigma, "sigma"), number(kT, "kT"),
+                                           number(mass, "mass"))
 
 
 def conductivity_enskog(packing, sigma, kT, mass, dim=3):
