@@ -1514,6 +1514,17 @@ def case_bulk_viscosity(r):
            "\u00b1" in lines[1] and "at lag 2 (Enskog " in lines[1] and
            lines[1].endswith(" -> " + kcsv) and
            all(l[20] == " " and l[21].isdigit() for l in lines), "summary's lines: %r" % lines)
+    # Two windows of the lag in the run: no error (JSON null), and the
+    # summary's line says so rather than printing nan.
+    few = ["n=300", "time=10", "transport_lag=4", "bulk_viscosity=on"]
+    d = r.json(few)
+    expect(math.isfinite(d["bulk_viscosity"]) and d["bulk_viscosity_error"] is None,
+           "two windows: kappa %r, error %r" % (d["bulk_viscosity"], d["bulk_viscosity_error"]))
+    p = r.ok(few)
+    line = [l for l in p.stdout.splitlines() if l.strip().startswith("bulk viscosity")]
+    expect(len(line) == 1 and "\u00b1" not in line[0] and "nan" not in line[0] and
+           " (no error: too few windows of the lag) at lag 4 (Enskog " in line[0],
+           "two windows: summary's line %r" % line)
 
     # An ideal gas: kappa zero to rounding at every lag, 3D and 2D.
     for dim in (3, 2):

@@ -141,11 +141,17 @@ static double transport_enskog(const run_options *o, const run_result *r, enskog
     return f(o->dim, options_packing_measured(o), 2.0 * o->radius, kt, 1.0);
 }
 
-/* "  NAME  value ± error at lag L (Enskog E) -> FILE". */
+/* "  NAME  value ± error at lag L (Enskog E) -> FILE"; where the error is
+ * undefined (the bulk viscosity's with fewer than three windows of the
+ * lag in the run) the line says so instead. */
 static void print_transport(const char *name, double value, double error, double lag,
                             double enskog_value, const char *file, FILE *out)
 {
-    fprintf(out, "  %-18s %.4g ± %.4g at lag %g", name, value, error, lag);
+    if (isfinite(error))
+        fprintf(out, "  %-18s %.4g ± %.4g at lag %g", name, value, error, lag);
+    else
+        fprintf(out, "  %-18s %.4g (no error: too few windows of the lag) at lag %g", name, value,
+                lag);
     if (isfinite(enskog_value))
         fprintf(out, " (Enskog %.4g)", enskog_value);
     fprintf(out, file ? " -> %s\n" : "\n", file);
