@@ -78,7 +78,12 @@
  *   contacts, must accept every periodic world without gravity, growth or
  *   obstacles (its velocities always the world's: no false refusal), and
  *   in a smooth elastic one the trace of S must be 2 E t plus the virial
- *   (to 1e-9 of their sizes), E the kinetic energy at the start.
+ *   (to 1e-9 of their sizes), E the kinetic energy at the start. Its heat
+ *   integral must be refused for unequal masses or a net momentum, and
+ *   given for equal masses without one in a smooth elastic (or
+ *   report-only) world. Such worlds are centred (each velocity less the
+ *   centre of mass's, before the first advance) where the steps byte is
+ *   96 to 191, so that equal masses come without momentum.
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. CAROM_ERR_STUCK is allowed only with obstacles, whose
  * infinite mass can squeeze a sphere without end. Built only with
@@ -247,19 +252,71 @@ static void check_straight(const carom_world *w, const world_spec *s, const plac
 typedef struct stress_run {
     carom_stress *observer; /* NULL: not a world it holds in */
     int smooth_elastic;     /* the trace of S is checked */
+    int heat;               /* the heat integral: HEAT_REFUSED, HEAT_GIVEN or HEAT_EITHER */
     double t0, virial0, energy0;
 } stress_run;
 
-/* Starts the observer on a world it must accept: periodic on every axis,
+enum { HEAT_EITHER, HEAT_REFUSED, HEAT_GIVEN };
+
+/* What carom_stress_heat_integral must do in a world the observer holds
+ * in: refuse unequal masses, and a momentum clearly above 1e-9 of
+ * sum m|v|; give Q where the masses are equal, the momentum clearly below
+ * that, and contacts keep the translational energy (smooth elastic or
+ * report-only); either, in between and with rough or inelastic laws. */
+static int heat_expected(const placed *p, int n, int smooth_elastic)
+{
+    double momentum[3] = {0.0, 0.0, 0.0}, carried = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (p[i].m != p[0].m)
+            return HEAT_REFUSED;
+        for (int k = 0; k < 3; k++)
+            momentum[k] += p[i].m * p[i].v[k];
+        carried += p[i].m * sqrt(p[i].v[0] * p[i].v[0] + p[i].v[1] * p[i].v[1] +
+                                 p[i].v[2] * p[i].v[2]);
+    }
+    double total = sqrt(momentum[0] * momentum[0] + momentum[1] * momentum[1] +
+                        momentum[2] * momentum[2]);
+    if (total > 1.01e-9 * carried)
+        return HEAT_REFUSED;
+    return total < 0.99e-9 * carried && smooth_elastic ? HEAT_GIVEN : HEAT_EITHER;
+}
+
+/* A centred world (a byte's choice, where the observer holds): each
+ * sphere's velocity less the centre of mass's, so that equal masses give
+ * the heat integral. */
+static void centre_velocities(carom_world *w, placed *p, int n)
+{
+    double momentum[3] = {0.0, 0.0, 0.0}, mass = 0.0;
+    for (int i = 0; i < n; i++) {
+        mass += p[i].m;
+        for (int k = 0; k < 3; k++)
+            momentum[k] += p[i].m * p[i].v[k];
+    }
+    for (int i = 0; i < n; i++) {
+        double v[3];
+        for (int k = 0; k < 3; k++)
+            v[k] = p[i].v[k] - momentum[k] / mass;
+        if (carom_world_set_velocity(w, p[i].id, v) != CAROM_OK)
+            fail("a velocity before the first advance was refused", (double)i);
+    }
+}
+
+/* Whether the observer must accept the world: periodic on every axis,
  * no gravity, no growth, no sphere of infinite mass, some spheres. */
+static int stress_fits(const world_spec *s, int n, int growing)
+{
+    int fit = n > 0 && !s->gravity && !growing && !s->obstacles;
+    for (int a = 0; a < s->dim; a++)
+        fit &= !s->walls[a];
+    return fit;
+}
+
+/* Starts the observer on a world it must accept (stress_fits). */
 static void stress_begin(stress_run *run, carom_world *w, const world_spec *s, const placed *p,
                          int n, int growing)
 {
     run->observer = NULL;
-    int fit = n > 0 && !s->gravity && !growing && !s->obstacles;
-    for (int a = 0; a < s->dim; a++)
-        fit &= !s->walls[a];
-    if (!fit)
+    if (!stress_fits(s, n, growing))
         return;
     run->observer = carom_stress_create(NULL);
     if (!run->observer)
@@ -271,6 +328,7 @@ static void stress_begin(stress_run *run, carom_world *w, const world_spec *s, c
     carom_stats stats;
     carom_world_get_stats(w, &stats);
     run->smooth_elastic = s->elastic && !carom_world_is_rough(w);
+    run->heat = heat_expected(p, n, run->smooth_elastic);
     run->t0 = carom_world_time(w);
     run->virial0 = stats.virial;
     run->energy0 = 0.0;
@@ -296,6 +354,16 @@ static void stress_step(stress_run *run, carom_world *w)
         fail("the stress observer refused a world whose velocities changed only at contacts",
              carom_world_time(w));
     }
+    double heat[3];
+    carom_status st = carom_stress_heat_integral(run->observer, w, heat);
+    if (run->heat == HEAT_GIVEN && st != CAROM_OK) {
+        fprintf(stderr, "fuzz_world: %s\n", carom_stress_error_message(run->observer));
+        fail("the heat integral was refused for equal smooth elastic spheres without momentum",
+             carom_world_time(w));
+    }
+    if (run->heat == HEAT_REFUSED && st != CAROM_ERR_INVALID_ARGUMENT)
+        fail("the heat integral was given for unequal masses or a net momentum",
+             carom_world_time(w));
     if (!run->smooth_elastic)
         return;
     carom_stats stats;
@@ -378,6 +446,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (growing && carom_world_set_growth(w, 0.3 * (double)((steps_byte / 24) % 4 + 1) / 4.0 /
                                                  (step * steps)) != CAROM_OK)
         fail("a world without gravity refused to grow", 0.0);
+    /* Worlds the stress observer holds in are centred by the steps byte's
+     * otherwise unused high values. */
+    if (steps_byte / 96 == 1 && stress_fits(&s, n, growing))
+        centre_velocities(w, p, n);
     read_back(w, p, n);
     double u0[MAX_SPHERES][3], v0[MAX_SPHERES][3];
     for (int i = 0; i < n; i++)
