@@ -503,36 +503,67 @@ double carom_conductivity(const double (*samples)[3], size_t count, size_t m, in
 
 static const double pi = 3.14159265358979323846;
 
-/* Carnahan-Starling's contact value chi for Enskog's formulas, or NaN
- * where they do not apply (2D, or an argument out of range). */
-static double enskog_chi(int dim, double packing, double sigma, double kT, double mass)
+/* Enskog's formulas in d = dim dimensions (Chapman and Enskog's first
+ * approximation), with eta_0 and lambda_0 = d (d + 2) / (2 (d - 1)) eta_0 / m
+ * the dilute values and K = 2^(2d+2) / (pi (d + 2)) (256 / (5 pi) in 3D,
+ * 16 / pi in 2D):
+ *     kappa_E  = eta_0 K packing^2 chi,
+ *     eta_E    = eta_0 (1 + 2^d / (d + 2) packing chi)^2 / chi + d / (d + 2) kappa_E,
+ *     lambda_E = lambda_0 (1 + 3 2^(d-1) / (d + 2) packing chi)^2 / chi + d / (2 m) kappa_E.
+ * The collisional parts are the shot noise of the contacts' transfers in
+ * a Maxwellian fluid (docs/viscosity.md), which tests/test_stress.c
+ * measures in both dimensions. */
+typedef struct enskog_terms {
+    double chi;          /* the contact value; NaN where the formulas do not apply */
+    double eta0, lambda0; /* the dilute viscosity and conductivity */
+    double bulk;         /* kappa_E */
+    double shear_rise;   /* 2^d / (d + 2) */
+    double heat_rise;    /* 3 2^(d-1) / (d + 2) */
+    double shear_share;  /* d / (d + 2) */
+    double heat_share;   /* d / (2 m) */
+} enskog_terms;
+
+/* The contact value is Carnahan-Starling's in 3D, Henderson's
+ * (1 - 7/16 packing) / (1 - packing)^2 in 2D. */
+static enskog_terms enskog(int dim, double packing, double sigma, double kT, double mass)
 {
-    if (dim != 3 || !(packing >= 0.0 && packing < 1.0) || !(sigma > 0.0) || !(kT > 0.0) ||
-        !(mass > 0.0))
-        return NAN;
-    double gap = 1.0 - packing;
-    return (1.0 - packing / 2.0) / (gap * gap * gap);
+    enskog_terms e = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    if (!(dim == 2 || dim == 3) || !(packing >= 0.0 && packing < 1.0) || !(sigma > 0.0) ||
+        !(kT > 0.0) || !(mass > 0.0))
+        return e;
+    double gap = 1.0 - packing, d = (double)dim;
+    if (dim == 3) {
+        e.chi = (1.0 - packing / 2.0) / (gap * gap * gap);
+        e.eta0 = 5.0 / (16.0 * sigma * sigma) * sqrt(mass * kT / pi);
+        e.bulk = e.eta0 * 256.0 / (5.0 * pi) * packing * packing * e.chi;
+    } else {
+        e.chi = (1.0 - 7.0 / 16.0 * packing) / (gap * gap);
+        e.eta0 = 1.0 / (2.0 * sigma) * sqrt(mass * kT / pi);
+        e.bulk = e.eta0 * 16.0 / pi * packing * packing * e.chi;
+    }
+    e.lambda0 = d * (d + 2.0) / (2.0 * (d - 1.0)) * e.eta0 / mass;
+    e.shear_rise = ldexp(1.0, dim) / (d + 2.0);
+    e.heat_rise = 3.0 * ldexp(1.0, dim - 1) / (d + 2.0);
+    e.shear_share = d / (d + 2.0);
+    e.heat_share = d / (2.0 * mass);
+    return e;
 }
 
 double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, double mass)
 {
-    double chi = enskog_chi(dim, packing, sigma, kT, mass), eta = packing;
-    double dilute = 5.0 / (16.0 * sigma * sigma) * sqrt(mass * kT / pi);
-    double kinetic = 1.0 + 8.0 / 5.0 * eta * chi;
-    return dilute * (kinetic * kinetic / chi + 768.0 / (25.0 * pi) * eta * eta * chi);
+    enskog_terms e = enskog(dim, packing, sigma, kT, mass);
+    double kinetic = 1.0 + e.shear_rise * packing * e.chi;
+    return e.eta0 * kinetic * kinetic / e.chi + e.shear_share * e.bulk;
 }
 
 double carom_bulk_viscosity_enskog(int dim, double packing, double sigma, double kT, double mass)
 {
-    double chi = enskog_chi(dim, packing, sigma, kT, mass), eta = packing;
-    double dilute = 5.0 / (16.0 * sigma * sigma) * sqrt(mass * kT / pi);
-    return dilute * 256.0 / (5.0 * pi) * eta * eta * chi;
+    return enskog(dim, packing, sigma, kT, mass).bulk;
 }
 
 double carom_conductivity_enskog(int dim, double packing, double sigma, double kT, double mass)
 {
-    double chi = enskog_chi(dim, packing, sigma, kT, mass), eta = packing;
-    double dilute = 75.0 / (64.0 * sigma * sigma) * sqrt(kT / (pi * mass));
-    double kinetic = 1.0 + 12.0 / 5.0 * eta * chi;
-    return dilute * (kinetic * kinetic / chi + 512.0 / (25.0 * pi) * eta * eta * chi);
+    enskog_terms e = enskog(dim, packing, sigma, kT, mass);
+    double kinetic = 1.0 + e.heat_rise * packing * e.chi;
+    return e.lambda0 * kinetic * kinetic / e.chi + e.heat_share * e.bulk;
 }

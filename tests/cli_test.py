@@ -1147,9 +1147,14 @@ def case_rdf(r):
     expect("rdf_contact" not in d, "rdf reported without rdf=")
 
 
-def enskog_viscosity(eta, sigma, kt, mass=1.0):
+def enskog_viscosity(eta, sigma, kt, mass=1.0, dim=3):
     """Enskog's shear viscosity of hard spheres at packing eta (computed
-    here independently of carom)."""
+    here independently of carom); of disks with dim=2 (Gass 1971,
+    Henderson's contact value)."""
+    if dim == 2:
+        chi = (1 - 7 / 16 * eta) / (1 - eta) ** 2
+        dilute = 1 / (2 * sigma) * math.sqrt(mass * kt / math.pi)
+        return dilute * (1 / chi + 2 * eta + (1 + 8 / math.pi) * eta ** 2 * chi)
     chi = (1 - eta / 2) / (1 - eta) ** 3
     dilute = 5 / (16 * sigma ** 2) * math.sqrt(mass * kt / math.pi)
     return dilute * (1 / chi + 16 / 5 * eta + 64 / 25 * (1 + 12 / math.pi) * eta ** 2 * chi)
@@ -1204,7 +1209,7 @@ def case_viscosity(r):
     which still logs every collision. An ideal gas (response=none):
     S = t K exactly (K = sum m v v^T, constant), so eta(lag) = the mean of
     the five shear parts of K squared, times lag / (2 V kT), at every lag.
-    2D: eta, no Enskog. A sphere of infinite mass from an init file:
+    2D: eta, and Enskog's for disks. A sphere of infinite mass from an init file:
     refused by the observer, one line."""
     csv, log = r.path("eta.csv"), r.path("collisions.log")
     d = r.json(["n=500", "packing=0.2", "equilibrate=2", "time=400", "viscosity=" + csv,
@@ -1268,11 +1273,14 @@ def case_viscosity(r):
         expect(abs(eta / (per_lag * lag) - 1) < 1e-9,
                "ideal gas 2D: eta(%r) = %r, expected %r" % (lag, eta, per_lag * lag))
 
-    # 2D: a viscosity, no Enskog; and the summary's line.
+    # 2D: a viscosity and Enskog's for disks; and the summary's line.
     d = r.json(["dim=2", "n=400", "packing=0.3", "time=100", "viscosity=on"])
-    expect(d["viscosity"] > 0 and d["viscosity_enskog"] is None and d["viscosity_file"] is None,
-           "2D: viscosity %r, Enskog %r, file %r" % (d["viscosity"], d["viscosity_enskog"],
-                                                     d["viscosity_file"]))
+    kt = 0.5 * (d["temperature_initial"] + d["temperature_final"])
+    want = enskog_viscosity(d["packing"], 2 * d["radius"], kt, dim=2)
+    expect(d["viscosity"] > 0 and abs(d["viscosity_enskog"] / want - 1) < 1e-12 and
+           d["viscosity_file"] is None,
+           "2D: viscosity %r, Enskog %r (expected %r), file %r" % (
+               d["viscosity"], d["viscosity_enskog"], want, d["viscosity_file"]))
     # The default lag: 50 mean free times (N time / (2 collisions)) in
     # whole intervals of time/1000.
     free_time = 400 * 100 / (2 * d["collisions"])

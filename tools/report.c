@@ -131,7 +131,7 @@ static void print_diffusion(const run_options *o, const run_result *r, FILE *out
 typedef double enskog_fn(int dim, double packing, double sigma, double kT, double mass);
 
 /* Enskog's coefficient f for the scene, under the conditions of his D
- * (equal smooth spheres in an elastic fluid; NaN otherwise, and in 2D):
+ * (equal smooth spheres or disks in an elastic fluid; NaN otherwise):
  * sigma = 2 radius, mass 1, at the run's mean temperature. */
 static double transport_enskog(const run_options *o, const run_result *r, enskog_fn *f)
 {

@@ -118,12 +118,20 @@ const char *carom_stress_error_message(const carom_stress *stress);
 double carom_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
                        double interval, double volume, double kT, double *error_out);
 
-/* Enskog's shear viscosity of equal hard spheres (3D; NaN in 2D): diameter
- * sigma, mass m, packing fraction packing, with Carnahan-Starling's contact
- * value chi, in Chapman and Enskog's first approximation:
- *     eta_0 = 5 / (16 sigma^2) sqrt(m kT / pi),
- *     eta_E = eta_0 ((1 + 8/5 packing chi)^2 / chi + 768 / (25 pi) packing^2 chi)
- *           (= eta_0 (1/chi + 16/5 packing + 64/25 (1 + 12/pi) packing^2 chi)). */
+/* Enskog's shear viscosity of equal hard spheres (dim 3) or disks (dim
+ * 2; NaN for other dims or arguments out of range): diameter sigma, mass
+ * m, packing fraction packing, in Chapman and Enskog's first
+ * approximation, with Carnahan-Starling's contact value
+ * chi = (1 - packing/2) / (1 - packing)^3 in 3D and Henderson's
+ * chi = (1 - 7/16 packing) / (1 - packing)^2 in 2D:
+ *     3D: eta_0 = 5 / (16 sigma^2) sqrt(m kT / pi),
+ *         eta_E = eta_0 ((1 + 8/5 packing chi)^2 / chi + 768 / (25 pi) packing^2 chi)
+ *               (= eta_0 (1/chi + 16/5 packing + 64/25 (1 + 12/pi) packing^2 chi));
+ *     2D: eta_0 = 1 / (2 sigma) sqrt(m kT / pi),
+ *         eta_E = eta_0 ((1 + packing chi)^2 / chi + 8 / pi packing^2 chi)
+ *               (= eta_0 (1/chi + 2 packing + (1 + 8/pi) packing^2 chi), Gass 1971).
+ * In 2D the measured eta(lag) keeps growing as log(lag) (long-time
+ * tails): compare at a stated lag. */
 double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, double mass);
 
 /* Bulk viscosity by the Einstein-Helfand route, from samples of S as
@@ -142,10 +150,12 @@ double carom_viscosity_enskog(int dim, double packing, double sigma, double kT, 
 double carom_bulk_viscosity(const double (*samples)[9], size_t count, size_t m, int dim,
                             double interval, double volume, double kT, double *error_out);
 
-/* Enskog's bulk viscosity of equal hard spheres (3D; NaN in 2D): wholly
- * collisional, in the first approximation
- *     kappa_E = eta_0 256 / (5 pi) packing^2 chi
- *             (= (4/9) rho^2 sigma^4 chi sqrt(pi m kT)),
+/* Enskog's bulk viscosity of equal hard spheres or disks (as
+ * carom_viscosity_enskog's): wholly collisional, in the first approximation
+ *     3D: kappa_E = eta_0 256 / (5 pi) packing^2 chi
+ *                 (= (4/9) rho^2 sigma^4 chi sqrt(pi m kT)),
+ *     2D: kappa_E = eta_0 16 / pi packing^2 chi
+ *                 (= (1/2) rho^2 sigma^3 chi sqrt(pi m kT)),
  * eta_0 and chi as carom_viscosity_enskog's. */
 double carom_bulk_viscosity_enskog(int dim, double packing, double sigma, double kT,
                                    double mass);
@@ -161,11 +171,15 @@ double carom_bulk_viscosity_enskog(int dim, double packing, double sigma, double
 double carom_conductivity(const double (*samples)[3], size_t count, size_t m, int dim,
                           double interval, double volume, double kT, double *error_out);
 
-/* Enskog's thermal conductivity of equal hard spheres (3D; NaN in 2D), in
- * Chapman and Enskog's first approximation (k_B = 1):
- *     lambda_0 = 75 / (64 sigma^2) sqrt(kT / (pi m)),
- *     lambda_E = lambda_0 ((1 + 12/5 packing chi)^2 / chi
- *                          + 512 / (25 pi) packing^2 chi). */
+/* Enskog's thermal conductivity of equal hard spheres or disks (as
+ * carom_viscosity_enskog's), in Chapman and Enskog's first approximation
+ * (k_B = 1):
+ *     3D: lambda_0 = 75 / (64 sigma^2) sqrt(kT / (pi m)),
+ *         lambda_E = lambda_0 ((1 + 12/5 packing chi)^2 / chi
+ *                              + 512 / (25 pi) packing^2 chi);
+ *     2D: lambda_0 = 2 / sigma sqrt(kT / (pi m)),
+ *         lambda_E = lambda_0 ((1 + 3/2 packing chi)^2 / chi + 4 / pi packing^2 chi)
+ *                  (= lambda_0 (1/chi + 3 packing + (9/4 + 4/pi) packing^2 chi)). */
 double carom_conductivity_enskog(int dim, double packing, double sigma, double kT, double mass);
 
 #ifdef __cplusplus

@@ -249,31 +249,34 @@ def conductivity(samples, interval, volume, kT, lag_intervals, dim=3):
 
 
 def viscosity_enskog(packing, sigma, kT, mass, dim=3):
-    """Enskog's shear viscosity of equal hard spheres of diameter sigma
-    and this mass at this packing fraction (carom_viscosity_enskog;
-    Carnahan-Starling's contact value, Chapman and Enskog's first
-    approximation). NaN in 2D."""
+    """Enskog's shear viscosity of equal hard spheres (disks with dim=2)
+    of diameter sigma and this mass at this packing fraction
+    (carom_viscosity_enskog; Chapman and Enskog's first approximation,
+    with Carnahan-Starling's contact value in 3D and Henderson's in 2D).
+    NaN for other dims. In 2D a measured viscosity keeps growing as
+    log(lag): compare at a stated lag."""
     return lib.carom_viscosity_enskog(operator.index(dim), number(packing, "packing"),
                                       number(sigma, "sigma"), number(kT, "kT"),
                                       number(mass, "mass"))
 
 
 def bulk_viscosity_enskog(packing, sigma, kT, mass, dim=3):
-    """Enskog's bulk viscosity of equal hard spheres of diameter sigma and
-    this mass at this packing fraction (carom_bulk_viscosity_enskog):
-    wholly collisional, eta_0 256 / (5 pi) packing^2 chi
-    (= (4/9) rho^2 sigma^4 chi sqrt(pi m kT)), eta_0 and chi as
-    viscosity_enskog's. NaN in 2D."""
+    """Enskog's bulk viscosity of equal hard spheres (disks with dim=2) of
+    diameter sigma and this mass at this packing fraction
+    (carom_bulk_viscosity_enskog): wholly collisional, in 3D
+    eta_0 256 / (5 pi) packing^2 chi (= (4/9) rho^2 sigma^4 chi sqrt(pi m kT)),
+    in 2D eta_0 16 / pi packing^2 chi (= (1/2) rho^2 sigma^3 chi sqrt(pi m kT)),
+    eta_0 and chi as viscosity_enskog's."""
     return lib.carom_bulk_viscosity_enskog(operator.index(dim), number(packing, "packing"),
                                            number(sigma, "sigma"), number(kT, "kT"),
                                            number(mass, "mass"))
 
 
 def conductivity_enskog(packing, sigma, kT, mass, dim=3):
-    """Enskog's thermal conductivity of equal hard spheres of diameter
-    sigma and this mass at this packing fraction (carom_conductivity_enskog,
-    k_B = 1; Carnahan-Starling's contact value, Chapman and Enskog's first
-    approximation). NaN in 2D."""
+    """Enskog's thermal conductivity of equal hard spheres (disks with
+    dim=2) of diameter sigma and this mass at this packing fraction
+    (carom_conductivity_enskog, k_B = 1; Chapman and Enskog's first
+    approximation, contact values as viscosity_enskog's)."""
     return lib.carom_conductivity_enskog(operator.index(dim), number(packing, "packing"),
                                          number(sigma, "sigma"), number(kT, "kT"),
                                          number(mass, "mass"))

@@ -532,7 +532,13 @@ def test_viscosity_enskog_is_the_formula(packing, sigma, kt, mass):
     chi = (1 - packing / 2) / (1 - packing) ** 3
     eta = eta0 * (1 / chi + 16 / 5 * packing + 64 / 25 * (1 + 12 / math.pi) * packing**2 * chi)
     assert carom.viscosity_enskog(packing, sigma, kt, mass) == pytest.approx(eta, rel=1e-14)
-    assert math.isnan(carom.viscosity_enskog(packing, sigma, kt, mass, dim=2))
+    # Disks (Gass 1971), with Henderson's contact value.
+    eta0 = 1 / (2 * sigma) * math.sqrt(mass * kt / math.pi)
+    chi = (1 - 7 / 16 * packing) / (1 - packing) ** 2
+    eta = eta0 * (1 / chi + 2 * packing + (1 + 8 / math.pi) * packing**2 * chi)
+    assert carom.viscosity_enskog(packing, sigma, kt, mass, dim=2) == pytest.approx(eta,
+                                                                                    rel=1e-14)
+    assert math.isnan(carom.viscosity_enskog(packing, sigma, kt, mass, dim=4))
 
 
 @pytest.mark.parametrize("packing, sigma, kt, mass", [(0.2, 1.0, 1.0, 1.0), (0.35, 0.8, 2.0, 3.0),
@@ -547,7 +553,13 @@ def test_bulk_viscosity_enskog_is_the_formula(packing, sigma, kt, mass):
     rho = 6 * packing / (math.pi * sigma**3)
     assert kappa == pytest.approx(4 / 9 * rho**2 * sigma**4 * chi * math.sqrt(math.pi * mass * kt),
                                   rel=1e-14, abs=0.0)
-    assert math.isnan(carom.bulk_viscosity_enskog(packing, sigma, kt, mass, dim=2))
+    # Disks: (1/2) rho^2 sigma^3 chi sqrt(pi m kT), rho = 4 packing / (pi sigma^2).
+    rho = 4 * packing / (math.pi * sigma**2)
+    chi = (1 - 7 / 16 * packing) / (1 - packing) ** 2
+    kappa = 0.5 * rho**2 * sigma**3 * chi * math.sqrt(math.pi * mass * kt)
+    assert carom.bulk_viscosity_enskog(packing, sigma, kt, mass, dim=2) == pytest.approx(
+        kappa, rel=1e-14, abs=0.0)
+    assert math.isnan(carom.bulk_viscosity_enskog(packing, sigma, kt, mass, dim=1))
 
 
 @pytest.mark.parametrize("packing, sigma, kt, mass", [(0.2, 1.0, 1.0, 1.0), (0.35, 0.8, 2.0, 3.0),
@@ -559,7 +571,12 @@ def test_conductivity_enskog_is_the_formula(packing, sigma, kt, mass):
                           + 512 / (25 * math.pi) * packing**2 * chi)
     assert carom.conductivity_enskog(packing, sigma, kt, mass) == pytest.approx(expected,
                                                                                 rel=1e-14)
-    assert math.isnan(carom.conductivity_enskog(packing, sigma, kt, mass, dim=2))
+    lambda0 = 2 / sigma * math.sqrt(kt / (math.pi * mass))
+    chi = (1 - 7 / 16 * packing) / (1 - packing) ** 2
+    expected = lambda0 * (1 / chi + 3 * packing + (9 / 4 + 4 / math.pi) * packing**2 * chi)
+    assert carom.conductivity_enskog(packing, sigma, kt, mass, dim=2) == pytest.approx(
+        expected, rel=1e-14)
+    assert math.isnan(carom.conductivity_enskog(packing, sigma, kt, mass, dim=4))
 
 
 def test_enskog_refuses_what_it_cannot_use():
