@@ -514,13 +514,13 @@ static const double pi = 3.14159265358979323846;
  * a Maxwellian fluid (docs/viscosity.md), which tests/test_stress.c
  * measures in both dimensions. */
 typedef struct enskog_terms {
-    double chi;          /* the contact value; NaN where the formulas do not apply */
+    double chi;           /* the contact value; NaN where the formulas do not apply */
     double eta0, lambda0; /* the dilute viscosity and conductivity */
-    double bulk;         /* kappa_E */
-    double shear_rise;   /* 2^d / (d + 2) */
-    double heat_rise;    /* 3 2^(d-1) / (d + 2) */
-    double shear_share;  /* d / (d + 2) */
-    double heat_share;   /* d / (2 m) */
+    double bulk;          /* kappa_E */
+    double shear_rise;    /* 2^d / (d + 2) */
+    double heat_rise;     /* 3 2^(d-1) / (d + 2) */
+    double shear_share;   /* d / (d + 2) */
+    double heat_share;    /* d / (2 m) */
 } enskog_terms;
 
 /* The contact value is Carnahan-Starling's in 3D, Henderson's
