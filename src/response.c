@@ -274,5 +274,5 @@ void response_triangle(carom_world *w, uint32_t i, uint32_t g, double depth, dou
         for (int k = 0; k < 3; k++)
             n[k] = sign * tri->n[k];
     }
-    response_surface(w, i, n, CAROM_CONTACT_TRIANGLE, (int)g, depth, keep_apart);
+    response_surface(w, i, n, CAROM_CONTACT_TRIANGLE, (int)tri->given, depth, keep_apart);
 }

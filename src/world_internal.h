@@ -243,6 +243,8 @@ typedef struct world_triangle {
     double lo[3], hi[3]; /* its bounding box */
     uint8_t shared;      /* bit k: edge k, bit 3 + k: corner k is a lower triangle's
                             (world_triangle_mesh.c) */
+    uint32_t given;      /* the index carom_world_add_triangle gave it: its images
+                            across periodic axes share it (world_triangles.c) */
 } world_triangle;
 
 /* EVENT_WALL partners from TRIANGLE_WALL on name a triangle (partner -
@@ -320,8 +322,10 @@ struct carom_world {
     size_t nplanes, planes_room;
     world_segment *segments; /* fixed segments (world_segments.c) */
     size_t nsegments, segments_room;
-    world_triangle *triangles; /* fixed triangles (world_triangles.c) */
+    world_triangle *triangles; /* fixed triangles and their images (world_triangles.c) */
     size_t ntriangles, triangles_room;
+    uint32_t *triangle_given;  /* given index -> where that triangle (not an image) is */
+    size_t ntriangles_given, triangles_given_room;
     box_tree triangle_tree; /* their boxes, for ntriangles once indexed */
 
     int64_t (*image)[3];  /* def.count_images: by id, the periodic faces

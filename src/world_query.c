@@ -82,9 +82,10 @@ static void cast_segments(const carom_world *w, const sweep *q, best_hit *best)
     }
 }
 
-/* A triangle: a face while the centre is over it (linear), an edge (the
- * point test across the edge's line, while alongside) or a corner (a
- * point); the normal is found at the hit, from the nearest point. */
+/* A triangle (stored image i, named by its given index): a face while
+ * the centre is over it (linear), an edge (the point test across the
+ * edge's line, while alongside) or a corner (a point); the hit keeps the
+ * triangle's point nearest the centre then, for the normal. */
 static void cast_triangle(const carom_world *w, const sweep *q, uint32_t i, best_hit *best)
 {
     static const double zero[3] = {0.0, 0.0, 0.0};
@@ -93,8 +94,8 @@ static void cast_triangle(const carom_world *w, const sweep *q, uint32_t i, best
     world_triangle_nearest(g, q->origin, x);
     vec_sub(d, q->origin, x);
     if (vec_dot(d, d) < q->radius * q->radius) {
-        query_consider(best, 0.0, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + i,
-                       CAROM_QUERY_NO_SPHERE, (int)i, NULL, NULL);
+        query_consider(best, 0.0, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + g->given,
+                       CAROM_QUERY_NO_SPHERE, (int)g->given, x, NULL);
         return; /* overlapping at the start */
     }
     vec_sub(d, q->origin, g->p[0]);
@@ -128,14 +129,22 @@ static void cast_triangle(const carom_world *w, const sweep *q, uint32_t i, best
         if (!(g->shared & TRIANGLE_CORNER_SHARED(k)))
             f = fmin(f, query_point_time(q->origin, q->motion, g->p[k], q->radius));
     }
-    query_consider(best, f, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + i, CAROM_QUERY_NO_SPHERE,
-                   (int)i, NULL, NULL);
+    if (!(f <= 1.0))
+        return;
+    double at[3];
+    for (int m = 0; m < 3; m++)
+        at[m] = q->origin[m] + f * q->motion[m];
+    world_triangle_nearest(g, at, x);
+    query_consider(best, f, CAROM_CONTACT_TRIANGLE, ((uint64_t)4 << 32) + g->given,
+                   CAROM_QUERY_NO_SPHERE, (int)g->given, x, NULL);
 }
 
 /* The triangles whose boxes meet the swept box, widened by round-off
- * (query_consider ranks hits by fraction, then index: any order). */
-static void cast_triangles(const carom_world *w, const sweep *q, best_hit *best)
+ * (query_consider ranks hits by fraction, then index: any order); a
+ * caster of cast_in_pieces (no sphere to ignore). */
+static void cast_triangles(carom_world *w, const sweep *q, carom_sphere_id ignore, best_hit *best)
 {
+    (void)ignore;
     double slack = 1e-12 * (world_plane_scale(q->mid) + sqrt(vec_dot(q->half, q->half)));
     double lo[3], hi[3];
     for (int m = 0; m < 3; m++) {
@@ -202,11 +211,17 @@ static void make_sweep(const carom_world *w, const double origin[3], const doubl
     q->radius = radius;
 }
 
-/* The spheres against the cast, piece by piece (the first piece with a
- * hit has the first hit), each piece's origin moved into the box along
- * periodic axes (the index's cells are counted from there). */
-static void cast_spheres_in_pieces(carom_world *w, const carom_cast *cast, long pieces,
-                                   best_hit *best)
+/* What a cast meets in one sweep (query_cast_spheres, cast_triangles):
+ * hits into *best with the point they keep in best->centre (a sphere's
+ * centre, a triangle's nearest point). */
+typedef void sweep_caster(carom_world *w, const sweep *q, carom_sphere_id ignore, best_hit *best);
+
+/* What `cast_one` finds, piece by piece (the first piece with a hit has
+ * the first hit), each piece's origin moved into the box along periodic
+ * axes (the index's cells are counted from there; the triangles' images
+ * are stored around it), the kept point moved back with it. */
+static void cast_in_pieces(carom_world *w, const carom_cast *cast, long pieces,
+                           sweep_caster *cast_one, best_hit *best)
 {
     for (long j = 0; j < pieces; j++) {
         double f0 = (double)j / (double)pieces, origin[3], motion[3], shift[3];
@@ -217,14 +232,14 @@ static void cast_spheres_in_pieces(carom_world *w, const carom_cast *cast, long 
         sweep q;
         make_sweep(w, origin, motion, cast->radius, 1, shift, &q);
         best_hit piece = {0};
-        query_cast_spheres(w, &q, cast->ignore, &piece);
+        cast_one(w, &q, cast->ignore, &piece);
         if (!piece.found)
             continue;
         double centre[3];
         for (int k = 0; k < 3; k++)
             centre[k] = piece.centre[k] + shift[k];
-        query_consider(best, ((double)j + piece.f) / (double)pieces, CAROM_CONTACT_SPHERE,
-                       piece.rank, piece.sphere, -1, centre, NULL);
+        query_consider(best, ((double)j + piece.f) / (double)pieces, piece.kind, piece.rank,
+                       piece.sphere, piece.wall, centre, NULL);
         return;
     }
 }
@@ -271,11 +286,12 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
     st = world_triangles_index(w);
     if (st != CAROM_OK)
         return st;
-    cast_spheres_in_pieces(w, cast, pieces, &best);
+    cast_in_pieces(w, cast, pieces, query_cast_spheres, &best);
     cast_walls(w, &q, &best);
     cast_planes(w, &q, &best);
     cast_segments(w, &q, &best);
-    cast_triangles(w, &q, &best);
+    if (w->ntriangles)
+        cast_in_pieces(w, cast, pieces, cast_triangles, &best);
     *found = best.found;
     if (!best.found)
         return CAROM_OK;
@@ -288,11 +304,9 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
         h.position[k] = q.origin[k] + best.f * q.motion[k];
     if (best.kind == CAROM_CONTACT_SPHERE || best.kind == CAROM_CONTACT_SEGMENT ||
         best.kind == CAROM_CONTACT_TRIANGLE) {
-        double from[3];
+        double from[3]; /* a sphere's centre, a triangle's nearest point */
         if (best.kind == CAROM_CONTACT_SEGMENT)
             world_segment_nearest(&w->segments[best.wall], h.position, from);
-        else if (best.kind == CAROM_CONTACT_TRIANGLE)
-            world_triangle_nearest(&w->triangles[best.wall], h.position, from);
         else
             memcpy(from, best.centre, sizeof from);
         double d[3] = {h.position[0] - from[0], h.position[1] - from[1], h.position[2] - from[2]};

@@ -10,8 +10,14 @@
  * the triangle's index; response.c reflects along the line from the
  * triangle's nearest point to the centre). Spheres added or moved later
  * are checked at their placement (world_build.c). Triangles are for 3D
- * worlds with walls on every axis (refused with periodic axes, as
- * segments are). Driven spheres' bounds meet them in
+ * worlds. Along periodic axes a triangle is stored with its images, moved
+ * by -L, 0 and +L along each (up to 27 copies, the given one first), all
+ * named by the index it was given (world_triangle.given): a sphere's
+ * centre stays within about a box of [0, L) between the events that wrap
+ * it, so every image it can reach is stored, and predictions, placement
+ * checks, casts and the mesh's shared edges need nothing else (an edge a
+ * triangle shares with another's image across the boundary is marked as
+ * any other). Driven spheres' bounds meet them in
  * world_driven_triangles.c.
  *
  * Many triangles (a mesh): a box tree over them (box_tree.h), built
@@ -84,6 +90,7 @@ static double distance_to(const world_triangle *g, const double x[3])
     return sqrt(vec_dot(d, d));
 }
 
+/* `triangle`: its given index. */
 static carom_status overlapping(carom_world *w, uint32_t slot, double radius, uint32_t triangle,
                                 double distance)
 {
@@ -130,44 +137,51 @@ carom_status world_triangles_check(carom_world *w, uint32_t slot)
     double nearest = INFINITY;
     while ((n = box_tree_walk_next(&k, &items)))
         for (uint32_t e = 0; e < n; e++) {
-            double d = distance_to(&w->triangles[items[e]], s->x);
-            if (d < s->radius * (1.0 - TRIANGLE_TOLERANCE) && items[e] < first) {
-                first = items[e];
+            const world_triangle *g = &w->triangles[items[e]];
+            double d = distance_to(g, s->x);
+            if (d < s->radius * (1.0 - TRIANGLE_TOLERANCE) && g->given < first) {
+                first = g->given;
                 nearest = d;
             }
         }
-    if (first != UINT32_MAX) /* the first in index order, as named before the tree */
+    if (first != UINT32_MAX) /* the first in given order, as named before the tree */
         return overlapping(w, slot, s->radius, first, nearest);
     return CAROM_OK;
 }
 
-/* Whether live sphere `slot` (its state now) overlaps triangle g; its
- * radius now and its centre's distance from g. */
-static int sphere_overlaps(carom_world *w, uint32_t slot, const world_triangle *g, double *r,
-                           double *d)
+/* Whether live sphere `slot` (its state now) overlaps one of the images
+ * of a triangle; its radius now and its centre's distance from the
+ * nearest image. */
+static int sphere_overlaps(carom_world *w, uint32_t slot, const world_triangle *images, int count,
+                           double *r, double *d)
 {
     double x[3], v[3];
     world_true_state(w, slot, w->time, x, v);
-    *d = distance_to(g, x);
+    *d = INFINITY;
+    for (int k = 0; k < count; k++)
+        *d = fmin(*d, distance_to(&images[k], x));
     *r = w->spheres[slot].radius * growth_factor(w, w->time);
     return *d < *r * (1.0 - TRIANGLE_TOLERANCE);
 }
 
-/* The live sphere of the lowest slot that overlaps triangle g now, if
- * any (1), with its radius and distance. The spheres near g's ball come
- * from the scene queries' index (query_index.h: built once for the many
- * triangles of a mesh added at one time), else every sphere is tested. */
+/* The live sphere of the lowest slot that overlaps one of a triangle's
+ * images now (images[0] the triangle itself), if any (1), with its radius
+ * and distance. The spheres near the triangle's ball (through any
+ * periodic image) come from the scene queries' index (query_index.h:
+ * built once for the many triangles of a mesh added at one time), else
+ * every sphere is tested. */
 #define NEAR_ROOM 256
-static int find_overlapping(carom_world *w, const world_triangle *g, uint32_t *slot, double *r,
-                            double *d)
+static int find_overlapping(carom_world *w, const world_triangle *images, int count,
+                            uint32_t *slot, double *r, double *d)
 {
+    const world_triangle *g = &images[0];
     carom_sphere_id near[NEAR_ROOM];
     double reach = g->reach * (1.0 + 1e-9) + 1e-9 * world_plane_scale(g->centre);
     size_t n = query_overlap_spheres(w, g->centre, reach, near, NEAR_ROOM);
     if (n > NEAR_ROOM) { /* a large triangle among many spheres */
         int found = 0;
         for (uint32_t s = 0; s < w->count && !found; s++)
-            if (w->info[s].alive && sphere_overlaps(w, s, g, r, d)) {
+            if (w->info[s].alive && sphere_overlaps(w, s, images, count, r, d)) {
                 *slot = s;
                 found = 1;
             }
@@ -177,7 +191,7 @@ static int find_overlapping(carom_world *w, const world_triangle *g, uint32_t *s
     for (size_t k = 0; k < n; k++) {
         uint32_t s = world_slot_of(w, near[k]);
         double rs, ds;
-        if (s < first && sphere_overlaps(w, s, g, &rs, &ds)) {
+        if (s < first && sphere_overlaps(w, s, images, count, &rs, &ds)) {
             first = s;
             *r = rs;
             *d = ds;
@@ -239,6 +253,64 @@ static int make_triangle(const carom_world *w, const double a[3], const double b
     return 1;
 }
 
+/* The image of g moved by shift (its shape is g's). */
+static world_triangle moved(const world_triangle *g, const double shift[3])
+{
+    world_triangle image = *g;
+    for (int m = 0; m < 3; m++) {
+        for (int k = 0; k < 3; k++)
+            image.p[k][m] += shift[m];
+        image.centre[m] += shift[m];
+        image.lo[m] += shift[m];
+        image.hi[m] += shift[m];
+    }
+    return image;
+}
+
+/* The images of g to store: g itself first, then moved by -L, 0 or +L
+ * along each periodic axis; their number. */
+static int images_of(const carom_world *w, const world_triangle *g, world_triangle images[27])
+{
+    int count = 0;
+    for (int c = 0; c < 27; c++) {
+        int step[3] = {c % 3, c / 3 % 3, c / 9}; /* 0: none, 1: -L, 2: +L */
+        double shift[3] = {0.0, 0.0, 0.0};
+        int fits = 1;
+        for (int m = 0; m < 3; m++) {
+            if (step[m] && w->def.boundary[m] != CAROM_BOUNDARY_PERIODIC)
+                fits = 0;
+            shift[m] = step[m] == 1 ? -w->def.box[m] : step[m] == 2 ? w->def.box[m] : 0.0;
+        }
+        if (fits)
+            images[count++] = moved(g, shift);
+    }
+    return count;
+}
+
+/* Room for `more` stored triangles and one more given index. */
+static carom_status make_room(carom_world *w, size_t more)
+{
+    if (w->ntriangles + more > w->triangles_room) {
+        size_t room = w->triangles_room ? 2 * w->triangles_room : 4;
+        while (room < w->ntriangles + more)
+            room *= 2;
+        world_triangle *triangles = realloc(w->triangles, room * sizeof *triangles);
+        if (!triangles)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu triangles", room);
+        w->triangles = triangles;
+        w->triangles_room = room;
+    }
+    if (w->ntriangles_given == w->triangles_given_room) {
+        size_t room = w->triangles_given_room ? 2 * w->triangles_given_room : 4;
+        uint32_t *given = realloc(w->triangle_given, room * sizeof *given);
+        if (!given)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu triangles", room);
+        w->triangle_given = given;
+        w->triangles_given_room = room;
+    }
+    return CAROM_OK;
+}
+
 carom_status carom_world_add_triangle(carom_world *w, const double a[3], const double b[3],
                                       const double c[3], uint32_t *index_out)
 {
@@ -249,60 +321,59 @@ carom_status carom_world_add_triangle(carom_world *w, const double a[3], const d
     if (w->def.dim != 3)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "triangle: triangles are for 3D worlds (use segments in 2D)");
-    for (int k = 0; k < 3; k++)
-        if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
-            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                              "triangle: axis %d is periodic (triangles need walls on every axis)",
-                              k);
     world_triangle tri;
     if (!make_triangle(w, a, b, c, &tri))
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "triangle: (%g, %g, %g), (%g, %g, %g), (%g, %g, %g) must have finite "
                           "corners inside the box and an area",
                           a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]);
-    if (w->ntriangles >= 0x10000000u)
+    world_triangle images[27];
+    int count = images_of(w, &tri, images);
+    if (w->ntriangles + (size_t)count > 0x10000000u)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "triangle: too many triangles");
-    uint32_t slot;
+    uint32_t given = (uint32_t)w->ntriangles_given, slot;
     double r, d;
-    if (find_overlapping(w, &tri, &slot, &r, &d))
-        return overlapping(w, slot, r, (uint32_t)w->ntriangles, d);
-    if (w->ntriangles == w->triangles_room) {
-        size_t room = w->triangles_room ? 2 * w->triangles_room : 4;
-        world_triangle *triangles = realloc(w->triangles, room * sizeof *triangles);
-        if (!triangles)
-            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu triangles", room);
-        w->triangles = triangles;
-        w->triangles_room = room;
+    if (find_overlapping(w, images, count, &slot, &r, &d))
+        return overlapping(w, slot, r, given, d);
+    carom_status st = make_room(w, (size_t)count);
+    if (st != CAROM_OK)
+        return st;
+    w->triangle_given[given] = (uint32_t)w->ntriangles;
+    w->ntriangles_given++;
+    for (int k = 0; k < count; k++) {
+        images[k].given = given;
+        w->triangles[w->ntriangles++] = images[k];
     }
-    w->triangles[w->ntriangles] = tri;
     if (index_out)
-        *index_out = (uint32_t)w->ntriangles;
-    w->ntriangles++;
+        *index_out = given;
     world_unbuild(w); /* every prediction again, with the triangle */
     return CAROM_OK;
 }
 
 size_t carom_world_triangle_count(const carom_world *w)
 {
-    return w->ntriangles;
+    return w->ntriangles_given;
 }
 
 carom_status carom_world_get_triangle(const carom_world *w, uint32_t index, double a[3],
                                       double b[3], double c[3])
 {
-    if (index >= w->ntriangles)
+    if (index >= w->ntriangles_given)
         return CAROM_ERR_INVALID_ARGUMENT;
     double *out[3] = {a, b, c};
     for (int k = 0; k < 3; k++)
         if (out[k])
-            vec_copy(out[k], w->triangles[index].p[k]);
+            vec_copy(out[k], w->triangles[w->triangle_given[index]].p[k]);
     return CAROM_OK;
 }
 
 void world_triangles_free(carom_world *w)
 {
     free(w->triangles);
+    free(w->triangle_given);
     box_tree_free(&w->triangle_tree);
     w->triangles = NULL;
+    w->triangle_given = NULL;
     w->ntriangles = w->triangles_room = 0;
+    w->ntriangles_given = w->triangles_given_room = 0;
 }

@@ -49,8 +49,6 @@ BAD_INPUT = {
                          "each triangle is x0,y0,z0,x1,y1,z1,x2,y2,z2"]),
     "triangles_word": (["boundary=walls", "triangles=1,1,1,2,1,1,1,2,z"] + FAST, USAGE,
                        ["triangles=1,1,1,2,1,1,1,2,z", "malformed number"]),
-    "triangles_periodic": (["n=50", "triangles=1,1,1,2,1,1,1,2,1"] + FAST, USAGE,
-                           ["triangle: axis 0 is periodic"]),
     "triangles_outside": (["n=50", "box=10", "boundary=walls", "triangles=1,1,1,12,1,1,1,2,1"]
                           + FAST, USAGE, ["inside the box"]),
     "rdf_max_alone": (["rdf_max=2"], USAGE, ["rdf_max needs rdf=FILE or rdf=on"]),
@@ -1731,6 +1729,62 @@ def case_triangles(r):
     expect(worst < 1e-9, "forces: a sphere %r of its radius into a triangle" % worst)
 
 
+def case_triangles_periodic(r):
+    """triangles= with periodic axes: a flat floor at z = 2 of two
+    triangles over the whole 10 x 10 square, periodic along x and y
+    (walls along z), under gravity. The triangles are repeated across the
+    periodic axes: no sphere ever crosses the floor, in no frame is one
+    nearer than its radius to a triangle's nearest image (the spheres
+    wrap and cross the square's edges), and kinetic plus potential energy
+    is kept (elastic). A wall at x = 0.1 in a box periodic every way: the
+    placement leaves out the spheres that overlap it through the boundary
+    (near x = 10), and the run goes on."""
+    corners = [((0, 0, 2), (10, 0, 2), (10, 10, 2)), ((0, 0, 2), (10, 10, 2), (0, 10, 2))]
+    floor = "triangles=" + "/".join(",".join(str(v) for c in t for v in c) for t in corners)
+    images = [tuple((c[0] + 10 * i, c[1] + 10 * j, c[2]) for c in t)
+              for t in corners for i in (-1, 0, 1) for j in (-1, 0, 1)]
+    start, final, traj = r.path("pfloor_start.xyz"), r.path("pfloor.xyz"), r.path("pfloor.traj")
+    d = r.json(["dim=3", "n=150", "box=10", "boundary=periodic,periodic,walls", "radius=0.3",
+                "gravity=0,0,-1", "speed=1", floor, "equilibrate=0", "time=0",
+                "final=" + start])
+    expect(d["triangles"] == 2 and d["on_triangles"] > 3, "periodic floor: %r" % d)
+    d = r.json(["init=" + start, "boundary=periodic,periodic,walls", "gravity=0,0,-1", floor,
+                "time=10", "frame_interval=0.05", "trajectory=" + traj, "final=" + final])
+    expect(d["triangles"] == 2 and d["events_by_type"]["wall_hits"] > 200 and
+           d["events_by_type"]["cell_crossings"] > 0, "periodic floor: %r" % d["events_by_type"])
+    expect(0 <= d["max_overlap"] < 1e-9, "periodic floor: max_overlap %r" % d["max_overlap"])
+    (_, first), = read_xyz(start)
+    side = [row[2] > 2 for row in first]
+    expect(sum(side) > 50 and not all(side), "periodic floor: %d of %d above"
+           % (sum(side), len(side)))
+    worst = 0.0
+    for comment, rows in read_xyz(traj):
+        for i, row in enumerate(rows):
+            expect((row[2] > 2) == side[i], "periodic floor: sphere %d crossed it (%s)"
+                   % (i, comment))
+        worst = max(worst, worst_into(rows, images))
+    expect(worst < 1e-9, "periodic floor: a sphere %r of its radius into a triangle" % worst)
+    (_, last), = read_xyz(final)
+
+    def energy(rows):  # kinetic + potential (g = 1 along -z)
+        return sum(row[7] * (0.5 * (row[3] ** 2 + row[4] ** 2 + row[5] ** 2) + row[2])
+                   for row in rows)
+    e0, e1 = energy(first), energy(last)
+    expect(abs(e1 / e0 - 1) < 1e-9, "periodic floor: energy %r -> %r" % (e0, e1))
+    # A wall at x = 0.1 in a box periodic every way: the placement leaves
+    # out the spheres on it through the boundary too (near x = 10).
+    wall = (0.1, 2, 2), (0.1, 8, 2), (0.1, 5, 8)
+    placed_end = r.path("pwall.xyz")
+    d = r.json(["n=500", "box=10", "radius=0.3", "triangles=" + ",".join(
+        str(v) for c in wall for v in c), "time=1", "equilibrate=0", "final=" + placed_end])
+    expect(d["on_triangles"] > 0 and d["n"] + d["on_triangles"] == 500 and
+           d["max_overlap"] < 1e-9, "periodic wall: %r" % d)
+    (_, rows), = read_xyz(placed_end)
+    wall_images = [tuple((c[0] + 10 * i, c[1] + 10 * j, c[2] + 10 * k) for c in wall)
+                   for i in (-1, 0, 1) for j in (-1, 0, 1) for k in (-1, 0, 1)]
+    expect(worst_into(rows, wall_images) < 1e-9, "periodic wall: a sphere on the wall's image")
+
+
 def bowl_obj(path):
     """A square bowl in unit coordinates: a floor of 3 x 3 squares (18
     triangles sharing edges) at z = 1/8 over [1/4, 3/4]^2, and four sides
@@ -1808,7 +1862,7 @@ def case_mesh(r):
     ASCII STL loads too (with triangles=, counted together). Bad input is
     refused with one line naming the file: missing, unparseable, no
     triangles (only faces without area), a vertex outside the box (face
-    and coordinates), 2D, periodic axes, mesh_scale 0 or NaN, orbits.
+    and coordinates), 2D, mesh_scale 0 or NaN, orbits.
     Without Assimp, mesh= is refused with one line saying so."""
     bowl = r.path("bowl.obj")
     unit = bowl_obj(bowl)
@@ -1894,10 +1948,6 @@ def case_mesh(r):
             (walls + ["mesh=" + bowl, "mesh_scale=9"], [bowl, "outside the box"], "too large"),
             (["dim=2", "boundary=walls", "mesh=" + bowl] + FAST,
              ["mesh=" + bowl, "meshes are for 3D worlds"], "2D"),
-            (["n=50", "box=8", "mesh=" + bowl, "mesh_scale=8"] + FAST,
-             [bowl, "axis 0 is periodic"], "periodic"),
-            (["n=50", "box=8", "boundary=walls,walls,periodic", "mesh=" + bowl, "mesh_scale=8"]
-             + FAST, [bowl, "axis 2 is periodic"], "periodic z"),
             (walls + ["mesh=" + bowl, "mesh_scale=0"], ["mesh_scale=0", "> 0", bowl], "scale 0"),
             (walls + ["mesh=" + bowl, "mesh_scale=nan"], ["mesh_scale=nan", "NaN", bowl],
              "scale NaN"),

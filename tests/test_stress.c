@@ -28,7 +28,8 @@
  * - carom_viscosity, carom_bulk_viscosity and carom_conductivity on
  *   samples with known answers; Enskog's formulas in 3D and 2D (Gass's
  *   form there).
- * - Refusals: walls, gravity, an infinite mass, no spheres; and after the
+ * - Refusals: walls, gravity, an infinite mass, no spheres, a fixed
+ *   triangle in a periodic world; and after the
  *   start a velocity set by hand, a sphere added or removed, a contact
  *   with a plane passed on, growth (going on, or over): the integral is
  *   refused with a message. The heat integral alone (S is kept) for a
@@ -475,7 +476,7 @@ static int says(const carom_stress *observer, const char *part)
 }
 
 /* A start refused for a world made with `def` holding one sphere of mass m. */
-static void check_start_refused(carom_world_def def, double mass, const char *part)
+static void check_start_refused(carom_world_def def, double mass, int triangle, const char *part)
 {
     carom_stress *observer = carom_stress_create(NULL);
     carom_error e;
@@ -486,6 +487,9 @@ static void check_start_refused(carom_world_def def, double mass, const char *pa
     sd.mass = mass;
     if (mass > 0.0)
         CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
+    const double a[3] = {1.0, 1.0, 1.0}, b[3] = {3.0, 1.0, 1.0}, c[3] = {1.0, 3.0, 1.0};
+    if (triangle)
+        CHECK_OK(carom_world_add_triangle(w, a, b, c, NULL));
     CHECK(carom_stress_start(observer, w) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(says(observer, part));
     carom_world_free(w);
@@ -566,12 +570,13 @@ static void test_refusals(void)
 {
     carom_world_def def = carom_world_default_def();
     def.boundary[1] = CAROM_BOUNDARY_WALLS;
-    check_start_refused(def, 1.0, "periodic");
+    check_start_refused(def, 1.0, 0, "periodic");
     def = carom_world_default_def();
     def.gravity[2] = -1.0;
-    check_start_refused(def, 1.0, "gravity");
-    check_start_refused(carom_world_default_def(), INFINITY, "mass inf");
-    check_start_refused(carom_world_default_def(), 0.0, "without spheres");
+    check_start_refused(def, 1.0, 0, "gravity");
+    check_start_refused(carom_world_default_def(), INFINITY, 0, "mass inf");
+    check_start_refused(carom_world_default_def(), 0.0, 0, "without spheres");
+    check_start_refused(carom_world_default_def(), 1.0, 1, "triangles");
 
     check_integral_refused(0, "does not keep momentum");
     check_integral_refused(5, "sphere 5's velocity changed");

@@ -37,10 +37,10 @@ static const struct {
     [KEY_SEGMENTS] = {"segments", "fixed segments x0,y0,x1,y1 separated by /: thin walls (2D, "
                                   "walls on both axes) disks bounce off on both sides"},
     [KEY_TRIANGLES] = {"triangles", "fixed triangles x0,y0,z0,x1,y1,z1,x2,y2,z2 separated by /: "
-                                    "thin walls (3D, walls on every axis) spheres bounce off on "
-                                    "both sides"},
+                                    "thin walls (3D; repeated across periodic axes) spheres "
+                                    "bounce off on both sides"},
     [KEY_MESH] = {"mesh", "a triangle mesh file (OBJ, STL, PLY, ... as Assimp reads them): its "
-                          "faces as fixed triangles (3D, walls on every axis); points, lines "
+                          "faces as fixed triangles (3D, as triangles=); points, lines "
                           "and faces without an area are skipped"},
     [KEY_MESH_SCALE] = {"mesh_scale", "mesh=: each vertex v becomes v * S + mesh_shift "
                                       "(default 1)"},

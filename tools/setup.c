@@ -70,12 +70,6 @@ static int load_mesh(run_options *o, cli_error *error)
 {
     if (!o->mesh)
         return 0;
-    for (int d = 0; d < 3; d++)
-        if (o->boundary[d] != CAROM_BOUNDARY_WALLS)
-            return cli_fail(error, CLI_EXIT_USAGE,
-                            "mesh %s: axis %d is periodic (triangles need walls on every axis: "
-                            "boundary=walls)",
-                            o->mesh, d);
     double(*t)[9];
     size_t n;
     if (mesh_load(o->mesh, o->mesh_scale, o->mesh_shift, o->box, &t, &n, &o->mesh_loaded, error))
@@ -317,9 +311,10 @@ static void bins_free(triangle_bins *b)
 }
 
 /* And of every triangle (3D): those of the centre's cell. */
-static int clear_of_triangles(const void *context, const double x[3], double r)
+/* Whether a centre at x (in the box or a box beyond it) is clear of every
+ * triangle by r. */
+static int clear_of_triangles_at(const triangle_bins *b, const double x[3], double r)
 {
-    const triangle_bins *b = context;
     const run_options *o = b->o;
     if (b->m[0] == 0) {
         for (int g = 0; g < o->ntriangles; g++)
@@ -331,6 +326,28 @@ static int clear_of_triangles(const void *context, const double x[3], double r)
     for (size_t e = b->start[c]; e < b->start[c + 1]; e++)
         if (setup_triangle_distance(o->triangle[b->item[e]], x) < r * (1.0 + 1e-9))
             return 0;
+    return 1;
+}
+
+/* Clear of every triangle and, along periodic axes (where the world
+ * repeats each triangle with the box), of their images: the centre moved
+ * by -L, 0 and +L along each (a centre beyond the box falls in the edge
+ * bins, which hold the triangles near that side). */
+static int clear_of_triangles(const void *context, const double x[3], double r)
+{
+    const triangle_bins *b = context;
+    const run_options *o = b->o;
+    for (int c = 0; c < 27; c++) {
+        int step[3] = {c % 3 - 1, c / 3 % 3 - 1, c / 9 - 1};
+        double y[3];
+        int fits = 1;
+        for (int k = 0; k < 3; k++) {
+            fits &= step[k] == 0 || o->boundary[k] == CAROM_BOUNDARY_PERIODIC;
+            y[k] = x[k] + step[k] * o->box[k];
+        }
+        if (fits && !clear_of_triangles_at(b, y, r))
+            return 0;
+    }
     return 1;
 }
 

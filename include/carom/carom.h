@@ -572,12 +572,17 @@ carom_status carom_world_get_segment(const carom_world *world, uint32_t index, d
  * same corners) leave it to the lowest of them, which is then the one
  * named at a tie. Growing spheres (carom_world_set_growth) meet them when their
  * growing surface reaches a face, an edge or a corner; driven spheres'
- * bounds meet them too. Refused (CAROM_ERR_INVALID_ARGUMENT) in 2D
- * worlds (use segments), with a periodic axis, for corners that are not
- * finite or outside the box, and for a triangle without area (its
- * corners on a line). The world builds
- * again (O(N)) at the next advance. index_out may be NULL; triangles are
- * numbered 0, 1, ... in the order added. */
+ * bounds meet them too. Along periodic axes the triangle repeats with
+ * the box (a floor over the whole periodic square is seamless: its
+ * edges on the boundary meet the far side's): the world stores it
+ * moved by -L, 0 and +L along each (up to 27 copies, memory and tree
+ * alike), and contacts, casts and overlap errors name it by its index
+ * whichever copy was met. Refused (CAROM_ERR_INVALID_ARGUMENT) in 2D
+ * worlds (use segments), for corners that are not finite or outside the
+ * box [0, L] on any axis, and for a triangle without area (its corners
+ * on a line). The world builds again (O(N)) at the next advance.
+ * index_out may be NULL; triangles are numbered 0, 1, ... in the order
+ * added. */
 carom_status carom_world_add_triangle(carom_world *world, const double a[3], const double b[3],
                                       const double c[3], uint32_t *index_out);
 size_t carom_world_triangle_count(const carom_world *world);

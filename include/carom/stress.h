@@ -45,9 +45,10 @@
  *
  * It holds only where velocities change at sphere contacts: the start is
  * refused (CAROM_ERR_INVALID_ARGUMENT) for a box that is not periodic
- * along every axis, gravity, growing spheres, driven spheres, spheres of
- * infinite mass and a world without spheres. A contact with a plane,
- * segment or triangle, and any other change of velocity (a thermostat, a
+ * along every axis, gravity, growing spheres, driven spheres, fixed
+ * triangles (which periodic worlds may have), spheres of infinite mass
+ * and a world without spheres. A contact with a plane, segment or
+ * triangle, and any other change of velocity (a thermostat, a
  * callback that changes velocities without keeping momentum,
  * carom_world_set_velocity), or of the spheres (added or removed), is
  * found, at the sphere's next contact (whose momentum changes, from the

@@ -602,8 +602,9 @@ class World:
         face, around its edges and on its corners, like a wall of the box
         (wall_restitution, restitution_min_speed); exact under gravity.
         a, b and c are 3 numbers, inside the box and not on a line.
-        Driven spheres meet them too. Refused with carom.Error in 2D, with
-        a periodic axis, and where a sphere overlaps it (a sphere added
+        Driven spheres meet them too; along periodic axes it repeats with
+        the box. Refused with carom.Error in 2D and where a sphere overlaps
+        it (a sphere added
         over it later is refused at the next advance, or at once in a
         world already advanced). Returns
         the triangle's index, 0, 1, ... in the order added."""

@@ -496,15 +496,19 @@ def test_a_sphere_thrown_at_a_triangle_edge_leaves_along_the_radius():
 
 def test_triangles_are_refused_with_the_library_message():
     """carom.Error with the library's status and message: in 2D, over a
-    sphere (at once), a sphere added over one (at the next advance, or at
+    sphere (at once; through a periodic boundary too), a sphere added over one (at the next advance, or at
     once in a world already built), through a driven sphere where its
     driver says it is; 2 numbers for a corner are a ValueError."""
     with pytest.raises(carom.Error, match="triangles are for 3D worlds") as refused:
         carom.World(dim=2, box=10, boundary="walls").add_triangle((1, 1, 0), (2, 2, 0),
                                                                   (1, 2, 0))
     assert refused.value.status == "CAROM_ERR_INVALID_ARGUMENT"
-    with pytest.raises(carom.Error, match="axis 0 is periodic"):
-        carom.World(dim=3, box=10).add_triangle((1, 1, 1), (2, 2, 1), (1, 2, 1))
+    # Periodic axes repeat it: a sphere at x = 9.8 overlaps one at x = 0.1.
+    periodic = carom.World(dim=3, box=10)
+    periodic.add_sphere((9.8, 5, 4), radius=0.5)
+    with pytest.raises(carom.Error, match="overlaps triangle 0"):
+        periodic.add_triangle((0.1, 2, 2), (0.1, 8, 2), (0.1, 5, 8))
+    assert periodic.add_triangle((0.4, 2, 2), (0.4, 8, 2), (0.4, 5, 8)) == 0
     world = carom.World(dim=3, box=10, boundary="walls")
     world.add_sphere((5, 5, 5.3), radius=0.5)
     overlap = r"sphere 0 \(radius 0.5\) overlaps triangle 0"

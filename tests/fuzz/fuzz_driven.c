@@ -31,8 +31,9 @@
  * - where every driven sphere takes kicks, the bytes left after the
  *   spheres may add a fixed plane across a corner of a walled world, a
  *   fixed segment to a 2D one walled on both axes and a fixed triangle
- *   (cut into 16) to a 3D one walled on every axis (fuzz_worlds.h): a plane, segment
- *   or triangle contact touches its plane, segment or triangle, and no
+ *   (cut into 16) to a 3D one (repeated across its periodic axes;
+ *   fuzz_worlds.h): a plane, segment or triangle contact touches its
+ *   plane, segment or triangle (its nearest image), and no
  *   sphere is ever behind a plane or nearer a segment or triangle than
  *   its radius beyond a contact's tolerance.
  * - scene queries (check_queries, fuzz_worlds.h) agree with the states,
@@ -213,7 +214,7 @@ static void on_contact(void *user_data, carom_contact *c)
     if (c->kind == CAROM_CONTACT_TRIANGLE) {
         if (c->wall < 0 || (size_t)c->wall >= carom_world_triangle_count(h->w))
             fail("a triangle contact on no triangle", (double)c->wall);
-        double gap = world_triangle_distance(h->w, (uint32_t)c->wall, xi) - h->p[i].r;
+        double gap = world_triangle_distance(h->w, &h->s, (uint32_t)c->wall, xi) - h->p[i].r;
         if (!(fabs(gap) <= driven_slack(&h->s, h->p[i].r)))
             fail("a triangle contact away from its triangle", gap / h->p[i].r);
         return;

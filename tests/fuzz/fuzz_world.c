@@ -21,7 +21,7 @@
  *   that move, which give energy as moving walls would; elastic worlds
  *   may be perfectly rough (tangential restitution 1: their spins'
  *   energy is counted too);
- * - a periodic world without obstacles keeps its momentum;
+ * - a periodic world without obstacles or triangles keeps its momentum;
  * - the contacts recorded (def.record_contacts) are the step's: in time
  *   order within it, as many sphere contacts and wall hits as the stats
  *   count, between spheres that exist (or a walled face), with unit
@@ -29,9 +29,10 @@
  * - some worlds grow their spheres (carom_world_set_growth, by up to 30%
  *   over the run): the same checks with the radii of the moment, but
  *   energy, which growth gives;
- * - in a report-only world without gravity, every sphere's unwrapped
- *   position (def.count_images) along each periodic axis is its start
- *   plus velocity times time (to 1e-9 of the distances involved);
+ * - in a report-only world without gravity or triangles (which, like
+ *   walls, still reflect), every sphere's unwrapped position
+ *   (def.count_images) along each periodic axis is its start plus
+ *   velocity times time (to 1e-9 of the distances involved);
  * - the bytes left after the spheres (fewer than a sphere's) may add a
  *   fixed plane across a corner of a walled world (carom_world_add_plane;
  *   refused when a sphere is behind it): no sphere is ever behind it by
@@ -43,10 +44,11 @@
  *   axes (carom_world_add_segment; refused when a sphere overlaps it): no
  *   centre ever nearer to it than its radius less 1e-9 of it, its
  *   contacts recorded as segment contacts (growing disks too);
- * - or 9 bytes a fixed triangle to a 3D world walled on every axis,
- *   cut into 16 that share edges and corners (carom_world_add_triangle;
- *   several leaves of the world's tree of triangles), checked in the
- *   same way;
+ * - or 9 bytes a fixed triangle to a 3D world (anywhere along periodic
+ *   axes, where the world repeats it), cut into 16 that share edges and
+ *   corners (carom_world_add_triangle; several leaves of the world's tree
+ *   of triangles), checked in the same way, distances to the nearest
+ *   image;
  * - scene queries (check_queries, fuzz_worlds.h) agree with the states;
  * - species worlds also take contact laws by species (set_laws: smooth,
  *   rough, sliding, with restitutions of their own), and the energy
@@ -75,8 +77,9 @@
  *   by more than 0.5e-10, and any change in a report-only world, must be
  *   taken; energy and momentum are checked across it as before.
  * - the stress observer (carom/stress.h), fed each step's recorded
- *   contacts, must accept every periodic world without gravity, growth or
- *   obstacles (its velocities always the world's: no false refusal), and
+ *   contacts, must accept every periodic world without gravity, growth,
+ *   obstacles or triangles (its velocities always the world's: no false
+ *   refusal), and
  *   in a smooth elastic one the trace of S must be 2 E t plus the virial
  *   (to 1e-9 of their sizes), E the kinetic energy at the start. Its heat
  *   integral must be refused for unequal masses or a net momentum, and
@@ -302,10 +305,12 @@ static void centre_velocities(carom_world *w, placed *p, int n)
 }
 
 /* Whether the observer must accept the world: periodic on every axis,
- * no gravity, no growth, no sphere of infinite mass, some spheres. */
-static int stress_fits(const world_spec *s, int n, int growing)
+ * no gravity, no growth, no sphere of infinite mass, no fixed triangle,
+ * some spheres. */
+static int stress_fits(const carom_world *w, const world_spec *s, int n, int growing)
 {
-    int fit = n > 0 && !s->gravity && !growing && !s->obstacles;
+    int fit = n > 0 && !s->gravity && !growing && !s->obstacles &&
+              carom_world_triangle_count(w) == 0;
     for (int a = 0; a < s->dim; a++)
         fit &= !s->walls[a];
     return fit;
@@ -316,7 +321,7 @@ static void stress_begin(stress_run *run, carom_world *w, const world_spec *s, c
                          int n, int growing)
 {
     run->observer = NULL;
-    if (!stress_fits(s, n, growing))
+    if (!stress_fits(w, s, n, growing))
         return;
     run->observer = carom_stress_create(NULL);
     if (!run->observer)
@@ -448,7 +453,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fail("a world without gravity refused to grow", 0.0);
     /* Worlds the stress observer holds in are centred by the steps byte's
      * otherwise unused high values. */
-    if (steps_byte / 96 == 1 && stress_fits(&s, n, growing))
+    if (steps_byte / 96 == 1 && stress_fits(w, &s, n, growing))
         centre_velocities(w, p, n);
     read_back(w, p, n);
     double u0[MAX_SPHERES][3], v0[MAX_SPHERES][3];
@@ -497,7 +502,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_triangles(w, &s, p, n);
         check_queries(w, &s, p, n);
         check_max_overlap(w, &s, p, n);
-        if (s.report_only && !s.gravity)
+        if (s.report_only && !s.gravity && carom_world_triangle_count(w) == 0)
             check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
                            carom_world_time(w));
         carom_stats after;
@@ -536,7 +541,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int all_periodic = 1;
         for (int a = 0; a < s.dim; a++)
             all_periodic &= !s.walls[a];
-        if (all_periodic && !s.obstacles && !s.gravity && !s.report_only) {
+        if (all_periodic && !s.obstacles && !s.gravity && !s.report_only &&
+            carom_world_triangle_count(w) == 0) {
             double mom[3], mscale = 0.0;
             carom_world_momentum(w, mom);
             for (int i = 0; i < n; i++)

@@ -545,7 +545,7 @@ static inline void add_one_triangle(carom_world *w, const double c[3][3])
     int flat = !(sqrt(dot3(n, n)) > 1e-12 * longest);
     carom_status st = carom_world_add_triangle(w, c[0], c[1], c[2], NULL);
     if (st != CAROM_OK && st != CAROM_ERR_OVERLAP && !(flat && st == CAROM_ERR_INVALID_ARGUMENT))
-        fail("a triangle in a walled 3D world was refused", (double)st);
+        fail("a triangle in a 3D world was refused", (double)st);
 }
 
 /* Triangle c cut `depth` times into four at its edges' midpoints: a
@@ -573,28 +573,46 @@ static inline void add_cut_triangle(carom_world *w, const double c[3][3], int de
     add_cut_triangle(w, (const double(*)[3])mid, depth - 1);
 }
 
-/* A triangle from 9 bytes left, in a 3D world walled on every axis:
- * corners between 5% and 95% of the box, cut into 16 (add_cut_triangle);
- * each refused (and left out) when a sphere overlaps it, or when it has
- * no area. */
+/* A triangle from 9 bytes left, in a 3D world: corners between 5% and
+ * 95% of the box along walled axes, anywhere from 0 to 100% along
+ * periodic ones (where the world repeats it), cut into 16
+ * (add_cut_triangle); each refused (and left out) when a sphere overlaps
+ * it, or when it has no area. */
 static inline void add_triangle(carom_world *w, const world_spec *s, byte_reader *r)
 {
-    if (r->left < 9 || s->dim != 3 || !s->walls[0] || !s->walls[1] || !s->walls[2])
+    if (r->left < 9 || s->dim != 3)
         return;
     double c[3][3];
     for (int k = 0; k < 3; k++)
-        for (int m = 0; m < 3; m++)
-            c[k][m] = s->box[m] * (0.05 + 0.9 * (double)take8(r) / 255.0);
+        for (int m = 0; m < 3; m++) {
+            double u = (double)take8(r) / 255.0;
+            c[k][m] = s->box[m] * (s->walls[m] ? 0.05 + 0.9 * u : u);
+        }
     add_cut_triangle(w, (const double(*)[3])c, 2);
 }
 
-/* How far x is from triangle g of the world (the tests' own nearest
- * point, triangle_reference.h). */
-static inline double world_triangle_distance(const carom_world *w, uint32_t g, const double x[3])
+/* How far x is from triangle g of the world, or from its nearest image
+ * along periodic axes (the tests' own nearest point,
+ * triangle_reference.h). */
+static inline double world_triangle_distance(const carom_world *w, const world_spec *s,
+                                             uint32_t g, const double x[3])
 {
-    double c[3][3];
+    double c[3][3], y[3], best = INFINITY;
     carom_world_get_triangle(w, g, c[0], c[1], c[2]);
-    return distance_to_triangle((const double(*)[3])c, x);
+    for (int m = 0; m < 3; m++)
+        y[m] = s->walls[m] ? x[m] : x[m] - s->box[m] * floor(x[m] / s->box[m]);
+    for (int e = 0; e < 27; e++) {
+        int step[3] = {e % 3 - 1, e / 3 % 3 - 1, e / 9 - 1};
+        double z[3];
+        int fits = 1;
+        for (int m = 0; m < 3; m++) {
+            fits &= step[m] == 0 || !s->walls[m];
+            z[m] = y[m] + step[m] * s->box[m];
+        }
+        if (fits)
+            best = fmin(best, distance_to_triangle((const double(*)[3])c, z));
+    }
+    return best;
 }
 
 /* No centre nearer to a triangle than its radius, less 1e-9 of it (a
@@ -604,7 +622,7 @@ static inline void check_triangles(const carom_world *w, const world_spec *s, co
 {
     for (uint32_t g = 0; g < carom_world_triangle_count(w); g++)
         for (int i = 0; i < n; i++) {
-            double into = p[i].r - world_triangle_distance(w, g, p[i].x);
+            double into = p[i].r - world_triangle_distance(w, s, g, p[i].x);
             double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
             if (into > slack)
                 fail("a sphere overlaps a triangle", into / p[i].r);

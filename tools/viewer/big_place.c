@@ -31,9 +31,28 @@ static double distance2(const carom_scene *s, const double a[3], const double b[
     return sum;
 }
 
+/* Clear of triangle t by reach, and of its images along the scene's
+ * periodic axes (the world repeats it there). */
+static int clear_of_triangle(const carom_scene *s, const double t[9], const double p[3],
+                             double reach)
+{
+    for (int c = 0; c < 27; c++) {
+        int step[3] = {c % 3 - 1, c / 3 % 3 - 1, c / 9 - 1};
+        double q[3];
+        int fits = 1;
+        for (int k = 0; k < 3; k++) {
+            fits &= step[k] == 0 || (k < s->dim && s->boundary[k] == CAROM_BOUNDARY_PERIODIC);
+            q[k] = p[k] + step[k] * s->box[k];
+        }
+        if (fits && setup_triangle_distance(t, q) < reach)
+            return 0;
+    }
+    return 1;
+}
+
 /* Clear of every plane, segment and triangle, with a margin of 1e-4
  * radii. */
-static int clear_of(const big_obstacles *o, const double p[3], double r)
+static int clear_of(const carom_scene *s, const big_obstacles *o, const double p[3], double r)
 {
     double reach = r * 1.0001;
     for (int q = 0; q < o->nplanes; q++) {
@@ -50,7 +69,7 @@ static int clear_of(const big_obstacles *o, const double p[3], double r)
             return 0;
     }
     for (int g = 0; g < o->ntriangles; g++)
-        if (setup_triangle_distance(o->triangle[g], p) < reach)
+        if (!clear_of_triangle(s, o->triangle[g], p, reach))
             return 0;
     return 1;
 }
@@ -115,7 +134,7 @@ int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, doubl
                     double fk = k == up ? heights[a] : f[k];
                     p[k] = hi > lo ? lo + fk * (hi - lo) : 0.5 * s->box[k];
                 }
-                if (!clear_of(obstacles, p, r))
+                if (!clear_of(s, obstacles, p, r))
                     continue;
                 if (!have_fallback) {
                     memcpy(out, p, sizeof p); /* the fallback: some spheres move */
@@ -130,7 +149,7 @@ int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, doubl
     for (int attempt = 0; attempt < 20000 && !have_fallback; attempt++) {
         double p[3];
         random_place(s, r * 1.001, &state, p);
-        if (clear_of(obstacles, p, r)) {
+        if (clear_of(s, obstacles, p, r)) {
             memcpy(out, p, sizeof p);
             have_fallback = 1;
         }
@@ -154,7 +173,7 @@ size_t big_place_make_room(carom_scene *s, const big_obstacles *obstacles, const
         for (int attempt = 0; attempt < 5000 && !placed; attempt++) {
             double p[3];
             random_place(s, s->radius[i], &state, p);
-            if (clear_of(obstacles, p, s->radius[i]) &&
+            if (clear_of(s, obstacles, p, s->radius[i]) &&
                 !overlaps(s, p, s->radius[i], i, big, big_r)) {
                 memcpy(s->position[i], p, sizeof p);
                 placed = 1;
