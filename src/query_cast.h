@@ -20,7 +20,8 @@ typedef struct best_hit {
     carom_sphere_id sphere;
     int wall;
     double normal[3]; /* unit, towards the cast centre; or 0 to compute */
-    double centre[3]; /* a sphere's centre, a triangle's point nearest the cast centre */
+    double centre[3]; /* a sphere's centre, a segment's or triangle's point nearest the
+                         cast centre */
     int found;
 } best_hit;
 

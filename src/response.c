@@ -253,7 +253,7 @@ void response_segment(carom_world *w, uint32_t i, uint32_t g, double depth, doub
         n[1] = seg->n[1];
     }
     n[2] = 0.0;
-    response_surface(w, i, n, CAROM_CONTACT_SEGMENT, (int)g, depth, keep_apart);
+    response_surface(w, i, n, CAROM_CONTACT_SEGMENT, (int)seg->given, depth, keep_apart);
 }
 
 void response_triangle(carom_world *w, uint32_t i, uint32_t g, double depth, double keep_apart)

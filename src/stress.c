@@ -207,8 +207,8 @@ static const char *world_unfit(const carom_world *w)
         return "growing spheres";
     if (w->has_driven)
         return "driven spheres";
-    if (w->ntriangles)
-        return "fixed triangles (they take momentum)";
+    if (w->ntriangles || w->nsegments)
+        return "fixed triangles or segments (they take momentum)";
     return NULL;
 }
 

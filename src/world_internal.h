@@ -223,6 +223,8 @@ typedef struct world_segment {
     double dir[3];     /* unit, from a to b */
     double n[3];       /* unit normal: dir turned left */
     double length;
+    uint32_t given;    /* the index carom_world_add_segment gave it: its images
+                          across periodic axes share it (world_segments.c) */
 } world_segment;
 
 /* EVENT_WALL partners from SEGMENT_WALL on name a segment (partner -
@@ -321,7 +323,9 @@ struct carom_world {
     world_plane *planes;  /* fixed planes (world_planes.c) */
     size_t nplanes, planes_room;
     world_segment *segments; /* fixed segments (world_segments.c) */
-    size_t nsegments, segments_room;
+    size_t nsegments, segments_room; /* the segments and their images */
+    uint32_t *segment_given;          /* given index -> where that segment (not an image) is */
+    size_t nsegments_given, segments_given_room;
     world_triangle *triangles; /* fixed triangles and their images (world_triangles.c) */
     size_t ntriangles, triangles_room;
     uint32_t *triangle_given;  /* given index -> where that triangle (not an image) is */

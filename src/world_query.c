@@ -54,10 +54,13 @@ static void cast_planes(const carom_world *w, const sweep *q, best_hit *best)
     }
 }
 
-/* A segment: a face while the centre is alongside (linear), or an end (a
- * point); the normal is found at the hit, from the nearest point. */
-static void cast_segments(const carom_world *w, const sweep *q, best_hit *best)
+/* Each segment (and image, named by its given index): a face while the
+ * centre is alongside (linear), or an end (a point); the hit keeps the
+ * segment's point nearest the centre then, for the normal. A caster of
+ * cast_in_pieces (no sphere to ignore). */
+static void cast_segments(carom_world *w, const sweep *q, carom_sphere_id ignore, best_hit *best)
 {
+    (void)ignore;
     for (size_t i = 0; i < w->nsegments; i++) {
         const world_segment *g = &w->segments[i];
         double e = (q->origin[0] - g->a[0]) * g->n[0] + (q->origin[1] - g->a[1]) * g->n[1];
@@ -77,8 +80,14 @@ static void cast_segments(const carom_world *w, const sweep *q, best_hit *best)
         }
         f = fmin(f, query_point_time(q->origin, q->motion, g->a, q->radius));
         f = fmin(f, query_point_time(q->origin, q->motion, g->b, q->radius));
-        query_consider(best, f, CAROM_CONTACT_SEGMENT, ((uint64_t)3 << 32) + i,
-                       CAROM_QUERY_NO_SPHERE, (int)i, NULL, NULL);
+        if (!(f <= 1.0))
+            continue;
+        double at[3];
+        for (int m = 0; m < 3; m++)
+            at[m] = q->origin[m] + f * q->motion[m];
+        world_segment_nearest(g, at, x);
+        query_consider(best, f, CAROM_CONTACT_SEGMENT, ((uint64_t)3 << 32) + g->given,
+                       CAROM_QUERY_NO_SPHERE, (int)g->given, x, NULL);
     }
 }
 
@@ -289,7 +298,8 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
     cast_in_pieces(w, cast, pieces, query_cast_spheres, &best);
     cast_walls(w, &q, &best);
     cast_planes(w, &q, &best);
-    cast_segments(w, &q, &best);
+    if (w->nsegments)
+        cast_in_pieces(w, cast, pieces, cast_segments, &best);
     if (w->ntriangles)
         cast_in_pieces(w, cast, pieces, cast_triangles, &best);
     *found = best.found;
@@ -304,11 +314,8 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
         h.position[k] = q.origin[k] + best.f * q.motion[k];
     if (best.kind == CAROM_CONTACT_SPHERE || best.kind == CAROM_CONTACT_SEGMENT ||
         best.kind == CAROM_CONTACT_TRIANGLE) {
-        double from[3]; /* a sphere's centre, a triangle's nearest point */
-        if (best.kind == CAROM_CONTACT_SEGMENT)
-            world_segment_nearest(&w->segments[best.wall], h.position, from);
-        else
-            memcpy(from, best.centre, sizeof from);
+        double from[3]; /* a sphere's centre, a segment's or triangle's nearest point */
+        memcpy(from, best.centre, sizeof from);
         double d[3] = {h.position[0] - from[0], h.position[1] - from[1], h.position[2] - from[2]};
         double len = sqrt(vec_dot(d, d));
         for (int k = 0; k < 3; k++)

@@ -8,9 +8,14 @@
  * partner is SEGMENT_WALL + the segment's index; response.c reflects it
  * along the line from the segment's nearest point to the centre).
  * Spheres added or moved later are checked at their placement
- * (world_build.c). Segments are for 2D worlds with walls on both axes
- * (refused with periodic axes). Driven spheres' bounds meet them in
- * world_driven_segments.c, ballistic spheres here. Growing spheres meet
+ * (world_build.c). Segments are for 2D worlds. Along periodic axes a
+ * segment is stored with its images, moved by -L, 0 and +L along each
+ * (up to 9 copies, the given one first), all named by the index it was
+ * given (world_segment.given), as triangles are (world_triangles.c: a
+ * centre stays within about a box of [0, L) between the events that wrap
+ * it, so every image it can reach is stored). Driven spheres' bounds
+ * meet them in world_driven_segments.c, ballistic spheres here; each
+ * prediction tests every stored segment. Growing spheres meet
  * them when their growing surface reaches a face or an end (straight
  * motion then: linear and quadratic upcrossings), and leave them as they
  * leave walls.
@@ -150,8 +155,54 @@ carom_status world_segments_check(carom_world *w, uint32_t slot)
     const sphere *s = &w->spheres[slot];
     for (size_t g = 0; g < w->nsegments; g++) {
         double d = distance_to(&w->segments[g], s->x);
-        if (d < s->radius * (1.0 - SEGMENT_TOLERANCE))
-            return overlapping(w, slot, s->radius, (uint32_t)g, d);
+        if (d < s->radius * (1.0 - SEGMENT_TOLERANCE)) /* images follow their segment */
+            return overlapping(w, slot, s->radius, w->segments[g].given, d);
+    }
+    return CAROM_OK;
+}
+
+/* The images of g to store: g itself first, then moved by -L, 0 or +L
+ * along each periodic axis; their number. */
+static int images_of(const carom_world *w, const world_segment *g, world_segment images[9])
+{
+    int count = 0;
+    for (int c = 0; c < 9; c++) {
+        int step[2] = {c % 3, c / 3}; /* 0: none, 1: -L, 2: +L */
+        world_segment image = *g;
+        int fits = 1;
+        for (int m = 0; m < 2; m++) {
+            if (step[m] && w->def.boundary[m] != CAROM_BOUNDARY_PERIODIC)
+                fits = 0;
+            double shift = step[m] == 1 ? -w->def.box[m] : step[m] == 2 ? w->def.box[m] : 0.0;
+            image.a[m] += shift;
+            image.b[m] += shift;
+        }
+        if (fits)
+            images[count++] = image;
+    }
+    return count;
+}
+
+/* Room for `more` stored segments and one more given index. */
+static carom_status make_room(carom_world *w, size_t more)
+{
+    if (w->nsegments + more > w->segments_room) {
+        size_t room = w->segments_room ? 2 * w->segments_room : 4;
+        while (room < w->nsegments + more)
+            room *= 2;
+        world_segment *segments = realloc(w->segments, room * sizeof *segments);
+        if (!segments)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu segments", room);
+        w->segments = segments;
+        w->segments_room = room;
+    }
+    if (w->nsegments_given == w->segments_given_room) {
+        size_t room = w->segments_given_room ? 2 * w->segments_given_room : 4;
+        uint32_t *given = realloc(w->segment_given, room * sizeof *given);
+        if (!given)
+            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu segments", room);
+        w->segment_given = given;
+        w->segments_given_room = room;
     }
     return CAROM_OK;
 }
@@ -167,10 +218,6 @@ carom_status carom_world_add_segment(carom_world *w, const double a[2], const do
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "segment: segments are for 2D worlds (use planes in 3D)");
     for (int k = 0; k < 2; k++)
-        if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
-            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                              "segment: axis %d is periodic (segments need walls on both axes)", k);
-    for (int k = 0; k < 2; k++)
         if (!isfinite(a[k]) || !isfinite(b[k]) || a[k] < 0.0 || b[k] < 0.0 ||
             a[k] > w->def.box[k] || b[k] > w->def.box[k])
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
@@ -183,47 +230,49 @@ carom_status carom_world_add_segment(carom_world *w, const double a[2], const do
                          {b[0], b[1], 0.0},
                          {(b[0] - a[0]) / length, (b[1] - a[1]) / length, 0.0},
                          {-(b[1] - a[1]) / length, (b[0] - a[0]) / length, 0.0},
-                         length};
+                         length,
+                         (uint32_t)w->nsegments_given};
+    world_segment images[9];
+    int count = images_of(w, &seg, images);
     for (uint32_t slot = 0; slot < w->count; slot++) {
         if (!w->info[slot].alive)
             continue;
         double x[3], v[3];
         world_true_state(w, slot, w->time, x, v);
-        double d = distance_to(&seg, x);
+        double d = INFINITY;
+        for (int k = 0; k < count; k++)
+            d = fmin(d, distance_to(&images[k], x));
         double r = w->spheres[slot].radius * growth_factor(w, w->time);
         if (d < r * (1.0 - SEGMENT_TOLERANCE))
-            return overlapping(w, slot, r, (uint32_t)w->nsegments, d);
+            return overlapping(w, slot, r, seg.given, d);
     }
-    if (w->nsegments == w->segments_room) {
-        size_t room = w->segments_room ? 2 * w->segments_room : 4;
-        world_segment *segments = realloc(w->segments, room * sizeof *segments);
-        if (!segments)
-            return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu segments", room);
-        w->segments = segments;
-        w->segments_room = room;
-    }
-    w->segments[w->nsegments] = seg;
+    carom_status st = make_room(w, (size_t)count);
+    if (st != CAROM_OK)
+        return st;
+    w->segment_given[w->nsegments_given++] = (uint32_t)w->nsegments;
+    for (int k = 0; k < count; k++)
+        w->segments[w->nsegments++] = images[k];
     if (index_out)
-        *index_out = (uint32_t)w->nsegments;
-    w->nsegments++;
+        *index_out = seg.given;
     world_unbuild(w); /* every prediction again, with the segment */
     return CAROM_OK;
 }
 
 size_t carom_world_segment_count(const carom_world *w)
 {
-    return w->nsegments;
+    return w->nsegments_given;
 }
 
 carom_status carom_world_get_segment(const carom_world *w, uint32_t index, double a[2], double b[2])
 {
-    if (index >= w->nsegments)
+    if (index >= w->nsegments_given)
         return CAROM_ERR_INVALID_ARGUMENT;
+    const world_segment *g = &w->segments[w->segment_given[index]];
     for (int k = 0; k < 2; k++) {
         if (a)
-            a[k] = w->segments[index].a[k];
+            a[k] = g->a[k];
         if (b)
-            b[k] = w->segments[index].b[k];
+            b[k] = g->b[k];
     }
     return CAROM_OK;
 }
@@ -231,6 +280,9 @@ carom_status carom_world_get_segment(const carom_world *w, uint32_t index, doubl
 void world_segments_free(carom_world *w)
 {
     free(w->segments);
+    free(w->segment_given);
     w->segments = NULL;
+    w->segment_given = NULL;
     w->nsegments = w->segments_room = 0;
+    w->nsegments_given = w->segments_given_room = 0;
 }

@@ -37,8 +37,6 @@ BAD_INPUT = {
                     ["segments=1,1,2,2", "segments are for 2D worlds"]),
     "segments_count": (["dim=2", "boundary=walls", "segments=1,1,2"] + FAST, USAGE,
                        ["segments=1,1,2", "each segment is x0,y0,x1,y1"]),
-    "segments_periodic": (["dim=2", "n=50", "segments=1,1,2,2"] + FAST, USAGE,
-                          ["segment: axis 0 is periodic"]),
     "segments_outside": (["dim=2", "n=50", "box=10", "boundary=walls", "segments=1,1,12,2"]
                          + FAST, USAGE, ["inside the box"]),
     "triangles_2d": (["dim=2", "boundary=walls", "triangles=1,1,1,2,1,1,1,2,1"] + FAST, USAGE,
@@ -1729,6 +1727,63 @@ def case_triangles(r):
     expect(worst < 1e-9, "forces: a sphere %r of its radius into a triangle" % worst)
 
 
+def segment_image_distance(x, seg, box):
+    """The distance from disk centre x to the nearest image of segment seg
+    (x0, y0, x1, y1) in a box periodic along both axes (independent of
+    carom)."""
+    best = math.inf
+    for i in (-1, 0, 1):
+        for j in (-1, 0, 1):
+            ax, ay = seg[0] + i * box, seg[1] + j * box
+            dx, dy = seg[2] - seg[0], seg[3] - seg[1]
+            u = ((x[0] - ax) * dx + (x[1] - ay) * dy) / (dx * dx + dy * dy)
+            u = min(1.0, max(0.0, u))
+            best = min(best, math.hypot(x[0] - ax - u * dx, x[1] - ay - u * dy))
+    return best
+
+
+def case_segments_periodic(r):
+    """segments= with periodic axes: a floor at y = 2 across the whole
+    width of a 10 x 10 box periodic along x (walls along y), under
+    gravity; the disks wrap and cross its ends, none ever crosses it or
+    comes nearer than its radius to it, and energy is kept (elastic). A
+    wall at x = 0.1 in a box periodic both ways: the placement leaves out
+    the disks on it through the boundary (near x = 10)."""
+    floor = (0, 2, 10, 2)
+    start, traj = r.path("psegs_start.xyz"), r.path("psegs.xyz")
+    d = r.json(["dim=2", "n=60", "box=10", "boundary=periodic,walls", "radius=0.3",
+                "gravity=1", "speed=1", "segments=0,2,10,2", "equilibrate=0", "time=0",
+                "final=" + start])
+    expect(d["segments"] == 1 and d["n"] + d["on_segments"] == 60, "periodic floor: %r" % d)
+    d = r.json(["init=" + start, "boundary=periodic,walls", "gravity=1", "segments=0,2,10,2",
+                "time=10", "frame_interval=0.05", "trajectory=" + traj])
+    e = d["events_by_type"]
+    expect(e["wall_hits"] > 50 and e["cell_crossings"] > 0 and d["max_overlap"] < 1e-9,
+           "periodic floor: %r" % e)
+    frames = read_xyz(traj)
+    side = [row[1] > 2 for row in frames[0][1]]
+    expect(sum(side) > 10 and not all(side), "periodic floor: %d above" % sum(side))
+    worst = 0.0
+    for comment, rows in frames:
+        for i, row in enumerate(rows):
+            expect((row[1] > 2) == side[i], "periodic floor: disk %d crossed (%s)" % (i, comment))
+            worst = max(worst, 1.0 - segment_image_distance(row, floor, 10.0) / row[6])
+    expect(worst < 1e-9, "periodic floor: a disk %r of its radius into the floor" % worst)
+
+    def energy(rows):  # kinetic + potential (g = 1 along -y)
+        return sum(row[7] * (0.5 * (row[3] ** 2 + row[4] ** 2) + row[1]) for row in rows)
+    e0, e1 = energy(frames[0][1]), energy(frames[-1][1])
+    expect(abs(e1 / e0 - 1) < 1e-9, "periodic floor: energy %r -> %r" % (e0, e1))
+    wall, end = (0.1, 2, 0.1, 8), r.path("pseg_wall.xyz")
+    d = r.json(["dim=2", "n=200", "box=10", "radius=0.3", "segments=0.1,2,0.1,8", "time=1",
+                "equilibrate=0", "final=" + end])
+    expect(d["on_segments"] > 0 and d["n"] + d["on_segments"] == 200 and d["max_overlap"] < 1e-9,
+           "periodic wall: %r" % d)
+    (_, rows), = read_xyz(end)
+    worst = max(1.0 - segment_image_distance(row, wall, 10.0) / row[6] for row in rows)
+    expect(worst < 1e-9, "periodic wall: a disk %r of its radius into the wall" % worst)
+
+
 def case_triangles_periodic(r):
     """triangles= with periodic axes: a flat floor at z = 2 of two
     triangles over the whole 10 x 10 square, periodic along x and y
@@ -2531,7 +2586,9 @@ CASES = {
     "bulk_viscosity": case_bulk_viscosity,
     "planes": case_planes,
     "segments": case_segments,
+    "segments_periodic": case_segments_periodic,
     "triangles": case_triangles,
+    "triangles_periodic": case_triangles_periodic,
     "mesh": case_mesh,
     "thermostat": case_thermostat,
     "compress": case_compress,

@@ -17,7 +17,7 @@
  *   segment between two events (a missed contact would).
  * - Growing disks at rest touch a face and an end when their radius
  *   reaches them, and leave at twice their surface's speed.
- * - Refusals: 3D, periodic axes, ends outside the box or equal, a sphere
+ * - Refusals: 3D, ends outside the box or equal, a sphere
  *   overlapping (a growing one with the radius it has reached).
  * Driven spheres: test_segments_driven.c. */
 #include <math.h>
@@ -390,11 +390,6 @@ static void test_refusals(void)
     carom_world *w = carom_world_create(&def, &e); /* 3D, periodic */
     CHECK(carom_world_add_segment(w, a, b, NULL) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(message_has(w, "2D"));
-    carom_world_free(w);
-    def.dim = 2;
-    w = carom_world_create(&def, &e);
-    CHECK(carom_world_add_segment(w, a, b, NULL) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK(message_has(w, "periodic"));
     carom_world_free(w);
 
     w = make_world(10.0, 0.0, CAROM_NEIGHBOURS_AUTO, 1.0);

@@ -29,7 +29,7 @@
  *   samples with known answers; Enskog's formulas in 3D and 2D (Gass's
  *   form there).
  * - Refusals: walls, gravity, an infinite mass, no spheres, a fixed
- *   triangle in a periodic world; and after the
+ *   triangle or segment in a periodic world; and after the
  *   start a velocity set by hand, a sphere added or removed, a contact
  *   with a plane passed on, growth (going on, or over): the integral is
  *   refused with a message. The heat integral alone (S is kept) for a
@@ -476,20 +476,27 @@ static int says(const carom_stress *observer, const char *part)
 }
 
 /* A start refused for a world made with `def` holding one sphere of mass m. */
-static void check_start_refused(carom_world_def def, double mass, int triangle, const char *part)
+/* `obstacle`: 1 a fixed triangle (3D), 2 a fixed segment (def made 2D). */
+static void check_start_refused(carom_world_def def, double mass, int obstacle, const char *part)
 {
+    if (obstacle == 2)
+        def.dim = 2;
     carom_stress *observer = carom_stress_create(NULL);
     carom_error e;
     def.box[0] = def.box[1] = def.box[2] = 10.0;
     carom_world *w = carom_world_create(&def, &e);
     carom_sphere_def sd = carom_sphere_default_def();
     sd.position[0] = sd.position[1] = sd.position[2] = 5.0;
+    if (def.dim == 2)
+        sd.position[2] = 0.0;
     sd.mass = mass;
     if (mass > 0.0)
         CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
     const double a[3] = {1.0, 1.0, 1.0}, b[3] = {3.0, 1.0, 1.0}, c[3] = {1.0, 3.0, 1.0};
-    if (triangle)
+    if (obstacle == 1)
         CHECK_OK(carom_world_add_triangle(w, a, b, c, NULL));
+    if (obstacle == 2)
+        CHECK_OK(carom_world_add_segment(w, a, b, NULL));
     CHECK(carom_stress_start(observer, w) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(says(observer, part));
     carom_world_free(w);
@@ -577,6 +584,7 @@ static void test_refusals(void)
     check_start_refused(carom_world_default_def(), INFINITY, 0, "mass inf");
     check_start_refused(carom_world_default_def(), 0.0, 0, "without spheres");
     check_start_refused(carom_world_default_def(), 1.0, 1, "triangles");
+    check_start_refused(carom_world_default_def(), 1.0, 2, "segments");
 
     check_integral_refused(0, "does not keep momentum");
     check_integral_refused(5, "sphere 5's velocity changed");

@@ -34,8 +34,9 @@ static const struct {
     [KEY_GRAVITY] = {"gravity", "g (pulls along -y in 2D, -z in 3D) or gx,gy[,gz] (default 0)"},
     [KEY_PLANES] = {"planes", "fixed planes nx,ny[,nz],d separated by /: spheres stay where "
                               "n.x >= d + radius (walled axes only)"},
-    [KEY_SEGMENTS] = {"segments", "fixed segments x0,y0,x1,y1 separated by /: thin walls (2D, "
-                                  "walls on both axes) disks bounce off on both sides"},
+    [KEY_SEGMENTS] = {"segments", "fixed segments x0,y0,x1,y1 separated by /: thin walls (2D; "
+                                  "repeated across periodic axes) disks bounce off on both "
+                                  "sides"},
     [KEY_TRIANGLES] = {"triangles", "fixed triangles x0,y0,z0,x1,y1,z1,x2,y2,z2 separated by /: "
                                     "thin walls (3D; repeated across periodic axes) spheres "
                                     "bounce off on both sides"},

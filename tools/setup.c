@@ -146,17 +146,26 @@ static int clear_of_planes(const void *context, const double x[3], double r)
     return 1;
 }
 
-/* And of every segment (2D). */
+/* And of every segment (2D), and of its images along periodic axes
+ * (where the world repeats it with the box): the centre moved by -L, 0
+ * and +L along each. */
 static int clear_of_segments(const void *context, const double x[3], double r)
 {
     const run_options *o = context;
-    for (int g = 0; g < o->nsegments; g++) {
-        const double *q = o->segment[g];
-        double dx = q[2] - q[0], dy = q[3] - q[1], len2 = dx * dx + dy * dy;
-        double u = len2 > 0.0 ? ((x[0] - q[0]) * dx + (x[1] - q[1]) * dy) / len2 : 0.0;
-        u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-        if (hypot(x[0] - q[0] - u * dx, x[1] - q[1] - u * dy) < r * (1.0 + 1e-9))
-            return 0;
+    for (int c = 0; c < 9; c++) {
+        int step[2] = {c % 3 - 1, c / 3 - 1};
+        if ((step[0] && o->boundary[0] != CAROM_BOUNDARY_PERIODIC) ||
+            (step[1] && o->boundary[1] != CAROM_BOUNDARY_PERIODIC))
+            continue;
+        double y[2] = {x[0] + step[0] * o->box[0], x[1] + step[1] * o->box[1]};
+        for (int g = 0; g < o->nsegments; g++) {
+            const double *q = o->segment[g];
+            double dx = q[2] - q[0], dy = q[3] - q[1], len2 = dx * dx + dy * dy;
+            double u = len2 > 0.0 ? ((y[0] - q[0]) * dx + (y[1] - q[1]) * dy) / len2 : 0.0;
+            u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+            if (hypot(y[0] - q[0] - u * dx, y[1] - q[1] - u * dy) < r * (1.0 + 1e-9))
+                return 0;
+        }
     }
     return 1;
 }

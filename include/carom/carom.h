@@ -540,9 +540,12 @@ carom_status carom_world_get_plane(const carom_world *world, uint32_t index, dou
  * prediction tests every segment: they are for a few walls, not for
  * meshes. Growing spheres (carom_world_set_growth) meet them when their
  * growing surface reaches a face or an end, and are checked with the
- * radius they have now. Driven spheres' bounds meet them too. Refused
- * (CAROM_ERR_INVALID_ARGUMENT) in 3D worlds, with a periodic axis, for
- * ends that are not finite or outside the box, or equal.
+ * radius they have now. Driven spheres' bounds meet them too. Along
+ * periodic axes the segment repeats with the box: the world stores it
+ * moved by -L, 0 and +L along each (up to 9 copies, each tested), and
+ * contacts, casts and overlap errors name it by its index whichever copy
+ * was met. Refused (CAROM_ERR_INVALID_ARGUMENT) in 3D worlds, for ends
+ * that are not finite or outside the box [0, L], or equal.
  * The world builds again (O(N)) at the next advance. index_out may be
  * NULL; segments are numbered 0, 1, ... in the order added. */
 carom_status carom_world_add_segment(carom_world *world, const double a[2], const double b[2],

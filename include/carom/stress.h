@@ -46,7 +46,7 @@
  * It holds only where velocities change at sphere contacts: the start is
  * refused (CAROM_ERR_INVALID_ARGUMENT) for a box that is not periodic
  * along every axis, gravity, growing spheres, driven spheres, fixed
- * triangles (which periodic worlds may have), spheres of infinite mass
+ * triangles or segments (which periodic worlds may have), spheres of infinite mass
  * and a world without spheres. A contact with a plane, segment or
  * triangle, and any other change of velocity (a thermostat, a
  * callback that changes velocities without keeping momentum,

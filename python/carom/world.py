@@ -581,8 +581,8 @@ class World:
         a thin two-sided wall that disks bounce off on either face and
         around either end, like a wall of the box (wall_restitution,
         restitution_min_speed); exact under gravity. a and b are 2
-        numbers, inside the box and not equal. Refused with carom.Error in
-        3D, with a periodic axis, and where
+        numbers, inside the box and not equal; along periodic axes it
+        repeats with the box. Refused with carom.Error in 3D and where
         a disk overlaps it (a disk added over it later is refused at the
         next advance, or at once in a world already advanced). Returns the
         segment's index, 0, 1, ... in the order added."""

@@ -401,11 +401,17 @@ def test_a_disk_dropped_on_a_segment_end_leaves_along_the_radius():
 
 def test_segments_are_refused_with_the_library_message():
     """carom.Error with the library's status and message: in 3D, over a
-    disk (at once), a disk added over one (at the next advance, or at once
+    disk (at once; through a periodic boundary too), a disk added over one (at the next advance, or at once
     in a world already built); 3 numbers for an end are a ValueError."""
     with pytest.raises(carom.Error, match="segments are for 2D worlds") as refused:
         carom.World(dim=3, box=10, boundary="walls").add_segment((1, 1), (2, 2))
     assert refused.value.status == "CAROM_ERR_INVALID_ARGUMENT"
+    # Periodic axes repeat it: a disk at x = 9.8 overlaps one at x = 0.1.
+    periodic = carom.World(dim=2, box=10)
+    periodic.add_sphere((9.8, 5), radius=0.5)
+    with pytest.raises(carom.Error, match="overlaps segment 0"):
+        periodic.add_segment((0.1, 2), (0.1, 8))
+    assert periodic.add_segment((0.4, 2), (0.4, 8)) == 0
     world = carom.World(dim=2, box=10, boundary="walls")
     world.add_sphere((5, 5.3), radius=0.5)
     overlap = r"sphere 0 \(radius 0.5\) overlaps segment 0"

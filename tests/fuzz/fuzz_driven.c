@@ -30,9 +30,8 @@
  * - the world is at the time asked;
  * - where every driven sphere takes kicks, the bytes left after the
  *   spheres may add a fixed plane across a corner of a walled world, a
- *   fixed segment to a 2D one walled on both axes and a fixed triangle
- *   (cut into 16) to a 3D one (repeated across its periodic axes;
- *   fuzz_worlds.h): a plane, segment or triangle contact touches its
+ *   fixed segment to a 2D one and a fixed triangle (cut into 16) to a 3D
+ *   one (both repeated across periodic axes; fuzz_worlds.h): a plane, segment or triangle contact touches its
  *   plane, segment or triangle (its nearest image), and no
  *   sphere is ever behind a plane or nearer a segment or triangle than
  *   its radius beyond a contact's tolerance.
@@ -206,7 +205,7 @@ static void on_contact(void *user_data, carom_contact *c)
     if (c->kind == CAROM_CONTACT_SEGMENT) {
         if (c->wall < 0 || (size_t)c->wall >= carom_world_segment_count(h->w))
             fail("a segment contact on no segment", (double)c->wall);
-        double gap = segment_distance(h->w, (uint32_t)c->wall, xi) - h->p[i].r;
+        double gap = segment_distance(h->w, &h->s, (uint32_t)c->wall, xi) - h->p[i].r;
         if (!(fabs(gap) <= driven_slack(&h->s, h->p[i].r)))
             fail("a segment contact away from its segment", gap / h->p[i].r);
         return;

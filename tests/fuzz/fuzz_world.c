@@ -21,7 +21,8 @@
  *   that move, which give energy as moving walls would; elastic worlds
  *   may be perfectly rough (tangential restitution 1: their spins'
  *   energy is counted too);
- * - a periodic world without obstacles or triangles keeps its momentum;
+ * - a periodic world without obstacles, segments or triangles keeps its
+ *   momentum;
  * - the contacts recorded (def.record_contacts) are the step's: in time
  *   order within it, as many sphere contacts and wall hits as the stats
  *   count, between spheres that exist (or a walled face), with unit
@@ -29,8 +30,8 @@
  * - some worlds grow their spheres (carom_world_set_growth, by up to 30%
  *   over the run): the same checks with the radii of the moment, but
  *   energy, which growth gives;
- * - in a report-only world without gravity or triangles (which, like
- *   walls, still reflect), every sphere's unwrapped position
+ * - in a report-only world without gravity, segments or triangles
+ *   (which, like walls, still reflect), every sphere's unwrapped position
  *   (def.count_images) along each periodic axis is its start plus
  *   velocity times time (to 1e-9 of the distances involved);
  * - the bytes left after the spheres (fewer than a sphere's) may add a
@@ -40,9 +41,11 @@
  *   contacts and counted among the wall hits (growing spheres too, with
  *   the radius of the moment; report-only worlds with a plane keep their
  *   energy to 1e-9, as a reflection off a plane rounds);
- * - then 4 more bytes may add a fixed segment to a 2D world walled on both
- *   axes (carom_world_add_segment; refused when a sphere overlaps it): no
- *   centre ever nearer to it than its radius less 1e-9 of it, its
+ * - then 4 more bytes may add a fixed segment to a 2D world (anywhere
+ *   along periodic axes, where the world repeats it;
+ *   carom_world_add_segment; refused when a sphere overlaps it): no
+ *   centre ever nearer to it (its nearest image) than its radius less
+ *   1e-9 of it, its
  *   contacts recorded as segment contacts (growing disks too);
  * - or 9 bytes a fixed triangle to a 3D world (anywhere along periodic
  *   axes, where the world repeats it), cut into 16 that share edges and
@@ -78,7 +81,7 @@
  *   taken; energy and momentum are checked across it as before.
  * - the stress observer (carom/stress.h), fed each step's recorded
  *   contacts, must accept every periodic world without gravity, growth,
- *   obstacles or triangles (its velocities always the world's: no false
+ *   obstacles, segments or triangles (its velocities always the world's: no false
  *   refusal), and
  *   in a smooth elastic one the trace of S must be 2 E t plus the virial
  *   (to 1e-9 of their sizes), E the kinetic energy at the start. Its heat
@@ -305,12 +308,12 @@ static void centre_velocities(carom_world *w, placed *p, int n)
 }
 
 /* Whether the observer must accept the world: periodic on every axis,
- * no gravity, no growth, no sphere of infinite mass, no fixed triangle,
- * some spheres. */
+ * no gravity, no growth, no sphere of infinite mass, no fixed segment or
+ * triangle, some spheres. */
 static int stress_fits(const carom_world *w, const world_spec *s, int n, int growing)
 {
     int fit = n > 0 && !s->gravity && !growing && !s->obstacles &&
-              carom_world_triangle_count(w) == 0;
+              carom_world_triangle_count(w) == 0 && carom_world_segment_count(w) == 0;
     for (int a = 0; a < s->dim; a++)
         fit &= !s->walls[a];
     return fit;
@@ -502,7 +505,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_triangles(w, &s, p, n);
         check_queries(w, &s, p, n);
         check_max_overlap(w, &s, p, n);
-        if (s.report_only && !s.gravity && carom_world_triangle_count(w) == 0)
+        if (s.report_only && !s.gravity && carom_world_triangle_count(w) == 0 &&
+            carom_world_segment_count(w) == 0)
             check_straight(w, &s, p, n, (const double(*)[3])u0, (const double(*)[3])v0,
                            carom_world_time(w));
         carom_stats after;
@@ -542,7 +546,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int a = 0; a < s.dim; a++)
             all_periodic &= !s.walls[a];
         if (all_periodic && !s.obstacles && !s.gravity && !s.report_only &&
-            carom_world_triangle_count(w) == 0) {
+            carom_world_triangle_count(w) == 0 && carom_world_segment_count(w) == 0) {
             double mom[3], mscale = 0.0;
             carom_world_momentum(w, mom);
             for (int i = 0; i < n; i++)

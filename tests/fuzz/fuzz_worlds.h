@@ -485,32 +485,46 @@ static inline void check_planes(const carom_world *w, const world_spec *s, const
     }
 }
 
-/* A segment from 4 bytes left, in a 2D world walled on both axes: ends
- * between 5% and 95% of the box. Refused (and left out) when a sphere
+/* A segment from 4 bytes left, in a 2D world: ends between 5% and 95% of
+ * the box along walled axes, anywhere from 0 to 100% along periodic ones
+ * (where the world repeats it). Refused (and left out) when a sphere
  * overlaps it. */
 static inline void add_segment(carom_world *w, const world_spec *s, byte_reader *r)
 {
-    if (r->left < 4 || s->dim != 2 || !s->walls[0] || !s->walls[1])
+    if (r->left < 4 || s->dim != 2)
         return;
     double a[2], b[2];
-    for (int k = 0; k < 2; k++)
-        a[k] = s->box[k] * (0.05 + 0.9 * (double)take8(r) / 255.0);
-    for (int k = 0; k < 2; k++)
-        b[k] = s->box[k] * (0.05 + 0.9 * (double)take8(r) / 255.0);
+    for (int e = 0; e < 4; e++) {
+        int k = e % 2;
+        double u = (double)take8(r) / 255.0;
+        (e < 2 ? a : b)[k] = s->box[k] * (s->walls[k] ? 0.05 + 0.9 * u : u);
+    }
     carom_status st = carom_world_add_segment(w, a, b, NULL);
     if (st != CAROM_OK && st != CAROM_ERR_OVERLAP && !(a[0] == b[0] && a[1] == b[1]))
-        fail("a segment in a walled 2D world was refused", (double)st);
+        fail("a segment in a 2D world was refused", (double)st);
 }
 
-/* How far x is from segment g of the world. */
-static inline double segment_distance(const carom_world *w, uint32_t g, const double x[3])
+/* How far x is from segment g of the world, or from its nearest image
+ * along periodic axes. */
+static inline double segment_distance(const carom_world *w, const world_spec *s, uint32_t g,
+                                      const double x[3])
 {
-    double a[2], b[2];
+    double a[2], b[2], best = INFINITY;
     carom_world_get_segment(w, g, a, b);
     double dx = b[0] - a[0], dy = b[1] - a[1];
-    double u = ((x[0] - a[0]) * dx + (x[1] - a[1]) * dy) / (dx * dx + dy * dy);
-    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-    return hypot(x[0] - a[0] - u * dx, x[1] - a[1] - u * dy);
+    for (int c = 0; c < 9; c++) {
+        int step[2] = {c % 3 - 1, c / 3 - 1};
+        if ((step[0] && s->walls[0]) || (step[1] && s->walls[1]))
+            continue;
+        double y[2];
+        for (int k = 0; k < 2; k++)
+            y[k] = (s->walls[k] ? x[k] : x[k] - s->box[k] * floor(x[k] / s->box[k])) +
+                   step[k] * s->box[k];
+        double u = ((y[0] - a[0]) * dx + (y[1] - a[1]) * dy) / (dx * dx + dy * dy);
+        u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+        best = fmin(best, hypot(y[0] - a[0] - u * dx, y[1] - a[1] - u * dy));
+    }
+    return best;
 }
 
 /* No centre nearer to a segment than its radius, less 1e-9 of it (a
@@ -519,7 +533,7 @@ static inline void check_segments(const carom_world *w, const world_spec *s, con
 {
     for (uint32_t g = 0; g < carom_world_segment_count(w); g++)
         for (int i = 0; i < n; i++) {
-            double into = p[i].r - segment_distance(w, g, p[i].x);
+            double into = p[i].r - segment_distance(w, s, g, p[i].x);
             double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
             if (into > slack)
                 fail("a sphere overlaps a segment", into / p[i].r);

@@ -60,13 +60,20 @@ static int clear_of(const carom_scene *s, const big_obstacles *o, const double p
         if (n[0] * p[0] + n[1] * p[1] + n[2] * p[2] < n[3] + reach)
             return 0;
     }
-    for (int g = 0; g < o->nsegments; g++) {
-        const double *e = o->segment[g];
-        double dx = e[2] - e[0], dy = e[3] - e[1];
-        double u = ((p[0] - e[0]) * dx + (p[1] - e[1]) * dy) / (dx * dx + dy * dy);
-        u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-        if (hypot(p[0] - e[0] - u * dx, p[1] - e[1] - u * dy) < reach)
-            return 0;
+    for (int c = 0; c < 9 && o->nsegments; c++) { /* images along periodic axes too */
+        int step[2] = {c % 3 - 1, c / 3 - 1};
+        if ((step[0] && s->boundary[0] != CAROM_BOUNDARY_PERIODIC) ||
+            (step[1] && s->boundary[1] != CAROM_BOUNDARY_PERIODIC))
+            continue;
+        double y[2] = {p[0] + step[0] * s->box[0], p[1] + step[1] * s->box[1]};
+        for (int g = 0; g < o->nsegments; g++) {
+            const double *e = o->segment[g];
+            double dx = e[2] - e[0], dy = e[3] - e[1];
+            double u = ((y[0] - e[0]) * dx + (y[1] - e[1]) * dy) / (dx * dx + dy * dy);
+            u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+            if (hypot(y[0] - e[0] - u * dx, y[1] - e[1] - u * dy) < reach)
+                return 0;
+        }
     }
     for (int g = 0; g < o->ntriangles; g++)
         if (!clear_of_triangle(s, o->triangle[g], p, reach))
