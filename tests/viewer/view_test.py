@@ -89,7 +89,14 @@ def grey_centroid(image):
     return (sx / n, sy / n, n) if n else (None, None, 0)
 
 
-def start_view(extra, scene=SCENE):
+def give_up(message):
+    """Ends the test with this failure and those recorded before it."""
+    for f in failures:
+        print("FAIL:", f)
+    sys.exit(f"FAIL: {message}")
+
+
+def start_view(extra, scene=SCENE, attempts=2):
     out = open(os.path.join(WORK, f"{MODE}.stdout"), "w")
     err = open(os.path.join(WORK, f"{MODE}.stderr"), "w")
     proc = subprocess.Popen([CAROM, "view"] + scene + extra, stdout=out, stderr=err)
@@ -102,14 +109,22 @@ def start_view(extra, scene=SCENE):
         if proc.poll() is not None:
             err.flush()
             with open(err.name) as f:
-                sys.exit(f"FAIL: carom view exited ({proc.returncode}) before its "
-                         f"window appeared: {f.read().strip()}")
+                said = f.read().strip()
+            # Xvfb has been seen to refuse a connection for a moment
+            # (SDL then falls back to its off-screen driver and the view
+            # refuses to start): that is the server's, so try once more,
+            # and say so.
+            if attempts > 1 and "could not connect to the display" in said:
+                print(f"note: carom view could not connect ({said!r}); starting it again")
+                time.sleep(2.0)
+                return start_view(extra, scene, attempts - 1)
+            give_up(f"carom view exited ({proc.returncode}) before its window appeared: {said}")
         wid = xdo("search", "--onlyvisible", "--name", "carom view").split()
         if not wid:
             time.sleep(0.2)
     if not wid:
         proc.kill()
-        sys.exit("FAIL: no window appeared in 120 s")
+        give_up("no window appeared in 120 s")
     time.sleep(1.0)
     return proc, wid[0]
 

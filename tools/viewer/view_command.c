@@ -132,7 +132,12 @@ static int open_window(view_app *a, const viewer_args *va, cli_error *error)
     const char *driver_name = SDL_GetCurrentVideoDriver();
     if (!chosen && driver_name &&
         (!strcmp(driver_name, "offscreen") || !strcmp(driver_name, "dummy")))
-        return cli_fail(error, CLI_EXIT_RUNTIME, "cannot open a window: %s", no_display);
+        return cli_fail(error, CLI_EXIT_RUNTIME,
+                        "cannot open a window: SDL could not connect to the display %s (it "
+                        "fell back to its %s driver); `carom render` draws the same pictures "
+                        "without one",
+                        getenv("DISPLAY") ? getenv("DISPLAY") : getenv("WAYLAND_DISPLAY"),
+                        driver_name);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 2);
