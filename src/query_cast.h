@@ -1,7 +1,8 @@
 /* What the scene-query files share (include/carom/query.h):
- * world_query.c has the API, the walls, planes, segments and triangles;
- * world_query_spheres.c the spheres, through the index of
- * world_query_index.c. */
+ * world_query.c has the API and the casts' walls, planes, segments and
+ * triangles; world_query_spheres.c the spheres, through the index of
+ * world_query_index.c; world_query_obstacles.c the fixed things a sphere
+ * overlaps. */
 #ifndef CAROM_QUERY_CAST_H
 #define CAROM_QUERY_CAST_H
 
@@ -79,5 +80,10 @@ typedef struct sweep {
 void query_cast_spheres(carom_world *w, const sweep *q, carom_sphere_id ignore, best_hit *best);
 size_t query_overlap_spheres(carom_world *w, const double centre[3], double radius,
                              carom_sphere_id *ids, size_t capacity);
+/* The overlap query's walls, planes, segments and triangles
+ * (world_query_obstacles.c): their number, the first capacity written;
+ * centre in the box along periodic axes, radius below half of it. */
+size_t query_overlap_obstacles(const carom_world *w, const double centre[3], double radius,
+                               carom_obstacle *found, size_t capacity);
 
 #endif

@@ -1,5 +1,5 @@
 /* Scene queries (include/carom/query.h): a sphere cast through the world
- * as it is now, and the spheres overlapping a sphere.
+ * as it is now, and the spheres and fixed things overlapping a sphere.
  *
  * Contract: nothing in the world changes but the queries' index
  * (driven spheres are probed, as carom_world_get_sphere does). The
@@ -357,5 +357,37 @@ carom_status carom_world_query_sphere(carom_world *w, const double centre[3], do
             at[k] -= w->def.box[k] * floor(at[k] / w->def.box[k]);
     size_t n = query_overlap_spheres(w, at, radius, ids, capacity);
     *count = n;
+    return CAROM_OK;
+}
+
+carom_status carom_world_query_obstacles(carom_world *w, const double centre[3], double radius,
+                                         carom_obstacle *found, size_t capacity, size_t *count)
+{
+    if (!w)
+        return CAROM_ERR_INVALID_ARGUMENT;
+    if (!centre || !count || (!found && capacity > 0))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "carom_world_query_obstacles: centre and count must not be NULL, nor "
+                          "found with a capacity");
+    carom_status st = check_place(w, "carom_world_query_obstacles", centre, "centre");
+    if (st != CAROM_OK)
+        return st;
+    if (!(isfinite(radius) && radius >= 0.0))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "carom_world_query_obstacles: radius must be finite and >= 0, not %g",
+                          radius);
+    double at[3] = {centre[0], centre[1], centre[2]};
+    for (int k = 0; k < w->def.dim; k++) {
+        if (w->def.boundary[k] != CAROM_BOUNDARY_PERIODIC)
+            continue;
+        double L = w->def.box[k];
+        if (!(radius < 0.5 * L))
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "carom_world_query_obstacles: radius %g is not below half the "
+                              "periodic box length %g (axis %d)",
+                              radius, L, k);
+        world_wrap_coordinate(&at[k], L);
+    }
+    *count = query_overlap_obstacles(w, at, radius, found, capacity);
     return CAROM_OK;
 }

@@ -41,6 +41,7 @@ carom_add_test(test_triangles_driven)
 carom_add_test(test_triangles_periodic)
 carom_add_test(test_segments_periodic)
 carom_add_test(test_query)
+carom_add_test(test_query_obstacles)
 carom_add_test(test_stuck)
 carom_add_test(test_random_ops)
 # Without the checks it tests, a callback's NaN velocity makes an advance

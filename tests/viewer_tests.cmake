@@ -48,7 +48,7 @@ if(carom_have_view AND CAROM_XVFB_RUN AND CAROM_XDOTOOL AND X11_FOUND)
   foreach(mode drag close keys species)
     file(MAKE_DIRECTORY ${viewer_work_dir}/${mode})
     add_test(NAME viewer_view_${mode}
-             COMMAND ${CAROM_XVFB_RUN} -a -s "-screen 0 1024x900x24"
+             COMMAND ${CAROM_XVFB_RUN} -a -s "-screen 0 1024x900x24 -noreset"
                      /usr/bin/python3 ${viewer_test_dir}/view_test.py ${mode}
                      $<TARGET_FILE:carom> ${viewer_work_dir}/${mode} $<TARGET_FILE:x11_close>)
     set_tests_properties(viewer_view_${mode} PROPERTIES TIMEOUT 300 RESOURCE_LOCK xvfb

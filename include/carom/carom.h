@@ -500,7 +500,9 @@ int carom_world_dim(const carom_world *world);
 double carom_world_list_skin(const carom_world *world);
 
 /* Fixed planes: a plane keeps the spheres on the side its normal points
- * to, n . x >= offset + radius (n the normal made unit length), and
+ * to, n . x >= offset + radius (n the normal made unit length, the
+ * offset divided by its length: a normal (0, 0, 2) and offset 4 make a
+ * floor at z = 2), and
  * responds like a wall of the box (def.wall_restitution,
  * restitution_min_speed; CAROM_CONTACT_PLANE contacts with the plane's
  * index in `wall`, counted among the wall hits). Spheres falling under

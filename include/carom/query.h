@@ -1,7 +1,8 @@
 /* Scene queries: what is where in a world at its current time, asked
  * between advances (or from a contact callback) without changing the
  * world, as a game or robot asks its physics engine: which spheres
- * overlap a region, and what a ray or a moving sphere would hit first.
+ * overlap a region, which fixed things (walls, planes, segments,
+ * triangles) do, and what a ray or a moving sphere would hit first.
  *
  * The spheres are taken where they are now (driven ones from their
  * driver's probe, growing ones with the radius they have reached), as a
@@ -77,6 +78,33 @@ carom_status carom_world_cast_sphere(carom_world *world, const carom_cast *cast,
  * capacity is 0). Errors as for carom_world_cast_sphere. */
 carom_status carom_world_query_sphere(carom_world *world, const double centre[3], double radius,
                                       carom_sphere_id *ids, size_t capacity, size_t *count);
+
+/* A fixed thing of the world: a wall of the box (kind CAROM_CONTACT_WALL,
+ * index 2 axis + (0 low, 1 high face)), or a fixed plane, segment or
+ * triangle (CAROM_CONTACT_PLANE, CAROM_CONTACT_SEGMENT or
+ * CAROM_CONTACT_TRIANGLE, index as it was given), named as contacts and
+ * casts name it. */
+typedef struct carom_obstacle {
+    carom_contact_kind kind;
+    int index;
+} carom_obstacle;
+
+/* The fixed things a sphere of `radius` at `centre` overlaps now, as a
+ * game asks whether a place is free: a wall whose face is nearer to the
+ * centre than radius, or that the centre is beyond; a plane whose free
+ * side the centre is less than radius into, or not on; a segment or
+ * triangle with a point nearer than radius (along periodic axes, any of
+ * its images). Radius 0: those whose solid side holds the point (walls
+ * and planes). Touching is not overlapping, as in carom_world_query_sphere.
+ * Each is listed once, walls first (by face), then planes, segments and
+ * triangles (by index): the first `capacity` of them in found[], their
+ * number in *count, which may exceed capacity (found may be NULL when
+ * capacity is 0). Spheres are not listed (carom_world_query_sphere).
+ * Errors as for carom_world_cast_sphere (radius must be below half the box
+ * along periodic axes). Tests every plane, segment and triangle (O(their
+ * number), a cheap test first); allocates nothing. */
+carom_status carom_world_query_obstacles(carom_world *world, const double centre[3], double radius,
+                                         carom_obstacle *found, size_t capacity, size_t *count);
 
 #ifdef __cplusplus
 }

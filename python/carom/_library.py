@@ -190,9 +190,17 @@ class carom_cast_hit(ctypes.Structure):
     ]
 
 
+class carom_obstacle(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("index", ctypes.c_int),
+    ]
+
+
 # Every structure above, for the layout test.
 STRUCTURES = (carom_error, carom_contact, carom_driver, carom_world_def, carom_sphere_def,
-              carom_sphere_state, carom_stats, carom_scene, carom_cast, carom_cast_hit)
+              carom_sphere_state, carom_stats, carom_scene, carom_cast, carom_cast_hit,
+              carom_obstacle)
 
 
 def _find_library():
@@ -285,6 +293,9 @@ _PROTOTYPES = {
                                           _P(ctypes.c_int)]),
     "carom_world_query_sphere": (_status, [_world_p, c_double3, ctypes.c_double, _P(_id),
                                            ctypes.c_size_t, _P(ctypes.c_size_t)]),
+    "carom_world_query_obstacles": (_status, [_world_p, c_double3, ctypes.c_double,
+                                              _P(carom_obstacle), ctypes.c_size_t,
+                                              _P(ctypes.c_size_t)]),
     "carom_world_sphere_capacity": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_count": (ctypes.c_size_t, [_world_p]),
     "carom_world_sphere_exists": (ctypes.c_int, [_world_p, _id]),

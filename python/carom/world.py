@@ -684,6 +684,22 @@ class World:
         self._check(lib.carom_world_query_sphere, at, r, ids, count.value, ctypes.byref(count))
         return sorted(ids[:count.value])
 
+    def query_obstacles(self, centre, radius=0.0):
+        """The fixed things a sphere of the given radius at centre overlaps
+        now (carom_world_query_obstacles): (kind, index) pairs, kind "wall"
+        (index 2 axis + side), "plane", "segment" or "triangle" (index as
+        added), walls first, then planes, segments and triangles, each by
+        index. Radius 0: the walls and planes whose solid side holds the
+        point."""
+        at = vector(centre, "centre", self.dim())
+        r, count = number(radius, "radius"), ctypes.c_size_t()
+        self._check(lib.carom_world_query_obstacles, at, r, None, 0, ctypes.byref(count))
+        found = (_library.carom_obstacle * max(count.value, 1))()
+        self._check(lib.carom_world_query_obstacles, at, r, found, count.value,
+                    ctypes.byref(count))
+        kinds = {value: name for name, value in _library.CONTACT_KIND.items()}
+        return [(kinds[o.kind], o.index) for o in found[:count.value]]
+
     def segments(self):
         """The fixed segments, as ((ax, ay), (bx, by)) pairs of ends."""
         out = []

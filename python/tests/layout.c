@@ -182,6 +182,10 @@ int main(void)
     FIELD(carom_cast_hit, normal);
     FIELD(carom_cast_hit, point);
     end_struct();
+    begin_struct("carom_obstacle", sizeof(carom_obstacle), 0);
+    FIELD(carom_obstacle, kind);
+    FIELD(carom_obstacle, index);
+    end_struct();
     printf("}, \"constants\": {");
     CONSTANT(CAROM_OK, 1);
     CONSTANT(CAROM_ERR_INVALID_ARGUMENT, 0);

@@ -628,6 +628,14 @@ def test_a_ray_and_a_cast_disk_hit_at_the_closed_form():
     other = world.add_sphere((13, 10), radius=1)
     assert world.query_sphere((11.5, 10), 0.6) == [disk, other]
     assert world.query_sphere((11.5, 10), 0.4) == []
+    assert world.query_obstacles((11.5, 10), 0.4) == []
+    segment = world.add_segment((1, 1), (1, 5))
+    assert world.query_obstacles((1.5, 0.5), 0.6) == [("wall", 2)]
+    assert world.query_obstacles((0.5, 0.5), 0.8) == [("wall", 0), ("wall", 2),
+                                                      ("segment", segment)]
+    assert world.query_obstacles((25, 3)) == [("wall", 1)]
+    with pytest.raises(carom.Error, match="radius must be finite and >= 0"):
+        world.query_obstacles((2, 5), -1)
     with pytest.raises(carom.Error, match="radius must be finite and >= 0") as refused:
         world.cast_sphere((2, 5), (1, 0), radius=-1)
     assert refused.value.status == "CAROM_ERR_INVALID_ARGUMENT"

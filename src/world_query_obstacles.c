@@ -1,0 +1,93 @@
+/* The overlap query's fixed things (carom_world_query_obstacles in
+ * world_query.c): the walls, planes, segments and triangles a sphere at
+ * a place would overlap.
+ *
+ * Contract: reads the world, changes nothing. The centre comes moved
+ * into the box along periodic axes and the radius below half the box
+ * there, so the copies of a segment or triangle the world stores (moved
+ * by -L, 0, +L) hold every image the sphere can reach. Overlapping is
+ * strict, as for spheres: the nearest point nearer than the radius (a
+ * wall or plane: the centre less than the radius on the free side of it,
+ * or on the solid side). Each thing is listed once, in the order walls
+ * (by face), planes, segments, triangles (by given index): copies of one
+ * segment or triangle are stored together, the given one first, so a
+ * walk over the given indices visits them in order. Every segment and
+ * triangle is tested (a box or bounding-sphere test first): a query
+ * costs O(their number). */
+#include <math.h>
+
+#include "query_cast.h"
+
+static void note(carom_obstacle *found, size_t capacity, size_t *n, carom_contact_kind kind,
+                 size_t index)
+{
+    if (*n < capacity) {
+        found[*n].kind = kind;
+        found[*n].index = (int)index;
+    }
+    (*n)++;
+}
+
+/* Copies [first, end) of given index i, in stored order. */
+static void copies_of(const uint32_t *given_at, size_t ngiven, size_t nstored, size_t i,
+                      size_t *first, size_t *end)
+{
+    *first = given_at[i];
+    *end = i + 1 < ngiven ? given_at[i + 1] : nstored;
+}
+
+static int near_segment(const world_segment *g, const double centre[3], double radius)
+{
+    double x[3];
+    world_segment_nearest(g, centre, x);
+    double dx = centre[0] - x[0], dy = centre[1] - x[1];
+    return dx * dx + dy * dy < radius * radius;
+}
+
+static int near_triangle(const world_triangle *g, const double centre[3], double radius)
+{
+    double d[3], x[3];
+    vec_sub(d, centre, g->centre);
+    double reach = (g->reach + radius) * (1.0 + 1e-9); /* widened by round-off */
+    if (vec_dot(d, d) > reach * reach)
+        return 0;
+    world_triangle_nearest(g, centre, x);
+    vec_sub(d, centre, x);
+    return vec_dot(d, d) < radius * radius;
+}
+
+size_t query_overlap_obstacles(const carom_world *w, const double centre[3], double radius,
+                               carom_obstacle *found, size_t capacity)
+{
+    size_t n = 0;
+    for (int k = 0; k < w->def.dim; k++) {
+        if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
+            continue;
+        if (centre[k] < radius)
+            note(found, capacity, &n, CAROM_CONTACT_WALL, (size_t)(2 * k));
+        if (w->def.box[k] - centre[k] < radius)
+            note(found, capacity, &n, CAROM_CONTACT_WALL, (size_t)(2 * k + 1));
+    }
+    for (size_t i = 0; i < w->nplanes; i++)
+        if (vec_dot(w->planes[i].n, centre) - w->planes[i].d < radius)
+            note(found, capacity, &n, CAROM_CONTACT_PLANE, i);
+    for (size_t i = 0; i < w->nsegments_given; i++) {
+        size_t first, end;
+        copies_of(w->segment_given, w->nsegments_given, w->nsegments, i, &first, &end);
+        for (size_t s = first; s < end; s++)
+            if (near_segment(&w->segments[s], centre, radius)) {
+                note(found, capacity, &n, CAROM_CONTACT_SEGMENT, i);
+                break;
+            }
+    }
+    for (size_t i = 0; i < w->ntriangles_given; i++) {
+        size_t first, end;
+        copies_of(w->triangle_given, w->ntriangles_given, w->ntriangles, i, &first, &end);
+        for (size_t t = first; t < end; t++)
+            if (near_triangle(&w->triangles[t], centre, radius)) {
+                note(found, capacity, &n, CAROM_CONTACT_TRIANGLE, i);
+                break;
+            }
+    }
+    return n;
+}
