@@ -52,7 +52,8 @@
  *   corners (carom_world_add_triangle; several leaves of the world's tree
  *   of triangles), checked in the same way, distances to the nearest
  *   image;
- * - scene queries (check_queries, fuzz_worlds.h) agree with the states;
+ * - scene queries (check_queries, fuzz_worlds.h: casts, the spheres and
+ *   the obstacles a sphere overlaps) agree with the states;
  * - species worlds also take contact laws by species (set_laws: smooth,
  *   rough, sliding, with restitutions of their own), and the energy
  *   checks above hold with them;

@@ -643,6 +643,76 @@ static inline void check_triangles(const carom_world *w, const world_spec *s, co
         }
 }
 
+/* How deep a sphere of radius r at x would reach into obstacle o (its
+ * radius less the distance, for a wall or a plane less the height of x
+ * over it), by this file's own distances. */
+static inline double obstacle_depth(const carom_world *w, const world_spec *s,
+                                    const carom_obstacle *o, const double x[3], double r)
+{
+    double normal[3], d;
+    switch (o->kind) {
+    case CAROM_CONTACT_WALL:
+        return r - (o->index % 2 ? s->box[o->index / 2] - x[o->index / 2] : x[o->index / 2]);
+    case CAROM_CONTACT_PLANE:
+        carom_world_get_plane(w, (uint32_t)o->index, normal, &d);
+        return r - (normal[0] * x[0] + normal[1] * x[1] + normal[2] * x[2] - d);
+    case CAROM_CONTACT_SEGMENT:
+        return r - segment_distance(w, s, (uint32_t)o->index, x);
+    default:
+        return r - world_triangle_distance(w, s, (uint32_t)o->index, x);
+    }
+}
+
+/* The obstacle query at x (radius r) against this file's distances to
+ * every wall, plane, segment and triangle: each listed once, in order
+ * (walls, planes, segments, triangles; by index), every one reaching in
+ * (beyond round-off), and none left out that does. */
+static inline void check_obstacle_query(carom_world *w, const world_spec *s, const double x[3],
+                                        double r)
+{
+    for (int k = 0; k < s->dim; k++)
+        if (!s->walls[k] && !(r < 0.5 * s->box[k]))
+            return; /* refused, as the query's contract says */
+    enum { ROOM = 512 };
+    carom_obstacle got[ROOM];
+    size_t count = 0;
+    if (carom_world_query_obstacles(w, x, r, got, ROOM, &count) != CAROM_OK)
+        fail("an obstacle query was refused", r);
+    double scale = fmax(s->box[0], fmax(s->box[1], s->box[2]));
+    double tol = 1e-9 * r + 1e-12 * scale;
+    size_t inside = 0, unsure = 0;
+    carom_obstacle o;
+    for (int k = 0; k < s->dim; k++)
+        for (int high = 0; high < 2 && s->walls[k]; high++) {
+            o.kind = CAROM_CONTACT_WALL;
+            o.index = 2 * k + high;
+            double depth = obstacle_depth(w, s, &o, x, r);
+            inside += depth > tol;
+            unsure += fabs(depth) <= tol;
+        }
+    size_t counts[3] = {carom_world_plane_count(w), carom_world_segment_count(w),
+                        carom_world_triangle_count(w)};
+    carom_contact_kind kinds[3] = {CAROM_CONTACT_PLANE, CAROM_CONTACT_SEGMENT,
+                                   CAROM_CONTACT_TRIANGLE};
+    for (int kind = 0; kind < 3; kind++)
+        for (size_t i = 0; i < counts[kind]; i++) {
+            o.kind = kinds[kind];
+            o.index = (int)i;
+            double depth = obstacle_depth(w, s, &o, x, r);
+            inside += depth > tol;
+            unsure += fabs(depth) <= tol;
+        }
+    if (count < inside || count > inside + unsure)
+        fail("an obstacle query missed or added obstacles", (double)count - (double)inside);
+    for (size_t i = 0; i < count && i < ROOM; i++) {
+        if (!(obstacle_depth(w, s, &got[i], x, r) >= -tol))
+            fail("an obstacle query listed one out of reach", (double)i);
+        if (i > 0 && !(got[i].kind > got[i - 1].kind ||
+                       (got[i].kind == got[i - 1].kind && got[i].index > got[i - 1].index)))
+            fail("an obstacle query's list is out of order", (double)i);
+    }
+}
+
 /* Scene queries (include/carom/query.h) from each of the first spheres
  * towards the next (a ray from every other one, else a sphere of half
  * its radius; the caster ignored), checked against the states read
@@ -651,7 +721,8 @@ static inline void check_triangles(const carom_world *w, const world_spec *s, co
  * path; with no hit, none along the whole path. The first two casts at
  * a time test every sphere and the rest go through the queries' index,
  * so both are checked. An overlap query at each caster's centre of
- * twice its radius lists exactly the spheres within reach. */
+ * twice its radius lists exactly the spheres within reach, and the
+ * obstacle query there the walls, planes, segments and triangles. */
 static inline void check_queries(carom_world *w, const world_spec *s, const placed *p, int n)
 {
     double scale = fmax(s->box[0], fmax(s->box[1], s->box[2]));
@@ -704,6 +775,7 @@ static inline void check_queries(carom_world *w, const world_spec *s, const plac
         }
         if (count < inside || count > inside + unsure)
             fail("an overlap query missed or added spheres", (double)count - (double)inside);
+        check_obstacle_query(w, s, p[i].x, reach);
     }
 }
 
