@@ -335,28 +335,50 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
     return CAROM_OK;
 }
 
+/* The overlap queries' arguments checked (`what`: the call, `listed`: its
+ * array's name; `short_reach`: the radius must be below half the box
+ * along periodic axes), and the centre moved into the box along them. */
+static carom_status overlap_query_place(carom_world *w, const char *what, const char *listed,
+                                        int listed_ok, const double centre[3], double radius,
+                                        int short_reach, const size_t *count, double at[3])
+{
+    if (!centre || !count || !listed_ok)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "%s: centre and count must not be NULL, nor %s with a capacity", what,
+                          listed);
+    carom_status st = check_place(w, what, centre, "centre");
+    if (st != CAROM_OK)
+        return st;
+    if (!(isfinite(radius) && radius >= 0.0))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "%s: radius must be finite and >= 0, not %g", what, radius);
+    for (int k = 0; k < 3; k++)
+        at[k] = centre[k];
+    for (int k = 0; k < w->def.dim; k++) {
+        if (w->def.boundary[k] != CAROM_BOUNDARY_PERIODIC)
+            continue;
+        double L = w->def.box[k];
+        if (short_reach && !(radius < 0.5 * L))
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "%s: radius %g is not below half the periodic box length %g "
+                              "(axis %d)",
+                              what, radius, L, k);
+        world_wrap_coordinate(&at[k], L);
+    }
+    return CAROM_OK;
+}
+
 carom_status carom_world_query_sphere(carom_world *w, const double centre[3], double radius,
                                       carom_sphere_id *ids, size_t capacity, size_t *count)
 {
     if (!w)
         return CAROM_ERR_INVALID_ARGUMENT;
-    if (!centre || !count || (!ids && capacity > 0))
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "carom_world_query_sphere: centre and count must not be NULL, nor "
-                          "ids with a capacity");
-    carom_status st = check_place(w, "carom_world_query_sphere", centre, "centre");
+    double at[3];
+    carom_status st = overlap_query_place(w, "carom_world_query_sphere", "ids",
+                                          ids || capacity == 0, centre, radius, 0, count, at);
     if (st != CAROM_OK)
         return st;
-    if (!(isfinite(radius) && radius >= 0.0))
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "carom_world_query_sphere: radius must be finite and >= 0, not %g",
-                          radius);
-    double at[3] = {centre[0], centre[1], centre[2]};
-    for (int k = 0; k < w->def.dim; k++)
-        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
-            at[k] -= w->def.box[k] * floor(at[k] / w->def.box[k]);
-    size_t n = query_overlap_spheres(w, at, radius, ids, capacity);
-    *count = n;
+    *count = query_overlap_spheres(w, at, radius, ids, capacity);
     return CAROM_OK;
 }
 
@@ -365,29 +387,11 @@ carom_status carom_world_query_obstacles(carom_world *w, const double centre[3],
 {
     if (!w)
         return CAROM_ERR_INVALID_ARGUMENT;
-    if (!centre || !count || (!found && capacity > 0))
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "carom_world_query_obstacles: centre and count must not be NULL, nor "
-                          "found with a capacity");
-    carom_status st = check_place(w, "carom_world_query_obstacles", centre, "centre");
+    double at[3];
+    carom_status st = overlap_query_place(w, "carom_world_query_obstacles", "found",
+                                          found || capacity == 0, centre, radius, 1, count, at);
     if (st != CAROM_OK)
         return st;
-    if (!(isfinite(radius) && radius >= 0.0))
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                          "carom_world_query_obstacles: radius must be finite and >= 0, not %g",
-                          radius);
-    double at[3] = {centre[0], centre[1], centre[2]};
-    for (int k = 0; k < w->def.dim; k++) {
-        if (w->def.boundary[k] != CAROM_BOUNDARY_PERIODIC)
-            continue;
-        double L = w->def.box[k];
-        if (!(radius < 0.5 * L))
-            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                              "carom_world_query_obstacles: radius %g is not below half the "
-                              "periodic box length %g (axis %d)",
-                              radius, L, k);
-        world_wrap_coordinate(&at[k], L);
-    }
     *count = query_overlap_obstacles(w, at, radius, found, capacity);
     return CAROM_OK;
 }
