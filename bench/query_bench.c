@@ -4,9 +4,12 @@
  * of radius 0.5, each over a tenth of the box in a random direction from
  * a random point, and 2,000 overlap queries of radius 2; a row per kind
  * with the median over the runs of the time per query and per sphere.
- * The queries of a run share the index the third one builds; the last
+ * The queries of a run share the index the third one builds; the next
  * row is what the first three queries at a new time cost together (two
- * full scans and the build; median of 21 after short advances).
+ * full scans and the build; median of 21 after short advances). The
+ * last row is the obstacle query (radius 2) over a fixed mesh of 9,800
+ * triangles, a bumpy floor across a walled 3D box of the same side, at
+ * points within 2 of it (per triangle instead of per sphere).
  *
  * usage: carom-query-bench [--n N] [--dim 2|3] [--runs R] [--json FILE]
  * (defaults 100000, 3, 5; JSON to stdout without --json) */
@@ -39,7 +42,38 @@ static int usage(const char *why)
     return 2;
 }
 
-/* One run of one kind: seconds for QUERIES queries; *found counts hits. */
+/* A fixed world of its own for the obstacle query: a bumpy floor of
+ * 2 MESH_CELLS^2 triangles over a walled box of side L, no spheres. */
+#define MESH_CELLS 70
+static carom_world *mesh_world(double L, carom_error *e)
+{
+    carom_world_def def = carom_world_default_def();
+    for (int k = 0; k < 3; k++) {
+        def.box[k] = L;
+        def.boundary[k] = CAROM_BOUNDARY_WALLS;
+    }
+    carom_world *w = carom_world_create(&def, e);
+    double h = L / MESH_CELLS;
+    for (int i = 0; w && i < MESH_CELLS; i++)
+        for (int j = 0; j < MESH_CELLS; j++) {
+            double c[4][3];
+            for (int k = 0; k < 4; k++) {
+                int a = i + (k == 1 || k == 2), b = j + (k >= 2);
+                c[k][0] = a * h;
+                c[k][1] = b * h;
+                c[k][2] = 0.5 * L + 0.3 * ((a * 7 + b * 3) % 5);
+            }
+            if (carom_world_add_triangle(w, c[0], c[1], c[2], NULL) != CAROM_OK ||
+                carom_world_add_triangle(w, c[0], c[2], c[3], NULL) != CAROM_OK) {
+                carom_world_free(w);
+                return NULL;
+            }
+        }
+    return w;
+}
+
+/* One run of one kind: seconds for QUERIES queries; *found counts hits.
+ * Kind 3, the obstacle query, asks at points within 2 of the floor. */
 static double run_kind(carom_world *w, int kind, int dim, double L, unsigned long long seed,
                        long *found)
 {
@@ -65,9 +99,15 @@ static double run_kind(carom_world *w, int kind, int dim, double L, unsigned lon
             if (carom_world_cast_sphere(w, &c, &h, &hit) != CAROM_OK)
                 return -1.0;
             *found += hit;
-        } else {
+        } else if (kind == 2) {
             size_t count = 0;
             if (carom_world_query_sphere(w, origin, 2.0, NULL, 0, &count) != CAROM_OK)
+                return -1.0;
+            *found += (long)count;
+        } else {
+            size_t count = 0;
+            origin[2] = 0.5 * L + 0.6 + 4.0 * (uniform(&state) - 0.5);
+            if (carom_world_query_obstacles(w, origin, 2.0, NULL, 0, &count) != CAROM_OK)
                 return -1.0;
             *found += (long)count;
         }
@@ -172,6 +212,27 @@ int main(int argc, char **argv)
             ", {\"query\": \"the first three queries after an advance, together\", "
             "\"ns_per_query\": %.1f, \"ns_per_sphere\": %.3f, \"found_per_query\": 0}",
             1e9 * b, 1e9 * b / (double)n);
+    /* The obstacle query over a mesh, in a 3D world of its own (the
+     * first query builds the triangles' tree: not timed). */
+    carom_world *m = mesh_world(L, &e);
+    size_t none = 0;
+    const double corner[3] = {0.0, 0.0, 0.0};
+    if (!m || carom_world_query_obstacles(m, corner, 0.0, NULL, 0, &none) != CAROM_OK) {
+        fprintf(stderr, "carom-query-bench: %s\n", m ? carom_world_error_message(m) : e.message);
+        return 1;
+    }
+    double seconds[MAX_RUNS];
+    long found = 0;
+    for (int r = 0; r < runs; r++)
+        seconds[r] = run_kind(m, 3, 2, L, 1000003ULL * (unsigned long long)(r + 1), &found);
+    double per_query = bench_median(seconds, runs) / QUERIES;
+    fprintf(out,
+            ", {\"query\": \"obstacle query (radius 2) over %d triangles\", "
+            "\"ns_per_query\": %.1f, \"ns_per_triangle\": %.3f, \"found_per_query\": %.3f}",
+            2 * MESH_CELLS * MESH_CELLS, 1e9 * per_query,
+            1e9 * per_query / (2.0 * MESH_CELLS * MESH_CELLS),
+            (double)found / ((double)runs * QUERIES));
+    carom_world_free(m);
     fprintf(out, "]}\n");
     if (json)
         fclose(out);

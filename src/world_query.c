@@ -392,6 +392,9 @@ carom_status carom_world_query_obstacles(carom_world *w, const double centre[3],
                                           found || capacity == 0, centre, radius, 1, count, at);
     if (st != CAROM_OK)
         return st;
+    st = world_triangles_index(w);
+    if (st != CAROM_OK)
+        return st;
     *count = query_overlap_obstacles(w, at, radius, found, capacity);
     return CAROM_OK;
 }

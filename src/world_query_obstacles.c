@@ -2,21 +2,28 @@
  * world_query.c): the walls, planes, segments and triangles a sphere at
  * a place would overlap.
  *
- * Contract: reads the world, changes nothing. The centre comes moved
- * into the box along periodic axes and the radius below half the box
- * there, so the copies of a segment or triangle the world stores (moved
- * by -L, 0, +L) hold every image the sphere can reach. Overlapping is
- * strict, as for spheres: the nearest point nearer than the radius (a
- * wall or plane: the centre less than the radius on the free side of it,
- * or on the solid side). Each thing is listed once, in the order walls
- * (by face), planes, segments, triangles (by given index): copies of one
+ * Contract: reads the world, changes nothing (the API builds the
+ * triangles' tree first, as a cast does). The centre comes moved into
+ * the box along periodic axes and the radius below half the box there,
+ * so the copies of a segment or triangle the world stores (moved by -L,
+ * 0, +L) hold every image the sphere can reach. Overlapping is strict,
+ * as for spheres: the nearest point nearer than the radius (a wall or
+ * plane: the centre less than the radius on the free side of it, or on
+ * the solid side). Each thing is listed once, in the order walls (by
+ * face), planes, segments, triangles (by given index): copies of one
  * segment or triangle are stored together, the given one first, so a
- * walk over the given indices visits them in order. Every segment and
- * triangle is tested (a box or bounding-sphere test first): a query
- * costs O(their number). */
+ * walk over the given indices visits them in order. Every plane and
+ * segment is tested; triangles through their tree (the leaves within
+ * reach), their given indices sorted here, or, when more than
+ * QUERY_TRIANGLES_ROOM of them reach, every one in turn. */
 #include <math.h>
+#include <stdint.h>
 
 #include "query_cast.h"
+
+/* Room for the triangles found through the tree; beyond it the query
+ * tests every triangle (the same answer, in O(their number)). */
+#define QUERY_TRIANGLES_ROOM 256
 
 static void note(carom_obstacle *found, size_t capacity, size_t *n, carom_contact_kind kind,
                  size_t index)
@@ -56,10 +63,43 @@ static int near_triangle(const world_triangle *g, const double centre[3], double
     return vec_dot(d, d) < radius * radius;
 }
 
+/* The given indices of the triangles within radius of centre, through
+ * the tree: sorted, each once, in given[0 .. return); SIZE_MAX when more
+ * than QUERY_TRIANGLES_ROOM triangles are within reach. The walk's reach
+ * is widened by round-off: a box is never farther than its triangle. */
+static size_t triangles_near(const carom_world *w, const double centre[3], double radius,
+                             uint32_t *given)
+{
+    box_tree_walk walk;
+    box_tree_walk_start(&walk, &w->triangle_tree, centre, radius * (1.0 + 1e-9));
+    const uint32_t *items;
+    uint32_t count;
+    size_t n = 0;
+    while ((count = box_tree_walk_next(&walk, &items)))
+        for (uint32_t e = 0; e < count; e++) {
+            const world_triangle *g = &w->triangles[items[e]];
+            if (!near_triangle(g, centre, radius))
+                continue;
+            size_t at = n;
+            while (at > 0 && given[at - 1] > g->given)
+                at--;
+            if (at > 0 && given[at - 1] == g->given)
+                continue; /* another copy of one found */
+            if (n == QUERY_TRIANGLES_ROOM)
+                return SIZE_MAX;
+            for (size_t m = n; m > at; m--)
+                given[m] = given[m - 1];
+            given[at] = g->given;
+            n++;
+        }
+    return n;
+}
+
 size_t query_overlap_obstacles(const carom_world *w, const double centre[3], double radius,
                                carom_obstacle *found, size_t capacity)
 {
     size_t n = 0;
+    uint32_t near_given[QUERY_TRIANGLES_ROOM];
     for (int k = 0; k < w->def.dim; k++) {
         if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
             continue;
@@ -79,6 +119,14 @@ size_t query_overlap_obstacles(const carom_world *w, const double centre[3], dou
                 note(found, capacity, &n, CAROM_CONTACT_SEGMENT, i);
                 break;
             }
+    }
+    size_t near = w->ntriangles && w->triangle_tree.count == w->ntriangles
+                      ? triangles_near(w, centre, radius, near_given)
+                      : SIZE_MAX;
+    if (near != SIZE_MAX) {
+        for (size_t i = 0; i < near; i++)
+            note(found, capacity, &n, CAROM_CONTACT_TRIANGLE, near_given[i]);
+        return n;
     }
     for (size_t i = 0; i < w->ntriangles_given; i++) {
         size_t first, end;

@@ -16,7 +16,9 @@
  *   nearest image of each triangle by triangle_reference.h, of each
  *   segment by clamping) and expects exactly the things nearer than the
  *   radius, in order; queries within 1e-9 of a threshold are not
- *   compared (too close to call).
+ *   compared (too close to call). A bumpy periodic floor of 512
+ *   triangles, queries reaching fewer than 256 of them (found through
+ *   the triangles' tree) and more (every one tested), likewise.
  * - Refusals: NULL, a capacity without an array, NaN, a negative radius,
  *   z in 2D, coordinates beyond 1e100, a radius of half a periodic box. */
 #include <math.h>
@@ -316,6 +318,74 @@ static void test_random(void)
     check_random(2, 1, 16);
 }
 
+/* A bumpy floor of 512 triangles over the periodic square: queries that
+ * reach more than 256 of them (the query then tests every triangle) and
+ * fewer (through the tree), against the test's own distances. */
+static void test_many_triangles(void)
+{
+    carom_world *w = box_world(3, 3);
+    enum { CELLS = 16 };
+    static double mesh[2 * CELLS * CELLS][3][3];
+    double h = BOX / CELLS;
+    int count = 0;
+    for (int i = 0; i < CELLS; i++)
+        for (int j = 0; j < CELLS; j++) {
+            double c[4][3];
+            for (int k = 0; k < 4; k++) {
+                int a = i + (k == 1 || k == 2), b = j + (k >= 2);
+                c[k][0] = a * h;
+                c[k][1] = b * h;
+                c[k][2] = 3.0 + 0.2 * ((a % CELLS) * 7 % 5 + (b % CELLS) * 3 % 4) / 7.0;
+            }
+            const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
+            for (int t = 0; t < 2; t++, count++) {
+                for (int k = 0; k < 3; k++)
+                    memcpy(mesh[count][k], c[tri[t][k]], sizeof c[0]);
+                CHECK_OK(carom_world_add_triangle(w, mesh[count][0], mesh[count][1],
+                                                  mesh[count][2], NULL));
+            }
+        }
+    size_t scanned = 0, walked = 0;
+    for (int q = 0; q < 600; q++) {
+        double x[3] = {BOX * unit_random() + (q % 3 ? 0.0 : -4.0 * BOX), BOX * unit_random(),
+                       3.0 + 4.0 * (unit_random() - 0.5)};
+        double radius = 4.99 * unit_random();
+        expected e = {.n = 0};
+        int many = 0;
+        for (int i = 0; i < count; i++) {
+            double d = image_distance((const double(*)[3])mesh[i], 3, x, 3);
+            if (fabs(d - radius) < 1e-9)
+                e.unsure = 1;
+            many += d < radius;
+        }
+        carom_obstacle got[2 * CELLS * CELLS + 2];
+        size_t n = 0;
+        CHECK_OK(carom_world_query_obstacles(w, x, radius, got, 2 * CELLS * CELLS + 2, &n));
+        if (e.unsure)
+            continue;
+        /* the floor and ceiling of the box (z walled) come first */
+        int walls = (x[2] < radius) + (BOX - x[2] < radius);
+        int same = n == (size_t)(walls + many);
+        if (same && x[2] < radius)
+            same = is(&got[0], CAROM_CONTACT_WALL, 4);
+        if (same && BOX - x[2] < radius)
+            same = is(&got[walls - 1], CAROM_CONTACT_WALL, 5);
+        for (size_t i = 0, k = (size_t)walls; same && i < (size_t)count; i++)
+            if (image_distance((const double(*)[3])mesh[i], 3, x, 3) < radius)
+                same = is(&got[k++], CAROM_CONTACT_TRIANGLE, (int)i);
+        CHECK(same);
+        if (!same)
+            fprintf(stderr, "query %d at (%g, %g, %g) radius %g: %zu found, %d expected\n", q,
+                    x[0], x[1], x[2], radius, n, walls + many);
+        scanned += many > 256;
+        walked += many > 0 && many <= 256;
+    }
+    printf("  %zu queries through the tree, %zu reaching more than 256 triangles\n", walked,
+           scanned);
+    CHECK(walked > 100 && scanned > 100);
+    carom_world_free(w);
+}
+
 /* ---- refusals ------------------------------------------------------------ */
 
 static void test_refusals(void)
@@ -355,6 +425,7 @@ int main(void)
     RUN(test_segments);
     RUN(test_triangles);
     RUN(test_random);
+    RUN(test_many_triangles);
     RUN(test_refusals);
     return CHECK_REPORT();
 }

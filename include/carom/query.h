@@ -101,8 +101,10 @@ typedef struct carom_obstacle {
  * number in *count, which may exceed capacity (found may be NULL when
  * capacity is 0). Spheres are not listed (carom_world_query_sphere).
  * Errors as for carom_world_cast_sphere (radius must be below half the box
- * along periodic axes). Tests every plane, segment and triangle (O(their
- * number), a cheap test first); allocates nothing. */
+ * along periodic axes). Tests every plane and segment, and the triangles
+ * whose boxes come within reach (their tree, which the first query or
+ * cast after triangles were added builds, as an advance would:
+ * CAROM_ERR_OUT_OF_MEMORY without memory for it). */
 carom_status carom_world_query_obstacles(carom_world *world, const double centre[3], double radius,
                                          carom_obstacle *found, size_t capacity, size_t *count);
 
