@@ -1746,9 +1746,10 @@ def case_segments_periodic(r):
     """segments= with periodic axes: a floor at y = 2 across the whole
     width of a 10 x 10 box periodic along x (walls along y), under
     gravity; the disks wrap and cross its ends, none ever crosses it or
-    comes nearer than its radius to it, and energy is kept (elastic). A
-    wall at x = 0.1 in a box periodic both ways: the placement leaves out
-    the disks on it through the boundary (near x = 10)."""
+    comes nearer than its radius to it, and energy is kept (elastic).
+    Walls at x = 0.1 and y = 9.95 in a box periodic both ways: the
+    placement leaves out exactly the disks on them, through the boundary
+    too."""
     floor = (0, 2, 10, 2)
     start, traj = r.path("psegs_start.xyz"), r.path("psegs.xyz")
     d = r.json(["dim=2", "n=60", "box=10", "boundary=periodic,walls", "radius=0.3",
@@ -1774,14 +1775,26 @@ def case_segments_periodic(r):
         return sum(row[7] * (0.5 * (row[3] ** 2 + row[4] ** 2) + row[1]) for row in rows)
     e0, e1 = energy(frames[0][1]), energy(frames[-1][1])
     expect(abs(e1 / e0 - 1) < 1e-9, "periodic floor: energy %r -> %r" % (e0, e1))
-    wall, end = (0.1, 2, 0.1, 8), r.path("pseg_wall.xyz")
-    d = r.json(["dim=2", "n=200", "box=10", "radius=0.3", "segments=0.1,2,0.1,8", "time=1",
+    # Two more walls: the placement leaves out exactly the disks the same
+    # lattice without them puts within a radius of a wall or of an image
+    # (the second wall, at y = 9.95, reaches the lattice's lowest row only
+    # through the boundary, as its image at y = -0.05).
+    walls, end, bare = [(0.1, 2, 0.1, 8), (2, 9.95, 8, 9.95)], r.path("pseg_wall.xyz"), \
+        r.path("pseg_bare.xyz")
+    r.json(["dim=2", "n=200", "box=10", "radius=0.3", "time=0", "equilibrate=0", "final=" + bare])
+    (_, placed), = read_xyz(bare)
+    on = [min(segment_image_distance(row, w, 10.0) for w in walls) < row[6] for row in placed]
+    through = sum(1 for row in placed if 0 < segment_image_distance(row, walls[1], 10.0) < row[6])
+    d = r.json(["dim=2", "n=200", "box=10", "radius=0.3",
+                "segments=" + "/".join(",".join(str(v) for v in w) for w in walls), "time=1",
                 "equilibrate=0", "final=" + end])
-    expect(d["on_segments"] > 0 and d["n"] + d["on_segments"] == 200 and d["max_overlap"] < 1e-9,
-           "periodic wall: %r" % d)
+    expect(through > 0 and d["on_segments"] == sum(on) and d["n"] + d["on_segments"] == 200 and
+           d["max_overlap"] < 1e-9, "periodic wall: %r, %d disks on the walls in the lattice, %d "
+           "through the boundary" % (d, sum(on), through))
     (_, rows), = read_xyz(end)
-    worst = max(1.0 - segment_image_distance(row, wall, 10.0) / row[6] for row in rows)
-    expect(worst < 1e-9, "periodic wall: a disk %r of its radius into the wall" % worst)
+    worst = max(1.0 - min(segment_image_distance(row, w, 10.0) for w in walls) / row[6]
+                for row in rows)
+    expect(worst < 1e-9, "periodic wall: a disk %r of its radius into a wall" % worst)
 
 
 def case_triangles_periodic(r):

@@ -8,6 +8,7 @@
 
 #include "frames.h"
 #include "mesh.h"
+#include "obstacles.h"
 
 /* Below this packing fraction spheres are placed at random; above, on a
  * lattice (which equilibrate melts). */
@@ -133,241 +134,35 @@ static int setup_from_file(run_options *o, carom_scene *scene, cli_error *error)
     return 0;
 }
 
-/* Whether a sphere of radius r at x is clear of every plane (the
- * placement knows the box, not the planes). */
-static int clear_of_planes(const void *context, const double x[3], double r)
+/* Leaves out the generated spheres that overlap a plane, segment or
+ * triangle (in order, the others keeping theirs, spins and species too),
+ * counting them in o->behind_planes, on_segments and on_triangles by the
+ * first kind each overlaps. The library's overlap query decides, through
+ * a probe world holding only the obstacles, with a margin of 1e-9 radii
+ * (so that the world's own check at the first advance passes). */
+static int keep_clear(run_options *o, carom_scene *scene, cli_error *error)
 {
-    const run_options *o = context;
-    for (int p = 0; p < o->nplanes; p++) {
-        const double *q = o->plane[p]; /* unit normal (options.c) */
-        if (q[0] * x[0] + q[1] * x[1] + q[2] * x[2] < q[3] + r * (1.0 + 1e-9))
-            return 0;
-    }
-    return 1;
-}
-
-/* And of every segment (2D), and of its images along periodic axes
- * (where the world repeats it with the box): the centre moved by -L, 0
- * and +L along each. */
-static int clear_of_segments(const void *context, const double x[3], double r)
-{
-    const run_options *o = context;
-    for (int c = 0; c < 9; c++) {
-        int step[2] = {c % 3 - 1, c / 3 - 1};
-        if ((step[0] && o->boundary[0] != CAROM_BOUNDARY_PERIODIC) ||
-            (step[1] && o->boundary[1] != CAROM_BOUNDARY_PERIODIC))
-            continue;
-        double y[2] = {x[0] + step[0] * o->box[0], x[1] + step[1] * o->box[1]};
-        for (int g = 0; g < o->nsegments; g++) {
-            const double *q = o->segment[g];
-            double dx = q[2] - q[0], dy = q[3] - q[1], len2 = dx * dx + dy * dy;
-            double u = len2 > 0.0 ? ((y[0] - q[0]) * dx + (y[1] - q[1]) * dy) / len2 : 0.0;
-            u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-            if (hypot(y[0] - q[0] - u * dx, y[1] - q[1] - u * dy) < r * (1.0 + 1e-9))
-                return 0;
-        }
-    }
-    return 1;
-}
-
-/* Distance from x to the segment a-b (3D). */
-static double segment_distance(const double a[3], const double b[3], const double x[3])
-{
-    double d[3], len2 = 0.0, u = 0.0;
-    for (int k = 0; k < 3; k++) {
-        d[k] = b[k] - a[k];
-        len2 += d[k] * d[k];
-        u += (x[k] - a[k]) * d[k];
-    }
-    u = len2 > 0.0 ? u / len2 : 0.0;
-    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-    double e[3];
-    for (int k = 0; k < 3; k++)
-        e[k] = x[k] - a[k] - u * d[k];
-    return sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-}
-
-/* To its face where x projects inside it, else to its nearest edge. */
-double setup_triangle_distance(const double corner[9], const double x[3])
-{
-    const double *p[3] = {corner, corner + 3, corner + 6};
-    double best = INFINITY;
-    for (int k = 0; k < 3; k++)
-        best = fmin(best, segment_distance(p[k], p[(k + 1) % 3], x));
-    double ab[3], ac[3], n[3];
-    for (int k = 0; k < 3; k++) {
-        ab[k] = p[1][k] - p[0][k];
-        ac[k] = p[2][k] - p[0][k];
-    }
-    n[0] = ab[1] * ac[2] - ab[2] * ac[1];
-    n[1] = ab[2] * ac[0] - ab[0] * ac[2];
-    n[2] = ab[0] * ac[1] - ab[1] * ac[0];
-    double area2 = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (!(area2 > 0.0))
-        return best; /* no face (the library refuses such a triangle) */
-    for (int e = 0; e < 3; e++) {
-        const double *a = p[e], *b = p[(e + 1) % 3];
-        double edge[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        double w[3] = {x[0] - a[0], x[1] - a[1], x[2] - a[2]};
-        double side = n[0] * (edge[1] * w[2] - edge[2] * w[1]) +
-                      n[1] * (edge[2] * w[0] - edge[0] * w[2]) +
-                      n[2] * (edge[0] * w[1] - edge[1] * w[0]);
-        if (side < 0.0)
-            return best; /* projects outside: an edge or corner is nearest */
-    }
-    double h =
-        (n[0] * (x[0] - p[0][0]) + n[1] * (x[1] - p[0][1]) + n[2] * (x[2] - p[0][2])) / area2;
-    return fmin(best, fabs(h));
-}
-
-/* Triangles binned on a grid of the box for clear_of_triangles: each
- * triangle is listed in every cell that its bounding box, grown by the
- * largest radius, touches; a sphere's centre then needs the triangles of
- * its own cell only. (A plain loop over every triangle for every sphere
- * would take N T distances: 5 * 10^7 for 10,000 spheres and a mesh of
- * 5,000 triangles.) */
-#define BINS_PER_AXIS_MAX 64
-#define BINS_ENTRIES_MAX (1u << 24)
-
-typedef struct triangle_bins {
-    const run_options *o;
-    int m[3];       /* cells per axis; 0: no grid (a plain loop) */
-    double cell[3]; /* cell edge */
-    size_t *start;  /* cell c's triangles are item[start[c] .. start[c + 1]) */
-    int *item;
-} triangle_bins;
-
-static int bin_of(const triangle_bins *b, int axis, double x)
-{
-    double u = floor(x / b->cell[axis]);
-    return u < 0.0 ? 0 : u >= (double)b->m[axis] ? b->m[axis] - 1 : (int)u;
-}
-
-/* The cells triangle g's grown bounding box touches, lo[k]..hi[k]. */
-static void bin_range(const triangle_bins *b, const double t[9], double reach, int lo[3], int hi[3])
-{
-    for (int k = 0; k < 3; k++) {
-        double a = fmin(t[k], fmin(t[3 + k], t[6 + k])) - reach;
-        double z = fmax(t[k], fmax(t[3 + k], t[6 + k])) + reach;
-        lo[k] = bin_of(b, k, a);
-        hi[k] = bin_of(b, k, z);
-    }
-}
-
-static size_t bin_index(const triangle_bins *b, int i, int j, int k)
-{
-    return ((size_t)k * (size_t)b->m[1] + (size_t)j) * (size_t)b->m[0] + (size_t)i;
-}
-
-/* Builds the grid; without memory (or with too many entries) b->m stays
- * 0 and clear_of_triangles loops over every triangle. */
-static void bins_build(triangle_bins *b, const run_options *o)
-{
-    memset(b, 0, sizeof *b);
-    b->o = o;
-    double reach = o->radius_max * 1.001;
-    size_t cells = 1;
-    for (int k = 0; k < 3; k++) {
-        double m = floor(o->box[k] / (2.0 * o->radius_max));
-        b->m[k] = m < 1.0 ? 1 : m > BINS_PER_AXIS_MAX ? BINS_PER_AXIS_MAX : (int)m;
-        b->cell[k] = o->box[k] / b->m[k];
-        cells *= (size_t)b->m[k];
-    }
-    size_t entries = 0;
-    for (int g = 0; g < o->ntriangles && entries <= BINS_ENTRIES_MAX; g++) {
-        int lo[3], hi[3];
-        bin_range(b, o->triangle[g], reach, lo, hi);
-        entries +=
-            (size_t)(hi[0] - lo[0] + 1) * (size_t)(hi[1] - lo[1] + 1) * (size_t)(hi[2] - lo[2] + 1);
-    }
-    b->start = entries <= BINS_ENTRIES_MAX ? calloc(cells + 1, sizeof *b->start) : NULL;
-    b->item = b->start ? malloc((entries ? entries : 1) * sizeof *b->item) : NULL;
-    if (!b->item) {
-        free(b->start);
-        b->start = NULL;
-        b->m[0] = b->m[1] = b->m[2] = 0;
-        return;
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        for (int g = 0; g < o->ntriangles; g++) {
-            int lo[3], hi[3];
-            bin_range(b, o->triangle[g], reach, lo, hi);
-            for (int k = lo[2]; k <= hi[2]; k++)
-                for (int j = lo[1]; j <= hi[1]; j++)
-                    for (int i = lo[0]; i <= hi[0]; i++) {
-                        size_t c = bin_index(b, i, j, k);
-                        if (pass == 0)
-                            b->start[c + 1]++;
-                        else
-                            b->item[b->start[c]++] = g;
-                    }
-        }
-        if (pass == 0) {
-            for (size_t c = 0; c < cells; c++)
-                b->start[c + 1] += b->start[c];
-        } else {
-            /* Filling moved each start to the next cell's: back by one. */
-            memmove(b->start + 1, b->start, cells * sizeof *b->start);
-            b->start[0] = 0;
-        }
-    }
-}
-
-static void bins_free(triangle_bins *b)
-{
-    free(b->start);
-    free(b->item);
-}
-
-/* And of every triangle (3D): those of the centre's cell. */
-/* Whether a centre at x (in the box or a box beyond it) is clear of every
- * triangle by r. */
-static int clear_of_triangles_at(const triangle_bins *b, const double x[3], double r)
-{
-    const run_options *o = b->o;
-    if (b->m[0] == 0) {
-        for (int g = 0; g < o->ntriangles; g++)
-            if (setup_triangle_distance(o->triangle[g], x) < r * (1.0 + 1e-9))
-                return 0;
-        return 1;
-    }
-    size_t c = bin_index(b, bin_of(b, 0, x[0]), bin_of(b, 1, x[1]), bin_of(b, 2, x[2]));
-    for (size_t e = b->start[c]; e < b->start[c + 1]; e++)
-        if (setup_triangle_distance(o->triangle[b->item[e]], x) < r * (1.0 + 1e-9))
-            return 0;
-    return 1;
-}
-
-/* Clear of every triangle and, along periodic axes (where the world
- * repeats each triangle with the box), of their images: the centre moved
- * by -L, 0 and +L along each (a centre beyond the box falls in the edge
- * bins, which hold the triangles near that side). */
-static int clear_of_triangles(const void *context, const double x[3], double r)
-{
-    const triangle_bins *b = context;
-    const run_options *o = b->o;
-    for (int c = 0; c < 27; c++) {
-        int step[3] = {c % 3 - 1, c / 3 % 3 - 1, c / 9 - 1};
-        double y[3];
-        int fits = 1;
-        for (int k = 0; k < 3; k++) {
-            fits &= step[k] == 0 || o->boundary[k] == CAROM_BOUNDARY_PERIODIC;
-            y[k] = x[k] + step[k] * o->box[k];
-        }
-        if (fits && !clear_of_triangles_at(b, y, r))
-            return 0;
-    }
-    return 1;
-}
-
-/* Leaves out the generated spheres that are not clear (in order, the
- * others keeping theirs, spins and species too); returns how many. */
-static size_t keep_clear(const void *context, carom_scene *scene,
-                         int (*clear)(const void *, const double[3], double))
-{
+    const obstacle_lists lists = {o->nplanes,    (const double(*)[4])o->plane,
+                             o->nsegments,  (const double(*)[4])o->segment,
+                             o->ntriangles, (const double(*)[9])o->triangle};
+    carom_error e;
+    obstacle_probe probe;
+    o->behind_planes = o->on_segments = o->on_triangles = 0;
+    if (obstacle_probe_init(&probe, scene->dim, scene->box, scene->boundary, &lists, &e))
+        return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
     size_t kept = 0;
     for (size_t i = 0; i < scene->n; i++) {
-        if (!clear(context, scene->position[i], scene->radius[i]))
+        int hit = obstacle_probe_hit(&probe, scene->position[i], scene->radius[i] * (1.0 + 1e-9));
+        if (hit < 0) {
+            cli_fail(error, CLI_EXIT_USAGE, "sphere %zu against the obstacles: %s", i,
+                     carom_world_error_message(probe.world));
+            obstacle_probe_free(&probe);
+            return error->exit_code;
+        }
+        o->behind_planes += hit == CAROM_CONTACT_PLANE;
+        o->on_segments += hit == CAROM_CONTACT_SEGMENT;
+        o->on_triangles += hit == CAROM_CONTACT_TRIANGLE;
+        if (hit)
             continue;
         for (int k = 0; k < 3; k++) {
             scene->position[kept][k] = scene->position[i][k];
@@ -381,9 +176,17 @@ static size_t keep_clear(const void *context, carom_scene *scene,
         scene->mass[kept] = scene->mass[i];
         kept++;
     }
-    size_t dropped = scene->n - kept;
+    obstacle_probe_free(&probe);
     scene->n = kept;
-    return dropped;
+    o->n = kept;
+    if (kept == 0) {
+        if (o->on_segments == 0 && o->on_triangles == 0)
+            return cli_fail(error, CLI_EXIT_USAGE, "planes: every sphere placed is behind one");
+        if (o->on_segments)
+            return cli_fail(error, CLI_EXIT_USAGE, "segments: every disk placed overlaps one");
+        return cli_fail(error, CLI_EXIT_USAGE, "triangles: every sphere placed overlaps one");
+    }
+    return 0;
 }
 
 static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
@@ -436,26 +239,10 @@ static int setup_generated(run_options *o, carom_scene *scene, cli_error *error)
                 return cli_fail(error, CLI_EXIT_USAGE, "%s", e.message);
         }
     }
-    if (o->nplanes) {
-        o->behind_planes = keep_clear(o, scene, clear_of_planes);
-        if (scene->n == 0)
-            return cli_fail(error, CLI_EXIT_USAGE, "planes: every sphere placed is behind one");
-        o->n = scene->n;
-    }
-    if (o->nsegments) {
-        o->on_segments = keep_clear(o, scene, clear_of_segments);
-        if (scene->n == 0)
-            return cli_fail(error, CLI_EXIT_USAGE, "segments: every disk placed overlaps one");
-        o->n = scene->n;
-    }
-    if (o->ntriangles) {
-        triangle_bins bins;
-        bins_build(&bins, o);
-        o->on_triangles = keep_clear(&bins, scene, clear_of_triangles);
-        bins_free(&bins);
-        if (scene->n == 0)
-            return cli_fail(error, CLI_EXIT_USAGE, "triangles: every sphere placed overlaps one");
-        o->n = scene->n;
+    if (o->nplanes || o->nsegments || o->ntriangles) {
+        int status = keep_clear(o, scene, error);
+        if (status)
+            return status;
     }
     /* Ids along a space-filling curve: neighbours in space are neighbours
      * in the world's arrays (faster for large N). */

@@ -48,10 +48,6 @@ const char *setup_species_keys(carom_world *w, const species_values *pass_throug
 /* The same from the options; a refusal is a usage error naming the key. */
 int setup_species_laws(const run_options *o, carom_world *w, cli_error *error);
 
-/* Distance from x to the triangle with corners corner[0..2], corner[3..5]
- * and corner[6..8] (3D; the nearest edge's if the corners are on a line). */
-double setup_triangle_distance(const double corner[9], const double x[3]);
-
 /* Volume (area) fraction of the scene's spheres in its box. */
 double setup_packing_fraction(const carom_scene *scene);
 

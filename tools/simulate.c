@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "frames.h"
+#include "obstacles.h"
 #include "setup.h"
 #include "transport.h"
 
@@ -577,25 +578,14 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     if (status)
         goto done;
     r->rough = carom_world_is_rough(w);
-    for (int q = 0; q < o->nplanes; q++)
-        if (carom_world_add_plane(w, o->plane[q], o->plane[q][3], NULL) != CAROM_OK) {
-            status = cli_fail(error, CLI_EXIT_USAGE, "%s%s%s", o->init ? o->init : "",
-                              o->init ? ": " : "", carom_world_error_message(w));
-            goto done;
-        }
-    for (int g = 0; g < o->nsegments; g++)
-        if (carom_world_add_segment(w, o->segment[g], o->segment[g] + 2, NULL) != CAROM_OK) {
-            status = cli_fail(error, CLI_EXIT_USAGE, "%s%s%s", o->init ? o->init : "",
-                              o->init ? ": " : "", carom_world_error_message(w));
-            goto done;
-        }
-    for (int g = 0; g < o->ntriangles; g++)
-        if (carom_world_add_triangle(w, o->triangle[g], o->triangle[g] + 3, o->triangle[g] + 6,
-                                     NULL) != CAROM_OK) {
-            status = cli_fail(error, CLI_EXIT_USAGE, "%s%s%s", o->init ? o->init : "",
-                              o->init ? ": " : "", carom_world_error_message(w));
-            goto done;
-        }
+    const obstacle_lists lists = {o->nplanes,    (const double(*)[4])o->plane,
+                             o->nsegments,  (const double(*)[4])o->segment,
+                             o->ntriangles, (const double(*)[9])o->triangle};
+    if (obstacles_add(w, &lists)) {
+        status = cli_fail(error, CLI_EXIT_USAGE, "%s%s%s", o->init ? o->init : "",
+                          o->init ? ": " : "", carom_world_error_message(w));
+        goto done;
+    }
     if (o->init) {
         status = frames_restore_images(o->init, w, error);
         if (status)

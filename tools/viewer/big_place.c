@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "setup.h"
+#include "obstacles.h"
 
 static uint64_t next_random(uint64_t *state)
 {
@@ -31,54 +31,11 @@ static double distance2(const carom_scene *s, const double a[3], const double b[
     return sum;
 }
 
-/* Clear of triangle t by reach, and of its images along the scene's
- * periodic axes (the world repeats it there). */
-static int clear_of_triangle(const carom_scene *s, const double t[9], const double p[3],
-                             double reach)
+/* Clear of every plane, segment and triangle (and their copies along
+ * periodic axes) with a margin of 1e-4 radii, by the library's query. */
+static int clear_of(obstacle_probe *probe, const double p[3], double r)
 {
-    for (int c = 0; c < 27; c++) {
-        int step[3] = {c % 3 - 1, c / 3 % 3 - 1, c / 9 - 1};
-        double q[3];
-        int fits = 1;
-        for (int k = 0; k < 3; k++) {
-            fits &= step[k] == 0 || (k < s->dim && s->boundary[k] == CAROM_BOUNDARY_PERIODIC);
-            q[k] = p[k] + step[k] * s->box[k];
-        }
-        if (fits && setup_triangle_distance(t, q) < reach)
-            return 0;
-    }
-    return 1;
-}
-
-/* Clear of every plane, segment and triangle, with a margin of 1e-4
- * radii. */
-static int clear_of(const carom_scene *s, const big_obstacles *o, const double p[3], double r)
-{
-    double reach = r * 1.0001;
-    for (int q = 0; q < o->nplanes; q++) {
-        const double *n = o->plane[q];
-        if (n[0] * p[0] + n[1] * p[1] + n[2] * p[2] < n[3] + reach)
-            return 0;
-    }
-    for (int c = 0; c < 9 && o->nsegments; c++) { /* images along periodic axes too */
-        int step[2] = {c % 3 - 1, c / 3 - 1};
-        if ((step[0] && s->boundary[0] != CAROM_BOUNDARY_PERIODIC) ||
-            (step[1] && s->boundary[1] != CAROM_BOUNDARY_PERIODIC))
-            continue;
-        double y[2] = {p[0] + step[0] * s->box[0], p[1] + step[1] * s->box[1]};
-        for (int g = 0; g < o->nsegments; g++) {
-            const double *e = o->segment[g];
-            double dx = e[2] - e[0], dy = e[3] - e[1];
-            double u = ((y[0] - e[0]) * dx + (y[1] - e[1]) * dy) / (dx * dx + dy * dy);
-            u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-            if (hypot(y[0] - e[0] - u * dx, y[1] - e[1] - u * dy) < reach)
-                return 0;
-        }
-    }
-    for (int g = 0; g < o->ntriangles; g++)
-        if (!clear_of_triangle(s, o->triangle[g], p, reach))
-            return 0;
-    return 1;
+    return !probe || obstacle_probe_hit(probe, p, r * 1.0001) == 0;
 }
 
 /* A uniform random place for a sphere of radius r: inside the walls. */
@@ -126,7 +83,7 @@ size_t big_place_overlaps(const carom_scene *s, const double p[3], double r)
 /* Where the large sphere starts: the first candidate (high up and
  * central first) that overlaps no sphere, else the first candidate clear
  * of the obstacles, else a random place clear of them. */
-int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, double r, double out[3])
+int big_place_choose(const carom_scene *s, obstacle_probe *obstacles, double r, double out[3])
 {
     const double heights[6] = {0.75, 1.0, 0.5, 0.25, 0.0, 0.9};
     const double across[5] = {0.5, 0.3, 0.7, 0.1, 0.9};
@@ -141,7 +98,7 @@ int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, doubl
                     double fk = k == up ? heights[a] : f[k];
                     p[k] = hi > lo ? lo + fk * (hi - lo) : 0.5 * s->box[k];
                 }
-                if (!clear_of(s, obstacles, p, r))
+                if (!clear_of(obstacles, p, r))
                     continue;
                 if (!have_fallback) {
                     memcpy(out, p, sizeof p); /* the fallback: some spheres move */
@@ -156,7 +113,7 @@ int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, doubl
     for (int attempt = 0; attempt < 20000 && !have_fallback; attempt++) {
         double p[3];
         random_place(s, r * 1.001, &state, p);
-        if (clear_of(s, obstacles, p, r)) {
+        if (clear_of(obstacles, p, r)) {
             memcpy(out, p, sizeof p);
             have_fallback = 1;
         }
@@ -166,7 +123,7 @@ int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, doubl
 
 /* Moves every sphere that overlaps the large sphere to a random free
  * place; a sphere that finds none is removed. Returns how many moved. */
-size_t big_place_make_room(carom_scene *s, const big_obstacles *obstacles, const double big[3],
+size_t big_place_make_room(carom_scene *s, obstacle_probe *obstacles, const double big[3],
                            double big_r, size_t *removed)
 {
     uint64_t state = 0x9e3779b97f4a7c15ULL;
@@ -180,7 +137,7 @@ size_t big_place_make_room(carom_scene *s, const big_obstacles *obstacles, const
         for (int attempt = 0; attempt < 5000 && !placed; attempt++) {
             double p[3];
             random_place(s, s->radius[i], &state, p);
-            if (clear_of(s, obstacles, p, s->radius[i]) &&
+            if (clear_of(obstacles, p, s->radius[i]) &&
                 !overlaps(s, p, s->radius[i], i, big, big_r)) {
                 memcpy(s->position[i], p, sizeof p);
                 placed = 1;

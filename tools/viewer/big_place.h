@@ -1,11 +1,9 @@
 /* Where the viewer's large sphere starts, and room for it.
  *
- * Contract: both keep spheres clear of the fixed obstacles (big_obstacles:
- * planes, a unit normal n and offset d each, a sphere of radius r at x is
- * in front when n . x >= d + r; and 2D segments x0, y0, x1, y1, a sphere
- * is clear when its centre is at least r from the segment, and 3D
- * triangles (three corners), likewise; with a margin
- * of 1e-4 radii). big_place_choose picks the first of
+ * Contract: both keep spheres clear of the fixed obstacles, which
+ * `obstacles` holds (obstacles.h's probe, or NULL for none): a sphere of
+ * radius r is clear where the probe finds no plane, segment or triangle
+ * within 1.0001 r. big_place_choose picks the first of
  * a fixed list of positions (high up and central first; the last axis is
  * up) where a sphere of radius r overlaps none of the scene's spheres;
  * if there is none, the first of the list clear of the obstacles, else a
@@ -21,21 +19,12 @@
 #include <stddef.h>
 
 #include "carom/scene.h"
+#include "obstacles.h"
 
-typedef struct big_obstacles {
-    int nplanes;
-    const double (*plane)[4];
-    int nsegments;
-    const double (*segment)[4];
-    int ntriangles;
-    const double (*triangle)[9];
-} big_obstacles;
-
-int big_place_choose(const carom_scene *s, const big_obstacles *obstacles, double r,
-                     double out[3]);
+int big_place_choose(const carom_scene *s, obstacle_probe *obstacles, double r, double out[3]);
 /* How many of the scene's spheres a sphere of radius r at p overlaps. */
 size_t big_place_overlaps(const carom_scene *s, const double p[3], double r);
-size_t big_place_make_room(carom_scene *s, const big_obstacles *obstacles, const double big[3],
+size_t big_place_make_room(carom_scene *s, obstacle_probe *obstacles, const double big[3],
                            double big_r, size_t *removed);
 
 #endif

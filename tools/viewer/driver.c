@@ -31,6 +31,7 @@
 #include "big_place.h"
 #include "driver_big.h"
 #include "frames.h"
+#include "obstacles.h"
 #include "setup.h"
 
 #define BIG_MASS_RATIO 1.0e4
@@ -146,6 +147,14 @@ static const char *set_species_keys(const driver *d, carom_world *w)
                               &d->species_wall_friction);
 }
 
+/* The fixed planes, segments and triangles, as obstacles.c takes them. */
+static obstacle_lists driver_obstacles(const driver *d)
+{
+    return (obstacle_lists){d->nplanes,    (const double(*)[4])d->plane,
+                       d->nsegments,  (const double(*)[4])d->segment,
+                       d->ntriangles, (const double(*)[9])d->triangle};
+}
+
 static int build_world(driver *d, const carom_scene *scene)
 {
     carom_world_def def = d->def;
@@ -180,25 +189,13 @@ static int build_world(driver *d, const carom_scene *scene)
         carom_world_free(w);
         return r;
     }
-    for (int q = 0; q < d->nplanes; q++)
-        if (carom_world_add_plane(w, d->plane[q], d->plane[q][3], NULL) != CAROM_OK) {
-            int r = fail(d, "planes", carom_world_error_message(w));
-            carom_world_free(w);
-            return r;
-        }
-    for (int g = 0; g < d->nsegments; g++)
-        if (carom_world_add_segment(w, d->segment[g], d->segment[g] + 2, NULL) != CAROM_OK) {
-            int r = fail(d, "segments", carom_world_error_message(w));
-            carom_world_free(w);
-            return r;
-        }
-    for (int g = 0; g < d->ntriangles; g++)
-        if (carom_world_add_triangle(w, d->triangle[g], d->triangle[g] + 3, d->triangle[g] + 6,
-                                     NULL) != CAROM_OK) {
-            int r = fail(d, "triangles", carom_world_error_message(w));
-            carom_world_free(w);
-            return r;
-        }
+    const obstacle_lists lists = driver_obstacles(d);
+    refused = obstacles_add(w, &lists);
+    if (refused) {
+        int r = fail(d, refused, carom_world_error_message(w));
+        carom_world_free(w);
+        return r;
+    }
     if (d->has_big) {
         carom_sphere_def big = carom_sphere_default_def();
         big.radius = d->big_radius;
@@ -333,18 +330,27 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         if (2.0 * d->big_radius >= L)
             return fail(d, "large sphere", "its diameter does not fit in the box");
         double p[3] = {0.0, 0.0, 0.0};
-        big_obstacles obstacles = {d->nplanes,    (const double(*)[4])d->plane,
-                                   d->nsegments,  (const double(*)[4])d->segment,
-                                   d->ntriangles, (const double(*)[9])d->triangle};
-        if (big_place_choose(&d->initial, &obstacles, d->big_radius, p))
-            return fail(d, "large sphere",
-                        "no place for it clear of the planes, segments and triangles");
-        if (d->motion.kind == MOTION_ORBITS &&
-            big_place_overlaps(&d->initial, p, d->big_radius) > 0)
-            return fail(d, "large sphere",
-                        "no free place among the orbits (big=off, or a smaller big_radius)");
+        obstacle_probe probe = {0}, *obstacles = NULL;
+        if (d->nplanes || d->nsegments || d->ntriangles) {
+            const obstacle_lists lists = driver_obstacles(d);
+            carom_error e;
+            if (obstacle_probe_init(&probe, scene->dim, scene->box, scene->boundary, &lists, &e))
+                return fail(d, "fixed obstacles", e.message);
+            obstacles = &probe;
+        }
+        const char *refused = NULL;
+        if (big_place_choose(&d->initial, obstacles, d->big_radius, p))
+            refused = "no place for it clear of the planes, segments and triangles";
+        else if (d->motion.kind == MOTION_ORBITS &&
+                 big_place_overlaps(&d->initial, p, d->big_radius) > 0)
+            refused = "no free place among the orbits (big=off, or a smaller big_radius)";
         size_t removed = 0;
-        d->relocated = big_place_make_room(&d->initial, &obstacles, p, d->big_radius, &removed);
+        if (!refused)
+            d->relocated = big_place_make_room(&d->initial, obstacles, p, d->big_radius, &removed);
+        if (obstacles)
+            obstacle_probe_free(obstacles);
+        if (refused)
+            return fail(d, "large sphere", refused);
         d->relocated += removed;
         size_t b = d->initial.n;
         d->initial.n = b + 1;
