@@ -121,6 +121,18 @@ static inline double driven_slack(const world_spec *s, double length)
     return 1e-9 * length + 1e-13 * big;
 }
 
+/* What the checks of ballistic spheres allow of a length (an overlap, a
+ * step past a wall or a plane): 1e-9 of it, and the rounding of the
+ * coordinates (8 ulps of the box's largest side), which is more where
+ * spheres are tiny against the box (two spheres of radius 2e-7 pressed
+ * between two obstacles at x ~ 1210 overlapped by 2e-14, a tenth of an
+ * ulp of their coordinates: regressions/world/squeezed-tiny-spheres). */
+static inline double ballistic_slack(const world_spec *s, double length)
+{
+    double big = fmax(s->box[0], fmax(s->box[1], s->box[2]));
+    return 1e-9 * length + 8.0 * 2.220446049250313e-16 * big;
+}
+
 /* Distance between a and b, through the nearest image along the axes that
  * are not walled. */
 static inline double distance(const world_spec *s, const double a[3], const double b[3])
@@ -163,7 +175,7 @@ static inline void check_states(const world_spec *s, const placed *p, int n)
         for (int k = 0; k < s->dim; k++) {
             if (!isfinite(p[i].x[k]) || !isfinite(p[i].v[k]))
                 fail("a position or velocity is not finite", p[i].x[k]);
-            double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
+            double slack = p[i].driven ? driven_slack(s, p[i].r) : ballistic_slack(s, p[i].r);
             if (s->walls[k] &&
                 !(p[i].x[k] >= p[i].r - slack && p[i].x[k] <= s->box[k] - p[i].r + slack))
                 fail("a sphere is outside the walled box", p[i].x[k]);
@@ -177,7 +189,8 @@ static inline void check_states(const world_spec *s, const placed *p, int n)
             if (!meet(s, &p[i], &p[j]))
                 continue; /* their species pass through each other */
             double sigma = p[i].r + p[j].r;
-            double slack = p[i].driven || p[j].driven ? driven_slack(s, sigma) : 1e-9 * sigma;
+            double slack = p[i].driven || p[j].driven ? driven_slack(s, sigma)
+                                                      : ballistic_slack(s, sigma);
             double d = distance(s, p[i].x, p[j].x);
             if (d < sigma - slack)
                 fail("two spheres overlap", (sigma - d) / sigma);
@@ -478,7 +491,7 @@ static inline void check_planes(const carom_world *w, const world_spec *s, const
         for (int i = 0; i < n; i++) {
             double behind = d + p[i].r -
                             (normal[0] * p[i].x[0] + normal[1] * p[i].x[1] + normal[2] * p[i].x[2]);
-            double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
+            double slack = p[i].driven ? driven_slack(s, p[i].r) : ballistic_slack(s, p[i].r);
             if (behind > slack)
                 fail("a sphere is behind a plane", behind / p[i].r);
         }
@@ -534,7 +547,7 @@ static inline void check_segments(const carom_world *w, const world_spec *s, con
     for (uint32_t g = 0; g < carom_world_segment_count(w); g++)
         for (int i = 0; i < n; i++) {
             double into = p[i].r - segment_distance(w, s, g, p[i].x);
-            double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
+            double slack = p[i].driven ? driven_slack(s, p[i].r) : ballistic_slack(s, p[i].r);
             if (into > slack)
                 fail("a sphere overlaps a segment", into / p[i].r);
         }
@@ -637,7 +650,7 @@ static inline void check_triangles(const carom_world *w, const world_spec *s, co
     for (uint32_t g = 0; g < carom_world_triangle_count(w); g++)
         for (int i = 0; i < n; i++) {
             double into = p[i].r - world_triangle_distance(w, s, g, p[i].x);
-            double slack = p[i].driven ? driven_slack(s, p[i].r) : 1e-9 * p[i].r;
+            double slack = p[i].driven ? driven_slack(s, p[i].r) : ballistic_slack(s, p[i].r);
             if (into > slack)
                 fail("a sphere overlaps a triangle", into / p[i].r);
         }
