@@ -15,6 +15,7 @@ import os
 import random
 import re
 import subprocess
+import statistics
 import sys
 
 from triangle_geometry import triangle_distance
@@ -555,6 +556,59 @@ def case_summary(r):
         expect(w in p.stdout, "summary lacks %r:\n%s" % (w, p.stdout))
     p = r.ok(["dim=2", "n=200", "time=0.5", "equilibrate=0.2"])
     expect("Henderson" in p.stdout, "2D summary lacks Henderson:\n%s" % p.stdout)
+
+
+def case_pressure_error(r):
+    """Z's statistical error by block averaging (JSON compressibility_error,
+    pressure_blocks; the summary's Z = ... ± ...). Over ten seeds of 1,000
+    spheres at packing 0.3 the spread of Z between the runs is what the
+    error bars say (their ratio 0.4 to 1.6: measured 0.6-0.8; an error of
+    the blocks' spread, not of their mean, would give about 0.1), and each
+    Z is within four error bars of Carnahan-Starling's. The blocks cut the
+    run without stopping it: the final state is the same to the last bit
+    as the one of a run whose progress stops it elsewhere (trajectory
+    frames) and of one without blocks (a thermostat-free run has them
+    always, so against equilibrate=, which has none). An ideal gas has
+    Z = 1 and error 0; with a thermostat, and in a run of too few events
+    for 16 blocks, the error is null."""
+    zs, errors = [], []
+    for seed in range(1, 11):
+        d = r.json(["n=1000", "packing=0.3", "equilibrate=2", "time=10", "seed=%d" % seed])
+        z, e, ref = d["compressibility"], d["compressibility_error"], d["compressibility_reference"]
+        expect(isinstance(e, float) and 0 < e < 0.05 and d["pressure_blocks"] >= 16,
+               "seed %d: error %r from %r blocks" % (seed, e, d["pressure_blocks"]))
+        expect(abs(z - ref) < 4 * e, "seed %d: Z = %r ± %r, Carnahan-Starling %r" % (seed, z, e,
+                                                                                 ref))
+        zs.append(z)
+        errors.append(e)
+    ratio = statistics.stdev(zs) / statistics.median(errors)
+    expect(0.4 < ratio < 1.6, "the spread of Z over seeds is %r of the median error %r" %
+           (ratio, statistics.median(errors)))
+    p = r.ok(["n=1000", "packing=0.3", "equilibrate=2", "time=10", "seed=1"])
+    expect(re.search(r"Z = PV/NkT +[0-9.]+ ± [0-9.e-]+ +\(Carnahan-Starling", p.stdout),
+           "the summary lacks Z's error:\n%s" % p.stdout)
+    # The same run, stopped at frames, and as an equilibration (no blocks).
+    a, b, c = r.path("blocks_a.xyz"), r.path("blocks_b.xyz"), r.path("blocks_c.xyz")
+    r.json(["n=500", "packing=0.4", "equilibrate=0", "time=3", "final=" + a])
+    r.json(["n=500", "packing=0.4", "equilibrate=0", "time=3", "final=" + b,
+            "trajectory=" + r.path("blocks_b_traj.xyz"), "frame_interval=0.7"])
+    r.json(["n=500", "packing=0.4", "equilibrate=3", "time=0", "final=" + c])
+    frames_a, frames_b, frames_c = read_xyz(a), read_xyz(b), read_xyz(c)
+    expect(frames_a[0][1] == frames_c[0][1],
+           "the blocks changed the run: its end differs from the same run without blocks")
+    expect(frames_a[0][1] != frames_b[0][1],
+           "stops at frames changed nothing (so the check above could not fail)")
+    d = r.json(["n=500", "packing=0.2", "time=10", "response=none"])
+    expect(d["compressibility"] == 1 and d["compressibility_error"] == 0,
+           "an ideal gas: Z = %r ± %r" % (d["compressibility"], d["compressibility_error"]))
+    d = r.json(["n=500", "packing=0.3", "time=2", "thermostat=1"])
+    expect(d["compressibility_error"] is None and d["pressure_blocks"] == 0,
+           "with a thermostat: %r from %r blocks" % (d["compressibility_error"],
+                                                     d["pressure_blocks"]))
+    d = r.json(["n=50", "packing=0.3", "time=0.2"])
+    expect(d["compressibility_error"] is None and d["pressure_blocks"] < 16,
+           "%r events: %r from %r blocks" % (d["events"], d["compressibility_error"],
+                                             d["pressure_blocks"]))
 
 
 def case_help_version(r):
@@ -2576,6 +2630,7 @@ CASES = {
     "json_fields": case_json_fields,
     "few_spheres": case_few_spheres,
     "summary": case_summary,
+    "pressure_error": case_pressure_error,
     "help_version": case_help_version,
     "config_file": case_config_file,
     "xyz_round_trip": case_xyz_round_trip,

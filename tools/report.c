@@ -349,14 +349,17 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
         fprintf(out, "  CPU time           %.3f s  (with the loading thread: prefetch=off for one "
                      "thread)\n",
                 r->cpu_seconds);
+    char error_text[40] = "";
+    if (!isnan(r->compressibility_error))
+        snprintf(error_text, sizeof error_text, " ± %.2g", r->compressibility_error);
     if (reference_applies(o)) {
         double z_ref = report_reference_z(o->dim, options_packing_measured(o));
-        fprintf(out, "  Z = PV/NkT         %.5g  (%s: %.5g, %+.2f%%)\n", r->compressibility,
-                o->dim == 2 ? "Henderson" : "Carnahan-Starling", z_ref,
+        fprintf(out, "  Z = PV/NkT         %.5g%s  (%s: %.5g, %+.2f%%)\n", r->compressibility,
+                error_text, o->dim == 2 ? "Henderson" : "Carnahan-Starling", z_ref,
                 100.0 * (r->compressibility / z_ref - 1.0));
     } else {
-        fprintf(out, "  Z = PV/NkT         %.5g  (no equilibrium reference for this scene)\n",
-                r->compressibility);
+        fprintf(out, "  Z = PV/NkT         %.5g%s  (no equilibrium reference for this scene)\n",
+                r->compressibility, error_text);
     }
     fprintf(out, "  kinetic energy     %.10g -> %.10g  (relative change %.3g)\n",
             r->kinetic_energy_initial, r->kinetic_energy_final, relative_drift(r));
@@ -571,6 +574,8 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     }
     json_vector(out, "momentum_final", r->momentum_final, o->dim, &first);
     json_num(out, "compressibility", r->compressibility, &first);
+    json_num(out, "compressibility_error", r->compressibility_error, &first);
+    json_num(out, "pressure_blocks", (double)r->pressure_blocks, &first);
     json_num(out, "compressibility_reference",
              reference_applies(o) ? report_reference_z(o->dim, options_packing_measured(o)) : NAN,
              &first);

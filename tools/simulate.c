@@ -11,6 +11,7 @@
 
 #include "frames.h"
 #include "obstacles.h"
+#include "pressure_blocks.h"
 #include "setup.h"
 #include "transport.h"
 
@@ -106,16 +107,20 @@ static int world_failed(const run_options *o, carom_world *w, cli_error *error)
 
 /* Advances to time t, showing progress on the way; through the heat bath
  * when there is one. */
+/* Advances to t. With a thermostat, in pieces of simulated time when
+ * progress shows (the bath stops at its own times). Otherwise in pieces of
+ * events, which change nothing (the world stays at its last event): the
+ * blocks of Z's error when given, and on a terminal 200,000 events at
+ * most so that slow stretches (dense stacks) still show progress; and on
+ * a terminal in pieces of simulated time as well. */
 static int advance(const run_options *o, carom_world *w, carom_andersen *bath, double t,
-                   progress *p, cli_error *error)
+                   progress *p, pressure_blocks *blocks, cli_error *error)
 {
-    if (!p->enabled || bath) {
-        double chunk = p->enabled ? (p->to - p->from) / 200.0 : INFINITY;
+    double chunk = p->enabled ? (p->to - p->from) / 200.0 : INFINITY;
+    if (bath) {
         while (carom_world_time(w) < t || !(chunk > 0.0)) {
             double target = chunk > 0.0 ? fmin(carom_world_time(w) + chunk, t) : t;
-            carom_status st = bath ? carom_andersen_advance_to(bath, w, target)
-                                   : carom_world_advance_to(w, target);
-            if (st != CAROM_OK)
+            if (carom_andersen_advance_to(bath, w, target) != CAROM_OK)
                 return world_failed(o, w, error);
             progress_show(p, w, 0);
             if (!(chunk > 0.0))
@@ -123,17 +128,18 @@ static int advance(const run_options *o, carom_world *w, carom_andersen *bath, d
         }
         return 0;
     }
-    /* In pieces of simulated time and of events, so that slow stretches
-     * (dense stacks) still show progress. */
-    double chunk = (p->to - p->from) / 200.0;
     for (;;) {
         double target = t;
         if (chunk > 0.0 && carom_world_time(w) + chunk < t)
             target = carom_world_time(w) + chunk;
-        uint64_t processed;
+        uint64_t budget = p->enabled ? 200000 : UINT64_MAX, processed;
+        if (blocks && pressure_blocks_budget(blocks, w) < budget)
+            budget = pressure_blocks_budget(blocks, w);
         int reached = 0;
-        if (carom_world_advance_to_limited(w, target, 200000, &processed, &reached) != CAROM_OK)
+        if (carom_world_advance_to_limited(w, target, budget, &processed, &reached) != CAROM_OK)
             return world_failed(o, w, error);
+        if (blocks)
+            pressure_blocks_note(blocks, w);
         progress_show(p, w, 0);
         if (reached && target == t)
             return 0;
@@ -347,6 +353,8 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
 {
     const double t0 = carom_world_time(w), t_end = t0 + o->time;
     carom_world_reset_stats(w);
+    pressure_blocks blocks;
+    pressure_blocks_start(&blocks, w);
     r->start_time = t0;
     r->kinetic_energy_initial = carom_world_kinetic_energy(w);
     r->temperature_initial = carom_world_temperature(w);
@@ -381,7 +389,7 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
         double t = fmin(fmin(tf, tg), ts);
         if (status || t == INFINITY)
             break;
-        status = advance(o, w, bath, t, p, error);
+        status = advance(o, w, bath, t, p, bath ? NULL : &blocks, error);
         if (!status && tf == t) {
             status = frames_write(trajectory, w, error);
             r->frames++;
@@ -406,7 +414,7 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
         }
     }
     if (!status)
-        status = advance(o, w, bath, t_end, p, error);
+        status = advance(o, w, bath, t_end, p, bath ? NULL : &blocks, error);
     log->active = 0;
     r->wall_seconds = now_seconds() - wall_start - r->rdf_seconds - r->transport_seconds;
     r->cpu_seconds = cpu_seconds() - cpu_start - sampling_cpu;
@@ -428,6 +436,8 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     if (o->species > 1)
         species_temperatures(o, w, r->species_temperature_final);
     r->compressibility = carom_world_compressibility(w);
+    r->compressibility_error =
+        bath ? NAN : pressure_blocks_error(&blocks, w, r->compressibility, &r->pressure_blocks);
     r->max_overlap = fmax(r->stats.max_overlap, carom_world_max_overlap_now(w));
     r->list_skin = carom_world_list_skin(w);
     return 0;
@@ -615,7 +625,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     }
     double wall_start = now_seconds();
     if (o->equilibrate > 0.0) {
-        status = advance(o, w, bath, carom_world_time(w) + o->equilibrate, &p, error);
+        status = advance(o, w, bath, carom_world_time(w) + o->equilibrate, &p, NULL, error);
         progress_end(&p);
         if (status)
             goto done;

@@ -45,6 +45,8 @@ typedef struct run_result {
      * when it has none). */
     double species_temperature_final[CAROM_SPECIES_MAX];
     double compressibility;
+    double compressibility_error;  /* by block averaging (pressure_blocks.h); NaN: none */
+    int pressure_blocks;           /* the blocks it used (0 with a thermostat) */
     double max_overlap;
     double list_skin;              /* of the world's neighbour lists; 0: cells */
     long frames;
