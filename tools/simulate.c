@@ -105,11 +105,9 @@ static int world_failed(const run_options *o, carom_world *w, cli_error *error)
     return cli_fail(error, CLI_EXIT_RUNTIME, "%s", carom_world_error_message(w));
 }
 
-/* Advances to time t, showing progress on the way; through the heat bath
- * when there is one. */
-/* Advances to t. With a thermostat, in pieces of simulated time when
- * progress shows (the bath stops at its own times). Otherwise in pieces of
- * events, which change nothing (the world stays at its last event): the
+/* Advances to t, showing progress on the way. With a thermostat, in
+ * pieces of simulated time when progress shows (the bath stops at its own
+ * times). Otherwise in pieces of events, which change nothing (the world stays at its last event): the
  * blocks of Z's error when given, and on a terminal 200,000 events at
  * most so that slow stretches (dense stacks) still show progress; and on
  * a terminal in pieces of simulated time as well. */
@@ -133,8 +131,9 @@ static int advance(const run_options *o, carom_world *w, carom_andersen *bath, d
         if (chunk > 0.0 && carom_world_time(w) + chunk < t)
             target = carom_world_time(w) + chunk;
         uint64_t budget = p->enabled ? 200000 : UINT64_MAX, processed;
-        if (blocks && pressure_blocks_budget(blocks, w) < budget)
-            budget = pressure_blocks_budget(blocks, w);
+        uint64_t block_left = blocks ? pressure_blocks_budget(blocks, w) : UINT64_MAX;
+        if (block_left < budget)
+            budget = block_left;
         int reached = 0;
         if (carom_world_advance_to_limited(w, target, budget, &processed, &reached) != CAROM_OK)
             return world_failed(o, w, error);
