@@ -107,10 +107,10 @@ static int world_failed(const run_options *o, carom_world *w, cli_error *error)
 
 /* Advances to t, showing progress on the way. With a thermostat, in
  * pieces of simulated time when progress shows (the bath stops at its own
- * times). Otherwise in pieces of events, which change nothing (the world stays at its last event): the
- * blocks of Z's error when given, and on a terminal 200,000 events at
- * most so that slow stretches (dense stacks) still show progress; and on
- * a terminal in pieces of simulated time as well. */
+ * times). Otherwise in pieces of events, which change nothing (the world
+ * stays at its last event): the blocks of Z's error when given, and on a
+ * terminal 200,000 events at most so that slow stretches (dense stacks)
+ * still show progress; on a terminal in pieces of simulated time too. */
 static int advance(const run_options *o, carom_world *w, carom_andersen *bath, double t,
                    progress *p, pressure_blocks *blocks, cli_error *error)
 {
