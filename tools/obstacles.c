@@ -87,7 +87,7 @@ int obstacle_probe_hit(obstacle_probe *probe, const double x[3], double r)
         int hit = first_hit(probe->world, y, r);
         if (hit < 0)
             return -1;
-        if (hit && (!best || hit < best))
+        if (hit && (!best || hit < best)) /* the kinds' values run planes, segments, triangles */
             best = hit;
     }
     return best;
