@@ -101,20 +101,44 @@ static carom_status redraw_one(carom_andersen *a, carom_world *w)
     return st;
 }
 
-carom_status carom_andersen_advance_to(carom_andersen *a, carom_world *w, double t)
+/* Each instant is reached by processing the events before it (O(events):
+ * the other spheres stay where their last events left them) and the one
+ * sphere redrawn is moved there; only the end, t, moves every sphere. So
+ * a run in pieces of any budgets is the run in one piece, to the bit. */
+carom_status carom_andersen_advance_to_limited(carom_andersen *a, carom_world *w, double t,
+                                               uint64_t max_events, uint64_t *processed,
+                                               int *reached)
 {
+    if (processed)
+        *processed = 0;
+    if (reached)
+        *reached = 0;
     /* Not drawn yet, drawn for other ids, or passed while the world ran
      * without the bath: a process without memory starts anew. */
     if (isnan(a->next) || a->ids != carom_world_sphere_capacity(w) || a->next < carom_world_time(w))
         draw_next(a, w, carom_world_time(w));
+    uint64_t done = 0, count = 0;
+    int arrived = 0;
     while (a->next <= t) {
-        carom_status st = carom_world_advance_to(w, a->next);
-        if (st != CAROM_OK)
+        carom_status st = world_process_to(w, a->next, max_events - done, &count, &arrived);
+        done += count;
+        if (processed)
+            *processed = done;
+        if (st != CAROM_OK || !arrived)
             return st;
         st = redraw_one(a, w);
         if (st != CAROM_OK)
             return st;
         draw_next(a, w, a->next);
     }
-    return carom_world_advance_to(w, t);
+    carom_status st = carom_world_advance_to_limited(w, t, max_events - done, &count, reached);
+    if (processed)
+        *processed = done + count;
+    return st;
+}
+
+carom_status carom_andersen_advance_to(carom_andersen *a, carom_world *w, double t)
+{
+    int reached = 0;
+    return carom_andersen_advance_to_limited(a, w, t, UINT64_MAX, NULL, &reached);
 }

@@ -916,6 +916,16 @@ void world_pair_shift(const carom_world *w, const sphere *a, const sphere *b, do
 carom_status world_process_until(carom_world *w, double t_end, uint64_t max_events,
                                  uint64_t *processed);
 
+/* world_limited.c */
+/* carom_world_advance_to_limited without moving the spheres when it
+ * arrives: the events up to t are processed (at most max_events) and, when
+ * none is left before t (*reached = 1), the world's time is t while each
+ * sphere stays at its own last event's time (as after
+ * carom_world_step_events; its position at t is one world_advance_sphere
+ * away). O(events), not O(N). */
+carom_status world_process_to(carom_world *w, double t, uint64_t max_events,
+                              uint64_t *processed, int *reached);
+
 /* world_contacts.c */
 /* Whether contacts are built at all: for a callback, or for the record. */
 static inline int world_reports_contacts(const carom_world *w)

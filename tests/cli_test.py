@@ -611,6 +611,41 @@ def case_pressure_error(r):
                                              d["pressure_blocks"]))
 
 
+def case_progress_terminal(r):
+    """On a terminal carom run shows its progress on stderr ('carom: run
+    42.0%'), in pieces of events, which change nothing: the run ends to the
+    last bit where the same run ends without a terminal, with and without
+    a thermostat (the bath too goes in pieces of events). Pieces of
+    simulated time would not do: a stop at a time moves every sphere to
+    it (case pressure_error shows such a run differs)."""
+    import pty
+    for extra in ([], ["thermostat=1"]):
+        args = ["n=1000", "packing=0.4", "equilibrate=1", "time=10", "seed=5"] + extra
+        plain, shown_file = r.path("plain.xyz"), r.path("terminal.xyz")
+        r.json(args + ["final=" + plain])
+        master, slave = pty.openpty()
+        p = subprocess.Popen([r.carom, "run"] + args + ["final=" + shown_file, "--json"],
+                             cwd=r.work, stdout=subprocess.PIPE, stderr=slave)
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the program has closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+        out, _ = p.communicate(timeout=60)
+        os.close(master)
+        expect(p.returncode == 0, "carom run %s on a terminal failed (%d): %r" %
+               (" ".join(args), p.returncode, shown))
+        expect(b"carom: " in shown and b"%" in shown,
+               "no progress on the terminal: %r" % shown[:200])
+        expect(read_xyz(plain)[0][1] == read_xyz(shown_file)[0][1],
+               "%s: the run on a terminal ends elsewhere than without one" % " ".join(extra))
+
+
 def case_help_version(r):
     p = r.ok(["--help"], command=None)
     for k in ("carom run", "dim", "packing", "collision_log", "scenario", "seed004", "comment"):
@@ -2631,6 +2666,7 @@ CASES = {
     "few_spheres": case_few_spheres,
     "summary": case_summary,
     "pressure_error": case_pressure_error,
+    "progress_terminal": case_progress_terminal,
     "help_version": case_help_version,
     "config_file": case_config_file,
     "xyz_round_trip": case_xyz_round_trip,

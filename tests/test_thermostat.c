@@ -15,6 +15,7 @@
  *   gives the same run to the last bit; rate 0 leaves the run as it is
  *   without a bath; spheres added on the way are heated too; driven
  *   spheres are passed over.
+ * - In pieces of a budget of events, the run is the run in one piece.
  * - A definition with a NaN or a negative number is refused, naming it. */
 #include <math.h>
 #include <string.h>
@@ -243,6 +244,56 @@ static void test_obstacles_seeds_and_rate_zero(void)
     carom_world_free(w2);
 }
 
+/* carom_andersen_advance_to_limited: a run in pieces of 37 events is the
+ * run in one piece, to the last bit (the pieces end at events, never at a
+ * time); each piece that stops short processed its whole budget and left
+ * the world before t; the pieces' events add up to the world's. */
+static void test_in_pieces(void)
+{
+    carom_world *w1 = gas(3, 500, 0.3, 1.0, 1.0, 71, 1), *w2 = gas(3, 500, 0.3, 1.0, 1.0, 71, 1);
+    carom_andersen *a1 = bath(1.5, 2.0, 72), *a2 = bath(1.5, 2.0, 72);
+    const double t = 1.5;
+    CHECK_OK(carom_andersen_advance_to(a1, w1, t));
+    uint64_t total = 0, processed = 0;
+    int reached = 0, pieces = 0, short_ok = 1;
+    while (!reached && pieces < 1000000) {
+        CHECK_OK(carom_andersen_advance_to_limited(a2, w2, t, 37, &processed, &reached));
+        total += processed;
+        pieces++;
+        if (!reached)
+            short_ok &= processed == 37 && carom_world_time(w2) < t;
+    }
+    CHECK(reached && carom_world_time(w2) == t);
+    CHECK(short_ok);
+    carom_stats s1, s2;
+    carom_world_get_stats(w1, &s1);
+    carom_world_get_stats(w2, &s2);
+    CHECK(pieces > 100 && total == s2.events && s1.events == s2.events);
+    CHECK(carom_andersen_redraws(a1) > 1000 &&
+          carom_andersen_redraws(a1) == carom_andersen_redraws(a2));
+    int same = 1;
+    for (carom_sphere_id k = 0; k < 500; k++) {
+        carom_sphere_state x1, x2;
+        CHECK_OK(carom_world_get_sphere(w1, k, &x1));
+        CHECK_OK(carom_world_get_sphere(w2, k, &x2));
+        same &= memcmp(x1.position, x2.position, sizeof x1.position) == 0 &&
+                memcmp(x1.velocity, x2.velocity, sizeof x1.velocity) == 0;
+    }
+    CHECK(same);
+    /* A budget of none: no event, only the instants before the first. */
+    double before = carom_world_time(w2);
+    uint64_t redraws = carom_andersen_redraws(a2);
+    CHECK_OK(carom_andersen_advance_to_limited(a2, w2, t + 1.0, 0, &processed, &reached));
+    carom_world_get_stats(w2, &s1);
+    CHECK(processed == 0 && !reached && s1.events == s2.events);
+    CHECK(carom_world_time(w2) >= before && carom_world_time(w2) < t + 1.0);
+    CHECK(carom_andersen_redraws(a2) - redraws < 100);
+    carom_andersen_free(a1);
+    carom_andersen_free(a2);
+    carom_world_free(w1);
+    carom_world_free(w2);
+}
+
 static void test_spheres_added_on_the_way(void)
 {
     /* Half the spheres come later, at rest: the bath heats them too. */
@@ -328,6 +379,7 @@ int main(void)
     RUN(test_spin_relaxation);
     RUN(test_driven_granular_gas);
     RUN(test_obstacles_seeds_and_rate_zero);
+    RUN(test_in_pieces);
     RUN(test_spheres_added_on_the_way);
     RUN(test_driven_spheres_passed_over);
     RUN(test_bad_definitions);

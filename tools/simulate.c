@@ -105,42 +105,31 @@ static int world_failed(const run_options *o, carom_world *w, cli_error *error)
     return cli_fail(error, CLI_EXIT_RUNTIME, "%s", carom_world_error_message(w));
 }
 
-/* Advances to t, showing progress on the way. With a thermostat, in
- * pieces of simulated time when progress shows (the bath stops at its own
- * times). Otherwise in pieces of events, which change nothing (the world
- * stays at its last event): the blocks of Z's error when given, and on a
- * terminal 200,000 events at most so that slow stretches (dense stacks)
- * still show progress; on a terminal in pieces of simulated time too. */
+/* Advances to t (through the bath when there is one), showing progress
+ * on the way. In pieces of events, which change nothing (the world stays
+ * at its last event): the blocks of Z's error when given, and on a
+ * terminal 200,000 events at most so that progress shows. Never in
+ * pieces of simulated time: a stop at a time moves every sphere to it,
+ * which would make a run on a terminal differ from one without in the
+ * round-off, and so in everything after a while. */
 static int advance(const run_options *o, carom_world *w, carom_andersen *bath, double t,
                    progress *p, pressure_blocks *blocks, cli_error *error)
 {
-    double chunk = p->enabled ? (p->to - p->from) / 200.0 : INFINITY;
-    if (bath) {
-        while (carom_world_time(w) < t || !(chunk > 0.0)) {
-            double target = chunk > 0.0 ? fmin(carom_world_time(w) + chunk, t) : t;
-            if (carom_andersen_advance_to(bath, w, target) != CAROM_OK)
-                return world_failed(o, w, error);
-            progress_show(p, w, 0);
-            if (!(chunk > 0.0))
-                break;
-        }
-        return 0;
-    }
     for (;;) {
-        double target = t;
-        if (chunk > 0.0 && carom_world_time(w) + chunk < t)
-            target = carom_world_time(w) + chunk;
         uint64_t budget = p->enabled ? 200000 : UINT64_MAX, processed;
         uint64_t block_left = blocks ? pressure_blocks_budget(blocks, w) : UINT64_MAX;
         if (block_left < budget)
             budget = block_left;
         int reached = 0;
-        if (carom_world_advance_to_limited(w, target, budget, &processed, &reached) != CAROM_OK)
+        carom_status st =
+            bath ? carom_andersen_advance_to_limited(bath, w, t, budget, &processed, &reached)
+                 : carom_world_advance_to_limited(w, t, budget, &processed, &reached);
+        if (st != CAROM_OK)
             return world_failed(o, w, error);
         if (blocks)
             pressure_blocks_note(blocks, w);
         progress_show(p, w, 0);
-        if (reached && target == t)
+        if (reached)
             return 0;
     }
 }
@@ -435,6 +424,9 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     if (o->species > 1)
         species_temperatures(o, w, r->species_temperature_final);
     r->compressibility = carom_world_compressibility(w);
+    /* With a bath, none: Z's temperature (the mean of the run's ends')
+     * then varies by about sqrt(1 / (d N)) of itself from run to run
+     * however long the run, an error the blocks do not see. */
     r->compressibility_error =
         bath ? NAN : pressure_blocks_error(&blocks, w, r->compressibility, &r->pressure_blocks);
     r->max_overlap = fmax(r->stats.max_overlap, carom_world_max_overlap_now(w));

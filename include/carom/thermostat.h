@@ -6,12 +6,13 @@
  * process of `rate` per sphere; in a world of rough spheres (a tangential
  * restitution other than -1) its spin too (each component about which it
  * turns normal with variance kT / I, I = inertia_factor m r^2; only z in
- * 2D). Between redraws the world runs as it
- * would alone: the bath acts only at its instants, which are exact times
- * of the run (the world is advanced to each, and the sphere's velocity
- * set there with carom_world_set_velocity). The temperature then relaxes
- * as dT/dt = rate (kT - T) on top of what collisions do: a gas of any
- * start reaches kT, and an inelastic (granular) gas reaches the steady
+ * 2D). Between redraws the world runs as it would alone: the bath acts
+ * only at its instants, which are exact times of the run (the world's
+ * events are processed up to each and the sphere's velocity set there
+ * with carom_world_set_velocity; the other spheres are not moved, so an
+ * instant costs O(1), not O(N)). The temperature then relaxes as
+ * dT/dt = rate (kT - T) on top of what collisions do: a gas of any start
+ * reaches kT, and an inelastic (granular) gas reaches the steady
  * state where the bath's heating balances the collisions' cooling.
  *
  * The instants come from one process of rate `rate` times the number of
@@ -53,6 +54,17 @@ void carom_andersen_free(carom_andersen *bath);
  * world comes back as it is (message: carom_world_error_message); the
  * world is then at the time it reached. */
 carom_status carom_andersen_advance_to(carom_andersen *bath, carom_world *world, double t);
+/* carom_andersen_advance_to in resumable pieces, as
+ * carom_world_advance_to_limited is carom_world_advance_to's: at most
+ * max_events events of the world (the redraws are not events), *processed
+ * receives how many; *reached is 1 when the world is at t with every
+ * position valid, 0 when the budget ran out first (the world is at its
+ * last event's time, or at a later instant of the bath's; call again to
+ * go on). A run in pieces is the run in one, to the last bit, whatever
+ * the budgets. */
+carom_status carom_andersen_advance_to_limited(carom_andersen *bath, carom_world *world, double t,
+                                               uint64_t max_events, uint64_t *processed,
+                                               int *reached);
 /* Velocities redrawn so far. */
 uint64_t carom_andersen_redraws(const carom_andersen *bath);
 

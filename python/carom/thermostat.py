@@ -35,6 +35,9 @@ _PROTOTYPES = {
     "carom_andersen_free": (None, [ctypes.c_void_p]),
     "carom_andersen_advance_to": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p,
                                                  ctypes.c_double]),
+    "carom_andersen_advance_to_limited": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p,
+                                                         ctypes.c_double, ctypes.c_uint64,
+                                                         _P(ctypes.c_uint64), _P(ctypes.c_int)]),
     "carom_andersen_redraws": (ctypes.c_uint64, [ctypes.c_void_p]),
 }
 for _name, (_result, _arguments) in _PROTOTYPES.items():
@@ -68,6 +71,17 @@ class Andersen:
         t = number(t, "t")
         world._check(lambda handle, time: lib.carom_andersen_advance_to(self._bath, handle, time),
                      t)
+
+    def advance_to_limited(self, world, t, max_events):
+        """advance_to in pieces of at most max_events events (the redraws
+        are not events); returns (events processed, whether t was
+        reached). The pieces make the same run as one advance_to."""
+        processed = ctypes.c_uint64()
+        reached = ctypes.c_int()
+        world._check(lambda handle, time, budget: lib.carom_andersen_advance_to_limited(
+            self._bath, handle, time, budget, ctypes.byref(processed), ctypes.byref(reached)),
+                     number(t, "t"), operator.index(max_events))
+        return processed.value, bool(reached.value)
 
     @property
     def redraws(self):

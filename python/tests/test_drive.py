@@ -123,3 +123,25 @@ def test_andersen_heats_a_gas_to_the_bath():
     assert np.array_equal(runs[0], runs[1])
     with pytest.raises(carom.Error, match="rate"):
         carom.Andersen(rate=-1)
+
+
+def test_andersen_in_pieces_is_one_run():
+    """advance_to_limited: pieces of 50 events end where one advance_to does,
+    to the last bit; a piece cut short used its whole budget."""
+    length = carom.box_length_for_packing(3, 400, 0.5, 0.3)
+    ends = []
+    for budget in (None, 50):
+        world = carom.Scene(3, length).random(400, 0.5, seed=3).maxwell_velocities(
+            1.0, seed=4).create_world()
+        bath = carom.Andersen(kT=2.0, rate=1.0, seed=7)
+        if budget is None:
+            bath.advance_to(world, 1.0)
+        else:
+            pieces, reached = 0, False
+            while not reached:
+                processed, reached = bath.advance_to_limited(world, 1.0, budget)
+                assert reached or (processed == budget and world.time() < 1.0)
+                pieces += 1
+            assert pieces > 10 and world.time() == 1.0
+        ends.append((carom.Scene.from_world(world).position, bath.redraws))
+    assert np.array_equal(ends[0][0], ends[1][0]) and ends[0][1] == ends[1][1] > 100
