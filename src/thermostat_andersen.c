@@ -118,22 +118,29 @@ carom_status carom_andersen_advance_to_limited(carom_andersen *a, carom_world *w
     if (isnan(a->next) || a->ids != carom_world_sphere_capacity(w) || a->next < carom_world_time(w))
         draw_next(a, w, carom_world_time(w));
     uint64_t done = 0, count = 0;
-    int arrived = 0;
-    while (a->next <= t) {
-        carom_status st = world_process_to(w, a->next, max_events - done, &count, &arrived);
+    int arrived = 1;
+    carom_status st = CAROM_OK;
+    /* The world's recorded contacts: this whole call's, not its last
+     * advance's (a busy world refuses below, its record untouched). */
+    if (!w->busy)
+        world_contacts_clear(w);
+    w->recorded_kept++;
+    while (st == CAROM_OK && arrived && a->next <= t) {
+        st = world_process_to(w, a->next, max_events - done, &count, &arrived);
         done += count;
-        if (processed)
-            *processed = done;
-        if (st != CAROM_OK || !arrived)
-            return st;
-        st = redraw_one(a, w);
-        if (st != CAROM_OK)
-            return st;
-        draw_next(a, w, a->next);
+        if (st == CAROM_OK && arrived) {
+            st = redraw_one(a, w);
+            if (st == CAROM_OK)
+                draw_next(a, w, a->next);
+        }
     }
-    carom_status st = carom_world_advance_to_limited(w, t, max_events - done, &count, reached);
+    if (st == CAROM_OK && arrived) {
+        st = carom_world_advance_to_limited(w, t, max_events - done, &count, reached);
+        done += count;
+    }
+    w->recorded_kept--;
     if (processed)
-        *processed = done + count;
+        *processed = done;
     return st;
 }
 

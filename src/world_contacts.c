@@ -4,7 +4,8 @@
  *
  * The record holds each contact as the callback left it, in the order
  * the contacts happened; it is emptied when a call that processes events
- * starts (world_process_until). Recording never changes what the world
+ * starts (world_process_until; a call made of several, the heat bath's,
+ * empties it once and keeps it across them: recorded_kept). Recording never changes what the world
  * does: with no callback, the contact is built and kept, nothing else.
  * When the record cannot grow, the event loop stops after this event with
  * CAROM_ERR_OUT_OF_MEMORY (callback_failed), the record kept so far. */

@@ -369,7 +369,8 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
     uint64_t done = 0;
     carom_status st;
     w->busy++; /* the callbacks run in here */
-    world_contacts_clear(w);
+    if (!w->recorded_kept)
+        world_contacts_clear(w);
     for (;;) {
         uint64_t count = 0;
         /* Growing spheres stop where the grid's room runs out. */

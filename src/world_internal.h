@@ -293,6 +293,9 @@ struct carom_world {
     carom_contact *recorded; /* def.record_contacts: this advance's
                              contacts (world_contacts.c) */
     size_t recorded_count, recorded_room;
+    int recorded_kept;    /* > 0: a call made of several advances (the heat
+                             bath's) runs; it emptied the record once, and
+                             its advances add to it */
     int contacts_linger;  /* contacts that the response cannot resolve
                              can happen (world_driven.c) */
     pair_set lingering;   /* the pairs with a driven sphere in such a

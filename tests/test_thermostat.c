@@ -16,6 +16,7 @@
  *   without a bath; spheres added on the way are heated too; driven
  *   spheres are passed over.
  * - In pieces of a budget of events, the run is the run in one piece.
+ * - A world's recorded contacts after a bath's advance are all of it.
  * - A definition with a NaN or a negative number is refused, naming it. */
 #include <math.h>
 #include <string.h>
@@ -294,6 +295,54 @@ static void test_in_pieces(void)
     carom_world_free(w2);
 }
 
+/* A world that records its contacts: after a bath's advance the record
+ * holds every contact of the call, across the bath's instants (not only
+ * those after its last one), in time order; a piece of
+ * carom_andersen_advance_to_limited holds its own. */
+static void test_recorded_contacts(void)
+{
+    carom_scene sc;
+    carom_error e;
+    carom_scene_init(&sc);
+    sc.dim = 3;
+    for (int k = 0; k < 3; k++)
+        sc.box[k] = carom_box_length_for_packing(3, 400, 0.5, 0.3);
+    CHECK_OK(carom_scene_random(&sc, 400, 0.5, 81, &e));
+    CHECK_OK(carom_scene_maxwell_velocities(&sc, 1.0, 82, &e));
+    carom_world_def def = carom_world_default_def();
+    def.record_contacts = 1;
+    carom_world *w = carom_scene_create_world(&sc, &def, &e);
+    carom_scene_free(&sc);
+    if (!w)
+        abort();
+    carom_andersen *a = bath(1.0, 1.0, 83);
+    carom_stats st;
+    for (int round = 0; round < 2; round++) {
+        double from = carom_world_time(w);
+        uint64_t redraws = carom_andersen_redraws(a), processed = 0;
+        carom_world_reset_stats(w);
+        if (round == 0) {
+            CHECK_OK(carom_andersen_advance_to(a, w, from + 1.0));
+        } else {
+            int reached = 0;
+            CHECK_OK(carom_andersen_advance_to_limited(a, w, from + 1.0, 2000, &processed,
+                                                       &reached));
+            CHECK(!reached && processed == 2000);
+        }
+        carom_world_get_stats(w, &st);
+        size_t count = 0;
+        const carom_contact *c = carom_world_recorded_contacts(w, &count);
+        int ordered = 1;
+        for (size_t k = 0; k < count; k++)
+            ordered &= c[k].kind == CAROM_CONTACT_SPHERE && c[k].time >= from &&
+                       c[k].time <= carom_world_time(w) && (k == 0 || c[k].time >= c[k - 1].time);
+        CHECK(carom_andersen_redraws(a) - redraws > 100);
+        CHECK(st.collisions > 1000 && count == st.collisions && ordered);
+    }
+    carom_andersen_free(a);
+    carom_world_free(w);
+}
+
 static void test_spheres_added_on_the_way(void)
 {
     /* Half the spheres come later, at rest: the bath heats them too. */
@@ -380,6 +429,7 @@ int main(void)
     RUN(test_driven_granular_gas);
     RUN(test_obstacles_seeds_and_rate_zero);
     RUN(test_in_pieces);
+    RUN(test_recorded_contacts);
     RUN(test_spheres_added_on_the_way);
     RUN(test_driven_spheres_passed_over);
     RUN(test_bad_definitions);

@@ -643,10 +643,12 @@ carom_status carom_world_advance_to_limited(carom_world *world, double t,
                                             uint64_t max_events, uint64_t *processed,
                                             int *reached);
 
-/* The contacts of the last call that processed events (carom_world_advance_to,
- * carom_world_advance_to_limited, carom_world_step_events), in the order
- * they happened, when the world was created with def.record_contacts = 1:
- * events pulled after an advance instead of (or as well as) a callback.
+/* The contacts of the last call that processed events
+ * (carom_world_advance_to, carom_world_advance_to_limited,
+ * carom_world_step_events; a heat bath's advance, thermostat.h, is one
+ * call here), in the order they happened, when the world was created
+ * with def.record_contacts = 1: events pulled after an advance instead
+ * of (or as well as) a callback.
  * Each is as the contact callback left it (or as it would have seen it).
  * *count receives their number (0 without record_contacts). The array
  * belongs to the world and is valid until its next such call. Keeping
