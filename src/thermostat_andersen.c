@@ -5,6 +5,7 @@
 #include "carom/thermostat.h"
 #include "error_report.h"
 #include "rng.h"
+#include "vec.h"
 #include "world_internal.h"
 
 struct carom_andersen {
@@ -13,6 +14,7 @@ struct carom_andersen {
     double next; /* the next instant; NAN: not drawn yet */
     size_t ids;  /* the number of ids it was drawn for */
     uint64_t redraws;
+    double given, moment; /* sums of each redraw's energy change dE and of dE t */
 };
 
 carom_andersen_def carom_andersen_default_def(void)
@@ -58,6 +60,26 @@ uint64_t carom_andersen_redraws(const carom_andersen *a)
     return a->redraws;
 }
 
+void carom_andersen_energy_given(const carom_andersen *a, double *given, double *moment)
+{
+    if (given)
+        *given = a->given;
+    if (moment)
+        *moment = a->moment;
+}
+
+/* The sphere's energy now: kinetic, and rotational in a rough world. */
+static double sphere_energy(const carom_world *w, carom_sphere_id id)
+{
+    carom_sphere_state st;
+    if (carom_world_get_sphere(w, id, &st) != CAROM_OK || !isfinite(st.mass))
+        return 0.0;
+    double e = 0.5 * st.mass * vec_dot(st.velocity, st.velocity), spin[3];
+    if (world_is_rough(w) && carom_world_get_spin(w, id, spin) == CAROM_OK)
+        e += 0.5 * w->inertia_factor * st.mass * st.radius * st.radius * vec_dot(spin, spin);
+    return e;
+}
+
 /* The next instant after `from`, for the world's ids now. */
 static void draw_next(carom_andersen *a, const carom_world *w, double from)
 {
@@ -93,11 +115,16 @@ static carom_status redraw_one(carom_andersen *a, carom_world *w)
     double sigma = sqrt(a->def.kT * info->inv_mass), v[3] = {0.0, 0.0, 0.0};
     for (int k = 0; k < w->def.dim; k++)
         v[k] = sigma * rng_normal(&a->stream);
+    double before = sphere_energy(w, id);
     carom_status st = carom_world_set_velocity(w, id, v);
     if (st == CAROM_OK && world_is_rough(w))
         st = redraw_spin(a, w, id);
-    if (st == CAROM_OK)
+    if (st == CAROM_OK) {
         a->redraws++;
+        double gain = sphere_energy(w, id) - before;
+        a->given += gain;
+        a->moment += gain * carom_world_time(w);
+    }
     return st;
 }
 

@@ -17,6 +17,8 @@
  *   spheres are passed over.
  * - In pieces of a budget of events, the run is the run in one piece.
  * - A world's recorded contacts after a bath's advance are all of it.
+ * - The energy the bath gave, and its time moment, give the time integral
+ *   of the energy exactly.
  * - A definition with a NaN or a negative number is refused, naming it. */
 #include <math.h>
 #include <string.h>
@@ -343,6 +345,56 @@ static void test_recorded_contacts(void)
     carom_world_free(w);
 }
 
+/* carom_andersen_energy_given: a lone sphere (mass 2, no contacts, so
+ * its energy changes only at redraws) under a bath at rate 2 for 10 time
+ * units, advanced in steps of 1e-4: `given` is the energy's change, and
+ * the exact integral E(0) T + given T - moment is the steps' Riemann sum
+ * within what the redraws inside a step can make it differ (the sum of
+ * the jumps times the step). Smooth, and rough (the spin's energy too). */
+static void test_energy_given(void)
+{
+    for (int rough = 0; rough < 2; rough++) {
+        carom_world_def def = carom_world_default_def();
+        def.box[0] = def.box[1] = def.box[2] = 10.0;
+        def.tangential_restitution = rough ? 1.0 : -1.0;
+        carom_error e;
+        carom_world *w = carom_world_create(&def, &e);
+        if (!w)
+            abort();
+        carom_sphere_def sd = carom_sphere_default_def();
+        sd.position[0] = sd.position[1] = sd.position[2] = 5.0;
+        sd.velocity[0] = 1.0;
+        sd.mass = 2.0;
+        CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
+        CHECK(carom_world_is_rough(w) == rough);
+        carom_andersen *a = bath(1.0, 2.0, 91 + (uint64_t)rough);
+        const double dt = 1e-4;
+        const int steps = 100000;
+        double e0 = carom_world_kinetic_energy(w) + carom_world_rotational_energy(w);
+        double previous = e0, riemann = 0.0, jumps = 0.0;
+        for (int k = 1; k <= steps; k++) {
+            CHECK_OK(carom_andersen_advance_to(a, w, k * dt));
+            double now = carom_world_kinetic_energy(w) + carom_world_rotational_energy(w);
+            riemann += previous * dt;
+            jumps += fabs(now - previous);
+            previous = now;
+        }
+        double given, moment, t = steps * dt;
+        carom_andersen_energy_given(a, &given, &moment);
+        double exact = e0 * t + given * t - moment;
+        fprintf(stderr, "  %s: %llu redraws, integral %.9g, steps' sum %.9g (bound %.3g)\n",
+                rough ? "rough" : "smooth", (unsigned long long)carom_andersen_redraws(a), exact,
+                riemann, jumps * dt);
+        CHECK(carom_andersen_redraws(a) >= 10);
+        CHECK(fabs(previous - e0 - given) < 1e-12 * (1.0 + previous));
+        CHECK(fabs(exact - riemann) <= jumps * dt + 1e-9 * riemann);
+        CHECK(rough ? carom_world_rotational_energy(w) > 0.0
+                    : carom_world_rotational_energy(w) == 0.0);
+        carom_andersen_free(a);
+        carom_world_free(w);
+    }
+}
+
 static void test_spheres_added_on_the_way(void)
 {
     /* Half the spheres come later, at rest: the bath heats them too. */
@@ -430,6 +482,7 @@ int main(void)
     RUN(test_obstacles_seeds_and_rate_zero);
     RUN(test_in_pieces);
     RUN(test_recorded_contacts);
+    RUN(test_energy_given);
     RUN(test_spheres_added_on_the_way);
     RUN(test_driven_spheres_passed_over);
     RUN(test_bad_definitions);

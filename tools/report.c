@@ -77,7 +77,7 @@ static int pairs_keep_structure(const run_options *o, int smooth_only)
  * (restitution=, pair_restitution=: a granular gas cools; walls, where
  * wall_restitution= and species_wall_restitution= apply, have no
  * reference anyway). */
-static int reference_applies(const run_options *o)
+int report_reference_applies(const run_options *o)
 {
     for (int d = 0; d < o->dim; d++)
         if (o->boundary[d] != CAROM_BOUNDARY_PERIODIC || o->gravity[d] != 0.0)
@@ -105,7 +105,7 @@ static double self_diffusion(const run_options *o, const run_result *r)
  * equilibrium (rough ones diffuse otherwise). */
 static int enskog_applies(const run_options *o)
 {
-    return reference_applies(o) && !o->init && pairs_keep_structure(o, 1);
+    return report_reference_applies(o) && !o->init && pairs_keep_structure(o, 1);
 }
 
 static double enskog(const run_options *o, const run_result *r)
@@ -161,7 +161,7 @@ static void print_transport(const char *name, double value, double error, double
  * in 2D (equal spheres in equilibrium). */
 static double contact_from_pressure(const run_options *o, const run_result *r)
 {
-    if (!reference_applies(o) || !isfinite(r->rdf_contact))
+    if (!report_reference_applies(o) || !isfinite(r->rdf_contact))
         return NAN;
     double eta = options_packing_measured(o);
     return (r->compressibility - 1.0) / ((o->dim == 2 ? 2.0 : 4.0) * eta);
@@ -169,7 +169,7 @@ static double contact_from_pressure(const run_options *o, const run_result *r)
 
 static double contact_reference(const run_options *o, const run_result *r)
 {
-    if (!reference_applies(o) || !isfinite(r->rdf_contact))
+    if (!report_reference_applies(o) || !isfinite(r->rdf_contact))
         return NAN;
     return report_reference_contact(o->dim, options_packing_measured(o));
 }
@@ -352,7 +352,7 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     char error_text[40] = "";
     if (!isnan(r->compressibility_error))
         snprintf(error_text, sizeof error_text, " ± %.2g", r->compressibility_error);
-    if (reference_applies(o)) {
+    if (report_reference_applies(o)) {
         double z_ref = report_reference_z(o->dim, options_packing_measured(o));
         fprintf(out, "  Z = PV/NkT         %.5g%s  (%s: %.5g, %+.2f%%)\n", r->compressibility,
                 error_text, o->dim == 2 ? "Henderson" : "Carnahan-Starling", z_ref,
@@ -577,7 +577,7 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "compressibility_error", r->compressibility_error, &first);
     json_num(out, "pressure_blocks", (double)r->pressure_blocks, &first);
     json_num(out, "compressibility_reference",
-             reference_applies(o) ? report_reference_z(o->dim, options_packing_measured(o)) : NAN,
+             report_reference_applies(o) ? report_reference_z(o->dim, options_packing_measured(o)) : NAN,
              &first);
     json_num(out, "max_overlap", r->max_overlap, &first);
     if (o->thermostat > 0.0) {

@@ -20,6 +20,13 @@ double report_reference_z(int dim, double packing);
  * in 3D, Henderson's (1 - 7 eta/16)/(1 - eta)^2 in 2D. */
 double report_reference_contact(int dim, double packing);
 
+/* Whether that reference applies to the run: an elastic, gravity-free,
+ * periodic fluid of equal spheres, every pair of which meets (report.c
+ * says which keys make another). Its energy changes only through a
+ * thermostat, if any: Z is then taken at the run's mean temperature from
+ * the bath's energy (simulate.c, pressure_blocks.h). */
+int report_reference_applies(const run_options *o);
+
 void report_summary(FILE *out, const run_options *o, const run_result *r);
 void report_json(FILE *out, const run_options *o, const run_result *r);
 

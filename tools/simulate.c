@@ -12,6 +12,7 @@
 #include "frames.h"
 #include "obstacles.h"
 #include "pressure_blocks.h"
+#include "report.h"
 #include "setup.h"
 #include "transport.h"
 
@@ -341,8 +342,12 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
 {
     const double t0 = carom_world_time(w), t_end = t0 + o->time;
     carom_world_reset_stats(w);
+    /* With a bath, in the fluid the reference describes (whose energy
+     * changes only through the bath), Z over the run's mean temperature
+     * with its error; in other runs with a bath, neither (see below). */
+    const carom_andersen *canonical = bath && report_reference_applies(o) ? bath : NULL;
     pressure_blocks blocks;
-    pressure_blocks_start(&blocks, w);
+    pressure_blocks_start(&blocks, w, canonical);
     r->start_time = t0;
     r->kinetic_energy_initial = carom_world_kinetic_energy(w);
     r->temperature_initial = carom_world_temperature(w);
@@ -377,7 +382,7 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
         double t = fmin(fmin(tf, tg), ts);
         if (status || t == INFINITY)
             break;
-        status = advance(o, w, bath, t, p, bath ? NULL : &blocks, error);
+        status = advance(o, w, bath, t, p, &blocks, error);
         if (!status && tf == t) {
             status = frames_write(trajectory, w, error);
             r->frames++;
@@ -402,7 +407,7 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
         }
     }
     if (!status)
-        status = advance(o, w, bath, t_end, p, bath ? NULL : &blocks, error);
+        status = advance(o, w, bath, t_end, p, &blocks, error);
     log->active = 0;
     r->wall_seconds = now_seconds() - wall_start - r->rdf_seconds - r->transport_seconds;
     r->cpu_seconds = cpu_seconds() - cpu_start - sampling_cpu;
@@ -423,12 +428,16 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     carom_world_momentum(w, r->momentum_final);
     if (o->species > 1)
         species_temperatures(o, w, r->species_temperature_final);
-    r->compressibility = carom_world_compressibility(w);
-    /* With a bath, none: Z's temperature (the mean of the run's ends')
-     * then varies by about sqrt(1 / (d N)) of itself from run to run
-     * however long the run, an error the blocks do not see. */
+    /* The world's Z divides by the mean temperature of the run's ends: with
+     * a bath, off by about sqrt(1 / (d N)) of itself however long the run,
+     * an error the blocks do not see; so no error then, unless the bath's
+     * energy gives the run's mean temperature. */
+    r->compressibility =
+        canonical ? pressure_blocks_z(&blocks, w) : carom_world_compressibility(w);
     r->compressibility_error =
-        bath ? NAN : pressure_blocks_error(&blocks, w, r->compressibility, &r->pressure_blocks);
+        bath && !canonical
+            ? NAN
+            : pressure_blocks_error(&blocks, w, r->compressibility, &r->pressure_blocks);
     r->max_overlap = fmax(r->stats.max_overlap, carom_world_max_overlap_now(w));
     r->list_skin = carom_world_list_skin(w);
     return 0;

@@ -67,6 +67,18 @@ carom_status carom_andersen_advance_to_limited(carom_andersen *bath, carom_world
                                                int *reached);
 /* Velocities redrawn so far. */
 uint64_t carom_andersen_redraws(const carom_andersen *bath);
+/* The energy the bath has given the world so far (kinetic, and in a
+ * rough world rotational; negative where it took more than it gave):
+ * *given = the sum over its redraws of each one's energy change dE,
+ * *moment = the sum of dE t, t the redraw's time. In a world whose energy
+ * changes only through the bath (elastic contacts, smooth or perfectly
+ * rough without Coulomb's limit; no gravity, no driven spheres, no
+ * velocities set by the application), the time integral of the world's
+ * energy E from t0 to t1 follows exactly:
+ *   E(t0) (t1 - t0) + (given1 - given0) t1 - (moment1 - moment0),
+ * given and moment read at t0 and t1. Its mean temperature is what an
+ * estimate of the pressure from the contacts' virial divides by. */
+void carom_andersen_energy_given(const carom_andersen *bath, double *given, double *moment);
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,8 @@ _PROTOTYPES = {
                                                          ctypes.c_double, ctypes.c_uint64,
                                                          _P(ctypes.c_uint64), _P(ctypes.c_int)]),
     "carom_andersen_redraws": (ctypes.c_uint64, [ctypes.c_void_p]),
+    "carom_andersen_energy_given": (None, [ctypes.c_void_p, _P(ctypes.c_double),
+                                           _P(ctypes.c_double)]),
 }
 for _name, (_result, _arguments) in _PROTOTYPES.items():
     getattr(lib, _name).restype = _result
@@ -86,3 +88,14 @@ class Andersen:
     @property
     def redraws(self):
         return lib.carom_andersen_redraws(self._bath)
+
+    @property
+    def energy_given(self):
+        """(given, moment): the energy the bath has given the world and
+        the same weighted by each redraw's time (thermostat.h); where the
+        world's energy changes only through the bath, its time integral
+        from t0 to t1 is E(t0) (t1 - t0) + (given1 - given0) t1 -
+        (moment1 - moment0)."""
+        given, moment = ctypes.c_double(), ctypes.c_double()
+        lib.carom_andersen_energy_given(self._bath, ctypes.byref(given), ctypes.byref(moment))
+        return given.value, moment.value

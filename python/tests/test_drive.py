@@ -145,3 +145,17 @@ def test_andersen_in_pieces_is_one_run():
             assert pieces > 10 and world.time() == 1.0
         ends.append((carom.Scene.from_world(world).position, bath.redraws))
     assert np.array_equal(ends[0][0], ends[1][0]) and ends[0][1] == ends[1][1] > 100
+
+
+def test_andersen_energy_given():
+    """energy_given: in an elastic gas the energy changes only at the
+    bath's redraws, so `given` is the whole change of the energy."""
+    length = carom.box_length_for_packing(3, 300, 0.5, 0.2)
+    world = carom.Scene(3, length).random(300, 0.5, seed=5).maxwell_velocities(
+        3.0, seed=6).create_world()
+    bath = carom.Andersen(kT=1.0, rate=1.0, seed=8)
+    start = world.kinetic_energy()
+    bath.advance_to(world, 2.0)
+    given, moment = bath.energy_given
+    assert given < -100 and moment < 0
+    assert abs(world.kinetic_energy() - start - given) < 1e-9 * start
