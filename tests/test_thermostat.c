@@ -19,6 +19,8 @@
  * - A world's recorded contacts after a bath's advance are all of it.
  * - The energy the bath gave, and its time moment, give the time integral
  *   of the energy exactly.
+ * - Varied worlds under a bath in pieces: no overlap, no sphere out of its
+ *   box, the energy its start plus what the bath gave.
  * - A definition with a NaN or a negative number is refused, naming it. */
 #include <math.h>
 #include <string.h>
@@ -395,6 +397,91 @@ static void test_energy_given(void)
     }
 }
 
+/* The bath's instants leave the spheres it does not redraw where their
+ * last events left them (the world's time moves on without them): over
+ * varied worlds (2D and 3D, walls on some axes, masses 1 and 3 and some
+ * of infinite mass, sizes 1:2, smooth or perfectly rough), a bath at a
+ * high rate advanced in pieces of varied budgets keeps every pair apart
+ * (this file's own O(N^2) test at each piece's end, to 1e-9 of the
+ * contact distance), every sphere in its walled box, and the energy at
+ * its start plus what the bath gave (carom_andersen_energy_given), to
+ * 1e-9. */
+static void test_varied_worlds(void)
+{
+    int worst_world = -1;
+    double worst_overlap = 0.0, worst_energy = 0.0;
+    for (int world = 0; world < 24; world++) {
+        int dim = 2 + world % 2, rough = (world / 2) % 2;
+        size_t n = 150;
+        carom_scene sc;
+        carom_error e;
+        carom_scene_init(&sc);
+        sc.dim = dim;
+        double side = carom_box_length_for_packing(dim, n, 0.375, 0.3);
+        for (int k = 0; k < 3; k++) {
+            sc.box[k] = side;
+            sc.boundary[k] = (world >> (2 + k)) & 1 ? CAROM_BOUNDARY_WALLS : CAROM_BOUNDARY_PERIODIC;
+        }
+        CHECK_OK(carom_scene_random(&sc, n, 0.25, 100 + (uint64_t)world, &e));
+        CHECK_OK(carom_scene_random_radii(&sc, 0.25, 0.5, 200 + (uint64_t)world, &e));
+        CHECK_OK(carom_scene_place_random(&sc, 300 + (uint64_t)world, &e));
+        for (size_t k = 0; k < n; k++)
+            sc.mass[k] = k % 11 == 5 ? INFINITY : k % 2 ? 3.0 : 1.0;
+        CHECK_OK(carom_scene_maxwell_velocities(&sc, 1.0, 400 + (uint64_t)world, &e));
+        carom_world_def def = carom_world_default_def();
+        def.tangential_restitution = rough ? 1.0 : -1.0;
+        def.wall_tangential_restitution = rough ? 1.0 : -1.0;
+        carom_world *w = carom_scene_create_world(&sc, &def, &e);
+        if (!w)
+            abort();
+        carom_andersen *a = bath(0.5 + world % 3, 4.0, 500 + (uint64_t)world);
+        double e0 = carom_world_kinetic_energy(w) + carom_world_rotational_energy(w);
+        uint64_t budget = 1 + (uint64_t)(world * 37 % 300);
+        int reached = 0, pieces = 0;
+        while (!reached) {
+            uint64_t processed;
+            CHECK_OK(carom_andersen_advance_to_limited(a, w, 2.0, budget, &processed, &reached));
+            pieces++;
+            carom_sphere_state x[150];
+            for (carom_sphere_id id = 0; id < n; id++)
+                CHECK_OK(carom_world_get_sphere(w, id, &x[id]));
+            for (size_t i = 0; i < n; i++) {
+                for (int k = 0; k < dim; k++)
+                    if (sc.boundary[k] == CAROM_BOUNDARY_WALLS &&
+                        (x[i].position[k] < x[i].radius * (1.0 - 1e-9) ||
+                         x[i].position[k] > side - x[i].radius * (1.0 - 1e-9)))
+                        worst_overlap = INFINITY;
+                for (size_t j = i + 1; j < n; j++) {
+                    double d2 = 0.0, sigma = x[i].radius + x[j].radius;
+                    for (int k = 0; k < dim; k++) {
+                        double dx = x[i].position[k] - x[j].position[k];
+                        if (sc.boundary[k] == CAROM_BOUNDARY_PERIODIC)
+                            dx -= side * nearbyint(dx / side);
+                        d2 += dx * dx;
+                    }
+                    double overlap = (sigma - sqrt(d2)) / sigma;
+                    if (overlap > worst_overlap) {
+                        worst_overlap = overlap;
+                        worst_world = world;
+                    }
+                }
+            }
+            double given, moment;
+            carom_andersen_energy_given(a, &given, &moment);
+            double now = carom_world_kinetic_energy(w) + carom_world_rotational_energy(w);
+            worst_energy = fmax(worst_energy, fabs(now - e0 - given) / (e0 + fabs(given)));
+        }
+        CHECK(pieces > 1 && carom_andersen_redraws(a) > 500);
+        carom_scene_free(&sc);
+        carom_andersen_free(a);
+        carom_world_free(w);
+    }
+    fprintf(stderr, "  largest overlap %.3g (world %d), energy off by %.3g\n", worst_overlap,
+            worst_world, worst_energy);
+    CHECK(worst_overlap <= 1e-9);
+    CHECK(worst_energy <= 1e-9);
+}
+
 static void test_spheres_added_on_the_way(void)
 {
     /* Half the spheres come later, at rest: the bath heats them too. */
@@ -483,6 +570,7 @@ int main(void)
     RUN(test_in_pieces);
     RUN(test_recorded_contacts);
     RUN(test_energy_given);
+    RUN(test_varied_worlds);
     RUN(test_spheres_added_on_the_way);
     RUN(test_driven_spheres_passed_over);
     RUN(test_bad_definitions);
