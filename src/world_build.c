@@ -281,6 +281,8 @@ carom_status world_build(carom_world *w, int resorted)
     }
     world_growth_bake(w); /* growing spheres: the radii now */
     carom_status indexed = world_triangles_index(w);
+    if (indexed == CAROM_OK)
+        indexed = world_segments_index(w);
     if (indexed != CAROM_OK)
         return indexed;
     double rmax = 0.0, rsum = 0.0;

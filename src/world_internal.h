@@ -329,6 +329,7 @@ struct carom_world {
     size_t nsegments, segments_room; /* the segments and their images */
     uint32_t *segment_given;          /* given index -> where that segment (not an image) is */
     size_t nsegments_given, segments_given_room;
+    box_tree segment_tree;            /* their boxes, for nsegments once indexed */
     world_triangle *triangles; /* fixed triangles and their images (world_triangles.c) */
     size_t ntriangles, triangles_room;
     uint32_t *triangle_given;  /* given index -> where that triangle (not an image) is */
@@ -506,6 +507,15 @@ void world_planes_free(carom_world *w);
 double world_segment_time(const carom_world *w, const sphere *s, const world_segment *g,
                           double now);
 carom_status world_segments_check(carom_world *w, uint32_t slot);
+/* The segments' tree of boxes (segment_tree), built when the segments
+ * changed: at each build, and by the first check or query after an add. */
+carom_status world_segments_index(carom_world *w);
+/* The earliest time >= now, and before `before`, at which ballistic sphere
+ * s meets a stored segment (world_segment_time), and which (*which: the
+ * first in storage order at a tie), or INFINITY: the segments whose boxes
+ * it can reach by then, from the tree. */
+double world_segments_time(const carom_world *w, const sphere *s, double now, double before,
+                           uint32_t *which);
 void world_segment_nearest(const world_segment *g, const double x[3], double q[3]);
 /* The larger root of c0 + c1 tau + c2 tau^2 when, from c0 > 0, it dips
  * below zero and rises again (c2 > 0, c1 < 0), else INFINITY: when a

@@ -575,8 +575,8 @@ static void wall_events(const carom_world *w, const sphere *s, int k, double now
     }
 }
 
-/* A ballistic sphere hitting a fixed plane or segment, if before *best
- * (which it then replaces, with *ev). */
+/* A ballistic sphere hitting a fixed plane, if before *best (which it
+ * then replaces, with *ev). */
 static void plane_events(const carom_world *w, const sphere *s, double now, double *best,
                          sphere_event *ev)
 {
@@ -587,12 +587,19 @@ static void plane_events(const carom_world *w, const sphere *s, double now, doub
             *ev = event_of(EVENT_WALL, PLANE_WALL + (uint32_t)p);
         }
     }
-    for (size_t g = 0; g < w->nsegments; g++) {
-        double t = world_segment_time(w, s, &w->segments[g], now);
-        if (t < *best) {
-            *best = t;
-            *ev = event_of(EVENT_WALL, SEGMENT_WALL + (uint32_t)g);
-        }
+}
+
+/* A ballistic sphere hitting a fixed segment, if before *best (which it
+ * then replaces, with *ev): after the walls and cell faces, whose
+ * earliest lets most segments be skipped (world_segments_time's tree). */
+static void segment_events(const carom_world *w, const sphere *s, double now, double *best,
+                           sphere_event *ev)
+{
+    uint32_t g = 0;
+    double t = world_segments_time(w, s, now, *best, &g);
+    if (t < *best) {
+        *best = t;
+        *ev = event_of(EVENT_WALL, SEGMENT_WALL + g);
     }
 }
 
@@ -672,13 +679,15 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
         for (int k = 0; k < w->def.dim; k++)
             if (w->def.boundary[k] == CAROM_BOUNDARY_WALLS)
                 wall_events(w, s, k, now, &best, &ev);
-        if (w->nplanes || w->nsegments)
+        if (w->nplanes)
             plane_events(w, s, now, &best, &ev);
         double t = world_lists_relist_time(w, s, x, v, now);
         if (t < best) {
             best = t;
             ev = event_of(EVENT_RELIST, 0);
         }
+        if (w->nsegments)
+            segment_events(w, s, now, &best, &ev);
         if (w->ntriangles)
             triangle_events(w, s, now, &best, &ev);
         *best_out = best;
@@ -694,7 +703,7 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
     double margin = INFO(s)->big ? w->big_margin : region ? world_cells_region_margin(w, i) : 0.0;
     if (INFO(s)->driven)
         bound_events(w, s, x, v, now, &best, &ev);
-    else if (w->nplanes || w->nsegments)
+    else if (w->nplanes)
         plane_events(w, s, now, &best, &ev);
     for (int k = 0; k < w->def.dim; k++) {
         int walls = w->def.boundary[k] == CAROM_BOUNDARY_WALLS;
@@ -731,6 +740,8 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
             }
         }
     }
+    if (w->nsegments && !INFO(s)->driven)
+        segment_events(w, s, now, &best, &ev);
     if (w->ntriangles && !INFO(s)->driven)
         triangle_events(w, s, now, &best, &ev);
     *best_out = best;

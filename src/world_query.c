@@ -54,41 +54,64 @@ static void cast_planes(const carom_world *w, const sweep *q, best_hit *best)
     }
 }
 
-/* Each segment (and image, named by its given index): a face while the
+/* A segment (stored image i, named by its given index): a face while the
  * centre is alongside (linear), or an end (a point); the hit keeps the
- * segment's point nearest the centre then, for the normal. A caster of
- * cast_in_pieces (no sphere to ignore). */
+ * segment's point nearest the centre then, for the normal. */
+static void cast_segment(const carom_world *w, const sweep *q, uint32_t i, best_hit *best)
+{
+    const world_segment *g = &w->segments[i];
+    double e = (q->origin[0] - g->a[0]) * g->n[0] + (q->origin[1] - g->a[1]) * g->n[1];
+    double rate = q->motion[0] * g->n[0] + q->motion[1] * g->n[1];
+    double side = e >= 0.0 ? 1.0 : -1.0;
+    double f = INFINITY, gap = side * e - q->radius, closing = -side * rate;
+    double x[3];
+    world_segment_nearest(g, q->origin, x);
+    if (hypot(q->origin[0] - x[0], q->origin[1] - x[1]) < q->radius) {
+        f = 0.0; /* overlapping at the start */
+    } else if (gap >= 0.0 && closing > 0.0) {
+        double face = gap / closing;
+        double u = (q->origin[0] + face * q->motion[0] - g->a[0]) * g->dir[0] +
+                   (q->origin[1] + face * q->motion[1] - g->a[1]) * g->dir[1];
+        if (u >= 0.0 && u <= g->length)
+            f = face;
+    }
+    f = fmin(f, query_point_time(q->origin, q->motion, g->a, q->radius));
+    f = fmin(f, query_point_time(q->origin, q->motion, g->b, q->radius));
+    if (!(f <= 1.0))
+        return;
+    double at[3];
+    for (int m = 0; m < 3; m++)
+        at[m] = q->origin[m] + f * q->motion[m];
+    world_segment_nearest(g, at, x);
+    query_consider(best, f, CAROM_CONTACT_SEGMENT, ((uint64_t)3 << 32) + g->given,
+                   CAROM_QUERY_NO_SPHERE, (int)g->given, x, NULL);
+}
+
+/* The query box of a cast piece: its swept box widened by round-off. */
+static void cast_box(const sweep *q, double lo[3], double hi[3])
+{
+    double slack = 1e-12 * (world_plane_scale(q->mid) + sqrt(vec_dot(q->half, q->half)));
+    for (int m = 0; m < 3; m++) {
+        lo[m] = q->lo[m] - slack;
+        hi[m] = q->hi[m] + slack;
+    }
+}
+
+/* The segments whose boxes meet the swept box (query_consider ranks hits
+ * by fraction, then index: any order); a caster of cast_in_pieces (no
+ * sphere to ignore). */
 static void cast_segments(carom_world *w, const sweep *q, carom_sphere_id ignore, best_hit *best)
 {
     (void)ignore;
-    for (size_t i = 0; i < w->nsegments; i++) {
-        const world_segment *g = &w->segments[i];
-        double e = (q->origin[0] - g->a[0]) * g->n[0] + (q->origin[1] - g->a[1]) * g->n[1];
-        double rate = q->motion[0] * g->n[0] + q->motion[1] * g->n[1];
-        double side = e >= 0.0 ? 1.0 : -1.0;
-        double f = INFINITY, gap = side * e - q->radius, closing = -side * rate;
-        double x[3];
-        world_segment_nearest(g, q->origin, x);
-        if (hypot(q->origin[0] - x[0], q->origin[1] - x[1]) < q->radius) {
-            f = 0.0; /* overlapping at the start */
-        } else if (gap >= 0.0 && closing > 0.0) {
-            double face = gap / closing;
-            double u = (q->origin[0] + face * q->motion[0] - g->a[0]) * g->dir[0] +
-                       (q->origin[1] + face * q->motion[1] - g->a[1]) * g->dir[1];
-            if (u >= 0.0 && u <= g->length)
-                f = face;
-        }
-        f = fmin(f, query_point_time(q->origin, q->motion, g->a, q->radius));
-        f = fmin(f, query_point_time(q->origin, q->motion, g->b, q->radius));
-        if (!(f <= 1.0))
-            continue;
-        double at[3];
-        for (int m = 0; m < 3; m++)
-            at[m] = q->origin[m] + f * q->motion[m];
-        world_segment_nearest(g, at, x);
-        query_consider(best, f, CAROM_CONTACT_SEGMENT, ((uint64_t)3 << 32) + g->given,
-                       CAROM_QUERY_NO_SPHERE, (int)g->given, x, NULL);
-    }
+    double lo[3], hi[3];
+    cast_box(q, lo, hi);
+    box_tree_walk walk;
+    box_tree_walk_start_box(&walk, &w->segment_tree, q->mid, INFINITY, lo, hi);
+    const uint32_t *items;
+    uint32_t n;
+    while ((n = box_tree_walk_next(&walk, &items)))
+        for (uint32_t e = 0; e < n; e++)
+            cast_segment(w, q, items[e], best);
 }
 
 /* A triangle (stored image i, named by its given index): a face while
@@ -154,12 +177,8 @@ static void cast_triangle(const carom_world *w, const sweep *q, uint32_t i, best
 static void cast_triangles(carom_world *w, const sweep *q, carom_sphere_id ignore, best_hit *best)
 {
     (void)ignore;
-    double slack = 1e-12 * (world_plane_scale(q->mid) + sqrt(vec_dot(q->half, q->half)));
     double lo[3], hi[3];
-    for (int m = 0; m < 3; m++) {
-        lo[m] = q->lo[m] - slack;
-        hi[m] = q->hi[m] + slack;
-    }
+    cast_box(q, lo, hi);
     box_tree_walk walk;
     box_tree_walk_start_box(&walk, &w->triangle_tree, q->mid, INFINITY, lo, hi);
     const uint32_t *items;
@@ -293,6 +312,8 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
     make_sweep(w, cast->origin, cast->motion, cast->radius, 0, no_shift, &q);
     best_hit best = {0};
     st = world_triangles_index(w);
+    if (st == CAROM_OK)
+        st = world_segments_index(w);
     if (st != CAROM_OK)
         return st;
     cast_in_pieces(w, cast, pieces, query_cast_spheres, &best);
@@ -393,6 +414,8 @@ carom_status carom_world_query_obstacles(carom_world *w, const double centre[3],
     if (st != CAROM_OK)
         return st;
     st = world_triangles_index(w);
+    if (st == CAROM_OK)
+        st = world_segments_index(w);
     if (st != CAROM_OK)
         return st;
     *count = query_overlap_obstacles(w, at, radius, found, capacity);

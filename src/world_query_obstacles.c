@@ -3,7 +3,7 @@
  * a place would overlap.
  *
  * Contract: reads the world, changes nothing (the API builds the
- * triangles' tree first, as a cast does). The centre comes moved into
+ * segments' and triangles' trees first, as a cast does). The centre comes moved into
  * the box along periodic axes and the radius below half the box there,
  * so the copies of a segment or triangle the world stores (moved by -L,
  * 0, +L) hold every image the sphere can reach. Overlapping is strict,
@@ -12,18 +12,18 @@
  * the solid side). Each thing is listed once, in the order walls (by
  * face), planes, segments, triangles (by given index): copies of one
  * segment or triangle are stored together, the given one first, so a
- * walk over the given indices visits them in order. Every plane and
- * segment is tested; triangles through their tree (the leaves within
+ * walk over the given indices visits them in order. Every plane is
+ * tested; segments and triangles through their trees (the leaves within
  * reach), their given indices sorted here, or, when more than
- * QUERY_TRIANGLES_ROOM of them reach, every one in turn. */
+ * QUERY_NEAR_ROOM of one kind reach, every one of it in turn. */
 #include <math.h>
 #include <stdint.h>
 
 #include "query_cast.h"
 
-/* Room for the triangles found through the tree; beyond it the query
- * tests every triangle (the same answer, in O(their number)). */
-#define QUERY_TRIANGLES_ROOM 256
+/* Room for the segments or triangles found through their tree; beyond it
+ * the query tests every one (the same answer, in O(their number)). */
+#define QUERY_NEAR_ROOM 256
 
 static void note(carom_obstacle *found, size_t capacity, size_t *n, carom_contact_kind kind,
                  size_t index)
@@ -63,43 +63,88 @@ static int near_triangle(const world_triangle *g, const double centre[3], double
     return vec_dot(d, d) < radius * radius;
 }
 
-/* The given indices of the triangles within radius of centre, through
- * the tree: sorted, each once, in given[0 .. return); SIZE_MAX when more
- * than QUERY_TRIANGLES_ROOM triangles are within reach. The walk's reach
- * is widened by round-off: a box is never farther than its triangle. */
-static size_t triangles_near(const carom_world *w, const double centre[3], double radius,
-                             uint32_t *given)
+/* Whether stored segment or triangle `item` lies within radius of
+ * centre; *given receives its given index. */
+typedef int near_test(const carom_world *w, uint32_t item, const double centre[3], double radius,
+                      uint32_t *given);
+
+static int segment_item_near(const carom_world *w, uint32_t item, const double centre[3],
+                             double radius, uint32_t *given)
+{
+    *given = w->segments[item].given;
+    return near_segment(&w->segments[item], centre, radius);
+}
+
+static int triangle_item_near(const carom_world *w, uint32_t item, const double centre[3],
+                              double radius, uint32_t *given)
+{
+    *given = w->triangles[item].given;
+    return near_triangle(&w->triangles[item], centre, radius);
+}
+
+/* The given indices of the things of `tree` within radius of centre:
+ * sorted, each once, in given[0 .. return); SIZE_MAX when more than
+ * QUERY_NEAR_ROOM are within reach. The walk's reach is widened by
+ * round-off: a box is never farther than its thing. */
+static size_t near_in_tree(const carom_world *w, const box_tree *tree, near_test *near,
+                           const double centre[3], double radius, uint32_t *given)
 {
     box_tree_walk walk;
-    box_tree_walk_start(&walk, &w->triangle_tree, centre, radius * (1.0 + 1e-9));
+    box_tree_walk_start(&walk, tree, centre, radius * (1.0 + 1e-9));
     const uint32_t *items;
-    uint32_t count;
+    uint32_t count, index;
     size_t n = 0;
     while ((count = box_tree_walk_next(&walk, &items)))
         for (uint32_t e = 0; e < count; e++) {
-            const world_triangle *g = &w->triangles[items[e]];
-            if (!near_triangle(g, centre, radius))
+            if (!near(w, items[e], centre, radius, &index))
                 continue;
             size_t at = n;
-            while (at > 0 && given[at - 1] > g->given)
+            while (at > 0 && given[at - 1] > index)
                 at--;
-            if (at > 0 && given[at - 1] == g->given)
+            if (at > 0 && given[at - 1] == index)
                 continue; /* another copy of one found */
-            if (n == QUERY_TRIANGLES_ROOM)
+            if (n == QUERY_NEAR_ROOM)
                 return SIZE_MAX;
             for (size_t m = n; m > at; m--)
                 given[m] = given[m - 1];
-            given[at] = g->given;
+            given[at] = index;
             n++;
         }
     return n;
+}
+
+/* Notes the things of one kind near centre: through their tree when it
+ * is built and few are near, else every given index in turn (the copies
+ * of one stored together, from given_at). */
+static void note_near(const carom_world *w, const box_tree *tree, size_t nstored,
+                      const uint32_t *given_at, size_t ngiven, near_test *near,
+                      carom_contact_kind kind, const double centre[3], double radius,
+                      carom_obstacle *found, size_t capacity, size_t *n)
+{
+    uint32_t near_given[QUERY_NEAR_ROOM], index;
+    size_t count = nstored && tree->count == nstored
+                       ? near_in_tree(w, tree, near, centre, radius, near_given)
+                       : SIZE_MAX;
+    if (count != SIZE_MAX) {
+        for (size_t i = 0; i < count; i++)
+            note(found, capacity, n, kind, near_given[i]);
+        return;
+    }
+    for (size_t i = 0; i < ngiven; i++) {
+        size_t first, end;
+        copies_of(given_at, ngiven, nstored, i, &first, &end);
+        for (size_t t = first; t < end; t++)
+            if (near(w, (uint32_t)t, centre, radius, &index)) {
+                note(found, capacity, n, kind, i);
+                break;
+            }
+    }
 }
 
 size_t query_overlap_obstacles(const carom_world *w, const double centre[3], double radius,
                                carom_obstacle *found, size_t capacity)
 {
     size_t n = 0;
-    uint32_t near_given[QUERY_TRIANGLES_ROOM];
     for (int k = 0; k < w->def.dim; k++) {
         if (w->def.boundary[k] != CAROM_BOUNDARY_WALLS)
             continue;
@@ -111,31 +156,9 @@ size_t query_overlap_obstacles(const carom_world *w, const double centre[3], dou
     for (size_t i = 0; i < w->nplanes; i++)
         if (vec_dot(w->planes[i].n, centre) - w->planes[i].d < radius)
             note(found, capacity, &n, CAROM_CONTACT_PLANE, i);
-    for (size_t i = 0; i < w->nsegments_given; i++) {
-        size_t first, end;
-        copies_of(w->segment_given, w->nsegments_given, w->nsegments, i, &first, &end);
-        for (size_t s = first; s < end; s++)
-            if (near_segment(&w->segments[s], centre, radius)) {
-                note(found, capacity, &n, CAROM_CONTACT_SEGMENT, i);
-                break;
-            }
-    }
-    size_t near = w->ntriangles && w->triangle_tree.count == w->ntriangles
-                      ? triangles_near(w, centre, radius, near_given)
-                      : SIZE_MAX;
-    if (near != SIZE_MAX) {
-        for (size_t i = 0; i < near; i++)
-            note(found, capacity, &n, CAROM_CONTACT_TRIANGLE, near_given[i]);
-        return n;
-    }
-    for (size_t i = 0; i < w->ntriangles_given; i++) {
-        size_t first, end;
-        copies_of(w->triangle_given, w->ntriangles_given, w->ntriangles, i, &first, &end);
-        for (size_t t = first; t < end; t++)
-            if (near_triangle(&w->triangles[t], centre, radius)) {
-                note(found, capacity, &n, CAROM_CONTACT_TRIANGLE, i);
-                break;
-            }
-    }
+    note_near(w, &w->segment_tree, w->nsegments, w->segment_given, w->nsegments_given,
+              segment_item_near, CAROM_CONTACT_SEGMENT, centre, radius, found, capacity, &n);
+    note_near(w, &w->triangle_tree, w->ntriangles, w->triangle_given, w->ntriangles_given,
+              triangle_item_near, CAROM_CONTACT_TRIANGLE, centre, radius, found, capacity, &n);
     return n;
 }

@@ -3,8 +3,8 @@
  *
  * Contract: a segment is added only when every live sphere is clear of
  * it, and the world builds again at the next advance, so every
- * prediction from then on sees it (world_predict.c tests each sphere
- * against every segment, as against the planes: an EVENT_WALL whose
+ * prediction from then on sees it (world_predict.c asks
+ * world_segments_time after the walls and cell faces: an EVENT_WALL whose
  * partner is SEGMENT_WALL + the segment's index; response.c reflects it
  * along the line from the segment's nearest point to the centre).
  * Spheres added or moved later are checked at their placement
@@ -14,8 +14,12 @@
  * given (world_segment.given), as triangles are (world_triangles.c: a
  * centre stays within about a box of [0, L) between the events that wrap
  * it, so every image it can reach is stored). Driven spheres' bounds
- * meet them in world_driven_segments.c, ballistic spheres here; each
- * prediction tests every stored segment. Growing spheres meet
+ * meet them in world_driven_segments.c (each bound every stored segment),
+ * ballistic spheres here: a bounding-box tree of the stored segments
+ * (segment_tree, built with the world) gives a prediction only those
+ * whose boxes it can reach before the event it already has (sweep.h), as
+ * for triangles, so its cost does not grow with their number. Placement
+ * checks walk the same tree. Growing spheres meet
  * them when their growing surface reaches a face or an end (straight
  * motion then: linear and quadratic upcrossings), and leave them as they
  * leave walls.
@@ -34,6 +38,7 @@
 #include <stdlib.h>
 
 #include "roots.h"
+#include "sweep.h"
 #include "vec.h"
 #include "world_internal.h"
 
@@ -150,15 +155,88 @@ static carom_status overlapping(carom_world *w, uint32_t slot, double radius, ui
                       (unsigned)world_id_of(w, slot), radius, (unsigned)segment, distance);
 }
 
+carom_status world_segments_index(carom_world *w)
+{
+    if (w->segment_tree.count == w->nsegments)
+        return CAROM_OK;
+    size_t n = w->nsegments;
+    double(*lo)[3] = malloc(n * sizeof *lo), (*hi)[3] = malloc(n * sizeof *hi);
+    int rc = -1;
+    if (lo && hi) {
+        for (size_t g = 0; g < n; g++)
+            for (int m = 0; m < 3; m++) {
+                lo[g][m] = fmin(w->segments[g].a[m], w->segments[g].b[m]);
+                hi[g][m] = fmax(w->segments[g].a[m], w->segments[g].b[m]);
+            }
+        rc = box_tree_build(&w->segment_tree, (const double(*)[3])lo, (const double(*)[3])hi, n);
+    }
+    free(lo);
+    free(hi);
+    if (rc != 0)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the tree of %zu segments",
+                          n);
+    return CAROM_OK;
+}
+
 carom_status world_segments_check(carom_world *w, uint32_t slot)
 {
+    carom_status st = world_segments_index(w);
+    if (st != CAROM_OK)
+        return st;
     const sphere *s = &w->spheres[slot];
-    for (size_t g = 0; g < w->nsegments; g++) {
-        double d = distance_to(&w->segments[g], s->x);
-        if (d < s->radius * (1.0 - SEGMENT_TOLERANCE)) /* images follow their segment */
-            return overlapping(w, slot, s->radius, w->segments[g].given, d);
-    }
+    /* A segment within the radius has its box within it too; the first in
+     * storage order is named, as before the tree (images follow their
+     * segment). */
+    box_tree_walk k;
+    box_tree_walk_start(&k, &w->segment_tree, s->x, s->radius);
+    const uint32_t *items;
+    uint32_t n, first = UINT32_MAX;
+    double nearest = INFINITY;
+    while ((n = box_tree_walk_next(&k, &items)))
+        for (uint32_t e = 0; e < n; e++) {
+            double d = distance_to(&w->segments[items[e]], s->x);
+            if (d < s->radius * (1.0 - SEGMENT_TOLERANCE) && items[e] < first) {
+                first = items[e];
+                nearest = d;
+            }
+        }
+    if (first != UINT32_MAX)
+        return overlapping(w, slot, s->radius, w->segments[first].given, nearest);
     return CAROM_OK;
+}
+
+double world_segments_time(const carom_world *w, const sphere *s, double now, double before,
+                           uint32_t *which)
+{
+#ifdef CAROM_VALIDATE
+    if (w->segment_tree.count != w->nsegments)
+        abort(); /* the world builds the tree before any prediction */
+#endif
+    double best = before;
+    sphere_sweep sw;
+    box_tree_walk k;
+    sphere_sweep_start(w, s, before, &w->segment_tree, &sw, &k);
+    const uint32_t *items;
+    uint32_t n, found = UINT32_MAX;
+    while ((n = box_tree_walk_next(&k, &items)))
+        for (uint32_t e = 0; e < n; e++) {
+            uint32_t g = items[e];
+            double glo[3], ghi[3];
+            for (int m = 0; m < 3; m++) {
+                glo[m] = fmin(w->segments[g].a[m], w->segments[g].b[m]);
+                ghi[m] = fmax(w->segments[g].a[m], w->segments[g].b[m]);
+            }
+            if (!box_tree_walk_meets(&k, glo, ghi))
+                continue;
+            double t = world_segment_time(w, s, &w->segments[g], now);
+            /* At a tie, the first in storage order. */
+            if (t < best || (t == best && found != UINT32_MAX && g < found)) {
+                best = t;
+                found = g;
+            }
+        }
+    *which = found;
+    return found == UINT32_MAX ? INFINITY : best;
 }
 
 /* The images of g to store: g itself first, then moved by -L, 0 or +L
@@ -281,6 +359,7 @@ void world_segments_free(carom_world *w)
 {
     free(w->segments);
     free(w->segment_given);
+    box_tree_free(&w->segment_tree);
     w->segments = NULL;
     w->segment_given = NULL;
     w->nsegments = w->segments_room = 0;

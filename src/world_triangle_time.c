@@ -47,6 +47,7 @@
 
 #include "roots.h"
 #include "vec.h"
+#include "sweep.h"
 #include "world_internal.h"
 
 /* The smaller of two times (never NaN here; libm's fmin is a call). */
@@ -99,58 +100,6 @@ static void move_along(double d[3], double u[3], const double a[3], double tau)
     for (int k = 0; k < 3; k++) {
         d[k] += tau * (u[k] + 0.5 * a[k] * tau);
         u[k] += a[k] * tau;
-    }
-}
-
-/* How far the sphere's surface can come towards anything by tau =
- * horizon: its centre moves at most |v| horizon + |a| horizon^2 / 2, its
- * surface grows by grow horizon (INFINITY: no horizon). With the
- * round-off of the distances it is compared with (scale: the size of the
- * coordinates), so that a test against it only ever skips what cannot
- * be met. */
-typedef struct reach {
-    double travel, slack;
-} reach;
-
-static reach reach_by(const double x[3], const double v[3], const double a[3], double r,
-                      double grow, double horizon)
-{
-    reach q = {INFINITY, 0.0};
-    if (horizon < INFINITY)
-        q.travel = horizon * (sqrt(vec_dot(v, v)) + 0.5 * sqrt(vec_dot(a, a)) * horizon + grow) *
-                   (1.0 + 1e-12);
-    q.slack = 1e-12 * (world_plane_scale(x) + r);
-    return q;
-}
-
-/* The box that holds the sphere by tau = horizon: its centre's path (a
- * parabola: the ends, and the turning point on each axis where it lies
- * between them) widened by the radius it grows to, with the slack of
- * the reach q (and of the path's own round-off). Unbounded without a
- * horizon. */
-static void swept_box(const double x[3], const double v[3], const double a[3], double r,
-                      double grow, double horizon, const reach *q, double lo[3], double hi[3])
-{
-    double wide = r + grow * horizon + q->slack + 1e-12 * q->travel;
-    for (int m = 0; m < 3; m++) {
-        if (!(horizon < INFINITY)) {
-            lo[m] = -INFINITY;
-            hi[m] = INFINITY;
-            continue;
-        }
-        double end = x[m] + horizon * (v[m] + 0.5 * a[m] * horizon);
-        lo[m] = fmin(x[m], end);
-        hi[m] = fmax(x[m], end);
-        if (a[m] != 0.0) {
-            double turn = -v[m] / a[m];
-            if (turn > 0.0 && turn < horizon) {
-                double at = x[m] + turn * (v[m] + 0.5 * a[m] * turn);
-                lo[m] = fmin(lo[m], at);
-                hi[m] = fmax(hi[m], at);
-            }
-        }
-        lo[m] -= wide;
-        hi[m] += wide;
     }
 }
 
@@ -290,27 +239,17 @@ static double triangle_time(const world_triangle *g, const double x[3], const do
 double world_triangles_time(const carom_world *w, const sphere *s, double now, double before,
                             uint32_t *which)
 {
-    double a[3] = {0.0, 0.0, 0.0};
-    if (w->has_gravity && INFO(s)->falls && !(w->growth_rate > 0.0))
-        vec_copy(a, w->gravity);
-    double r = s->radius, grow = 0.0;
-    if (w->growth_rate > 0.0) {
-        r *= growth_factor(w, s->t);
-        grow = growth_speed(w, s->radius);
-    }
 #ifdef CAROM_VALIDATE
     if (w->triangle_tree.count != w->ntriangles)
         abort(); /* the world builds the tree before any prediction */
 #endif
-    reach q = reach_by(s->x, s->v, a, r, grow, before - s->t);
     double best = before - s->t; /* from the sphere's own time */
     uint32_t found = UINT32_MAX;
     /* The boxes within the reach of its centre and meeting its swept box:
      * the tree's, then each triangle's. */
-    double lo[3], hi[3];
-    swept_box(s->x, s->v, a, r, grow, best, &q, lo, hi);
+    sphere_sweep sw;
     box_tree_walk k;
-    box_tree_walk_start_box(&k, &w->triangle_tree, s->x, r + q.travel + q.slack, lo, hi);
+    sphere_sweep_start(w, s, before, &w->triangle_tree, &sw, &k);
     const uint32_t *items;
     uint32_t n;
     while ((n = box_tree_walk_next(&k, &items)))
@@ -318,7 +257,8 @@ double world_triangles_time(const carom_world *w, const sphere *s, double now, d
             uint32_t g = items[e];
             if (!box_tree_walk_meets(&k, w->triangles[g].lo, w->triangles[g].hi))
                 continue;
-            double tau = triangle_time(&w->triangles[g], s->x, s->v, a, r, grow, best, &q);
+            double tau =
+                triangle_time(&w->triangles[g], s->x, s->v, sw.a, sw.r, sw.grow, best, &sw.q);
             /* At a tie, the first in index order. */
             if (tau < best || (tau == best && found != UINT32_MAX && g < found)) {
                 best = tau;

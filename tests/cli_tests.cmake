@@ -48,6 +48,10 @@ if(CAROM_PYTHON3)
            COMMAND ${CAROM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/query_bench_test.py
                    $<TARGET_FILE:carom-query-bench> ${CMAKE_CURRENT_BINARY_DIR}/query_bench_work)
   set_tests_properties(query_bench_options PROPERTIES TIMEOUT 120 LABELS cli)
+  add_test(NAME segments_bench_options
+           COMMAND ${CAROM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/segments_bench_test.py
+                   $<TARGET_FILE:carom-segments-bench> ${CMAKE_CURRENT_BINARY_DIR}/segments_bench_work)
+  set_tests_properties(segments_bench_options PROPERTIES TIMEOUT 120 LABELS cli)
 else()
   message(WARNING "python3 not found: the tests of the carom command are skipped")
 endif()

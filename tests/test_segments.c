@@ -19,12 +19,17 @@
  *   reaches them, and leave at twice their surface's speed.
  * - Refusals: 3D, ends outside the box or equal, a sphere
  *   overlapping (a growing one with the radius it has reached).
+ * - A maze of 144 segments (periodic, or walled under gravity, cells and
+ *   lists): the same checks as the hopper's, with predictions that test
+ *   only the segments their tree walk reaches; casts and overlap queries
+ *   against a direct test of every segment.
  * Driven spheres: test_segments_driven.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "carom/carom.h"
+#include "carom/query.h"
 #include "check.h"
 
 static carom_world *make_world(double box, double gy, carom_neighbours neighbours,
@@ -370,6 +375,135 @@ static void test_hopper(void)
     check_hopper(CAROM_NEIGHBOURS_LISTS, 1.0, 0.0);
 }
 
+/* A maze: 144 segments of length 3 at twelve angles on a 12 x 12 grid of
+ * a 72 x 72 box (each at least 3 from the box's sides, so its periodic
+ * images, which the world stores too, are never within a radius of the
+ * box), 400 disks of radius 0.5 on a lattice, those nearer than 0.1 to
+ * a segment left out. A prediction tests only the segments its tree
+ * walk reaches (world_segments_time): the same checks as the hopper's
+ * (no centre ever nearer than its radius to a segment between the
+ * events, every segment contact at one radius, energy kept when
+ * elastic), periodic without gravity, with cells and with lists, and
+ * walled under gravity; and a cast and an overlap query, which walk the
+ * tree too, find the segment a direct test says. */
+static void check_maze(carom_neighbours neighbours, double gy)
+{
+    flight_log f = {0};
+    carom_world_def def = carom_world_default_def();
+    def.dim = 2;
+    def.box[0] = def.box[1] = 72.0;
+    carom_boundary kind = gy != 0.0 ? CAROM_BOUNDARY_WALLS : CAROM_BOUNDARY_PERIODIC;
+    def.boundary[0] = def.boundary[1] = kind;
+    def.gravity[1] = gy;
+    def.neighbours = neighbours;
+    def.on_contact = on_contact;
+    def.user_data = &f;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    if (!w)
+        abort();
+    f.w = w;
+    double ends[144][4];
+    for (int k = 0; k < 144; k++) {
+        double angle = 0.2618 * (k % 12) + 0.1, cx = 6.0 * (k % 12) + 3.0 + 1.0 * (k / 12 % 2);
+        double cy = 6.0 * (k / 12) + 3.5;
+        ends[k][0] = cx - 1.5 * cos(angle);
+        ends[k][1] = cy - 1.5 * sin(angle);
+        ends[k][2] = cx + 1.5 * cos(angle);
+        ends[k][3] = cy + 1.5 * sin(angle);
+        segment(w, ends[k][0], ends[k][1], ends[k][2], ends[k][3]);
+    }
+    int n = 0;
+    for (int row = 0; row < 24 && n < 400; row++)
+        for (int col = 0; col < 24 && n < 400; col++) {
+            double x[3] = {3.0 * col + 1.5, 3.0 * row + 1.5, 0.0}, nearest = INFINITY;
+            for (int k = 0; k < 144; k++)
+                nearest = fmin(nearest, distance_to_segment(ends[k], ends[k] + 2, x));
+            if (nearest < 0.6)
+                continue;
+            double speed = gy != 0.0 ? 2.0 : 5.0;
+            add(w, x[0], x[1], speed * sin(3.1 * n), speed * cos(1.7 * n), 0.5);
+            n++;
+        }
+    CHECK(carom_world_segment_count(w) == 144 && n > 300);
+    double e0 = carom_world_kinetic_energy(w);
+    int quick = getenv("CAROM_TEST_QUICK") != NULL;
+    double worst = nearest_approach(w, 0.0, quick ? 2.0 : 8.0, quick ? 100 : 400);
+    fprintf(stderr,
+            "  maze %s g %g: %d disks, %ld segment contacts, nearest approach %.2e, contact "
+            "distance off by %.1e\n",
+            neighbours == CAROM_NEIGHBOURS_LISTS ? "lists" : "cells", gy, n, f.segment_contacts,
+            worst, f.worst_contact);
+    CHECK(worst > -1e-9);
+    CHECK(f.worst_contact < 1e-9);
+    CHECK(f.segment_contacts > (quick ? 100 : 400));
+    CHECK(carom_world_max_overlap_now(w) < 1e-9);
+    if (gy == 0.0)
+        CHECK_REL(carom_world_kinetic_energy(w), e0, 1e-12);
+    carom_world_free(w);
+    /* The same segments alone: casts and overlap queries against a direct
+     * test of every segment (casts sampled every 1e-4 of their motion). */
+    w = carom_world_create(&def, &e);
+    if (!w)
+        abort();
+    for (int k = 0; k < 144; k++)
+        segment(w, ends[k][0], ends[k][1], ends[k][2], ends[k][3]);
+    int casts_agree = 1, queries_agree = 1;
+    for (int q = 0; q < 24; q++) {
+        double origin[3] = {5.0 + 2.7 * q, 4.0 + 2.9 * q, 0.0}, radius = 0.2 + 0.05 * (q % 5);
+        double motion[3] = {20.0 * cos(0.7 * q), 20.0 * sin(0.7 * q), 0.0};
+        carom_cast cast = {{origin[0], origin[1], 0.0}, {motion[0], motion[1], 0.0}, radius,
+                           CAROM_QUERY_NO_SPHERE};
+        carom_cast_hit hit;
+        int found = 0;
+        CHECK_OK(carom_world_cast_sphere(w, &cast, &hit, &found));
+        int direct = -1;
+        double at_f = INFINITY;
+        for (int m = 0; m <= 10000 && direct < 0; m++) {
+            double f = m * 1e-4, x[3] = {origin[0] + f * motion[0], origin[1] + f * motion[1], 0.0};
+            for (int k = 0; k < 144; k++)
+                if (distance_to_segment(ends[k], ends[k] + 2, x) < radius) {
+                    direct = k;
+                    at_f = f;
+                    break;
+                }
+        }
+        /* Out of the box along a walled axis the cast meets a wall first. */
+        if (found && hit.kind == CAROM_CONTACT_WALL)
+            casts_agree &= direct < 0 || at_f >= hit.fraction - 1e-4;
+        else
+            casts_agree &= direct < 0 ? !found
+                                      : found && hit.kind == CAROM_CONTACT_SEGMENT &&
+                                            hit.wall == direct && at_f >= hit.fraction &&
+                                            at_f < hit.fraction + 1e-4;
+        double centre[3] = {4.0 + 2.9 * q, 70.0 - 2.8 * q, 0.0};
+        carom_obstacle near[8];
+        size_t count = 0;
+        CHECK_OK(carom_world_query_obstacles(w, centre, 1.5, near, 8, &count));
+        size_t expected = 0, matched = 0;
+        for (int k = 0; k < 144; k++)
+            if (distance_to_segment(ends[k], ends[k] + 2, centre) < 1.5) {
+                for (size_t m = 0; m < count && m < 8; m++)
+                    matched += near[m].kind == CAROM_CONTACT_SEGMENT && near[m].index == k;
+                expected++;
+            }
+        size_t walls = 0;
+        for (size_t m = 0; m < count && m < 8; m++)
+            walls += near[m].kind == CAROM_CONTACT_WALL;
+        queries_agree &= count - walls == expected && matched == expected;
+    }
+    CHECK(casts_agree);
+    CHECK(queries_agree);
+    carom_world_free(w);
+}
+
+static void test_maze(void)
+{
+    check_maze(CAROM_NEIGHBOURS_CELLS, 0.0);
+    check_maze(CAROM_NEIGHBOURS_LISTS, 0.0);
+    check_maze(CAROM_NEIGHBOURS_CELLS, -5.0);
+}
+
 /* ---- refusals ----------------------------------------------------------- */
 
 static int message_has(const carom_world *w, const char *text)
@@ -442,6 +576,7 @@ int main(void)
     RUN(test_far_end);
     RUN(test_growing);
     RUN(test_hopper);
+    RUN(test_maze);
     RUN(test_refusals);
     return CHECK_REPORT();
 }

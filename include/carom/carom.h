@@ -538,13 +538,14 @@ carom_status carom_world_get_plane(const carom_world *world, uint32_t index, dou
  * quartic at the ends). Several segments make a hopper, a funnel, a
  * ramp with an edge. Every live sphere must be clear of it now (to a
  * relative 1e-10 of its radius), and so must every sphere added later
- * (CAROM_ERR_OVERLAP, naming the sphere and the segment). Each
- * prediction tests every segment: they are for a few walls, not for
- * meshes. Growing spheres (carom_world_set_growth) meet them when their
+ * (CAROM_ERR_OVERLAP, naming the sphere and the segment). A prediction
+ * tests only the segments near the sphere's path (a tree of their boxes),
+ * so a level of thousands costs about what a few do; driven spheres'
+ * bounds test every one. Growing spheres (carom_world_set_growth) meet them when their
  * growing surface reaches a face or an end, and are checked with the
  * radius they have now. Driven spheres' bounds meet them too. Along
  * periodic axes the segment repeats with the box: the world stores it
- * moved by -L, 0 and +L along each (up to 9 copies, each tested), and
+ * moved by -L, 0 and +L along each (up to 9 copies), and
  * contacts, casts and overlap errors name it by its index whichever copy
  * was met. Refused (CAROM_ERR_INVALID_ARGUMENT) in 3D worlds, for ends
  * that are not finite or outside the box [0, L], or equal.
