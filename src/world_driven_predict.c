@@ -144,13 +144,12 @@ double world_driven_wall_time(const carom_world *w, const sphere *s, const doubl
                                      now);
 }
 
-/* The bound's first meeting with a fixed triangle, if before `best`
- * (then *wall names it; ties: the first in index order). Only the
- * triangles whose boxes the bound can reach by its reset are looked at
- * (the tree's walk, world_triangles.c): its centre moves along v by
+/* The walk of a tree of fixed things' boxes (triangles, segments) over
+ * those the bound can reach by its reset: its centre moves along v by
  * |v| H, its radius grows to r + accel (t_reset - t0)^2 / 2. */
-static double triangles_time(const carom_world *w, const sphere *s, const double x[3],
-                             const double v[3], double now, double best, int *wall)
+static void bound_walk_start(const carom_world *w, const sphere *s, const double x[3],
+                             const double v[3], double now, const box_tree *tree,
+                             box_tree_walk *k)
 {
     const driven_bound *b = &w->bounds[s - w->spheres];
     double H = b->t_reset - now, e = b->t_reset - b->t0;
@@ -170,9 +169,18 @@ static double triangles_time(const carom_world *w, const sphere *s, const double
             hi[m] = fmax(x[m], end) + radius + 1e-12 * travel;
         }
     }
+    box_tree_walk_start_box(k, tree, x, reach, lo, hi);
+}
+
+/* The bound's first meeting with a fixed triangle, if before `best`
+ * (then *wall names it; ties: the first in index order): those the
+ * tree's walk reaches. */
+static double triangles_time(const carom_world *w, const sphere *s, const double x[3],
+                             const double v[3], double now, double best, int *wall)
+{
     uint32_t found = UINT32_MAX;
     box_tree_walk k;
-    box_tree_walk_start_box(&k, &w->triangle_tree, x, reach, lo, hi);
+    bound_walk_start(w, s, x, v, now, &w->triangle_tree, &k);
     const uint32_t *items;
     uint32_t n;
     while ((n = box_tree_walk_next(&k, &items)))
@@ -188,6 +196,29 @@ static double triangles_time(const carom_world *w, const sphere *s, const double
         }
     if (found != UINT32_MAX)
         *wall = (int)(TRIANGLE_WALL + found);
+    return best;
+}
+
+/* The same for fixed segments (stored images too). */
+static double segments_time(const carom_world *w, const sphere *s, const double x[3],
+                            const double v[3], double now, double best, int *wall)
+{
+    uint32_t found = UINT32_MAX;
+    box_tree_walk k;
+    bound_walk_start(w, s, x, v, now, &w->segment_tree, &k);
+    const uint32_t *items;
+    uint32_t n;
+    while ((n = box_tree_walk_next(&k, &items)))
+        for (uint32_t m = 0; m < n; m++) {
+            uint32_t g = items[m];
+            double t = world_driven_segment_time(w, s, x, v, &w->segments[g], now);
+            if (t < best || (t == best && found != UINT32_MAX && g < found)) {
+                best = t;
+                found = g;
+            }
+        }
+    if (found != UINT32_MAX)
+        *wall = (int)(SEGMENT_WALL + found);
     return best;
 }
 
@@ -224,13 +255,8 @@ double world_driven_walls_time(const carom_world *w, const sphere *s, const doub
             *wall = (int)(PLANE_WALL + p);
         }
     }
-    for (uint32_t g = 0; g < w->nsegments; g++) {
-        double t = world_driven_segment_time(w, s, x, v, &w->segments[g], now);
-        if (t < best) {
-            best = t;
-            *wall = (int)(SEGMENT_WALL + g);
-        }
-    }
+    if (w->nsegments)
+        best = segments_time(w, s, x, v, now, best, wall);
     if (w->ntriangles)
         best = triangles_time(w, s, x, v, now, best, wall);
     return best;

@@ -14,8 +14,8 @@
  * given (world_segment.given), as triangles are (world_triangles.c: a
  * centre stays within about a box of [0, L) between the events that wrap
  * it, so every image it can reach is stored). Driven spheres' bounds
- * meet them in world_driven_segments.c (each bound every stored segment),
- * ballistic spheres here: a bounding-box tree of the stored segments
+ * meet them in world_driven_segments.c (through the same tree,
+ * world_driven_predict.c), ballistic spheres here: a bounding-box tree of the stored segments
  * (segment_tree, built with the world) gives a prediction only those
  * whose boxes it can reach before the event it already has (sweep.h), as
  * for triangles, so its cost does not grow with their number. Placement

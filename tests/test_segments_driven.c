@@ -5,7 +5,9 @@
  *   for 30 time units, from 8 starts: each contact (wall, face or end)
  *   is the one an independent straight-line reference finds from the
  *   contact before, at its time (to 1e-9), and leaves as an elastic
- *   reflection along the contact's normal.
+ *   reflection along the contact's normal. The same among 64 segments
+ *   in a 40 x 40 box for 80 time units, where the bound's walk of the
+ *   segments' tree looks only at those near it.
  * - One steered by a constant acceleration (its bound, or a looser one)
  *   past a segment's end comes back onto the far face at the closed
  *   form's time; seven small disks whose bounds grow by more than their
@@ -81,11 +83,18 @@ static double distance_to_segment(const double s[4], const double x[3])
 
 /* ---- straight flights, against an independent reference ---------------- */
 
-static const double flight_segments[4][4] = {
-    {1.0, 2.0, 4.0, 3.0}, {6.0, 8.5, 8.5, 6.0}, {2.0, 7.0, 2.5, 9.0}, {7.0, 1.0, 7.5, 4.0}};
+/* A walled square box and its segments, for straight flights. */
+#define COURSE_MAX 64
+typedef struct course {
+    double box;
+    int n;
+    double segment[COURSE_MAX][4];
+} course;
+
+static const course four_segments = {
+    10.0, 4, {{1.0, 2.0, 4.0, 3.0}, {6.0, 8.5, 8.5, 6.0}, {2.0, 7.0, 2.5, 9.0}, {7.0, 1.0, 7.5, 4.0}}};
 
 #define FLIGHT_R 0.5
-#define FLIGHT_BOX 10.0
 
 /* A driven disk's contacts, each with its centre then (from its path,
  * which kicks keep continuous) and its velocity after. */
@@ -119,11 +128,12 @@ static void log_flight(void *user, carom_contact *c)
 /* The reference: the first contact of a disk of radius FLIGHT_R flying
  * straight from x at v with the box's walls or a segment (a face while
  * the centre is alongside it, or an end), and its kind and index. */
-static double next_contact(const double x[2], const double v[2], int *kind, int *wall)
+static double next_contact(const course *c, const double x[2], const double v[2], int *kind,
+                           int *wall)
 {
     double best = INFINITY;
     for (int k = 0; k < 2; k++) {
-        double t = v[k] > 0.0   ? (FLIGHT_BOX - FLIGHT_R - x[k]) / v[k]
+        double t = v[k] > 0.0   ? (c->box - FLIGHT_R - x[k]) / v[k]
                    : v[k] < 0.0 ? (x[k] - FLIGHT_R) / -v[k]
                                 : INFINITY;
         if (t < best) {
@@ -132,8 +142,8 @@ static double next_contact(const double x[2], const double v[2], int *kind, int 
             *wall = 2 * k + (v[k] > 0.0);
         }
     }
-    for (int g = 0; g < 4; g++) {
-        const double *s = flight_segments[g];
+    for (int g = 0; g < c->n; g++) {
+        const double *s = c->segment[g];
         double L = hypot(s[2] - s[0], s[3] - s[1]);
         double d[2] = {(s[2] - s[0]) / L, (s[3] - s[1]) / L}, n[2] = {-d[1], d[0]};
         double h = (x[0] - s[0]) * n[0] + (x[1] - s[1]) * n[1], rate = v[0] * n[0] + v[1] * n[1];
@@ -161,54 +171,61 @@ static double next_contact(const double x[2], const double v[2], int *kind, int 
 }
 
 /* An end contact's normal is not the segment's normal. */
-static int at_an_end(const flight_log *f, int k)
+static int at_an_end(const course *c, const flight_log *f, int k)
 {
     if (f->kind[k] != CAROM_CONTACT_SEGMENT)
         return 0;
-    const double *s = flight_segments[f->wall[k]];
+    const double *s = c->segment[f->wall[k]];
     double dx = s[2] - s[0], dy = s[3] - s[1];
     double along = (f->normal[k][0] * dx + f->normal[k][1] * dy) / hypot(dx, dy);
     return fabs(along) > 1e-9;
 }
 
-static void test_straight_flights(void)
+/* Eight straight flights of a driven disk from `start` through course c
+ * for `duration`: each contact the reference's from the one before. */
+static void check_straight_flights(const course *c, const double start[2], double duration,
+                                   int least_faces, int least_ends)
 {
     const double velocities[8][2] = {{3.1, 1.7}, {-2.3, 2.9}, {0.4, -3.6},  {-3.3, -0.9},
                                      {1.2, 3.4}, {3.6, -0.5}, {-1.9, -3.0}, {-0.7, 3.5}};
     int hits = 0, faces = 0, ends = 0;
     double worst_time = 0.0, worst_velocity = 0.0;
     for (int run = 0; run < 8; run++) {
-        path p = {{5.0, 5.0, 0.0}, {velocities[run][0], velocities[run][1], 0.0}, {0.0}};
+        path p = {{start[0], start[1], 0.0}, {velocities[run][0], velocities[run][1], 0.0}, {0.0}};
         static flight_log f;
         memset(&f, 0, sizeof f);
         f.p = &p;
         carom_world *w =
-            box_world(FLIGHT_BOX, (carom_driver){path_probe, path_kick, &p}, log_flight, &f);
-        for (int g = 0; g < 4; g++)
-            segment(w, flight_segments[g]);
+            box_world(c->box, (carom_driver){path_probe, path_kick, &p}, log_flight, &f);
+        for (int g = 0; g < c->n; g++)
+            segment(w, c->segment[g]);
         carom_sphere_def sd = carom_sphere_default_def();
-        sd.position[0] = sd.position[1] = 5.0;
+        sd.position[0] = start[0];
+        sd.position[1] = start[1];
         sd.radius = FLIGHT_R;
         sd.driven = 1;
         sd.accel_bound = 0.5; /* looser than its true 0 */
         CHECK_OK(carom_world_add_sphere(w, &sd, NULL));
-        CHECK_OK(carom_world_advance_to(w, 30.0));
+        CHECK_OK(carom_world_advance_to(w, duration));
         carom_world_free(w);
+        if (!(f.n >= 20 && f.n <= LOG_MAX && f.depth == 0.0))
+            printf("  run %d: %d contacts, depth %g\n", run, f.n, f.depth);
         CHECK(f.n >= 20 && f.n <= LOG_MAX && f.depth == 0.0);
         /* Each contact against the reference's from the one before. */
-        double t = 0.0, x[2] = {5.0, 5.0}, v[2] = {velocities[run][0], velocities[run][1]};
+        double t = 0.0, x[2] = {start[0], start[1]};
+        double v[2] = {velocities[run][0], velocities[run][1]};
         for (int k = 0; k < f.n && k < LOG_MAX; k++) {
             int kind = -1, wall = -1;
-            double expected = t + next_contact(x, v, &kind, &wall);
+            double expected = t + next_contact(c, x, v, &kind, &wall);
             CHECK(f.kind[k] == kind && f.wall[k] == wall);
             worst_time = fmax(worst_time, fabs(f.t[k] - expected));
             /* An elastic reflection along the contact's normal. */
             double vn = v[0] * f.normal[k][0] + v[1] * f.normal[k][1];
-            for (int c = 0; c < 2; c++)
+            for (int m = 0; m < 2; m++)
                 worst_velocity =
-                    fmax(worst_velocity, fabs(f.v[k][c] - (v[c] - 2.0 * vn * f.normal[k][c])));
-            ends += at_an_end(&f, k);
-            faces += f.kind[k] == CAROM_CONTACT_SEGMENT && !at_an_end(&f, k);
+                    fmax(worst_velocity, fabs(f.v[k][m] - (v[m] - 2.0 * vn * f.normal[k][m])));
+            ends += at_an_end(c, &f, k);
+            faces += f.kind[k] == CAROM_CONTACT_SEGMENT && !at_an_end(c, &f, k);
             t = f.t[k];
             x[0] = f.x[k][0];
             x[1] = f.x[k][1];
@@ -217,12 +234,33 @@ static void test_straight_flights(void)
         }
         hits += f.n;
     }
-    printf("  straight flights: %d contacts (%d on faces, %d at ends), times off the reference "
-           "by %.2g at most, velocities by %.2g\n",
-           hits, faces, ends, worst_time, worst_velocity);
-    CHECK(faces >= 50 && ends >= 20);
+    printf("  straight flights among %d segments: %d contacts (%d on faces, %d at ends), times "
+           "off the reference by %.2g at most, velocities by %.2g\n",
+           c->n, hits, faces, ends, worst_time, worst_velocity);
+    CHECK(faces >= least_faces && ends >= least_ends);
     CHECK(worst_time < 1e-9);
     CHECK(worst_velocity < 1e-9);
+}
+
+static void test_straight_flights(void)
+{
+    const double centre[2] = {5.0, 5.0};
+    check_straight_flights(&four_segments, centre, 30.0, 50, 20);
+    /* 64 segments of length 2.5 at eight angles on an 8 x 8 grid of a
+     * 40 x 40 box: the bound's walk of their tree (world_driven_predict.c)
+     * looks at those near it only. */
+    static course many;
+    many.box = 40.0;
+    many.n = 64;
+    for (int g = 0; g < 64; g++) {
+        double angle = 0.3927 * (g % 8) + 0.2, cx = 5.0 * (g % 8) + 2.5, cy = 5.0 * (g / 8) + 2.5;
+        many.segment[g][0] = cx - 1.25 * cos(angle);
+        many.segment[g][1] = cy - 1.25 * sin(angle);
+        many.segment[g][2] = cx + 1.25 * cos(angle);
+        many.segment[g][3] = cy + 1.25 * sin(angle);
+    }
+    const double between[2] = {20.0, 17.5}; /* halfway between two centres of the grid */
+    check_straight_flights(&many, between, 80.0, 150, 50);
 }
 
 /* ---- the far face ------------------------------------------------------- */

@@ -539,9 +539,9 @@ carom_status carom_world_get_plane(const carom_world *world, uint32_t index, dou
  * ramp with an edge. Every live sphere must be clear of it now (to a
  * relative 1e-10 of its radius), and so must every sphere added later
  * (CAROM_ERR_OVERLAP, naming the sphere and the segment). A prediction
- * tests only the segments near the sphere's path (a tree of their boxes),
- * so a level of thousands costs about what a few do; driven spheres'
- * bounds test every one. Growing spheres (carom_world_set_growth) meet them when their
+ * tests only the segments near the sphere's path (a tree of their boxes;
+ * for a driven sphere, near its bound's), so a level of thousands costs
+ * about what a few do. Growing spheres (carom_world_set_growth) meet them when their
  * growing surface reaches a face or an end, and are checked with the
  * radius they have now. Driven spheres' bounds meet them too. Along
  * periodic axes the segment repeats with the box: the world stores it
