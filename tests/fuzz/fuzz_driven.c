@@ -29,8 +29,8 @@
  *   the callback saw, the last one the same;
  * - the world is at the time asked;
  * - where every driven sphere takes kicks, the bytes left after the
- *   spheres may add a fixed plane across a corner of a walled world, a
- *   fixed segment to a 2D one and a fixed triangle (cut into 16) to a 3D
+ *   spheres may add a fixed plane across a corner of a walled world, up
+ *   to three fixed segments to a 2D one and a fixed triangle (cut into 16) to a 3D
  *   one (both repeated across periodic axes; fuzz_worlds.h): a plane, segment or triangle contact touches its
  *   plane, segment or triangle (its nearest image), and no
  *   sphere is ever behind a plane or nearer a segment or triangle than

@@ -41,12 +41,12 @@
  *   contacts and counted among the wall hits (growing spheres too, with
  *   the radius of the moment; report-only worlds with a plane keep their
  *   energy to 1e-9, as a reflection off a plane rounds);
- * - then 4 more bytes may add a fixed segment to a 2D world (anywhere
- *   along periodic axes, where the world repeats it;
+ * - then each 4 more bytes (up to 12) may add a fixed segment to a 2D
+ *   world (anywhere along periodic axes, where the world repeats it;
  *   carom_world_add_segment; refused when a sphere overlaps it): no
- *   centre ever nearer to it (its nearest image) than its radius less
- *   1e-9 of it, its
- *   contacts recorded as segment contacts (growing disks too);
+ *   centre ever nearer to one (its nearest image) than its radius less
+ *   1e-9 of it, its contacts recorded as segment contacts (growing disks
+ *   too);
  * - or 9 bytes a fixed triangle to a 3D world (anywhere along periodic
  *   axes, where the world repeats it), cut into 16 that share edges and
  *   corners (carom_world_add_triangle; several leaves of the world's tree

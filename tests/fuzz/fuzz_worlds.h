@@ -498,23 +498,25 @@ static inline void check_planes(const carom_world *w, const world_spec *s, const
     }
 }
 
-/* A segment from 4 bytes left, in a 2D world: ends between 5% and 95% of
- * the box along walled axes, anywhere from 0 to 100% along periodic ones
- * (where the world repeats it). Refused (and left out) when a sphere
- * overlaps it. */
+/* Segments from the bytes left, 4 each, in a 2D world: ends between 5%
+ * and 95% of the box along walled axes, anywhere from 0 to 100% along
+ * periodic ones (where the world repeats each). One is refused (and left
+ * out) when a sphere overlaps it. */
 static inline void add_segment(carom_world *w, const world_spec *s, byte_reader *r)
 {
-    if (r->left < 4 || s->dim != 2)
-        return;
-    double a[2], b[2];
-    for (int e = 0; e < 4; e++) {
-        int k = e % 2;
-        double u = (double)take8(r) / 255.0;
-        (e < 2 ? a : b)[k] = s->box[k] * (s->walls[k] ? 0.05 + 0.9 * u : u);
+    /* Up to three, 4 bytes each (the world's tree of segments then has
+     * several to walk). */
+    for (int count = 0; count < 3 && r->left >= 4 && s->dim == 2; count++) {
+        double a[2], b[2];
+        for (int e = 0; e < 4; e++) {
+            int k = e % 2;
+            double u = (double)take8(r) / 255.0;
+            (e < 2 ? a : b)[k] = s->box[k] * (s->walls[k] ? 0.05 + 0.9 * u : u);
+        }
+        carom_status st = carom_world_add_segment(w, a, b, NULL);
+        if (st != CAROM_OK && st != CAROM_ERR_OVERLAP && !(a[0] == b[0] && a[1] == b[1]))
+            fail("a segment in a 2D world was refused", (double)st);
     }
-    carom_status st = carom_world_add_segment(w, a, b, NULL);
-    if (st != CAROM_OK && st != CAROM_ERR_OVERLAP && !(a[0] == b[0] && a[1] == b[1]))
-        fail("a segment in a 2D world was refused", (double)st);
 }
 
 /* How far x is from segment g of the world, or from its nearest image
