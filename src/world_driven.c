@@ -246,12 +246,22 @@ void world_driven_reset(carom_world *w, uint32_t i)
 /* After a restart moved a bound's centre to the probed position (up to
  * its growth away, possibly across a cell face): wraps it into the box on
  * periodic axes and moves the sphere to the cell of its new centre.
- * Returns 1 if its cell changed. */
+ * Returns 1 if its cell changed. A big sphere, out of the grid, is only
+ * wrapped, as a ballistic one is at its rescans: fixed segments and
+ * triangles are stored with the images a centre in the box can reach,
+ * and a bound whose centre drifted boxes away along a periodic axis met
+ * none of them (tests/fuzz/regressions/driven/fast-bound-into-segment-end). */
 static int rehome(carom_world *w, uint32_t i)
 {
     sphere *s = &w->spheres[i];
-    if (!w->built || w->info[i].big)
+    if (!w->built)
         return 0;
+    if (w->info[i].big) {
+        for (int k = 0; k < w->def.dim; k++)
+            if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
+                world_wrap_into_box(w, i, k);
+        return 0;
+    }
     const grid *g = sphere_grid(w, i);
     int32_t cc[3];
     int moved = 0;

@@ -19,6 +19,9 @@
  * - A driven disk of radius 2 thrown through a funnel of ballistic disks
  *   under gravity: no sphere ever nearer a segment than its radius (at
  *   600 samples), every segment contact at one radius, no overlap.
+ * - A large driven disk (a big sphere, out of the grid) wrapping about 60
+ *   times along a periodic axis before it reaches a segment meets it at
+ *   the closed form's time.
  * - A segment through a driven sphere is refused (CAROM_ERR_OVERLAP). */
 #include <math.h>
 #include <stdlib.h>
@@ -547,6 +550,66 @@ static void test_funnel(void)
 
 /* ---- refusals ------------------------------------------------------------ */
 
+/* A large driven disk (radius 1 among 40 of radius 0.05, so kept out of
+ * the grid as a big sphere) flies along a periodic axis at speed 40
+ * while drifting towards a long segment across it at 0.3: it wraps about
+ * 60 times before it reaches the segment, and must meet its face then
+ * (its bound's centre kept in the box: the segment is stored with the
+ * images a centre in the box can reach;
+ * regressions/driven/fast-bound-into-segment-end). */
+static void test_big_disk_wrapping(void)
+{
+    path p = {{2.0, 5.0, 0.0}, {0.3, -40.0, 0.0}, {0.0}};
+    hit_log h = {0};
+    carom_world_def def = carom_world_default_def();
+    def.dim = 2;
+    def.box[0] = 10.0;
+    def.box[1] = 11.25;
+    def.boundary[0] = CAROM_BOUNDARY_WALLS;
+    def.boundary[1] = CAROM_BOUNDARY_PERIODIC;
+    def.driver = (carom_driver){path_probe, path_kick, &p};
+    def.on_contact = log_hit;
+    def.user_data = &h;
+    carom_error e;
+    carom_world *w = carom_world_create(&def, &e);
+    if (!w)
+        abort();
+    carom_sphere_def sd = carom_sphere_default_def();
+    sd.position[0] = 2.0;
+    sd.position[1] = 5.0;
+    sd.radius = 1.0;
+    sd.driven = 1;
+    sd.accel_bound = 1e7; /* loose: restarts come every few 1e-4 */
+    carom_sphere_id big = 0;
+    CHECK_OK(carom_world_add_sphere(w, &sd, &big));
+    for (int k = 0; k < 40; k++) { /* small disks at rest in the far corner */
+        carom_sphere_def small = carom_sphere_default_def();
+        small.position[0] = 9.2 + 0.15 * (k % 4);
+        small.position[1] = 0.5 + 0.25 * (k / 4);
+        small.radius = 0.05;
+        CHECK_OK(carom_world_add_sphere(w, &small, NULL));
+    }
+    const double seg[4] = {8.0, 1.0, 8.0, 10.0};
+    segment(w, seg);
+    /* From x = 2, the face (x = 7 for the centre) at t = 5 / 0.3. */
+    double expected = 5.0 / 0.3, worst = INFINITY;
+    for (int m = 1; m <= 200; m++) {
+        CHECK_OK(carom_world_advance_to(w, 18.0 * m / 200));
+        carom_sphere_state st;
+        CHECK_OK(carom_world_get_sphere(w, big, &st));
+        worst = fmin(worst, distance_to_segment(seg, st.position) - 1.0);
+    }
+    int met = -1;
+    for (int k = 0; k < h.n && k < LOG_MAX; k++)
+        if (h.kind[k] == CAROM_CONTACT_SEGMENT && met < 0)
+            met = k;
+    printf("  big disk wrapping: segment met at %.12g (expected %.12g), nearest approach %.3g\n",
+           met >= 0 ? h.t[met] : -1.0, expected, worst);
+    CHECK(met >= 0 && fabs(h.t[met] - expected) < 1e-9);
+    CHECK(worst > -1e-9);
+    carom_world_free(w);
+}
+
 static void probe_still(void *user, carom_sphere_id id, double t, double x[3], double v[3])
 {
     (void)user;
@@ -579,6 +642,7 @@ int main(void)
     RUN(test_far_face_within_a_bound);
     RUN(test_pressed);
     RUN(test_funnel);
+    RUN(test_big_disk_wrapping);
     RUN(test_overlap_refused);
     return CHECK_REPORT();
 }
