@@ -2016,6 +2016,101 @@ def worst_into(rows, triangles):
     return worst
 
 
+def case_segments_file(r):
+    """segments_file=FILE: fixed segments from a text file, one 'x0 y0 x1
+    y1' a line, numbered after segments='s. Five segments given by
+    segments=, by the file (comments, blank lines, tabs, CRLF), or split
+    between the two, make the same run to the last bit. A board of 120
+    (beyond segments='s 16) under gravity: counted in the JSON, no disk
+    of the final state nearer than its radius to any. Every bad line is
+    refused naming the file, the line and the field; 3D and viscosity=
+    are refused naming the key."""
+    five = [(5, 30, 15, 25), (35, 30, 25, 25), (10, 12, 30, 12), (2, 5, 8, 2), (38, 5, 32, 2)]
+    keyed = "segments=" + "/".join(",".join(str(v) for v in g) for g in five)
+    path = r.path("five.txt")
+    with open(path, "w", newline="") as f:
+        f.write("# five segments\n\n")
+        for k, g in enumerate(five):
+            f.write("%s%s  # segment %d%s" % ("\t" if k == 1 else "", " ".join(str(v) for v in g),
+                                             k, "\r\n" if k == 2 else "\n"))
+    tail = r.path("three.txt")
+    with open(tail, "w") as f:
+        f.write("".join(" ".join(str(v) for v in g) + "\n" for g in five[2:]))
+    base = ["dim=2", "n=300", "box=40", "boundary=walls", "gravity=3", "restitution=0.9",
+            "time=3"]
+    runs = {}
+    for name, keys in [("keyed", [keyed]), ("file", ["segments_file=" + path]),
+                       ("split", ["segments=" + "/".join(",".join(str(v) for v in g)
+                                                         for g in five[:2]),
+                                  "segments_file=" + tail])]:
+        final = r.path("five_%s.xyz" % name)
+        d = r.json(base + keys + ["final=" + final])
+        with open(final) as f:
+            runs[name] = (d["segments"], d["on_segments"], d["collisions"], d["events_by_type"],
+                          f.read())
+        if name != "keyed":
+            expect(d["segments_file"]["segments"] == (5 if name == "file" else 3) and
+                   d["segments_file"]["file"].endswith(".txt"), "%s: %r" % (name, d))
+    expect(runs["keyed"][0] == 5 and runs["keyed"][3]["wall_hits"] > 100,
+           "five segments: %r" % (runs["keyed"][:4],))
+    for name in ("file", "split"):
+        expect(runs[name] == runs["keyed"], "segments_file (%s) differs from segments=: %r vs %r"
+               % (name, runs[name][:4], runs["keyed"][:4]))
+    board = []
+    for row in range(8):
+        for k in range(15):
+            x = 3 + 6.2 * k + (3 if row % 2 else 0)
+            board.append((x, 70 - 6 * row, x + 2, 68.5 - 6 * row))
+    board_path = r.path("board.txt")
+    with open(board_path, "w") as f:
+        f.write("".join("%r %r %r %r\n" % g for g in board))
+    shelf = (0, 20, 60, 10)
+    final = r.path("board.xyz")
+    d = r.json(["dim=2", "n=800", "box=100", "boundary=walls", "gravity=2",
+                "segments=%d,%d,%d,%d" % shelf, "segments_file=" + board_path, "time=4",
+                "final=" + final])
+    expect(d["segments"] == 121 and d["segments_file"]["segments"] == 120 and
+           d["n"] + d["on_segments"] == 800 and d["on_segments"] > 0 and
+           d["events_by_type"]["wall_hits"] > 500 and d["max_overlap"] < 1e-9,
+           "board: %r" % d)
+    (_, rows), = read_xyz(final)
+    worst = 0.0
+    for x0, y0, x1, y1 in [shelf] + board:
+        dx, dy = x1 - x0, y1 - y0
+        for row in rows:
+            u = max(0.0, min(1.0, ((row[0] - x0) * dx + (row[1] - y0) * dy) / (dx * dx + dy * dy)))
+            worst = max(worst, 1.0 - math.hypot(row[0] - x0 - u * dx, row[1] - y0 - u * dy) / row[6])
+    expect(worst < 1e-9, "board: a disk %r of its radius into a segment" % worst)
+    p = r.ok(["dim=2", "n=100", "box=100", "boundary=walls", "segments_file=" + board_path,
+              "time=0.1"])
+    expect("segments_file      %s: 120 segments" % board_path in p.stdout,
+           "summary lacks segments_file:\n%s" % p.stdout)
+    bad = [("1 2 3\n", ":1: field 4 (y1) is missing"),
+           ("# c\n\n1 2 3 x\n", ":3: field 4 (y1): 'x' is not a number"),
+           ("1 2 3 4 5\n", ":1: trailing text '5' after the 4 fields"),
+           ("1 2 300 4\n", ":1: the segment (1, 2)-(300, 4) leaves the box [0, 100] x [0, 100]"),
+           ("1 2 3 4\n-1 2 3 4\n", ":2: the segment (-1, 2)-(3, 4) leaves the box"),
+           ("1 2 1 2\n", ":1: the segment's two ends are the same point (1, 2)"),
+           ("1 nan 3 4\n", ":1: field 2 (y0): NaN is not allowed"),
+           ("1 2 inf 4\n", ":1: field 3 (x1): infinity"),
+           ("1 2 3 4\0\n", ":1: unexpected NUL byte"),
+           ("# nothing\n\n", ": no segments")]
+    for k, (content, words) in enumerate(bad):
+        bad_path = r.path("bad_segments_%d.txt" % k)
+        with open(bad_path, "w") as f:
+            f.write(content)
+        expect_refused(r, ["dim=2", "n=10", "box=100", "boundary=walls",
+                           "segments_file=" + bad_path] + FAST, [bad_path + words],
+                       "segments_file %r" % content)
+    missing = r.path("no_such_segments.txt")
+    expect_refused(r, ["dim=2", "n=10", "boundary=walls", "segments_file=" + missing] + FAST,
+                   ["cannot open segments file " + missing], "segments_file missing")
+    expect_refused(r, ["n=10", "boundary=walls", "segments_file=" + path] + FAST,
+                   ["segments_file=" + path, "segments are for 2D worlds"], "segments_file 3D")
+    expect_refused(r, ["dim=2", "n=10", "segments_file=" + path, "viscosity=on"] + FAST,
+                   ["viscosity=on", "segments_file=" + path], "segments_file viscosity")
+
+
 def expect_refused(r, args, words, what):
     p = r.run(args)
     lines = p.stderr.splitlines()
@@ -2709,6 +2804,7 @@ CASES = {
     "planes": case_planes,
     "segments": case_segments,
     "segments_periodic": case_segments_periodic,
+    "segments_file": case_segments_file,
     "triangles": case_triangles,
     "triangles_periodic": case_triangles_periodic,
     "mesh": case_mesh,

@@ -23,6 +23,7 @@ typedef enum config_key {
     KEY_GRAVITY,
     KEY_PLANES,
     KEY_SEGMENTS,
+    KEY_SEGMENTS_FILE,
     KEY_TRIANGLES,
     KEY_MESH,
     KEY_MESH_SCALE,

@@ -340,6 +340,17 @@ int options_segments(const config *c, int dim, double segment[RUN_SEGMENTS_MAX][
     return 0;
 }
 
+/* segments_file=FILE: 2D only; the file is read by setup_scene
+ * (segments_file.h), once the box is known. */
+int options_segments_file(const config *c, int dim, const char **path, cli_error *error)
+{
+    *path = c->value[KEY_SEGMENTS_FILE];
+    if (*path && dim != 2)
+        return options_bad_value(c, KEY_SEGMENTS_FILE, error,
+                                 "segments are for 2D worlds (planes= or mesh= in 3D)");
+    return 0;
+}
+
 /* triangles=x0,y0,z0,x1,y1,z1,x2,y2,z2[/...]: up to RUN_TRIANGLES_MAX
  * triangles of nine numbers (three corners), 3D only (the library checks
  * them against the box and for an area). */
@@ -557,6 +568,8 @@ static int transport_refused(const config *c, const run_options *o, cli_error *e
         return transport_clash(c, o, BY_ANY, KEY_PLANES, c->value[KEY_PLANES], alone, error);
     if (o->nsegments)
         return transport_clash(c, o, BY_ANY, KEY_SEGMENTS, c->value[KEY_SEGMENTS], alone, error);
+    if (o->segments_file)
+        return transport_clash(c, o, BY_ANY, KEY_SEGMENTS_FILE, o->segments_file, alone, error);
     if (o->ntriangles && config_is_set(c, KEY_TRIANGLES))
         return transport_clash(c, o, BY_ANY, KEY_TRIANGLES, c->value[KEY_TRIANGLES], alone, error);
     if (o->mesh)
@@ -864,16 +877,19 @@ static int get_motion(const config *c, run_options *o, cli_error *error)
                                                      : c->origin[KEY_ORBITS]);
         /* Orbits are set paths: contacts do not move them, so they
          * would pass through planes, segments and triangles. */
-        if (o->nplanes || o->nsegments || o->ntriangles || o->mesh) {
-            config_key key = o->nplanes      ? KEY_PLANES
-                             : o->nsegments  ? KEY_SEGMENTS
-                             : o->ntriangles ? KEY_TRIANGLES
-                                             : KEY_MESH;
+        if (o->nplanes || o->nsegments || o->segments_file || o->ntriangles || o->mesh) {
+            config_key key = o->nplanes         ? KEY_PLANES
+                             : o->nsegments     ? KEY_SEGMENTS
+                             : o->segments_file ? KEY_SEGMENTS_FILE
+                             : o->ntriangles    ? KEY_TRIANGLES
+                                                : KEY_MESH;
+            const char *file = key == KEY_MESH ? o->mesh
+                               : key == KEY_SEGMENTS_FILE ? o->segments_file : NULL;
             return cli_fail(error, CLI_EXIT_USAGE,
                             "%s: %s%s%s cannot be combined with motion=orbits (orbits are set "
                             "paths that contacts do not move: they would pass through them)",
-                            c->origin[key], config_key_name(key), key == KEY_MESH ? "=" : "",
-                            key == KEY_MESH ? o->mesh : "");
+                            c->origin[key], config_key_name(key), file ? "=" : "",
+                            file ? file : "");
         }
         static const config_key clash[] = {KEY_PACKING, KEY_RADIUS, KEY_RADIUS_MAX,
                                            KEY_LATTICE, KEY_SPEED, KEY_TEMPERATURE};
@@ -934,8 +950,21 @@ int options_mesh(const config *c, int dim, const char **mesh, double *scale, dou
 #endif
 }
 
+/* A malloc'd copy of n items of size bytes (NULL for none, or without
+ * memory). */
+static void *malloc_copy(const void *items, size_t n, size_t size)
+{
+    void *copy = n ? malloc(n * size) : NULL;
+    if (copy)
+        memcpy(copy, items, n * size);
+    return copy;
+}
+
 void options_free(run_options *o)
 {
+    free(o->segment);
+    o->segment = NULL;
+    o->nsegments = 0;
     free(o->triangle);
     o->triangle = NULL;
     o->ntriangles = 0;
@@ -1012,16 +1041,15 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
         }
     }
     TRY(options_planes(c, o->dim, o->plane, &o->nplanes, error));
-    TRY(options_segments(c, o->dim, o->segment, &o->nsegments, error));
     {
-        double triangle[RUN_TRIANGLES_MAX][9];
+        double segment[RUN_SEGMENTS_MAX][4], triangle[RUN_TRIANGLES_MAX][9];
+        TRY(options_segments(c, o->dim, segment, &o->nsegments, error));
+        TRY(options_segments_file(c, o->dim, &o->segments_file, error));
         TRY(options_triangles(c, o->dim, triangle, &o->ntriangles, error));
-        if (o->ntriangles) {
-            o->triangle = malloc((size_t)o->ntriangles * sizeof *o->triangle);
-            if (!o->triangle)
-                return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory");
-            memcpy(o->triangle, triangle, (size_t)o->ntriangles * sizeof *o->triangle);
-        }
+        o->segment = malloc_copy(segment, (size_t)o->nsegments, sizeof *o->segment);
+        o->triangle = malloc_copy(triangle, (size_t)o->ntriangles, sizeof *o->triangle);
+        if ((o->nsegments && !o->segment) || (o->ntriangles && !o->triangle))
+            return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory");
     }
     TRY(options_mesh(c, o->dim, &o->mesh, &o->mesh_scale, o->mesh_shift, error));
     TRY(get_range(c, KEY_RESTITUTION, 1.0, 0.0, 1.0, 0, &o->restitution, error));

@@ -92,8 +92,10 @@ typedef struct run_options {
     int nplanes;             /* planes=: fixed planes, n . x >= d + radius */
     double plane[RUN_PLANES_MAX][4]; /* unit normal nx, ny, nz and d (nz 0 in 2D) */
     size_t behind_planes;    /* generated spheres left out behind them */
-    int nsegments;           /* segments=: fixed segments (2D) */
-    double segment[RUN_SEGMENTS_MAX][4]; /* x0, y0, x1, y1 */
+    int nsegments;           /* fixed segments (2D): segments='s, then segments_file='s */
+    double (*segment)[4];    /* x0, y0, x1, y1 (malloc'd: options_free) */
+    const char *segments_file; /* segments_file=FILE (NULL if none): loaded by setup_scene */
+    size_t segments_from_file; /* how many setup_scene loaded from it */
     size_t on_segments;      /* generated spheres left out overlapping them */
     int ntriangles;          /* fixed triangles (3D): triangles='s, then the mesh's */
     double (*triangle)[9];   /* corners x0, y0, z0, x1, ..., z2 (malloc'd: options_free) */
@@ -142,6 +144,9 @@ int options_planes(const config *c, int dim, double plane[RUN_PLANES_MAX][4], in
 /* segments= read for a world of dimension dim (2D only). */
 int options_segments(const config *c, int dim, double segment[RUN_SEGMENTS_MAX][4],
                      int *nsegments, cli_error *error);
+/* segments_file= for a world of dimension dim (2D only; *path NULL when
+ * it is not given); setup_scene reads the file. */
+int options_segments_file(const config *c, int dim, const char **path, cli_error *error);
 /* triangles= read for a world of dimension dim (3D only). */
 int options_triangles(const config *c, int dim, double triangle[RUN_TRIANGLES_MAX][9],
                       int *ntriangles, cli_error *error);

@@ -401,6 +401,9 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
         fprintf(out, "  segments           %d fixed (%zu disks of the placement left out on "
                      "them)\n",
                 o->nsegments, o->on_segments);
+    if (o->segments_file)
+        fprintf(out, "  segments_file      %s: %zu segments\n", o->segments_file,
+                o->segments_from_file);
     if (o->ntriangles)
         fprintf(out,
                 "  triangles          %d fixed (%zu spheres of the placement left out on "
@@ -596,6 +599,13 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     if (o->nsegments) {
         json_int(out, "segments", (unsigned long long)o->nsegments, &first);
         json_int(out, "on_segments", (unsigned long long)o->on_segments, &first);
+    }
+    if (o->segments_file) {
+        /* The file and its segments (among `segments`, after segments='s). */
+        json_key(out, "segments_file", &first);
+        fputs("{\"file\": ", out);
+        json_string(out, o->segments_file);
+        fprintf(out, ", \"segments\": %zu}", o->segments_from_file);
     }
     if (o->ntriangles) {
         json_int(out, "triangles", (unsigned long long)o->ntriangles, &first);

@@ -8,6 +8,7 @@
 
 #include "frames.h"
 #include "mesh.h"
+#include "segments_file.h"
 #include "obstacles.h"
 
 /* Below this packing fraction spheres are placed at random; above, on a
@@ -65,10 +66,31 @@ int setup_read_init(config *c, carom_scene *scene, cli_error *error)
     return config_apply_default(c, KEY_DIM, scene->dim == 2 ? "2" : "3", origin, error);
 }
 
-/* mesh=FILE: its triangles after triangles='s, once the box and the
- * boundaries are known. */
+/* segments_file=FILE: its segments after segments='s, once the box is
+ * known. */
+static int load_segments_file(run_options *o, cli_error *error)
+{
+    if (!o->segments_file)
+        return 0;
+    double(*all)[4];
+    int n;
+    if (segments_gather((const double(*)[4])o->segment, o->nsegments, o->segments_file, o->box,
+                        &all, &n, error))
+        return error->exit_code;
+    o->segments_from_file = (size_t)(n - o->nsegments);
+    free(o->segment);
+    o->segment = all;
+    o->nsegments = n;
+    return 0;
+}
+
+/* mesh=FILE: its triangles after triangles='s, and segments_file=FILE:
+ * its segments after segments='s, once the box and the boundaries are
+ * known. */
 static int load_mesh(run_options *o, cli_error *error)
 {
+    if (load_segments_file(o, error))
+        return error->exit_code;
     if (!o->mesh)
         return 0;
     double(*t)[9];

@@ -290,6 +290,31 @@ if check(len(files) == 2, f"render segments: {len(files)} frames"):
     for problem in segment_problems(read_png(files[-1]), hopper, 40.0):
         failures.append(f"render segments: {problem}")
 
+# The same hopper from a file (segments_file=), and a trajectory of a run
+# with it drawn with its segments (input= with segments_file=; few disks,
+# so that none hides a segment).
+hopper_file = os.path.join(WORK, "hopper.txt")
+with open(hopper_file, "w") as f:
+    f.write("# a hopper\n" + "".join(" ".join(map(str, g)) + "\n" for g in hopper))
+out = fresh("render_segments_file")
+run(["render", "dim=2", "n=600", "box=40", "boundary=walls", "gravity=5", "restitution=0.8",
+     "restitution_min_speed=1", f"segments_file={hopper_file}", "frames=2", "width=240",
+     "height=240", "hud=off", f"out={out}"])
+files = frames_in(out)
+if check(len(files) == 2, f"render segments_file: {len(files)} frames"):
+    for problem in segment_problems(read_png(files[-1]), hopper, 40.0):
+        failures.append(f"render segments_file: {problem}")
+traj_segments = os.path.join(WORK, "traj_segments.xyz")
+run(["run", "dim=2", "n=30", "box=40", "boundary=walls", f"segments_file={hopper_file}",
+     "time=1", "frame_interval=0.5", f"trajectory={traj_segments}"])
+out = fresh("render_traj_segments")
+run(["render", f"input={traj_segments}", f"segments_file={hopper_file}", "width=240",
+     "height=240", "hud=off", f"out={out}"])
+files = frames_in(out)
+if check(len(files) >= 2, f"render trajectory with segments_file: {len(files)} frames"):
+    for problem in segment_problems(read_png(files[0]), hopper, 40.0):
+        failures.append(f"render trajectory with segments_file: {problem}")
+
 # The large sphere meets segments: dragged from above a shelf (y = 100,
 # x 40 to 110) to below it, it stops on top of the shelf; dragged to
 # (20, 60), a target beyond the shelf's end whose straight path crosses the

@@ -249,6 +249,10 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
     d->ntriangles = s->ntriangles;
     s->triangle = NULL;
     s->ntriangles = 0;
+    d->segment = s->segment; /* and so are the segments */
+    d->nsegments = s->nsegments;
+    s->segment = NULL;
+    s->nsegments = 0;
     carom_scene_init(&d->initial);
     d->def = s->def;
     memcpy(d->gravity_on, s->def.gravity, sizeof d->gravity_on);
@@ -275,10 +279,8 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         return fail(d, "planes", "too many");
     memcpy(d->plane, s->plane, sizeof d->plane);
     d->nplanes = s->nplanes;
-    if (s->nsegments < 0 || s->nsegments > FRAME_SEGMENTS_MAX)
-        return fail(d, "segments", "too many");
-    d->nsegments = s->nsegments;
-    memcpy(d->segment, s->segment, sizeof d->segment);
+    if (d->nsegments < 0 || (d->nsegments > 0 && !d->segment))
+        return fail(d, "segments", "none given");
     if (d->ntriangles < 0 || (d->ntriangles > 0 && !d->triangle))
         return fail(d, "triangles", "none given");
     d->driven = s->driven;
@@ -398,6 +400,7 @@ void driver_free(driver *d)
     carom_scene_free(&d->initial);
     free(d->bands);
     free(d->triangle);
+    free(d->segment);
     free(d->angle);
     memset(d, 0, sizeof *d);
 }
@@ -554,7 +557,7 @@ int driver_fill_frame(driver *d, view_frame *f, view_colour colour)
     f->nplanes = d->nplanes;
     memcpy(f->plane, d->plane, sizeof f->plane);
     f->nsegments = d->nsegments;
-    memcpy(f->segment, d->segment, sizeof f->segment);
+    f->segment = (const double(*)[4])d->segment;
     f->ntriangles = d->ntriangles;
     f->triangle = (const double(*)[9])d->triangle;
     f->spokes = d->spokes;

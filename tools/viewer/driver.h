@@ -66,8 +66,8 @@ typedef struct driver_settings {
     run_options motion_options;
     motion orbits;        /* motion=orbits: read by viewer_prepare; driver_create
                              takes it over (and leaves it empty) */
-    int nsegments;        /* fixed segments (2D) */
-    double segment[FRAME_SEGMENTS_MAX][4];
+    int nsegments;        /* fixed segments (2D): segments= and segments_file= */
+    double (*segment)[4]; /* malloc'd; driver_create takes it over (leaving NULL) */
     int ntriangles;        /* fixed triangles (3D): triangles= and mesh= */
     double (*triangle)[9]; /* malloc'd; driver_create takes it over (leaving NULL) */
     /* The keys that name species, as options_from_config gives them
@@ -96,7 +96,7 @@ typedef struct driver {
     int nplanes;
     double plane[FRAME_PLANES_MAX][4]; /* unit normal, offset */
     int nsegments;
-    double segment[FRAME_SEGMENTS_MAX][4];
+    double (*segment)[4];       /* the driver's (freed by driver_free) */
     int ntriangles;
     double (*triangle)[9];      /* the driver's (freed by driver_free) */
     /* Pairs of species that pass through each other; pairs and species

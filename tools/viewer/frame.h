@@ -25,7 +25,6 @@
 #include <stdint.h>
 
 #define FRAME_PLANES_MAX 16
-#define FRAME_SEGMENTS_MAX 16
 
 typedef struct view_frame {
     int dim;
@@ -45,7 +44,7 @@ typedef struct view_frame {
     int nplanes;
     double plane[FRAME_PLANES_MAX][4]; /* normal, offset: spheres stay where n . x >= d + r */
     int nsegments;
-    double segment[FRAME_SEGMENTS_MAX][4]; /* 2D: x0, y0, x1, y1 */
+    const double (*segment)[4]; /* 2D: x0, y0, x1, y1 (the filler's, as the triangles) */
     int ntriangles;
     const double (*triangle)[9]; /* 3D: corners x0, y0, z0, ..., z2 (not the frame's: its
                                     filler's, which keeps them while the frame is drawn) */

@@ -12,6 +12,7 @@
 #include "frame.h"
 #include "options.h"
 #include "raster.h"
+#include "segments_file.h"
 #include "soft_scene.h"
 #include "traj_reader.h"
 #include "video_out.h"
@@ -39,6 +40,7 @@ typedef struct render_job {
     video_out out;
     view_frame frame;
     double (*triangle)[9]; /* input=: triangles= and mesh='s, which frame.triangle shows */
+    double (*segment)[4];  /* input=: segments= and segments_file='s (frame.segment) */
     char err[1200];
     int exit_code; /* of a failure described in err */
 } render_job;
@@ -125,6 +127,22 @@ static int input_triangles(render_job *j, cli_error *e)
     return 0;
 }
 
+/* input= with segments= or segments_file=: the run's segments, drawn in
+ * every frame (the file's checked against the first frame's box). */
+static int input_segments(render_job *j, cli_error *e)
+{
+    double given[RUN_SEGMENTS_MAX][4];
+    int n_given;
+    const char *path;
+    if (options_segments(j->va.input_keys, j->frame.dim, given, &n_given, e) ||
+        options_segments_file(j->va.input_keys, j->frame.dim, &path, e) ||
+        segments_gather((const double(*)[4])given, n_given, path, j->frame.box, &j->segment,
+                        &j->frame.nsegments, e))
+        return e->exit_code;
+    j->frame.segment = (const double(*)[4])j->segment;
+    return 0;
+}
+
 /* The spokes' angles of a trajectory frame (2D with spins): 0 in the
  * first frame, then turned by each sphere's spin about z in this frame
  * times the time since the last one, as the driver turns them each frame
@@ -165,8 +183,7 @@ static int render_trajectory(render_job *j)
             cli_error e;
             if (options_planes(j->va.input_keys, j->frame.dim, j->frame.plane, &j->frame.nplanes,
                                &e) ||
-                options_segments(j->va.input_keys, j->frame.dim, j->frame.segment,
-                                 &j->frame.nsegments, &e) ||
+                input_segments(j, &e) ||
                 input_triangles(j, &e)) {
                 snprintf(j->err, sizeof j->err, "%s (%s is %dD)", e.message, j->va.input,
                          j->frame.dim);
@@ -258,6 +275,7 @@ int render_command(int argc, char **argv, cli_error *error)
         driver_free(&d);
     frame_free(&j->frame);
     free(j->triangle);
+    free(j->segment);
     raster_free(&j->r);
     viewer_args_free(&j->va);
     free(j);

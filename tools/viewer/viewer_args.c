@@ -15,7 +15,6 @@
 #define MAX_PIXELS 8192
 
 _Static_assert(FRAME_PLANES_MAX == RUN_PLANES_MAX, "the viewer draws every plane of a run");
-_Static_assert(FRAME_SEGMENTS_MAX == RUN_SEGMENTS_MAX, "and every segment");
 
 typedef enum vkey {
     VK_WIDTH, VK_HEIGHT, VK_COLOR, VK_TIME_SCALE, VK_BIG, VK_BIG_RADIUS, VK_BIG_MASS,
@@ -249,20 +248,23 @@ static void defaults(viewer_args *va, driver_settings *ds)
 }
 
 /* With input=, the pictures come from the file: a key of `carom run`
- * would be silently ignored, so it is refused, except planes=, segments=
- * triangles= and mesh= (to draw the run's), which are kept for render to
- * read. */
+ * would be silently ignored, so it is refused, except planes=, segments=,
+ * segments_file=, triangles= and mesh= (to draw the run's), which are
+ * kept for render to read. */
 static int keep_input_keys(config *c, viewer_args *va, cli_error *error)
 {
     for (int k = 0; k < KEY_COUNT; k++)
-        if (k != KEY_PLANES && k != KEY_SEGMENTS && k != KEY_TRIANGLES && k != KEY_MESH &&
-            k != KEY_MESH_SCALE && k != KEY_MESH_SHIFT && config_is_set(c, (config_key)k))
+        if (k != KEY_PLANES && k != KEY_SEGMENTS && k != KEY_SEGMENTS_FILE &&
+            k != KEY_TRIANGLES && k != KEY_MESH && k != KEY_MESH_SCALE && k != KEY_MESH_SHIFT &&
+            config_is_set(c, (config_key)k))
             return cli_fail(error, CLI_EXIT_USAGE,
                             "%s: key '%s' does not apply with input= (the pictures come from "
                             "the file; of the keys of `carom run` only planes=, segments=, "
-                            "triangles= and mesh= (mesh_scale=, mesh_shift=) may be given)",
+                            "segments_file=, triangles= and mesh= (mesh_scale=, mesh_shift=) "
+                            "may be given)",
                             c->origin[k], config_key_name((config_key)k));
     if (!config_is_set(c, KEY_PLANES) && !config_is_set(c, KEY_SEGMENTS) &&
+        !config_is_set(c, KEY_SEGMENTS_FILE) &&
         !config_is_set(c, KEY_TRIANGLES) && !config_is_set(c, KEY_MESH) &&
         !config_is_set(c, KEY_MESH_SCALE) && !config_is_set(c, KEY_MESH_SHIFT))
         return 0;
@@ -367,8 +369,10 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         ds->time_scale = va->time_scale;
         ds->nplanes = o.nplanes;
         memcpy(ds->plane, o.plane, sizeof ds->plane);
-        ds->nsegments = o.nsegments;
-        memcpy(ds->segment, o.segment, sizeof ds->segment);
+        ds->nsegments = o.nsegments; /* taken over as the triangles */
+        ds->segment = o.segment;
+        o.segment = NULL;
+        o.nsegments = 0;
         ds->ntriangles = o.ntriangles; /* taken over (driver_create takes them on) */
         ds->triangle = o.triangle;
         o.triangle = NULL;
@@ -379,7 +383,8 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         ds->pair_friction = o.pair_friction;
         ds->species_wall_friction = o.species_wall_friction;
         ds->driven = o.motion != MOTION_BALLISTIC;
-        ds->motion_options = o; /* (without the triangles: the motion needs none) */
+        ds->motion_options = o; /* (without the triangles and segments: the motion
+                                   needs none) */
         if (drag_text)
             status = parse_drag(drag_text, scene->dim, va->drag, error);
         va->has_drag = drag_text != NULL;
@@ -389,6 +394,9 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         free(ds->triangle);
         ds->triangle = NULL;
         ds->ntriangles = 0;
+        free(ds->segment);
+        ds->segment = NULL;
+        ds->nsegments = 0;
     }
     options_free(&o);
     config_free(&c);
