@@ -2018,9 +2018,11 @@ def worst_into(rows, triangles):
 
 def case_segments_file(r):
     """segments_file=FILE: fixed segments from a text file, one 'x0 y0 x1
-    y1' a line, numbered after segments='s. Five segments given by
-    segments=, by the file (comments, blank lines, tabs, CRLF), or split
-    between the two, make the same run to the last bit. A board of 120
+    y1' a line (or a path through more points), numbered after
+    segments='s. Five segments given by segments=, by the file (comments,
+    blank lines, tabs, CRLF), or split between the two, make the same run
+    to the last bit; so does a square as one closed path; the example
+    examples/shelves.txt loads. A board of 120
     (beyond segments='s 16) under gravity: counted in the JSON, no disk
     of the final state nearer than its radius to any. Every bad line is
     refused naming the file, the line and the field; 3D and viscosity=
@@ -2056,6 +2058,20 @@ def case_segments_file(r):
     for name in ("file", "split"):
         expect(runs[name] == runs["keyed"], "segments_file (%s) differs from segments=: %r vs %r"
                % (name, runs[name][:4], runs["keyed"][:4]))
+    # A path: a closed outline through five points is four segments.
+    square = [(5, 5, 35, 5), (35, 5, 35, 35), (35, 35, 5, 35), (5, 35, 5, 5)]
+    outline = r.path("outline.txt")
+    with open(outline, "w") as f:
+        f.write("5 5 35 5 35 35 5 35 5 5  # a square\n")
+    runs = []
+    for keys in (["segments=" + "/".join(",".join(str(v) for v in g) for g in square)],
+                 ["segments_file=" + outline]):
+        final = r.path("outline_%d.xyz" % len(runs))
+        d = r.json(base + keys + ["final=" + final])
+        with open(final) as f:
+            runs.append((d["segments"], d["on_segments"], d["collisions"], d["events_by_type"],
+                         f.read()))
+    expect(runs[0][0] == 4 and runs[1] == runs[0], "outline: %r vs %r" % (runs[1][:4], runs[0][:4]))
     board = []
     for row in range(8):
         for k in range(15):
@@ -2081,16 +2097,24 @@ def case_segments_file(r):
             u = max(0.0, min(1.0, ((row[0] - x0) * dx + (row[1] - y0) * dy) / (dx * dx + dy * dy)))
             worst = max(worst, 1.0 - math.hypot(row[0] - x0 - u * dx, row[1] - y0 - u * dy) / row[6])
     expect(worst < 1e-9, "board: a disk %r of its radius into a segment" % worst)
+    shelves = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples",
+                           "shelves.txt")
+    d = r.json(["dim=2", "n=2000", "box=100", "boundary=walls", "gravity=5", "restitution=0.8",
+                "segments_file=" + shelves, "time=1"])
+    expect(d["segments"] == 14 and d["on_segments"] > 0 and d["max_overlap"] < 1e-9,
+           "examples/shelves.txt: %r" % d)
     p = r.ok(["dim=2", "n=100", "box=100", "boundary=walls", "segments_file=" + board_path,
               "time=0.1"])
     expect("segments_file      %s: 120 segments" % board_path in p.stdout,
            "summary lacks segments_file:\n%s" % p.stdout)
-    bad = [("1 2 3\n", ":1: field 4 (y1) is missing"),
+    bad = [("1 2 3\n", ":1: 3 numbers: expected the points of a segment or a path"),
            ("# c\n\n1 2 3 x\n", ":3: field 4 (y1): 'x' is not a number"),
-           ("1 2 3 4 5\n", ":1: trailing text '5' after the 4 fields"),
-           ("1 2 300 4\n", ":1: the segment (1, 2)-(300, 4) leaves the box [0, 100] x [0, 100]"),
-           ("1 2 3 4\n-1 2 3 4\n", ":2: the segment (-1, 2)-(3, 4) leaves the box"),
-           ("1 2 1 2\n", ":1: the segment's two ends are the same point (1, 2)"),
+           ("1 2 3 4 5 6 7\n", ":1: 7 numbers: expected the points"),
+           ("1 2 3 4 5 6 7 y\n", ":1: field 8 (y3): 'y' is not a number"),
+           ("1 2 300 4\n", ":1: point 1 (300, 4) leaves the box [0, 100] x [0, 100]"),
+           ("1 2 3 4\n1 2 3 4 -1 2\n", ":2: point 2 (-1, 2) leaves the box"),
+           ("1 2 1 2\n", ":1: points 0 and 1 are the same point (1, 2)"),
+           ("1 2 3 4 3 4\n", ":1: points 1 and 2 are the same point (3, 4)"),
            ("1 nan 3 4\n", ":1: field 2 (y0): NaN is not allowed"),
            ("1 2 inf 4\n", ":1: field 3 (x1): infinity"),
            ("1 2 3 4\0\n", ":1: unexpected NUL byte"),

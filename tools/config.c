@@ -37,9 +37,9 @@ static const struct {
     [KEY_SEGMENTS] = {"segments", "fixed segments x0,y0,x1,y1 separated by /: thin walls (2D; "
                                   "repeated across periodic axes) disks bounce off on both "
                                   "sides"},
-    [KEY_SEGMENTS_FILE] = {"segments_file", "a text file of fixed segments, one 'x0 y0 x1 y1' a "
-                                            "line (# comments): as segments=, any number, "
-                                            "numbered after segments='s"},
+    [KEY_SEGMENTS_FILE] = {"segments_file", "a text file of fixed segments, a line 'x0 y0 x1 y1' "
+                                            "or a path 'x0 y0 x1 y1 x2 y2 ...' (# comments): as "
+                                            "segments=, any number, after segments='s"},
     [KEY_TRIANGLES] = {"triangles", "fixed triangles x0,y0,z0,x1,y1,z1,x2,y2,z2 separated by /: "
                                     "thin walls (3D; repeated across periodic axes) spheres "
                                     "bounce off on both sides"},

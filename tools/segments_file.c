@@ -10,52 +10,71 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const field_names[4] = {"x0", "y0", "x1", "y1"};
-
-/* The four numbers of one line (comment cut, not blank). */
-static int parse_segment(char *s, const char *path, long line, const double box[3], double v[4],
-                         cli_error *error)
+/* Field f of a line (from 0) as the README names it: x0, y0, x1, ... */
+static void field_name(size_t f, char name[32])
 {
-    for (int f = 0; f < 4; f++) {
+    snprintf(name, 32, "%c%zu", f % 2 ? 'y' : 'x', f / 2);
+}
+
+/* The numbers of one line (comment cut, not blank) into *v (grown as
+ * needed), *count of them: every field a finite number. */
+static int parse_numbers(char *s, const char *path, long line, double **v, size_t *count,
+                         size_t *cap, cli_error *error)
+{
+    *count = 0;
+    for (;;) {
         while (*s && isspace((unsigned char)*s))
             s++;
         if (!*s)
-            return cli_fail(error, CLI_EXIT_USAGE,
-                            "%s:%ld: field %d (%s) is missing: expected 4 numbers 'x0 y0 x1 y1', "
-                            "found %d", path, line, f + 1, field_names[f], f);
+            return 0;
         char *start = s;
         while (*s && !isspace((unsigned char)*s))
             s++;
         char saved = *s;
         *s = '\0';
-        char *end;
+        char *end, name[32];
         double x = strtod(start, &end);
+        field_name(*count, name);
         if (end == start || *end != '\0')
-            return cli_fail(error, CLI_EXIT_USAGE, "%s:%ld: field %d (%s): '%.40s' is not a number",
-                            path, line, f + 1, field_names[f], start);
+            return cli_fail(error, CLI_EXIT_USAGE, "%s:%ld: field %zu (%s): '%.40s' is not a number",
+                            path, line, *count + 1, name, start);
         *s = saved;
         if (!isfinite(x))
-            return cli_fail(error, CLI_EXIT_USAGE,
-                            "%s:%ld: field %d (%s): %s is not allowed", path, line, f + 1,
-                            field_names[f], isnan(x) ? "NaN" : "infinity (or a number too large)");
-        v[f] = x;
+            return cli_fail(error, CLI_EXIT_USAGE, "%s:%ld: field %zu (%s): %s is not allowed",
+                            path, line, *count + 1, name,
+                            isnan(x) ? "NaN" : "infinity (or a number too large)");
+        if (*count == *cap) {
+            size_t grown = *cap ? 2 * *cap : 16;
+            double *p = realloc(*v, grown * sizeof *p);
+            if (!p)
+                return cli_fail(error, CLI_EXIT_RUNTIME, "%s: out of memory", path);
+            *v = p;
+            *cap = grown;
+        }
+        (*v)[(*count)++] = x;
     }
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    if (*s)
+}
+
+/* The points of one line, checked: at least two, each inside the box,
+ * no two in a row the same (a segment without a length). */
+static int check_points(const double *v, size_t count, const char *path, long line,
+                        const double box[3], cli_error *error)
+{
+    if (count < 4 || count % 2)
         return cli_fail(error, CLI_EXIT_USAGE,
-                        "%s:%ld: trailing text '%.40s' after the 4 fields (x0 y0 x1 y1)", path,
-                        line, s);
-    for (int f = 0; f < 4; f++)
+                        "%s:%ld: %zu numbers: expected the points of a segment or a path, "
+                        "'x0 y0 x1 y1 [x2 y2 ...]' (two numbers a point, at least two points)",
+                        path, line, count);
+    for (size_t f = 0; f < count; f++)
         if (v[f] < 0.0 || v[f] > box[f % 2])
             return cli_fail(error, CLI_EXIT_USAGE,
-                            "%s:%ld: the segment (%g, %g)-(%g, %g) leaves the box [0, %g] x "
-                            "[0, %g] (field %d, %s)", path, line, v[0], v[1], v[2], v[3], box[0],
-                            box[1], f + 1, field_names[f]);
-    if (v[0] == v[2] && v[1] == v[3])
-        return cli_fail(error, CLI_EXIT_USAGE,
-                        "%s:%ld: the segment's two ends are the same point (%g, %g)", path, line,
-                        v[0], v[1]);
+                            "%s:%ld: point %zu (%g, %g) leaves the box [0, %g] x [0, %g]", path,
+                            line, f / 2, v[f - f % 2], v[f - f % 2 + 1], box[0], box[1]);
+    for (size_t q = 2; q < count; q += 2)
+        if (v[q] == v[q - 2] && v[q + 1] == v[q - 1])
+            return cli_fail(error, CLI_EXIT_USAGE,
+                            "%s:%ld: points %zu and %zu are the same point (%g, %g): a segment "
+                            "needs two ends apart", path, line, q / 2 - 1, q / 2, v[q], v[q + 1]);
     return 0;
 }
 
@@ -84,7 +103,8 @@ int segments_file_read(const char *path, const double box[3], double (**segment)
         return cli_fail(error, CLI_EXIT_USAGE, "cannot open segments file %s: %s", path,
                         strerror(errno));
     char *text = NULL;
-    size_t text_cap = 0, cap = 0;
+    double *v = NULL; /* a line's numbers */
+    size_t text_cap = 0, cap = 0, v_cap = 0;
     long line = 0;
     int status = 0;
     ssize_t len;
@@ -104,17 +124,22 @@ int segments_file_read(const char *path, const double box[3], double (**segment)
             s++;
         if (!*s)
             continue;
-        double v[4];
-        status = parse_segment(s, path, line, box, v, error);
-        if (!status && append(segment, nsegments, &cap, v))
-            status = cli_fail(error, CLI_EXIT_RUNTIME, "%s: out of memory", path);
+        size_t count;
+        status = parse_numbers(s, path, line, &v, &count, &v_cap, error);
+        if (!status)
+            status = check_points(v, count, path, line, box, error);
+        for (size_t q = 0; !status && q + 2 < count; q += 2)
+            if (append(segment, nsegments, &cap, v + q))
+                status = cli_fail(error, CLI_EXIT_RUNTIME, "%s: out of memory", path);
     }
     if (!status && ferror(f))
         status = cli_fail(error, CLI_EXIT_USAGE, "%s: error reading the file", path);
     if (!status && *nsegments == 0)
-        status = cli_fail(error, CLI_EXIT_USAGE, "%s: no segments (one 'x0 y0 x1 y1' a line)",
-                          path);
+        status = cli_fail(error, CLI_EXIT_USAGE,
+                          "%s: no segments (a line 'x0 y0 x1 y1 [x2 y2 ...]': a segment, or a "
+                          "path through its points)", path);
     free(text);
+    free(v);
     fclose(f);
     if (status) {
         free(*segment);

@@ -2,17 +2,19 @@
  * (and view/render): a maze, a Galton board, a level drawn elsewhere,
  * with as many segments as it needs (segments= takes at most 16).
  *
- * Contract: one segment per line, exactly four numbers separated by
- * blanks, `x0 y0 x1 y1` (its two ends); `#` starts a comment and blank
- * lines are skipped. segments_file_read either returns 0 with *segment a
- * malloc'd array of *nsegments >= 1 segments in line order (the caller
- * frees it), or fails with one line "path:line: ..." naming the field
- * for a missing field, a word that is not a number, NaN or infinity,
- * text after the fourth field, a NUL byte, an end outside the box
- * [0, box[0]] x [0, box[1]] or two equal ends (what
- * carom_world_add_segment refuses); "path: no segments" for a file
- * without one, and the system's reason for a file it cannot read.
- * Nothing is printed.
+ * Contract: each line is a path through two or more points, `x0 y0 x1
+ * y1 [x2 y2 ...]`, numbers separated by blanks: a segment from each point
+ * to the next (two points: one segment; a closed outline repeats its
+ * first point at the end); `#` starts a comment and blank lines are
+ * skipped. segments_file_read either returns 0 with *segment a malloc'd
+ * array of *nsegments >= 1 segments in file order (the caller frees it),
+ * or fails with one line "path:line: ..." for a word that is not a
+ * number, NaN or infinity (naming the field: x0, y0, x1, ...), an odd
+ * count of numbers or fewer than four, a NUL byte, a point outside the
+ * box [0, box[0]] x [0, box[1]], or two points in a row the same (a
+ * segment without a length, which carom_world_add_segment refuses);
+ * "path: no segments" for a file without one, and the system's reason
+ * for a file it cannot read. Nothing is printed.
  *
  * segments_gather puts the given segments (segments=) and then the
  * file's (path, unless NULL) into one malloc'd array *all of *n (NULL
