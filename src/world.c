@@ -102,7 +102,7 @@ static carom_status reserve(carom_world *w, size_t n)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
         w->floors = f;
     }
-    if (w->def.response == CAROM_RESPONSE_NONE) {
+    if (w->def.response == CAROM_RESPONSE_NONE || w->reported) {
         reported_contacts *r = realloc(w->reported, cap * sizeof *r);
         if (!r)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
@@ -291,6 +291,10 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
     size_t id = w->count;
     if (def->driven) {
+        if (w->sensing)
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "sphere %zu is driven, but some species sense each other "
+                              "(carom_world_set_sense), which driven spheres cannot", id);
         if (w->growth_rate > 0.0)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %zu is driven, but the world's spheres grow "
@@ -343,6 +347,7 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         for (int k = 0; k < REPORTED_MAX; k++) {
             w->reported[id].e[k].partner = SPHERE_NONE;
             w->reported[id].e[k].until = -INFINITY;
+            w->reported[id].e[k].at = -INFINITY;
         }
     }
     if (w->bounds) { /* a ballistic sphere's bound is itself */

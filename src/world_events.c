@@ -70,13 +70,19 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
             }
         }
     }
-    e[slot] = (reported_contact){j, COUNTER(a), w->events[j].counter, until};
+    e[slot] = (reported_contact){j, COUNTER(a), w->events[j].counter, until, w->time};
 }
 
+/* A contact reported without a response: in a report-only world, or of
+ * a sensing pair (counted apart from the collisions in a world that
+ * responds). */
 static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
-    w->stats.collisions++;
+    if (w->def.response == CAROM_RESPONSE_NONE)
+        w->stats.collisions++;
+    else
+        w->stats.sensed_contacts++;
     double shift[3];
     world_pair_shift(w, a, b, t, shift);
     if (world_reports_contacts(w)) {
@@ -123,7 +129,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
 
 static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
 {
-    if (w->def.response == CAROM_RESPONSE_NONE) {
+    if (w->def.response == CAROM_RESPONSE_NONE || spheres_sense(w, i, j)) {
         report_contact(w, i, j, t);
         return;
     }

@@ -63,7 +63,8 @@ carom_status carom_world_set_growth(carom_world *w, double rate)
         const char *refused = w->has_gravity                           ? "gravity"
                               : w->has_driven                          ? "driven spheres"
                               : w->def.response == CAROM_RESPONSE_NONE ? "report-only response"
-                                                                       : NULL;
+                              : w->sensing ? "sensing pairs (carom_world_set_sense)"
+                                           : NULL;
         if (refused)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "spheres cannot grow in a world with %s", refused);

@@ -166,7 +166,8 @@ typedef struct sphere_event {
 #define LIST_BLOCK 16
 #define LIST_MAX 255 /* counts are bytes */
 
-/* Report-only mode: the pairs a sphere was last reported with, each
+/* Report-only mode (and sensing pairs, world_species.c): the pairs a
+ * sphere was last reported with, each
  * remembered until the two have separated again (for the velocities they
  * had then): until that time a re-prediction of their meeting is the
  * contact already reported, whatever its last bits (frames, periodic
@@ -181,6 +182,7 @@ typedef struct reported_contact {
     uint32_t counter;         /* this sphere's counter at the report */
     uint32_t partner_counter; /* the partner's */
     double until;             /* separation time */
+    double at;                /* the report's time */
 } reported_contact;
 typedef struct reported_contacts {
     reported_contact e[REPORTED_MAX];
@@ -343,9 +345,15 @@ struct carom_world {
     double inertia_factor; /* I = inertia_factor m r^2 (def's, resolved) */
 
     /* Species that pass through each other (world_species.c): bit b of
-     * pass_through[a], symmetric; species_filter: some bit is set. */
+     * pass_through[a], symmetric: the pairs set to pass through
+     * (pass_set) and, in a world that responds, the pairs set to sense
+     * each other (sense); species_filter: some bit of pass_through is
+     * set; sensing: some pair senses in a world that responds. */
     uint32_t pass_through[CAROM_SPECIES_MAX];
+    uint32_t pass_set[CAROM_SPECIES_MAX];
+    uint32_t sense[CAROM_SPECIES_MAX];
     int species_filter;
+    int sensing;
     /* Contact laws by species (world_contact_laws.c): def's, and the
      * tables, NULL until a pair (a species) is set, then every entry;
      * whether some law in force is rough. */
@@ -391,6 +399,19 @@ static inline int spheres_meet(const carom_world *w, uint32_t i, uint32_t j)
 {
     return !w->species_filter ||
            !((w->pass_through[w->info[i].species] >> w->info[j].species) & 1u);
+}
+
+/* Whether the spheres in slots i and j sense each other: they pass
+ * through, and each contact is reported (world_species.c). */
+static inline int spheres_sense(const carom_world *w, uint32_t i, uint32_t j)
+{
+    return w->sensing && ((w->sense[w->info[i].species] >> w->info[j].species) & 1u);
+}
+
+/* Whether the pair is timed at all: it meets or senses. */
+static inline int spheres_interact(const carom_world *w, uint32_t i, uint32_t j)
+{
+    return spheres_meet(w, i, j) || spheres_sense(w, i, j);
 }
 
 /* The counter of the sphere whose hot record is s (see sphere_event). */

@@ -102,8 +102,8 @@ static void scene_shape(const carom_world *w, double *packing, double *spread)
     double met = 0.0;
     for (int a = 0; a < CAROM_SPECIES_MAX; a++)
         for (int b = 0; b < CAROM_SPECIES_MAX && count[a] > 0.0; b++)
-            if (!((w->pass_through[a] >> b) & 1u))
-                met += count[a] / all * filled[b];
+            if (!((w->pass_through[a] >> b) & 1u) || (w->sensing && ((w->sense[a] >> b) & 1u)))
+                met += count[a] / all * filled[b]; /* listed: they meet or sense */
     *packing = all > 0.0 ? met / box : 0.0;
     *spread = hi > 0.0 ? hi / lo : 1.0;
 }
@@ -412,7 +412,7 @@ static void gather_batch(carom_world *w, uint32_t i, const uint32_t *ids,
     /* ... then those that meet i join the lists. */
     for (int q = 0; q < kept; q++) {
         int m = near[q];
-        if (w->species_filter && !spheres_meet(w, i, ids[m]))
+        if (w->species_filter && !spheres_interact(w, i, ids[m]))
             continue;
         int image = image_code(nb->shift[cell_of[m]]);
         add_or_defer(w, deferral, i, ids[m], image);
@@ -626,7 +626,7 @@ int world_lists_valid(const carom_world *w)
         grid_neighbourhood_of(g, w->info[i].cc, &nb);
         for (int c = 0; c < nb.count; c++) {
             for (uint32_t j = g->head[nb.cell[c]]; j != SPHERE_NONE; j = w->cell_next[j]) {
-                if (j == i || !spheres_meet(w, i, j))
+                if (j == i || !spheres_interact(w, i, j))
                     continue;
                 double e[3];
                 for (int k = 0; k < 3; k++)

@@ -96,10 +96,13 @@ static inline double approach_time(const double dr[3], const double dv[3], doubl
  * are compared at: so predicting the pair again, at any later time,
  * without a velocity change gives the same time, bit for bit (lists are
  * remade and cells crossed between a prediction and its event; a
- * meeting found before now can only be round-off, and happens now). */
+ * meeting found before now can only be round-off, and happens now).
+ * report_only (a report-only world, or a sensing pair): the next time
+ * they touch coming from outside, if not before now; none while they
+ * overlap. */
 static double pair_time(const carom_world *w, const sphere *a, const double xa[3],
                         const double va[3], double tref, const sphere *b,
-                        const double shift[3], double now)
+                        const double shift[3], double now, int report_only)
 {
     double xb[3], vb[3];
     state_at(w, b, tref, xb, vb);
@@ -110,7 +113,6 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
     }
     double sigma = a->radius + b->radius;
     double b_dot = vec_dot(dr, dv);
-    int report_only = w->def.response == CAROM_RESPONSE_NONE;
     int same_fall = !w->has_gravity || INFO(a)->falls == INFO(b)->falls;
     if (same_fall && !report_only && b_dot >= 0.0)
         return INFINITY; /* not approaching: the common rejection */
@@ -482,7 +484,7 @@ static void scan_timed(const carom_world *w, pair_scan *p, const uint32_t *cand,
         } else if (report_only) {
             double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
             state_at(w, s, tref, xa, va);
-            t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now);
+            t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now, 1);
             if (earlier(p, t, j) && already_reported(w, p->i, j, t))
                 continue;
         } else if (!w->has_gravity) {
@@ -490,7 +492,7 @@ static void scan_timed(const carom_world *w, pair_scan *p, const uint32_t *cand,
         } else {
             double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
             state_at(w, s, tref, xa, va);
-            t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now);
+            t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now, 0);
         }
         offer(w, p, t, j);
     }
@@ -498,22 +500,61 @@ static void scan_timed(const carom_world *w, pair_scan *p, const uint32_t *cand,
 
 #define CANDIDATES_MAX (LIST_MAX > CANDIDATE_BATCH ? LIST_MAX : CANDIDATE_BATCH)
 
+/* Sphere i or j remembers a report of their contact at time at
+ * (whatever their counters: a pair is reported once at one instant). */
+static int reported_at(const carom_world *w, uint32_t i, uint32_t j, double at)
+{
+    for (int k = 0; k < REPORTED_MAX; k++)
+        if ((w->reported[i].e[k].partner == j && w->reported[i].e[k].at == at) ||
+            (w->reported[j].e[k].partner == i && w->reported[j].e[k].at == at))
+            return 1;
+    return 0;
+}
+
+/* The candidates that sense sphere p->i (ballistic, in a world that
+ * responds, world_species.c): timed as in a report-only world, each
+ * contact from outside once. Not left to the partner: taken whenever
+ * earliest. */
+static void scan_sensing(const carom_world *w, pair_scan *p, const uint32_t *cand,
+                         const double *const *cand_shift, int n)
+{
+    const sphere *s = p->s;
+    for (int m = 0; m < n; m++) {
+        uint32_t j = cand[m];
+        const sphere *o = &w->spheres[j];
+        double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
+        state_at(w, s, tref, xa, va);
+        double t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now, 1);
+        if (earlier(p, t, j) &&
+            (already_reported(w, p->i, j, t) || reported_at(w, p->i, j, p->now)))
+            continue;
+        offer(w, p, t, j);
+    }
+}
+
 /* scan_timed once some species pass through each other: only the
- * candidates that meet sphere p->i are timed (world_species.c). */
+ * candidates that meet sphere p->i are timed (world_species.c), and those
+ * that sense it by scan_sensing. */
 static __attribute__((noinline)) void scan_meeting(const carom_world *w, pair_scan *p,
                                                    const uint32_t *cand,
                                                    const double *const *cand_shift, int n)
 {
-    uint32_t meet[CANDIDATES_MAX];
-    const double *meet_shift[CANDIDATES_MAX];
-    int kept = 0;
+    uint32_t meet[CANDIDATES_MAX], sense[CANDIDATES_MAX];
+    const double *meet_shift[CANDIDATES_MAX], *sense_shift[CANDIDATES_MAX];
+    int kept = 0, sensed = 0;
     for (int m = 0; m < n; m++) {
         if (spheres_meet(w, p->i, cand[m])) {
             meet[kept] = cand[m];
             meet_shift[kept++] = cand_shift[m];
+        } else if (spheres_sense(w, p->i, cand[m])) {
+            sense[sensed] = cand[m];
+            sense_shift[sensed++] = cand_shift[m];
         }
     }
-    scan_timed(w, p, meet, meet_shift, kept);
+    if (kept)
+        scan_timed(w, p, meet, meet_shift, kept);
+    if (sensed)
+        scan_sensing(w, p, sense, sense_shift, sensed);
 }
 
 /* The candidates of a scan, at most CANDIDATES_MAX of them. */
@@ -864,7 +905,11 @@ static void find_event(const carom_world *w, uint32_t i, int leave, double x[3],
      * then evaluated in the order found. */
     *scan = scan_start(i, s, x, v, now, best, ev, leave && leaves_to_partner(w));
     if (lists) {
-        scan_timed(w, scan, cand, cand_shift, listed); /* lists hold only spheres that meet */
+        /* Lists hold only spheres that meet, or sense. */
+        if (w->sensing)
+            scan_meeting(w, scan, cand, cand_shift, listed);
+        else
+            scan_timed(w, scan, cand, cand_shift, listed);
     } else if (!w->levels.simple && !INFO(s)->big) {
         /* Several levels, or sparse cells (world_cells.c). */
         neighbour_lists nl;

@@ -1,17 +1,26 @@
-/* Species: which pairs of spheres meet.
+/* Species: which pairs of spheres meet, pass through each other, or
+ * sense each other.
  *
  * Contract: every sphere has a species (sphere_info.species, below
- * CAROM_SPECIES_MAX) and the world a symmetric table, pass_through, whose
- * bit b of row a says that species a and b pass through each other;
- * species_filter is set while any bit is. spheres_meet (world_internal.h)
- * is the one test: the pair scans of the predictions (world_predict.c)
- * drop the candidates that do not meet before timing them, the
- * neighbour lists (world_lists.c) hold only spheres that meet, and the
- * overlap checks (world_build.c, world_big.c, world_check.c,
- * world_driven_meet.c) skip them, so such pairs are never timed, never
- * collide, are never reported and may overlap. Nothing else changes:
- * walls, planes, segments and triangles meet every sphere, and the cells
- * hold every sphere whatever its species.
+ * CAROM_SPECIES_MAX) and each pair of species one mode: meet (the
+ * default), pass through (bit b of pass_set[a]) or sense (bit b of
+ * sense[a]), symmetric. The predictions read pass_through, the pairs
+ * that do not meet: those set to pass, and in a world that responds
+ * those set to sense (in a report-only world sensing is meeting: the
+ * contact is reported and nothing else happens); species_filter is set
+ * while any bit is, sensing while some pair senses in a world that
+ * responds. spheres_meet (world_internal.h) is the one test of meeting:
+ * the pair scans of the predictions (world_predict.c) drop the
+ * candidates that do not meet before timing them, the neighbour lists
+ * (world_lists.c) hold only spheres that meet or sense, and the overlap
+ * checks (world_build.c, world_big.c, world_check.c,
+ * world_driven_meet.c) skip those that do not meet, so such pairs never
+ * collide and may overlap. Sensing pairs (spheres_sense) are timed as in
+ * a report-only world (world_predict.c: each contact from outside, once)
+ * and reported without a response (world_events.c), remembered in
+ * reported[] as there; not with driven or growing spheres. Nothing else
+ * changes: walls, planes, segments and triangles meet every sphere, and
+ * the cells hold every sphere whatever its species.
  *
  * A change that makes pairs meet is checked against the spheres' places
  * now (after the first advance; before it, or while the spheres grow,
@@ -20,7 +29,9 @@
  * world builds again); a sphere that changes species is brought to the
  * world's time and predicts its own events again, and the events of
  * others that name it turn stale (its counter). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "world_internal.h"
 
@@ -33,22 +44,56 @@ int carom_world_passes_through(const carom_world *w, uint32_t a, uint32_t b)
 {
     if (!species_valid(a) || !species_valid(b))
         return 0;
-    return (int)((w->pass_through[a] >> b) & 1u);
+    return (int)((w->pass_set[a] >> b) & 1u);
 }
 
-static void set_bits(carom_world *w, uint32_t a, uint32_t b, int pass)
+int carom_world_senses(const carom_world *w, uint32_t a, uint32_t b)
 {
-    if (pass) {
-        w->pass_through[a] |= 1u << b;
-        w->pass_through[b] |= 1u << a;
+    if (!species_valid(a) || !species_valid(b))
+        return 0;
+    return (int)((w->sense[a] >> b) & 1u);
+}
+
+/* Whether spheres of species a and b meet (the table spheres_meet reads). */
+static int spheres_species_meet(const carom_world *w, uint32_t a, uint32_t b)
+{
+    return !((w->pass_through[a] >> b) & 1u);
+}
+
+/* What pair a-b does: meet, pass through or sense. */
+enum pair_mode { PAIR_MEET, PAIR_PASS, PAIR_SENSE };
+
+static enum pair_mode pair_mode_of(const carom_world *w, uint32_t a, uint32_t b)
+{
+    return (w->pass_set[a] >> b) & 1u ? PAIR_PASS : (w->sense[a] >> b) & 1u ? PAIR_SENSE
+                                                                            : PAIR_MEET;
+}
+
+static void set_bit(uint32_t *table, uint32_t a, uint32_t b, int on)
+{
+    if (on) {
+        table[a] |= 1u << b;
+        table[b] |= 1u << a;
     } else {
-        w->pass_through[a] &= ~(1u << b);
-        w->pass_through[b] &= ~(1u << a);
+        table[a] &= ~(1u << b);
+        table[b] &= ~(1u << a);
     }
-    w->species_filter = 0;
-    for (int s = 0; s < CAROM_SPECIES_MAX; s++)
-        if (w->pass_through[s])
-            w->species_filter = 1;
+}
+
+/* Pair a-b set to mode, and the tables the predictions read made from
+ * the two that are set: in a report-only world a sensing pair meets (it
+ * is reported, and nothing else happens to any pair that meets). */
+static void set_mode(carom_world *w, uint32_t a, uint32_t b, enum pair_mode mode)
+{
+    set_bit(w->pass_set, a, b, mode == PAIR_PASS);
+    set_bit(w->sense, a, b, mode == PAIR_SENSE);
+    int responds = w->def.response != CAROM_RESPONSE_NONE;
+    w->species_filter = w->sensing = 0;
+    for (int s = 0; s < CAROM_SPECIES_MAX; s++) {
+        w->pass_through[s] = w->pass_set[s] | (responds ? w->sense[s] : 0u);
+        w->species_filter |= w->pass_through[s] != 0;
+        w->sensing |= responds && w->sense[s] != 0;
+    }
 }
 
 /* Whether a change's overlaps are checked now: a built world whose
@@ -81,25 +126,43 @@ static carom_status check_species(carom_world *w, uint32_t a)
     return CAROM_OK;
 }
 
-carom_status carom_world_set_pass_through(carom_world *w, uint32_t a, uint32_t b, int pass)
+/* The memory of reports, for sensing pairs in a world that responds:
+ * every slot empty. */
+static carom_status reported_reserve(carom_world *w)
 {
-    if (w->busy)
-        return world_busy_failure(w, "carom_world_set_pass_through");
-    if (!species_valid(a) || !species_valid(b))
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "species must be below %d, not %u and %u",
-                          CAROM_SPECIES_MAX, (unsigned)a, (unsigned)b);
-    pass = pass != 0;
-    if (carom_world_passes_through(w, a, b) == pass)
+    if (w->reported || w->capacity == 0)
         return CAROM_OK;
-    set_bits(w, a, b, pass);
+    w->reported = malloc(w->capacity * sizeof *w->reported);
+    if (!w->reported)
+        return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for sensing pairs");
+    for (size_t i = 0; i < w->capacity; i++)
+        for (int k = 0; k < REPORTED_MAX; k++)
+            w->reported[i].e[k] = (reported_contact){SPHERE_NONE, 0, 0, -INFINITY, -INFINITY};
+    return CAROM_OK;
+}
+
+/* Pair a-b changes to mode; the spheres that now meet are checked for
+ * overlaps (and the change undone if two do), and every event is
+ * predicted again. */
+static carom_status change_mode(carom_world *w, uint32_t a, uint32_t b, enum pair_mode mode)
+{
+    enum pair_mode old = pair_mode_of(w, a, b);
+    if (old == mode)
+        return CAROM_OK;
+    int met = spheres_species_meet(w, a, b);
+    set_mode(w, a, b, mode);
+    if (w->sensing && reported_reserve(w) != CAROM_OK) {
+        set_mode(w, a, b, old);
+        return CAROM_ERR_OUT_OF_MEMORY;
+    }
     w->events_at_instant = 0;
-    if (!pass && w->def.response != CAROM_RESPONSE_NONE) {
+    if (!met && spheres_species_meet(w, a, b) && w->def.response != CAROM_RESPONSE_NONE) {
         if (check_now(w)) {
             carom_status st = check_species(w, a);
             if (st == CAROM_OK && b != a)
                 st = check_species(w, b);
             if (st != CAROM_OK) {
-                set_bits(w, a, b, 1);
+                set_mode(w, a, b, old);
                 return st;
             }
         } else {
@@ -120,6 +183,35 @@ static int no_longer_meet(const void *ctx, uint32_t a, uint32_t b)
 {
     const carom_world *w = ctx;
     return !spheres_meet(w, world_slot_of(w, a), world_slot_of(w, b));
+}
+
+carom_status carom_world_set_pass_through(carom_world *w, uint32_t a, uint32_t b, int pass)
+{
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_set_pass_through");
+    if (!species_valid(a) || !species_valid(b))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "species must be below %d, not %u and %u",
+                          CAROM_SPECIES_MAX, (unsigned)a, (unsigned)b);
+    return change_mode(w, a, b, pass ? PAIR_PASS : PAIR_MEET);
+}
+
+carom_status carom_world_set_sense(carom_world *w, uint32_t a, uint32_t b, int sense)
+{
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_set_sense");
+    if (!species_valid(a) || !species_valid(b))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "species must be below %d, not %u and %u",
+                          CAROM_SPECIES_MAX, (unsigned)a, (unsigned)b);
+    if (sense && w->def.response != CAROM_RESPONSE_NONE) {
+        const char *refused = w->has_driven ? "driven spheres"
+                              : w->growth_rate > 0.0 ? "growing spheres (carom_world_set_growth)"
+                                                     : NULL;
+        if (refused)
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "species %u and %u cannot sense each other in a world with %s",
+                              (unsigned)a, (unsigned)b, refused);
+    }
+    return change_mode(w, a, b, sense ? PAIR_SENSE : PAIR_MEET);
 }
 
 carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_t species)

@@ -306,6 +306,10 @@ typedef struct carom_stats {
                                    announced jumps, through
                                    carom_world_reprobe_sphere, are not
                                    counted) */
+    uint64_t sensed_contacts;   /* contacts of sensing pairs reported in a
+                                   world that responds
+                                   (carom_world_set_sense; not among the
+                                   collisions) */
 } carom_stats;
 
 typedef struct carom_world carom_world;
@@ -429,6 +433,35 @@ carom_status carom_world_set_pass_through(carom_world *world, uint32_t a, uint32
  * species out of range). */
 int carom_world_passes_through(const carom_world *world, uint32_t a, uint32_t b);
 carom_status carom_world_set_species(carom_world *world, carom_sphere_id id, uint32_t species);
+
+/* Sensing pairs: a game engine's sensors (triggers), a detector's
+ * counting, who-touched-whom without a push. Species a and b (a == b:
+ * spheres of one species) that sense each other (sense = 1) pass through
+ * each other, as if they passed through (carom_world_set_pass_through),
+ * and every contact is reported: each time two of them come to touch
+ * from outside, the contact callback and the recorded contacts get a
+ * CAROM_CONTACT_SPHERE contact at that exact time with impulse 0 and the
+ * velocities unchanged (a callback may change them, as for any
+ * contact), once; not again while they overlap, nor when they part.
+ * They are counted in carom_stats.sensed_contacts, not among the
+ * collisions (and add nothing to the virial). Every other pair goes on
+ * as before: a sphere may collide with some species and sense others.
+ * In a report-only world (CAROM_RESPONSE_NONE) sensing is meeting:
+ * every contact is reported anyway. A pair is in one mode: sensing
+ * (sense = 1), passing through (carom_world_set_pass_through(..., 1)) or
+ * meeting (either call with 0, the default); setting one mode ends the
+ * others, and a change that makes pairs meet is checked for overlaps as
+ * carom_world_set_pass_through's. Every event is predicted again (O(N)).
+ * A contact at the same instant as its pair's last report is not
+ * reported again (when a sphere collides elsewhere at the instant it
+ * touches a sensing partner). Refused (CAROM_ERR_INVALID_ARGUMENT) in a
+ * world that responds and has driven spheres or growing ones
+ * (carom_world_set_growth), and driven spheres and growth are refused in
+ * a world where some pair senses; and for species out of range.
+ * carom_world_senses: 1 if species a and b sense each other (0 for
+ * species out of range). */
+carom_status carom_world_set_sense(carom_world *world, uint32_t a, uint32_t b, int sense);
+int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
 
 /* Restitution by species: the coefficient of restitution of a contact
  * between spheres of species a and b (symmetric), and of a sphere of

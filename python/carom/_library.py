@@ -147,6 +147,7 @@ class carom_stats(ctypes.Structure):
         ("prefetch_advances", ctypes.c_uint64),
         ("reorders", ctypes.c_uint64),
         ("bound_breaks", ctypes.c_uint64),
+        ("sensed_contacts", ctypes.c_uint64),
     ]
 
 
@@ -258,6 +259,8 @@ _PROTOTYPES = {
     "carom_world_set_pass_through": (_status, [_world_p, ctypes.c_uint32, ctypes.c_uint32,
                                                ctypes.c_int]),
     "carom_world_passes_through": (ctypes.c_int, [_world_p, ctypes.c_uint32, ctypes.c_uint32]),
+    "carom_world_set_sense": (_status, [_world_p, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_int]),
+    "carom_world_senses": (ctypes.c_int, [_world_p, ctypes.c_uint32, ctypes.c_uint32]),
     "carom_world_set_species": (_status, [_world_p, _id, ctypes.c_uint32]),
     "carom_world_set_pair_restitution": (_status, [_world_p, ctypes.c_uint32, ctypes.c_uint32,
                                                    ctypes.c_double]),

@@ -428,13 +428,34 @@ class World:
         self._check(lib.carom_world_set_pass_through, species_number(a, "a"),
                     species_number(b, "b"), 1 if passes else 0)
 
-    def passes_through(self, a, b):
-        """Whether spheres of species a and b pass through each other."""
+    def _pair_query(self, function, a, b):
+        """A query of a pair of species (function), refused for species
+        out of range (the C query says 0: the setter's words)."""
         a, b = species_number(a, "a"), species_number(b, "b")
-        if max(a, b) >= _library.SPECIES_MAX:  # the C query says 0: the setter's words
+        if max(a, b) >= _library.SPECIES_MAX:
             raise Error(_library.STATUS_NAMES.index("CAROM_ERR_INVALID_ARGUMENT"),
                         f"species must be below {_library.SPECIES_MAX}, not {a} and {b}")
-        return bool(self._call(lib.carom_world_passes_through, a, b))
+        return bool(self._call(function, a, b))
+
+    def passes_through(self, a, b):
+        """Whether spheres of species a and b pass through each other."""
+        return self._pair_query(lib.carom_world_passes_through, a, b)
+
+    def set_sense(self, a, b, senses=True):
+        """Makes spheres of species a and b (a == b: of one species) sense
+        each other (carom_world_set_sense): they pass through each other,
+        and each time two of them come to touch from outside the contact
+        is reported (callback, recorded contacts) with impulse 0, counted
+        in get_stats().sensed_contacts, not among the collisions. A
+        sensor, a trigger. senses=False makes them meet (checked for
+        overlaps as set_pass_through(a, b, False)). Refused with
+        carom.Error in a world with driven or growing spheres."""
+        self._check(lib.carom_world_set_sense, species_number(a, "a"),
+                    species_number(b, "b"), 1 if senses else 0)
+
+    def senses(self, a, b):
+        """Whether spheres of species a and b sense each other."""
+        return self._pair_query(lib.carom_world_senses, a, b)
 
     def set_species(self, sphere, species):
         """Changes a sphere's species (carom_world_set_species; not from a

@@ -121,6 +121,7 @@ int main(void)
     FIELD(carom_stats, prefetch_advances);
     FIELD(carom_stats, reorders);
     FIELD(carom_stats, bound_breaks);
+    FIELD(carom_stats, sensed_contacts);
     end_struct();
     begin_struct("carom_scene", sizeof(carom_scene), 0);
     FIELD(carom_scene, dim);

@@ -1,8 +1,9 @@
-"""Species (World.set_pass_through, set_species, Scene.species): pairs
-whose species pass through each other fly through, walls still meet
-them, a change that would make overlapping spheres meet is refused, a
-mixture keeps its energy and keeps apart exactly the pairs that meet,
-and species go through scenes, worlds and XYZ files."""
+"""Species (World.set_pass_through, set_sense, set_species,
+Scene.species): pairs whose species pass through each other fly through
+(sensing ones reported at each touch), walls still meet them, a change
+that would make overlapping spheres meet is refused, a mixture keeps its
+energy and keeps apart exactly the pairs that meet, and species go
+through scenes, worlds and XYZ files."""
 
 import math
 
@@ -278,3 +279,24 @@ def test_driven_spheres_pass_through_by_species_too():
     pair meeting it knocks all three."""
     assert orbit_through_three(True) == {2}
     assert orbit_through_three(False) == {1, 2, 3}
+
+
+def test_sensing_species_pass_through_and_report_each_contact():
+    """World.set_sense: the head-on disks pass through each other and are
+    reported once, at t = 2.5 (impulse 0, velocities unchanged), counted
+    as sensed, not as collisions; then they reach the walls and come
+    back, and are reported again when they touch again, at t = 11.5."""
+    world, a, b, seen = head_on(False)
+    world.set_sense(1, 2)
+    assert world.senses(2, 1) and not world.passes_through(1, 2) and not world.senses(1, 1)
+    world.advance_to(12)
+    touches = [c for c in seen if c.kind == "sphere"]
+    assert [(c.time, {c.i, c.j}, c.impulse) for c in touches] == [(2.5, {a, b}, 0.0),
+                                                                   (11.5, {a, b}, 0.0)]
+    stats = world.get_stats()
+    assert stats.sensed_contacts == 2 and stats.collisions == 0
+    assert world.get_sphere(a).velocity == (-1.0, 0.0, 0.0)  # from the wall alone
+    world.set_pass_through(1, 2)  # one mode at a time
+    assert world.passes_through(1, 2) and not world.senses(1, 2)
+    with pytest.raises(carom.Error):
+        world.senses(0, 32)
