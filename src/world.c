@@ -102,7 +102,7 @@ static carom_status reserve(carom_world *w, size_t n)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);
         w->floors = f;
     }
-    if (w->def.response == CAROM_RESPONSE_NONE || w->reported) {
+    if (w->def.response == CAROM_RESPONSE_NONE || w->sensing || w->reported) {
         reported_contacts *r = realloc(w->reported, cap * sizeof *r);
         if (!r)
             return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for %zu spheres", n);

@@ -127,7 +127,8 @@ static carom_status check_species(carom_world *w, uint32_t a)
 }
 
 /* The memory of reports, for sensing pairs in a world that responds:
- * every slot empty. */
+ * every slot empty (with no room for spheres yet, the first reserve makes
+ * it, world.c). */
 static carom_status reported_reserve(carom_world *w)
 {
     if (w->reported || w->capacity == 0)

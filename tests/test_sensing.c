@@ -205,8 +205,9 @@ static int check_reports_by_steps(sense_log *log, int n, double dt, int steps)
 
 /* Two spheres (radius 0.5) at x = 3 and 7 closing at speed 2 in a
  * periodic box of 20: they touch at t = 1.5, are reported then, and go
- * on through each other. */
-static void test_head_on(void)
+ * on through each other. The pair set to sense after the spheres are
+ * added, or before (when the world has no room for any yet). */
+static void head_on(int sense_first)
 {
     const double box[3] = {20.0, 20.0, 20.0};
     const uint32_t species[2] = {0, 1};
@@ -214,6 +215,8 @@ static void test_head_on(void)
     carom_world *w = make_world(3, box, CAROM_BOUNDARY_PERIODIC, CAROM_NEIGHBOURS_AUTO,
                                 CAROM_RESPONSE_ELASTIC, NULL, &log);
     log.species = species;
+    if (sense_first) /* before the world has room for any sphere */
+        CHECK_OK(carom_world_set_sense(w, 1, 0, 1));
     for (int k = 0; k < 2; k++) {
         carom_sphere_def d = carom_sphere_default_def();
         d.position[0] = k ? 7.0 : 3.0;
@@ -246,6 +249,12 @@ static void test_head_on(void)
     if (log.n == 2)
         CHECK_NEAR(log.r[1].t, 11.5, 1e-11);
     free_world(w, &log);
+}
+
+static void test_head_on(void)
+{
+    head_on(0);
+    head_on(1);
 }
 
 /* A sphere touches a sensing partner at the instant it collides with

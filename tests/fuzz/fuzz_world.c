@@ -79,7 +79,11 @@
  *   refused with CAROM_ERR_OVERLAP and change nothing (table and species
  *   read back); one under which no pair it concerns that meets overlaps
  *   by more than 0.5e-10, and any change in a report-only world, must be
- *   taken; energy and momentum are checked across it as before.
+ *   taken; energy and momentum are checked across it as before. A
+ *   species world that responds and does not grow, with a steps byte of
+ *   192 or more, has the pairs apart sense each other instead
+ *   (carom_world_set_sense): the same checks, and their contacts may be
+ *   recorded, with impulse 0, as many as the stats count as sensed.
  * - the stress observer (carom/stress.h), fed each step's recorded
  *   contacts, must accept every periodic world without gravity, growth,
  *   obstacles, segments or triangles (its velocities always the world's: no false
@@ -173,11 +177,12 @@ static double energy(const carom_world *w, const world_spec *s, const placed *p,
 /* The step's recorded contacts against the stats' counts (what the step
  * added to them) and the world's spheres and faces. */
 static void check_recorded(const carom_world *w, const world_spec *s, const placed *p, int n,
-                           double t_start, uint64_t collisions, uint64_t wall_hits)
+                           double t_start, uint64_t collisions, uint64_t wall_hits,
+                           uint64_t sensed)
 {
     size_t count;
     const carom_contact *c = carom_world_recorded_contacts(w, &count);
-    uint64_t spheres = 0, walls = 0;
+    uint64_t spheres = 0, walls = 0, sensings = 0;
     double last = t_start;
     for (size_t k = 0; k < count; k++) {
         if (!(c[k].time >= last && c[k].time <= carom_world_time(w)))
@@ -195,7 +200,6 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
         if (!known_i)
             fail("a recorded contact of a sphere that is not there", (double)c[k].i);
         if (c[k].kind == CAROM_CONTACT_SPHERE) {
-            spheres++;
             if (!known_j || c[k].j == c[k].i)
                 fail("a recorded sphere contact without two spheres", (double)c[k].j);
             const placed *a = NULL, *b = NULL;
@@ -203,9 +207,14 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
                 a = p[m].id == c[k].i ? &p[m] : a;
                 b = p[m].id == c[k].j ? &p[m] : b;
             }
-            if (!meet(s, a, b))
+            if (meet(s, a, b)) {
+                spheres++;
+            } else if (s->sensing && c[k].impulse == 0.0) {
+                sensings++; /* sensing pairs: reported without a push */
+            } else {
                 fail("a recorded contact between spheres that pass through each other",
                      (double)(a->species * FUZZ_SPECIES + b->species));
+            }
         } else if (c[k].kind == CAROM_CONTACT_PLANE) {
             walls++;
             if (c[k].wall < 0 || (size_t)c[k].wall >= carom_world_plane_count(w))
@@ -224,9 +233,10 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
                 fail("a recorded wall hit on no wall", (double)c[k].wall);
         }
     }
-    if (spheres != collisions || walls != wall_hits)
+    if (spheres != collisions || walls != wall_hits || sensings != sensed)
         fail("the recorded contacts are not those the stats count",
-             (double)spheres - (double)collisions + (double)walls - (double)wall_hits);
+             (double)spheres - (double)collisions + (double)walls - (double)wall_hits +
+                 (double)sensings - (double)sensed);
 }
 
 /* Sphere i's position plus image times box along axis a. */
@@ -417,6 +427,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     carom_world *w = carom_world_create(&def, &error);
     if (!w)
         return 0; /* a definition the world refuses (with a message) */
+    /* One world in four without gravity or report-only grows its spheres,
+     * by a quarter to all of 30% over the run; a species world that
+     * responds and does not grow, whose steps byte is 192 or more, has
+     * its pairs apart sense each other. */
+    int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1;
+    s.sensing = s.species && !s.report_only && !growing && steps_byte >= 192;
     if (s.species && !table_later)
         set_table(w, &s);
     if (s.species)
@@ -449,9 +465,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     add_plane(w, &s, &r);
     add_segment(w, &s, &r);
     add_triangle(w, &s, &r);
-    /* One world in four without gravity or report-only grows its spheres,
-     * by a quarter to all of 30% over the run. */
-    int growing = !s.report_only && !s.gravity && (steps_byte / 6) % 4 == 1;
     if (growing && carom_world_set_growth(w, 0.3 * (double)((steps_byte / 24) % 4 + 1) / 4.0 /
                                                  (step * steps)) != CAROM_OK)
         fail("a world without gravity refused to grow", 0.0);
@@ -513,7 +526,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         carom_stats after;
         carom_world_get_stats(w, &after);
         check_recorded(w, &s, p, n, t_start, after.collisions - before.collisions,
-                       after.wall_hits - before.wall_hits);
+                       after.wall_hits - before.wall_hits,
+                       after.sensed_contacts - before.sensed_contacts);
         stress_step(&stress, w);
         double e = energy(w, &s, p, n, g);
         int energy_kept = !s.gravity || s.walls[1];

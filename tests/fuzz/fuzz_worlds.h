@@ -9,8 +9,10 @@
  * and a table of which pass through each other (world_spec.pass, row a's
  * bit b), kept here as the world should keep it; pairs that pass through
  * are left out of the overlap checks, and may be placed overlapping
- * (read_sphere). Without species (world_spec zeroed, as fuzz_driven.c's)
- * every sphere is of species 0 and every pair meets. */
+ * (read_sphere). With world_spec.sensing, the pairs set apart sense each
+ * other instead (carom_world_set_sense: they pass through and their
+ * contacts are reported). Without species (world_spec zeroed, as
+ * fuzz_driven.c's) every sphere is of species 0 and every pair meets. */
 #ifndef CAROM_FUZZ_WORLDS_H
 #define CAROM_FUZZ_WORLDS_H
 
@@ -64,6 +66,7 @@ typedef struct world_spec {
     int species;          /* spheres of species 0 to FUZZ_SPECIES - 1 */
     unsigned pass[3];     /* bit b of pass[a]: species a and b pass through
                              each other (symmetric; 0: every pair meets) */
+    int sensing;          /* the pairs apart sense each other instead */
 } world_spec;
 
 #define FUZZ_SPECIES 3
@@ -94,20 +97,32 @@ static const unsigned pair_a[6] = {0, 0, 0, 1, 1, 2}, pair_b[6] = {0, 1, 2, 1, 2
 static inline void check_table(const carom_world *w, const world_spec *s)
 {
     for (unsigned a = 0; a < FUZZ_SPECIES; a++)
-        for (unsigned b = 0; b < FUZZ_SPECIES; b++)
-            if (carom_world_passes_through(w, a, b) != !species_meet(s, a, b))
+        for (unsigned b = 0; b < FUZZ_SPECIES; b++) {
+            int apart = !species_meet(s, a, b);
+            if (carom_world_passes_through(w, a, b) != (apart && !s->sensing) ||
+                carom_world_senses(w, a, b) != (apart && s->sensing))
                 fail("the world's table is not the one set", (double)(a * FUZZ_SPECIES + b));
+        }
     if (carom_world_passes_through(w, FUZZ_SPECIES, 0) ||
         carom_world_passes_through(w, CAROM_SPECIES_MAX - 1, CAROM_SPECIES_MAX - 1) ||
         carom_world_passes_through(w, CAROM_SPECIES_MAX, 0))
         fail("species never set pass through", 0.0);
 }
 
+/* Pair a-b made to meet (apart 0) or set apart: passing through, or
+ * sensing with world_spec.sensing. */
+static inline carom_status set_apart(carom_world *w, const world_spec *s, unsigned a, unsigned b,
+                                     int apart)
+{
+    return s->sensing ? carom_world_set_sense(w, a, b, apart)
+                      : carom_world_set_pass_through(w, a, b, apart);
+}
+
 static inline void set_table(carom_world *w, const world_spec *s)
 {
     for (int k = 0; k < 6; k++)
-        if (carom_world_set_pass_through(w, pair_a[k], pair_b[k],
-                                         !species_meet(s, pair_a[k], pair_b[k])) != CAROM_OK)
+        if (set_apart(w, s, pair_a[k], pair_b[k], !species_meet(s, pair_a[k], pair_b[k])) !=
+            CAROM_OK)
             fail("a table set before the first advance was refused", (double)k);
     check_table(w, s);
 }
@@ -312,7 +327,7 @@ static inline void species_change_apply(carom_world *w, world_spec *s, placed *p
         must_refuse = 0;
         must_take = 1;
     }
-    carom_status st = sphere < 0 ? carom_world_set_pass_through(w, a, b, c->pass)
+    carom_status st = sphere < 0 ? set_apart(w, s, a, b, c->pass)
                                  : carom_world_set_species(w, p[sphere].id, to);
     if (st == CAROM_OK) {
         if (must_refuse)
