@@ -34,7 +34,11 @@
  *   report-only world, is taken. Before the first advance such a change
  *   is taken, the advance then fails with CAROM_ERR_OVERLAP without
  *   moving the time, and the change undone, the world goes on. Species
- *   and pairs out of range are refused.
+ *   and pairs out of range are refused. In half the species worlds that
+ *   respond and drive nothing ((seed / 4 + config) odd), the pairs apart
+ *   sense each other instead (carom_world_set_sense): the same rules,
+ *   and the callback sees their contacts with impulse 0, as many as the
+ *   statistics count as sensed.
  *
  * The worlds (224 kinds): 2D and 3D, walls and periodic, elastic and
  * restitution, cells and neighbour lists, sorting on and off; and each
@@ -76,6 +80,8 @@ static const uint32_t species_values[SPECIES] = {0, 1, 2, CAROM_SPECIES_MAX - 1}
 static struct {
     int worlds;
     long taken, refused, deferred, through_adds;
+    int sensing_worlds;
+    uint64_t sensed;
 } species_totals;
 
 typedef struct trial {
@@ -98,6 +104,8 @@ typedef struct trial {
     uint32_t kind[MAX_IDS];           /* species by entry */
     uint32_t kind_of_id[MAX_IDS];     /* and by id (ids are 0, 1, 2...) */
     uint64_t through_contacts;        /* contacts of spheres that pass through */
+    int sensing;                      /* the pairs apart sense each other instead */
+    uint64_t sensed;                  /* their contacts seen by the callback */
     long taken, refused, deferred, through_adds;
 } trial;
 
@@ -110,10 +118,14 @@ static void count_contact(void *user_data, carom_contact *c)
 {
     trial *t = user_data;
     if (c->kind == CAROM_CONTACT_SPHERE) {
+        int apart = c->i >= MAX_IDS || c->j >= MAX_IDS ||
+                    !meets(t, t->kind_of_id[c->i], t->kind_of_id[c->j]);
+        if (apart && t->sensing && c->impulse == 0.0) {
+            t->sensed++; /* a sensing pair's contact */
+            return;
+        }
         t->contacts++;
-        if (c->i >= MAX_IDS || c->j >= MAX_IDS ||
-            !meets(t, t->kind_of_id[c->i], t->kind_of_id[c->j]))
-            t->through_contacts++;
+        t->through_contacts += apart;
     }
 }
 
@@ -229,6 +241,7 @@ static void check_motion(trial *t, totals before, uint64_t contacts_before,
     carom_world_get_stats(t->w, &st);
     CHECK(t->contacts - contacts_before == st.collisions - collisions_before);
     CHECK(t->through_contacts == 0);
+    CHECK(t->sensed == st.sensed_contacts);
     if (t->driven) {
         CHECK(st.late_contacts == 0); /* the forces keep to their bounds */
         CHECK(st.bound_breaks == 0);
@@ -481,7 +494,9 @@ static void check_table(const trial *t)
     for (int a = 0; a < SPECIES; a++)
         for (int b = 0; b < SPECIES; b++) {
             uint32_t sa = species_values[a], sb = species_values[b];
-            CHECK(carom_world_passes_through(t->w, sa, sb) == !meets(t, sa, sb));
+            int apart = !meets(t, sa, sb);
+            CHECK(carom_world_passes_through(t->w, sa, sb) == (apart && !t->sensing));
+            CHECK(carom_world_senses(t->w, sa, sb) == (apart && t->sensing));
         }
     CHECK(carom_world_passes_through(t->w, CAROM_SPECIES_MAX, 0) == 0);
 }
@@ -591,7 +606,16 @@ static void op_set_species(trial *t, rng *r)
     check_table(t);
 }
 
-/* A random pair of species made to pass through each other or meet. */
+/* Pair a-b set apart (passing through, or sensing in a sensing world)
+ * or made to meet. */
+static carom_status set_apart(trial *t, uint32_t a, uint32_t b, int apart)
+{
+    return t->sensing ? carom_world_set_sense(t->w, a, b, apart)
+                      : carom_world_set_pass_through(t->w, a, b, apart);
+}
+
+/* A random pair of species made to pass through each other (or sense
+ * each other) or meet. */
 static void op_set_pass_through(trial *t, rng *r)
 {
     uint32_t a = random_species(r), b = random_species(r);
@@ -611,10 +635,10 @@ static void op_set_pass_through(trial *t, rng *r)
     if (!pass)
         change_gaps(t, -1, 0, after, a, b, &least, &least_new);
     int undo;
-    carom_status st = carom_world_set_pass_through(t->w, a, b, pass);
+    carom_status st = set_apart(t, a, b, pass);
     if (judge_change(t, st, least, least_new, &undo)) {
         if (undo)
-            CHECK_OK(carom_world_set_pass_through(t->w, a, b, !pass));
+            CHECK_OK(set_apart(t, a, b, !pass));
         else
             memcpy(t->pass, after, sizeof after);
     }
@@ -717,6 +741,7 @@ static void run_trial(uint64_t seed, int config, int operations)
     t.obstacles = variant == 5;
     t.rough = !t.report_only && seed % 2 == 0;
     t.species = (seed / 2 + (uint64_t)config) % 2 == 1;
+    t.sensing = t.species && !t.report_only && !t.driven && (seed / 4 + (uint64_t)config) % 2;
     if (t.gravity > 0.0)
         t.walls = 1;
     carom_world_def def = carom_world_default_def();
@@ -770,7 +795,7 @@ static void run_trial(uint64_t seed, int config, int operations)
                 if (rng_uniform(&r) < 0.4) {
                     t.pass[sa] |= 1u << sb;
                     t.pass[sb] |= 1u << sa;
-                    CHECK_OK(carom_world_set_pass_through(t.w, sa, sb, 1));
+                    CHECK_OK(set_apart(&t, sa, sb, 1));
                 }
             }
         check_table(&t);
@@ -829,6 +854,8 @@ static void run_trial(uint64_t seed, int config, int operations)
         species_totals.refused += t.refused;
         species_totals.deferred += t.deferred;
         species_totals.through_adds += t.through_adds;
+        species_totals.sensing_worlds += t.sensing;
+        species_totals.sensed += t.sensed;
     }
     carom_world_free(t.w);
     if (forces)
@@ -847,5 +874,8 @@ int main(void)
            "advance; %ld adds overlapping spheres passed through\n",
            species_totals.worlds, species_totals.taken, species_totals.refused,
            species_totals.deferred, species_totals.through_adds);
+    printf("%d of them sensing: %llu sensed contacts\n", species_totals.sensing_worlds,
+           (unsigned long long)species_totals.sensed);
+    CHECK(species_totals.sensing_worlds > 50 && species_totals.sensed > 100);
     return CHECK_REPORT();
 }
