@@ -175,3 +175,10 @@ def test_viscosity_and_conductivity_are_near_enskog(tmp_path):
     assert 0.7 < float(ratios["eta"]) < 1.4
     assert 0.7 < float(ratios["lambda"]) < 1.5
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_sensors_count_the_crossings_kinetic_theory_gives():
+    out = run("sensor.py")
+    ratio = float(re.search(r"kinetic theory: \d+, ratio (\S+)\)", out).group(1))
+    assert abs(ratio - 1) < 0.05
+    assert int(re.search(r"sensed (\d+) crossings", out).group(1)) > 4000
