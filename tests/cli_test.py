@@ -2437,6 +2437,40 @@ def carnahan_starling(eta):
     return (1 + eta + eta * eta - eta ** 3) / (1 - eta) ** 3
 
 
+def case_sense(r):
+    """sense=a-b: the pairs pass through each other and each contact is
+    counted (JSON sensed_contacts, a summary line). 1,000 tracers (species
+    1, passing through each other) sense a hard-sphere fluid of 1,000
+    (species 0): the fluid's collisions are those of the same run with
+    the tracers passing through it, and the count is kinetic theory's N0
+    N1 / V pi (2r)^2 <v_rel>, <v_rel> = sqrt(16 kT / (pi m)), within 5%
+    (measured 0.8%). A pair both passing through and sensing, driven
+    spheres, growth and species beyond species= are refused."""
+    base = ["n=2000", "packing=0.3", "species=2", "equilibrate=1", "time=5"]
+    d = r.json(base + ["sense=0-1", "pass_through=1-1"])
+    plain = r.json(base + ["pass_through=0-1,1-1"])
+    expect(d["sense"] == [[0, 1]] and d["pass_through"] == [[1, 1]], "sense: %r" % d)
+    expect(d["collisions"] == plain["collisions"] and "sensed_contacts" not in plain,
+           "sense: %d collisions, %d passing through" % (d["collisions"], plain["collisions"]))
+    n0, n1 = d["species_counts"]
+    volume = d["box"][0] * d["box"][1] * d["box"][2]
+    kT = d["temperature_final"]  # elastic: kept through the run
+    rate = n0 * n1 / volume * math.pi * 1.0 ** 2 * math.sqrt(16 * kT / math.pi)
+    expected = rate * 5
+    expect(abs(d["sensed_contacts"] / expected - 1) < 0.05,
+           "sense: %d sensed, kinetic theory %.0f" % (d["sensed_contacts"], expected))
+    p = r.ok(base + ["sense=0-1", "time=1"])
+    expect(re.search(r"sensed contacts    \d+ \(", p.stdout) and "sensing each other: 0-1" in
+           p.stdout, "summary lacks sensing:\n%s" % p.stdout)
+    for keys, words in [(["sense=0-1", "pass_through=1-0"], ["sense=0-1", "pair 0-1 also passes "
+                                                            "through", "pass_through=1-0"]),
+                        (["sense=0-1", "motion=forces"], ["sense=0-1", "motion=forces"]),
+                        (["sense=0-1", "compress=0.4"], ["sense=0-1", "compress=0.4"]),
+                        (["sense=0-2"], ["sense=0-2", "species 2 out of range"]),
+                        (["sense=0-x"], ["sense=0-x", "expected pairs of species a-b"])]:
+        expect_refused(r, ["n=100", "species=2"] + keys + FAST, words, "sense %r" % keys)
+
+
 def case_species(r):
     """Species (species=, species_fraction=, pass_through=). Species 1 an
     ideal gas passing through everything, species 0 a hard-sphere fluid
@@ -2837,6 +2871,7 @@ CASES = {
     "rough": case_rough,
     "spin_round_trip": case_spin_round_trip,
     "species": case_species,
+    "sense": case_sense,
     "pair_restitution": case_pair_restitution,
     "pair_friction": case_pair_friction,
 }

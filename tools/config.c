@@ -73,6 +73,8 @@ static const struct {
                                                   "spheres, K numbers >= 0 (default equal)"},
     [KEY_PASS_THROUGH] = {"pass_through", "a-b,c-d,...: these species pairs pass through each "
                                           "other (a-a: spheres of one species)"},
+    [KEY_SENSE] = {"sense", "a-b,c-d,...: these species pairs pass through each other and "
+                            "report each contact (sensors; JSON sensed_contacts)"},
     [KEY_PAIR_RESTITUTION] = {"pair_restitution",
                               "a-b:e,...: restitution e in [0, 1] of spheres of species a "
                               "and b (a-a: of one species); other pairs keep restitution="},

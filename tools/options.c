@@ -756,6 +756,24 @@ static int get_compress(const config *c, run_options *o, cli_error *error)
     return 0;
 }
 
+/* sense=: the world refuses sensing pairs with driven or growing spheres
+ * (in a world that responds); said here, naming the keys. */
+static int sense_refused(const config *c, const run_options *o, cli_error *error)
+{
+    static const char *const motions[] = {"ballistic", "orbits", "forces", "field"};
+    if (o->sense.n == 0 || o->response == CAROM_RESPONSE_NONE)
+        return 0;
+    if (o->motion != MOTION_BALLISTIC)
+        return cli_fail(error, CLI_EXIT_USAGE,
+                        "%s: sense=%s cannot be combined with motion=%s (driven spheres cannot "
+                        "sense)", o->sense.origin, o->sense.text, motions[o->motion]);
+    if (o->compress)
+        return cli_fail(error, CLI_EXIT_USAGE,
+                        "%s: sense=%s cannot be combined with compress=%s (growing spheres "
+                        "cannot sense)", o->sense.origin, o->sense.text, c->value[KEY_COMPRESS]);
+    return 0;
+}
+
 double options_packing_measured(const run_options *o)
 {
     return o->compress > 0.0 && isfinite(o->compress) ? o->compress : o->packing;
@@ -1143,6 +1161,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     TRY(get_motion(c, o, error));
     TRY(get_compress(c, o, error));
     TRY(options_get_species(c, o, error));
+    TRY(sense_refused(c, o, error));
 
     TRY(get_transport(c, o, error));
 

@@ -66,6 +66,7 @@ typedef struct run_options {
     size_t species_count[CAROM_SPECIES_MAX];    /* spheres of each species (setup_scene) */
     /* Species and pairs of species that keys give (options_species.c). */
     species_values pass_through;             /* pairs a <= b that pass through each other */
+    species_values sense;                    /* pairs a <= b that sense each other */
     species_values pair_restitution;         /* pairs a <= b and their coefficient e */
     species_values species_wall_restitution; /* species and their wall coefficient e */
     species_values pair_friction;            /* pairs a <= b, their beta and mu */
@@ -156,7 +157,7 @@ int options_triangles(const config *c, int dim, double triangle[RUN_TRIANGLES_MA
 int options_mesh(const config *c, int dim, const char **mesh, double *scale, double shift[3],
                  cli_error *error);
 
-/* Whether pass_through=, pair_restitution=, species_wall_restitution=,
+/* Whether pass_through=, sense=, pair_restitution=, species_wall_restitution=,
  * pair_friction= and species_wall_friction= name species of species
  * 0..k-1 only; else a usage error naming the
  * key, its value and `whose` (what gives the species: "species=2", "init

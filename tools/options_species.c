@@ -1,5 +1,5 @@
 /* The keys about species: species=, species_fraction= and the keys that
- * name species or pairs of species, pass_through=, pair_restitution=,
+ * name species or pairs of species, pass_through=, sense=, pair_restitution=,
  * species_wall_restitution=, pair_friction= and species_wall_friction=.
  * Interface in options.h (options_get_species in options_parse.h).
  *
@@ -84,6 +84,14 @@ static const species_key pass_through_key = {
     .key = KEY_PASS_THROUGH,
     .pairs = 1,
     .expected = "expected pairs of species a-b separated by commas (pass_through=0-1,1-1)",
+};
+
+/* sense=a-b,...: pairs of species that sense each other (pass through,
+ * each contact reported). */
+static const species_key sense_key = {
+    .key = KEY_SENSE,
+    .pairs = 1,
+    .expected = "expected pairs of species a-b separated by commas (sense=0-1)",
 };
 
 /* pair_restitution=a-b:e,...: pairs of species and their coefficient of
@@ -300,6 +308,7 @@ int options_get_species(const config *c, run_options *o, cli_error *error)
             o->species_fraction[k] = f[k] / sum;
     }
     if (get_species_values(c, &pass_through_key, 0.0, &o->pass_through, error) ||
+        get_species_values(c, &sense_key, 0.0, &o->sense, error) ||
         get_species_values(c, &pair_restitution_key, 0.0, &o->pair_restitution, error) ||
         get_species_values(c, &species_wall_restitution_key, 0.0, &o->species_wall_restitution,
                            error) ||
@@ -307,6 +316,17 @@ int options_get_species(const config *c, run_options *o, cli_error *error)
         get_species_values(c, &species_wall_friction_key, o->wall_friction,
                            &o->species_wall_friction, error))
         return error->exit_code;
+    /* A pair is in one mode: passing through or sensing. */
+    for (int q = 0; q < o->sense.n; q++)
+        for (int p = 0; p < o->pass_through.n; p++)
+            if (o->sense.who[q][0] == o->pass_through.who[p][0] &&
+                o->sense.who[q][1] == o->pass_through.who[p][1])
+                return cli_fail(error, CLI_EXIT_USAGE,
+                                "%s: sense=%s: pair %d-%d also passes through (pass_through=%s "
+                                "at %s): a pair either passes through or senses",
+                                o->sense.origin, o->sense.text, o->sense.who[q][0],
+                                o->sense.who[q][1], o->pass_through.text,
+                                o->pass_through.origin);
     if (o->init)
         return 0; /* the file's species are checked once read (setup_scene) */
     char whose[32];
@@ -321,6 +341,7 @@ int options_check_species_keys(const run_options *o, int k, const char *whose, c
         const species_values *v;
     } keys[] = {
         {KEY_PASS_THROUGH, &o->pass_through},
+        {KEY_SENSE, &o->sense},
         {KEY_PAIR_RESTITUTION, &o->pair_restitution},
         {KEY_SPECIES_WALL_RESTITUTION, &o->species_wall_restitution},
         {KEY_PAIR_FRICTION, &o->pair_friction},

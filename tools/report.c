@@ -84,7 +84,7 @@ int report_reference_applies(const run_options *o)
             return 0;
     if (isinf(o->compress))
         return 0; /* jammed: no fluid */
-    if (o->pass_through.n > 0)
+    if (o->pass_through.n > 0 || o->sense.n > 0)
         return 0; /* some pairs pass through each other */
     return o->motion == MOTION_BALLISTIC && o->response == CAROM_RESPONSE_ELASTIC &&
            pairs_elastic(o) && pairs_keep_structure(o, 0) && o->radius == o->radius_max &&
@@ -210,12 +210,11 @@ static double total_drift(const run_result *r)
     return (after - before) / before;
 }
 
-/* "0-1, 1-1" (pass_through='s pairs), into text. */
-static void pass_through_text(const run_options *o, char *text, size_t size)
+/* "0-1, 1-1" (pass_through='s or sense='s pairs, v), into text. */
+static void pairs_text(const species_values *v, char *text, size_t size)
 {
     size_t used = 0;
     text[0] = '\0';
-    const species_values *v = &o->pass_through;
     for (int q = 0; q < v->n && used < size; q++) {
         int w = snprintf(text + used, size - used, "%s%d-%d", q ? ", " : "", v->who[q][0],
                          v->who[q][1]);
@@ -231,10 +230,14 @@ static void print_species(const run_options *o, FILE *out)
     for (int k = 0; k < o->species; k++)
         fprintf(out, "%s%zu", k ? ", " : "", o->species_count[k]);
     fprintf(out, " %s)", o->dim == 2 ? "disks" : "spheres");
+    char text[RUN_PASS_MAX * 8];
     if (o->pass_through.n > 0) {
-        char text[RUN_PASS_MAX * 8];
-        pass_through_text(o, text, sizeof text);
+        pairs_text(&o->pass_through, text, sizeof text);
         fprintf(out, "; passing through each other: %s", text);
+    }
+    if (o->sense.n > 0) {
+        pairs_text(&o->sense, text, sizeof text);
+        fprintf(out, "; sensing each other: %s", text);
     }
     fputc('\n', out);
 }
@@ -381,8 +384,12 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
     fprintf(out, "  max overlap        %.3g  (relative to the contact distance)\n",
             r->max_overlap);
     fprintf(out, "  peak memory        %.1f MB\n", (double)peak_rss_bytes() / 1e6);
-    if (o->species > 1 || o->pass_through.n > 0)
+    if (o->species > 1 || o->pass_through.n > 0 || o->sense.n > 0)
         print_species(o, out);
+    if (o->sense.n > 0 && o->response != CAROM_RESPONSE_NONE)
+        fprintf(out, "  sensed contacts    %llu (%.4g per unit time)\n",
+                (unsigned long long)r->stats.sensed_contacts,
+                (double)r->stats.sensed_contacts / (r->end_time - r->start_time));
     if (o->pair_restitution.n > 0 || o->species_wall_restitution.n > 0)
         print_restitution(o, out);
     if (o->pair_friction.n > 0 || o->species_wall_friction.n > 0)
@@ -714,6 +721,9 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
      * their own friction; the others keep tangential_restitution and
      * friction, wall_tangential_restitution and wall_friction. */
     json_species_values(out, "pass_through", &o->pass_through, 1, 0, &first);
+    json_species_values(out, "sense", &o->sense, 1, 0, &first);
+    if (o->sense.n > 0) /* their contacts in the measured run (not among the collisions) */
+        json_int(out, "sensed_contacts", s->sensed_contacts, &first);
     json_species_values(out, "pair_restitution", &o->pair_restitution, 1, 1, &first);
     json_species_values(out, "species_wall_restitution", &o->species_wall_restitution, 0, 1,
                         &first);

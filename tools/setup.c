@@ -354,6 +354,7 @@ int setup_species(run_options *o, carom_scene *scene, cli_error *error)
 }
 
 const char *setup_species_keys(carom_world *w, const species_values *pass_through,
+                               const species_values *sense,
                                const species_values *pair_restitution,
                                const species_values *species_wall_restitution,
                                const species_values *pair_friction,
@@ -363,6 +364,10 @@ const char *setup_species_keys(carom_world *w, const species_values *pass_throug
     for (int q = 0; q < v->n; q++)
         if (carom_world_set_pass_through(w, v->who[q][0], v->who[q][1], 1) != CAROM_OK)
             return "pass_through";
+    v = sense;
+    for (int q = 0; q < v->n; q++)
+        if (carom_world_set_sense(w, v->who[q][0], v->who[q][1], 1) != CAROM_OK)
+            return "sense";
     v = pair_restitution;
     for (int q = 0; q < v->n; q++)
         if (carom_world_set_pair_restitution(w, v->who[q][0], v->who[q][1], v->value[q][0]) !=
@@ -388,7 +393,7 @@ const char *setup_species_keys(carom_world *w, const species_values *pass_throug
 int setup_species_laws(const run_options *o, carom_world *w, cli_error *error)
 {
     const char *refused =
-        setup_species_keys(w, &o->pass_through, &o->pair_restitution,
+        setup_species_keys(w, &o->pass_through, &o->sense, &o->pair_restitution,
                            &o->species_wall_restitution, &o->pair_friction,
                            &o->species_wall_friction);
     if (refused)

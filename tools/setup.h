@@ -33,14 +33,15 @@ int setup_scene(run_options *o, carom_scene *scene, cli_error *error);
  * array). Fills o->species_count. */
 int setup_species(run_options *o, carom_scene *scene, cli_error *error);
 
-/* The keys that name species into w, in this order: pass_through='s
- * pairs (before the first advance, which would refuse such pairs
- * overlapping), pair_restitution=, species_wall_restitution=,
+/* The keys that name species into w, in this order: pass_through='s and
+ * sense='s pairs (before the first advance, which would refuse such
+ * pairs overlapping), pair_restitution=, species_wall_restitution=,
  * pair_friction= and species_wall_friction= (pairs and species not named
  * keep def's laws; a beta other than -1 makes the world rough, every
  * spin zero). NULL, or the key whose setting w refused (its message says
  * why). The viewer's driver keeps its own copies of the keys. */
 const char *setup_species_keys(carom_world *w, const species_values *pass_through,
+                               const species_values *sense,
                                const species_values *pair_restitution,
                                const species_values *species_wall_restitution,
                                const species_values *pair_friction,

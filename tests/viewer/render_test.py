@@ -290,6 +290,13 @@ if check(len(files) == 2, f"render segments: {len(files)} frames"):
     for problem in segment_problems(read_png(files[-1]), hopper, 40.0):
         failures.append(f"render segments: {problem}")
 
+# Sensing pairs (sense=) render without the large sphere (big=off): the
+# species pass through each other, coloured by species.
+out = fresh("render_sense")
+run(["render", "dim=2", "n=400", "packing=0.3", "species=2", "sense=0-1", "big=off",
+     "frames=2", "width=120", "height=120", "hud=off", f"out={out}"])
+check(len(frames_in(out)) == 2, "render sense: no frames")
+
 # The same hopper from a file (segments_file=), and a trajectory of a run
 # with it drawn with its segments (input= with segments_file=; few disks,
 # so that none hides a segment).
@@ -732,6 +739,8 @@ for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
                     "key 'n' does not apply with input="),
                    (["render", "dim=2", "boundary=walls", "big=off", "drag=1,1,2,2",
                      f"out={WORK}/bad"], "drag= moves the large sphere, which is off"),
+                   (["render", "dim=2", "species=2", "sense=0-1", f"out={WORK}/bad"],
+                    "sense=0-1 needs big=off in carom render"),
                    (["render", "dim=2", "box=10", "motion=orbits", f"orbits={WORK}/none.txt",
                      f"out={WORK}/bad"], "none.txt"),
                    (["render", f"input={bad_species}", f"out={WORK}/bad"],

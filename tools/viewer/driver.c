@@ -142,7 +142,7 @@ static void current_gravity(const driver *d, double g[3])
  * key whose setting the world refused. */
 static const char *set_species_keys(const driver *d, carom_world *w)
 {
-    return setup_species_keys(w, &d->pass_through, &d->pair_restitution,
+    return setup_species_keys(w, &d->pass_through, &d->sense, &d->pair_restitution,
                               &d->species_wall_restitution, &d->pair_friction,
                               &d->species_wall_friction);
 }
@@ -286,6 +286,7 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
     d->driven = s->driven;
     d->motion_options = s->motion_options;
     if (take_species_values(d, "pass_through", &s->pass_through, 1, &d->pass_through) ||
+        take_species_values(d, "sense", &s->sense, 1, &d->sense) ||
         take_species_values(d, "pair_restitution", &s->pair_restitution, 1,
                             &d->pair_restitution) ||
         take_species_values(d, "species_wall_restitution", &s->species_wall_restitution, 0,
@@ -297,7 +298,7 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
     d->has_species = scene->species != NULL;
     /* The large sphere meets every species it can, as it would without
      * species: the lowest that no pair (and no wall coefficient) names. */
-    const species_values *keys[] = {&d->pass_through, &d->pair_restitution,
+    const species_values *keys[] = {&d->pass_through, &d->sense, &d->pair_restitution,
                                     &d->species_wall_restitution, &d->pair_friction,
                                     &d->species_wall_friction};
     for (uint32_t k = 0; k < CAROM_SPECIES_MAX; k++) {

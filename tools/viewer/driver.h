@@ -27,8 +27,9 @@
  *   off there (driver_set_gravity does nothing: driven particles follow
  *   their motion, not gravity).
  * - Species: the scene's species are the world's, and the pairs of
- *   pass_through= pass through each other in every world built (set
- *   before its first advance: they may start overlapping);
+ *   pass_through= pass through each other (those of sense= sense each
+ *   other) in every world built (set before its first advance: they may
+ *   start overlapping);
  *   pair_restitution=, species_wall_restitution=, pair_friction= and
  *   species_wall_friction= are set in every world built too. The large
  *   sphere takes the lowest species that none of these keys names, so
@@ -72,7 +73,7 @@ typedef struct driver_settings {
     double (*triangle)[9]; /* malloc'd; driver_create takes it over (leaving NULL) */
     /* The keys that name species, as options_from_config gives them
      * (their origin and text are not read). */
-    species_values pass_through, pair_restitution, species_wall_restitution;
+    species_values pass_through, sense, pair_restitution, species_wall_restitution;
     species_values pair_friction, species_wall_friction;
 } driver_settings;
 
@@ -101,7 +102,7 @@ typedef struct driver {
     double (*triangle)[9];      /* the driver's (freed by driver_free) */
     /* Pairs of species that pass through each other; pairs and species
      * with their own restitution, and their own beta and mu. */
-    species_values pass_through, pair_restitution, species_wall_restitution;
+    species_values pass_through, sense, pair_restitution, species_wall_restitution;
     species_values pair_friction, species_wall_friction;
     uint32_t big_species;       /* the large sphere's (meets every species if it can) */
     int has_species;            /* the scene came with species: coloured by them */
