@@ -186,23 +186,29 @@ static int no_longer_meet(const void *ctx, uint32_t a, uint32_t b)
     return !spheres_meet(w, world_slot_of(w, a), world_slot_of(w, b));
 }
 
-carom_status carom_world_set_pass_through(carom_world *w, uint32_t a, uint32_t b, int pass)
+/* The refusals a change of a pair's mode shares (call, from a callback;
+ * species out of range); CAROM_OK if none. */
+static carom_status pair_change_refused(carom_world *w, const char *call, uint32_t a, uint32_t b)
 {
     if (w->busy)
-        return world_busy_failure(w, "carom_world_set_pass_through");
+        return world_busy_failure(w, call);
     if (!species_valid(a) || !species_valid(b))
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "species must be below %d, not %u and %u",
                           CAROM_SPECIES_MAX, (unsigned)a, (unsigned)b);
-    return change_mode(w, a, b, pass ? PAIR_PASS : PAIR_MEET);
+    return CAROM_OK;
+}
+
+carom_status carom_world_set_pass_through(carom_world *w, uint32_t a, uint32_t b, int pass)
+{
+    carom_status refused = pair_change_refused(w, "carom_world_set_pass_through", a, b);
+    return refused != CAROM_OK ? refused : change_mode(w, a, b, pass ? PAIR_PASS : PAIR_MEET);
 }
 
 carom_status carom_world_set_sense(carom_world *w, uint32_t a, uint32_t b, int sense)
 {
-    if (w->busy)
-        return world_busy_failure(w, "carom_world_set_sense");
-    if (!species_valid(a) || !species_valid(b))
-        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "species must be below %d, not %u and %u",
-                          CAROM_SPECIES_MAX, (unsigned)a, (unsigned)b);
+    carom_status st = pair_change_refused(w, "carom_world_set_sense", a, b);
+    if (st != CAROM_OK)
+        return st;
     if (sense && w->def.response != CAROM_RESPONSE_NONE) {
         const char *refused = w->has_driven ? "driven spheres"
                               : w->growth_rate > 0.0 ? "growing spheres (carom_world_set_growth)"
