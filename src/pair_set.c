@@ -112,6 +112,18 @@ void pair_set_remove_with_if(pair_set *s, uint32_t a,
     }
 }
 
+void pair_set_remove_if(pair_set *s, int (*drop)(const void *ctx, uint32_t a, uint32_t b),
+                        const void *ctx)
+{
+    for (size_t k = 0; k < s->capacity;) {
+        uint64_t key = s->keys[k];
+        if (key != 0 && drop(ctx, (uint32_t)(key >> 32), (uint32_t)key))
+            remove_at(s, k); /* k again: an entry may have moved here */
+        else
+            k++;
+    }
+}
+
 void pair_set_remove_all_with(pair_set *s, uint32_t a)
 {
     pair_set_remove_with_if(s, a, NULL, NULL);

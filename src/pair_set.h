@@ -27,5 +27,9 @@ void pair_set_remove_all_with(pair_set *s, uint32_t a);
 void pair_set_remove_with_if(pair_set *s, uint32_t a,
                              int (*drop)(const void *ctx, uint32_t a, uint32_t b),
                              const void *ctx);
+/* Removes every pair {a, b} of the set for which drop(ctx, a, b) is
+ * nonzero. */
+void pair_set_remove_if(pair_set *s, int (*drop)(const void *ctx, uint32_t a, uint32_t b),
+                        const void *ctx);
 
 #endif

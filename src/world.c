@@ -245,6 +245,7 @@ void carom_world_free(carom_world *w)
     world_triangles_free(w);
     query_index_free(&w->query);
     pair_set_free(&w->lingering);
+    pair_set_free(&w->sensed);
     free(w->bounds);
     free(w->floors);
     free(w->id_of);
@@ -446,6 +447,7 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
     COUNTER(s)++; /* events of others that name it become stale */
     w->alive_count--;
     pair_set_remove_all_with(&w->lingering, id);
+    pair_set_remove_all_with(&w->sensed, id);
     return CAROM_OK;
 }
 
@@ -516,6 +518,7 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
         /* Every event is predicted again, and a large world may sort its
          * records (slot i may then hold another sphere): nothing below. */
         pair_set_remove_all_with(&w->lingering, id);
+    pair_set_remove_all_with(&w->sensed, id);
         world_unbuild(w);
         return world_build(w, 0); /* fails only for memory: all was checked */
     }
@@ -536,6 +539,8 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
     }
     COUNTER(s)++; /* events of others that name it become stale */
     pair_set_remove_all_with(&w->lingering, id);
+    if (st == CAROM_OK) /* moved: its sensing contacts end unreported */
+        pair_set_remove_all_with(&w->sensed, id);
     if (w->built)
         world_predict(w, i);
     return st;

@@ -75,14 +75,31 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
 
 /* A contact reported without a response: in a report-only world, or of
  * a sensing pair (counted apart from the collisions in a world that
- * responds). */
+ * responds). A sensing pair's contact from outside puts it in the set of
+ * pairs in contact, and its next report is its parting (memory for the
+ * set running out stops the loop before anything is reported: the next
+ * advance takes the event again). */
 static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
-    if (w->def.response == CAROM_RESPONSE_NONE)
+    int parting = 0;
+    if (w->def.response == CAROM_RESPONSE_NONE) {
         w->stats.collisions++;
-    else
-        w->stats.sensed_contacts++;
+    } else {
+        uint32_t ia = world_id_of(w, i), ib = world_id_of(w, j);
+        parting = pair_set_contains(&w->sensed, ia, ib);
+        if (parting) {
+            pair_set_remove(&w->sensed, ia, ib);
+            w->stats.sensed_partings++;
+        } else if (pair_set_insert(&w->sensed, ia, ib) != 0) {
+            w->callback_failed =
+                world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the sensing "
+                                                       "pairs in contact");
+            return;
+        } else {
+            w->stats.sensed_contacts++;
+        }
+    }
     double shift[3];
     world_pair_shift(w, a, b, t, shift);
     if (world_reports_contacts(w)) {
@@ -94,6 +111,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
         c.j = world_id_of(w, j);
         c.wall = -1;
         c.impulse = 0.0;
+        c.parting = parting;
         world_sphere_at(w, a, t, xa, c.velocity_after[0]);
         world_sphere_at(w, b, t, xb, c.velocity_after[1]);
         for (int k = 0; k < 3; k++)
@@ -118,10 +136,12 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
             }
         }
     }
-    /* Remembered with the velocities the callback left. */
-    double until = world_pair_separation_time(w, i, j, shift);
-    remember_report(w, i, j, until);
-    remember_report(w, j, i, until);
+    if (!parting) {
+        /* Remembered with the velocities the callback left. */
+        double until = world_pair_separation_time(w, i, j, shift);
+        remember_report(w, i, j, until);
+        remember_report(w, j, i, until);
+    }
     world_reorder_note(w, i, j);
     world_predict(w, i);
     world_predict(w, j);

@@ -302,6 +302,9 @@ struct carom_world {
                              can happen (world_driven.c) */
     pair_set lingering;   /* the pairs with a driven sphere in such a
                              contact, by id (world_driven_meet.c) */
+    pair_set sensed;      /* the sensing pairs in contact: reported as they
+                             came to touch from outside, not yet parted
+                             (world_events.c), by id */
 
     /* Neighbour-list mode (world_lists.c); list_skin 0: cells. */
     double list_skin;     /* how far a sphere may move from its centre */
@@ -402,7 +405,7 @@ static inline int spheres_meet(const carom_world *w, uint32_t i, uint32_t j)
 }
 
 /* Whether the spheres in slots i and j sense each other: they pass
- * through, and each contact is reported (world_species.c). */
+ * through, and each contact is reported, and its end (world_species.c). */
 static inline int spheres_sense(const carom_world *w, uint32_t i, uint32_t j)
 {
     return w->sensing && ((w->sense[w->info[i].species] >> w->info[j].species) & 1u);

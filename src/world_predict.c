@@ -248,20 +248,24 @@ static int already_reported(const carom_world *w, uint32_t i, uint32_t j, double
     return remembered(w, i, j, t) || remembered(w, j, i, t);
 }
 
-double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
-                                  const double shift[3])
+/* When spheres a and b (b seen through shift) part: the time from tref
+ * at which their distance rises through the contact distance, a's state
+ * at tref being xa, va (as pair_time). Apart and not approaching, they
+ * part at tref; apart and approaching, after passing through each
+ * other. */
+static double parting_time(const carom_world *w, const sphere *a, const double xa[3],
+                           const double va[3], double tref, const sphere *b,
+                           const double shift[3])
 {
-    const sphere *a = &w->spheres[i], *b = &w->spheres[j];
-    double now = w->time, xa[3], va[3], xb[3], vb[3], dr[3], dv[3];
-    state_at(w, a, now, xa, va);
-    state_at(w, b, now, xb, vb);
+    double xb[3], vb[3], dr[3], dv[3];
+    state_at(w, b, tref, xb, vb);
     for (int k = 0; k < 3; k++) {
         dr[k] = xb[k] + shift[k] - xa[k];
         dv[k] = vb[k] - va[k];
     }
     double sigma = a->radius + b->radius;
     /* g = distance^2 - sigma^2 (the opposite of pair_time's h): they have
-     * separated when g crosses zero going up. */
+     * parted when g crosses zero going up. */
     double g0 = vec_dot(dr, dr) - sigma * sigma, b_dot = vec_dot(dr, dv);
     double tau;
     if (!w->has_gravity || INFO(a)->falls == INFO(b)->falls) {
@@ -275,7 +279,16 @@ double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
                        2.0 * vec_dot(dv, s), vec_dot(s, s)};
         tau = roots_first_upcrossing_poly(c, 4);
     }
-    return now + tau;
+    return tref + tau;
+}
+
+double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
+                                  const double shift[3])
+{
+    const sphere *a = &w->spheres[i];
+    double xa[3], va[3];
+    state_at(w, a, w->time, xa, va);
+    return parting_time(w, a, xa, va, w->time, &w->spheres[j], shift);
 }
 
 /* Earliest time from now at which the sphere's coordinate along an axis
@@ -511,19 +524,45 @@ static int reported_at(const carom_world *w, uint32_t i, uint32_t j, double at)
     return 0;
 }
 
+/* Candidate o, seen through shift, is sphere p->i's nearest image of it
+ * now: the one a pair in contact touches through (an axis is at least
+ * two contact distances long, so no other image can touch before that
+ * contact has ended). */
+static int nearest_image(const carom_world *w, const pair_scan *p, const sphere *o,
+                         const double shift[3])
+{
+    double xo[3], vo[3];
+    state_at(w, o, p->now, xo, vo);
+    for (int k = 0; k < w->def.dim; k++)
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC &&
+            fabs(xo[k] + shift[k] - p->x[k]) > 0.5 * w->def.box[k])
+            return 0;
+    return 1;
+}
+
 /* The candidates that sense sphere p->i (ballistic, in a world that
  * responds, world_species.c): timed as in a report-only world, each
- * contact from outside once. Not left to the partner: taken whenever
- * earliest. */
+ * contact from outside once; and a pair in contact (reported, not yet
+ * parted: the world's set sensed) when it parts, through the image in
+ * contact (a big sphere's scan may see others). Not left to the
+ * partner: taken whenever earliest. */
 static void scan_sensing(const carom_world *w, pair_scan *p, const uint32_t *cand,
                          const double *const *cand_shift, int n)
 {
     const sphere *s = p->s;
+    uint32_t id = world_id_of(w, p->i);
     for (int m = 0; m < n; m++) {
         uint32_t j = cand[m];
         const sphere *o = &w->spheres[j];
         double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
         state_at(w, s, tref, xa, va);
+        if (w->sensed.count && pair_set_contains(&w->sensed, id, world_id_of(w, j))) {
+            if (!nearest_image(w, p, o, cand_shift[m]))
+                continue;
+            double t = parting_time(w, s, xa, va, tref, o, cand_shift[m]);
+            offer(w, p, t > p->now ? t : p->now, j);
+            continue;
+        }
         double t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now, 1);
         if (earlier(p, t, j) &&
             (already_reported(w, p->i, j, t) || reported_at(w, p->i, j, p->now)))

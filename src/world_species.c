@@ -18,7 +18,10 @@
  * collide and may overlap. Sensing pairs (spheres_sense) are timed as in
  * a report-only world (world_predict.c: each contact from outside, once)
  * and reported without a response (world_events.c), remembered in
- * reported[] as there; not with driven or growing spheres. Nothing else
+ * reported[] as there; a pair reported is in contact (the world's set
+ * sensed) until it parts, which is reported too; a change of mode or
+ * species that stops a pair sensing ends its contact unreported. Not
+ * with driven or growing spheres. Nothing else
  * changes: walls, planes, segments and triangles meet every sphere, and
  * the cells hold every sphere whatever its species.
  *
@@ -142,6 +145,21 @@ static carom_status reported_reserve(carom_world *w)
     return CAROM_OK;
 }
 
+/* For the lingering pairs: spheres a and b (ids) no longer meet. */
+static int no_longer_meet(const void *ctx, uint32_t a, uint32_t b)
+{
+    const carom_world *w = ctx;
+    return !spheres_meet(w, world_slot_of(w, a), world_slot_of(w, b));
+}
+
+/* For the sensing pairs in contact: spheres a and b (ids) no longer
+ * sense each other (their contact ends unreported). */
+static int no_longer_sense(const void *ctx, uint32_t a, uint32_t b)
+{
+    const carom_world *w = ctx;
+    return !spheres_sense(w, world_slot_of(w, a), world_slot_of(w, b));
+}
+
 /* Pair a-b changes to mode; the spheres that now meet are checked for
  * overlaps (and the change undone if two do), and every event is
  * predicted again. */
@@ -173,18 +191,13 @@ static carom_status change_mode(carom_world *w, uint32_t a, uint32_t b, enum pai
     /* Every prediction again, with the new table, now: until a world is
      * built again, changes to it are checked by the next advance (as
      * growing spheres are in any case). */
+    pair_set_remove_if(&w->sensed, no_longer_sense, w);
     if (!w->built)
         return CAROM_OK;
     world_unbuild(w);
     return w->growth_rate > 0.0 ? CAROM_OK : world_build(w, 0);
 }
 
-/* For the lingering pairs: spheres a and b (ids) no longer meet. */
-static int no_longer_meet(const void *ctx, uint32_t a, uint32_t b)
-{
-    const carom_world *w = ctx;
-    return !spheres_meet(w, world_slot_of(w, a), world_slot_of(w, b));
-}
 
 /* The refusals a change of a pair's mode shares (call, from a callback;
  * species out of range); CAROM_OK if none. */
@@ -257,6 +270,7 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
      * meet; a pair that starts to meet overlapping, in a report-only
      * world, is in contact from now (reported once it has separated). */
     pair_set_remove_with_if(&w->lingering, id, no_longer_meet, w);
+    pair_set_remove_with_if(&w->sensed, id, no_longer_sense, w);
     if (!w->built)
         return CAROM_OK;
     /* From now: a pair that passed through each other since either

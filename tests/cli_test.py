@@ -2439,12 +2439,13 @@ def carnahan_starling(eta):
 
 def case_sense(r):
     """sense=a-b: the pairs pass through each other and each contact is
-    counted (JSON sensed_contacts, a summary line). 1,000 tracers (species
+    counted (JSON sensed_contacts, a summary line), and each parting
+    (sensed_partings: in a steady state, as many). 1,000 tracers (species
     1, passing through each other) sense a hard-sphere fluid of 1,000
     (species 0): the fluid's collisions are those of the same run with
     the tracers passing through it, and the count is kinetic theory's N0
     N1 / V pi (2r)^2 <v_rel>, <v_rel> = sqrt(16 kT / (pi m)), within 5%
-    (measured 0.8%). A pair both passing through and sensing, driven
+    (measured 0.8%), and so is the count of partings. A pair both passing through and sensing, driven
     spheres, growth and species beyond species= are refused."""
     base = ["n=2000", "packing=0.3", "species=2", "equilibrate=1", "time=5"]
     d = r.json(base + ["sense=0-1", "pass_through=1-1"])
@@ -2459,8 +2460,11 @@ def case_sense(r):
     expected = rate * 5
     expect(abs(d["sensed_contacts"] / expected - 1) < 0.05,
            "sense: %d sensed, kinetic theory %.0f" % (d["sensed_contacts"], expected))
+    expect(abs(d["sensed_partings"] / expected - 1) < 0.05,
+           "sense: %d partings, kinetic theory %.0f" % (d["sensed_partings"], expected))
     p = r.ok(base + ["sense=0-1", "time=1"])
-    expect(re.search(r"sensed contacts    \d+ \(", p.stdout) and "sensing each other: 0-1" in
+    expect(re.search(r"sensed contacts    \d+ \(", p.stdout) and
+           re.search(r"sensed partings    \d+\n", p.stdout) and "sensing each other: 0-1" in
            p.stdout, "summary lacks sensing:\n%s" % p.stdout)
     for keys, words in [(["sense=0-1", "pass_through=1-0"], ["sense=0-1", "pair 0-1 also passes "
                                                             "through", "pass_through=1-0"]),

@@ -1,6 +1,6 @@
 /* The pair set (src/pair_set.c) against a plain matrix of flags over a
  * few ids, under long random runs of inserts, removals, removals of every
- * pair with an id, and lookups, so that the table grows, its chains wrap
+ * pair with an id, removals of every pair a rule picks, and lookups, so that the table grows, its chains wrap
  * round its end, and deletions shift entries back across it. After every
  * operation the set must answer as the matrix does for every pair, and
  * its count must match. Fails on a lost or phantom pair after a shift, on
@@ -12,6 +12,13 @@
 #include "rng.h"
 
 #define IDS 40
+
+/* A rule for pair_set_remove_if: pairs whose ids sum to a multiple of
+ * *modulus. */
+static int sum_divisible(const void *ctx, uint32_t a, uint32_t b)
+{
+    return (a + b) % *(const uint32_t *)ctx == 0;
+}
 
 static int agrees(const pair_set *s, unsigned char in[IDS][IDS])
 {
@@ -42,9 +49,16 @@ static void test_against_matrix(void)
         if (what < (filling ? 70u : 30u)) {
             CHECK(pair_set_insert(&s, a, b) == 0);
             in[a][b] = in[b][a] = a != b;
-        } else if (what < 98) {
+        } else if (what < 97) {
             pair_set_remove(&s, a, b);
             in[a][b] = in[b][a] = 0;
+        } else if (what < 98) {
+            uint32_t modulus = 2 + a % 5;
+            pair_set_remove_if(&s, sum_divisible, &modulus);
+            for (uint32_t x = 0; x < IDS; x++)
+                for (uint32_t y = 0; y < IDS; y++)
+                    if ((x + y) % modulus == 0)
+                        in[x][y] = 0;
         } else {
             pair_set_remove_all_with(&s, a);
             for (int k = 0; k < IDS; k++)

@@ -38,7 +38,11 @@
  *   respond and drive nothing ((seed / 4 + config) odd), the pairs apart
  *   sense each other instead (carom_world_set_sense): the same rules,
  *   and the callback sees their contacts with impulse 0, as many as the
- *   statistics count as sensed.
+ *   statistics count as sensed, and their partings: each pair's reports
+ *   alternate, a contact from outside then its parting (a pair in
+ *   contact touches or overlaps), but that removing or moving a sphere,
+ *   or a change after which a pair no longer senses, ends its contact
+ *   unreported.
  *
  * The worlds (224 kinds): 2D and 3D, walls and periodic, elastic and
  * restitution, cells and neighbour lists, sorting on and off; and each
@@ -60,6 +64,7 @@
  * the way. It found that adds were checked against a driven sphere's
  * bound centre instead of the sphere. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "carom/carom.h"
@@ -81,7 +86,7 @@ static struct {
     int worlds;
     long taken, refused, deferred, through_adds;
     int sensing_worlds;
-    uint64_t sensed;
+    uint64_t sensed, parted;
 } species_totals;
 
 typedef struct trial {
@@ -106,6 +111,11 @@ typedef struct trial {
     uint64_t through_contacts;        /* contacts of spheres that pass through */
     int sensing;                      /* the pairs apart sense each other instead */
     uint64_t sensed;                  /* their contacts seen by the callback */
+    uint64_t parted;                  /* and their partings */
+    unsigned char *inside;            /* sensing world: by ids i * MAX_IDS + j,
+                                         1 while the pair is in contact */
+    uint64_t out_of_turn;             /* a contact of a pair in contact, or a
+                                         parting of one that is not */
     long taken, refused, deferred, through_adds;
 } trial;
 
@@ -120,12 +130,66 @@ static void count_contact(void *user_data, carom_contact *c)
     if (c->kind == CAROM_CONTACT_SPHERE) {
         int apart = c->i >= MAX_IDS || c->j >= MAX_IDS ||
                     !meets(t, t->kind_of_id[c->i], t->kind_of_id[c->j]);
-        if (apart && t->sensing && c->impulse == 0.0) {
-            t->sensed++; /* a sensing pair's contact */
+        if (apart && t->sensing && (c->impulse == 0.0 || c->parting)) {
+            /* A sensing pair's contact, or its parting. */
+            CHECK(c->i < MAX_IDS && c->j < MAX_IDS);
+            if (c->i < MAX_IDS && c->j < MAX_IDS) {
+                unsigned char *f = &t->inside[c->i * MAX_IDS + c->j];
+                t->out_of_turn += *f != c->parting;
+                *f = t->inside[c->j * MAX_IDS + c->i] = (unsigned char)!c->parting;
+            }
+            if (c->parting)
+                t->parted++;
+            else
+                t->sensed++;
             return;
         }
         t->contacts++;
         t->through_contacts += apart;
+    }
+}
+
+/* Sphere id's sensing contacts end unreported (removed, moved). */
+static void forget_contacts_of(trial *t, carom_sphere_id id)
+{
+    for (int o = 0; t->inside && o < MAX_IDS; o++)
+        t->inside[id * MAX_IDS + (uint32_t)o] = t->inside[(uint32_t)o * MAX_IDS + id] = 0;
+}
+
+/* The contacts of pairs that no longer sense each other end unreported
+ * (a species or the table changed). */
+static void forget_unsensed(trial *t)
+{
+    for (uint32_t i = 0; t->inside && i < MAX_IDS; i++)
+        for (uint32_t j = 0; j < MAX_IDS; j++)
+            if (t->inside[i * MAX_IDS + j] && meets(t, t->kind_of_id[i], t->kind_of_id[j]))
+                t->inside[i * MAX_IDS + j] = 0;
+}
+
+/* Every sensing pair in contact touches or overlaps. */
+static void check_sensed_contacts(trial *t)
+{
+    for (int a = 0; t->inside && a < t->n; a++) {
+        for (int b = a + 1; b < t->n; b++) {
+            if (!t->inside[t->ids[a] * MAX_IDS + t->ids[b]])
+                continue;
+            carom_sphere_state sa, sb;
+            CHECK_OK(carom_world_get_sphere(t->w, t->ids[a], &sa));
+            CHECK_OK(carom_world_get_sphere(t->w, t->ids[b], &sb));
+            double d2 = 0.0;
+            for (int k = 0; k < 3; k++) {
+                double d = sb.position[k] - sa.position[k];
+                if (!t->walls)
+                    d -= t->box * round(d / t->box);
+                d2 += d * d;
+            }
+            double sigma = sa.radius + sb.radius;
+            if (!(sqrt(d2) <= sigma * (1.0 + 1e-9)))
+                fprintf(stderr, "spheres %u and %u in contact at t = %.17g, %g apart\n",
+                        (unsigned)t->ids[a], (unsigned)t->ids[b], carom_world_time(t->w),
+                        sqrt(d2) - sigma);
+            CHECK(sqrt(d2) <= sigma * (1.0 + 1e-9));
+        }
     }
 }
 
@@ -242,6 +306,8 @@ static void check_motion(trial *t, totals before, uint64_t contacts_before,
     CHECK(t->contacts - contacts_before == st.collisions - collisions_before);
     CHECK(t->through_contacts == 0);
     CHECK(t->sensed == st.sensed_contacts);
+    CHECK(t->parted == st.sensed_partings && t->out_of_turn == 0);
+    check_sensed_contacts(t);
     if (t->driven) {
         CHECK(st.late_contacts == 0); /* the forces keep to their bounds */
         CHECK(st.bound_breaks == 0);
@@ -379,6 +445,7 @@ static void op_remove(trial *t, rng *r)
     if (t->alive[k]) {
         CHECK_OK(st);
         t->alive[k] = 0;
+        forget_contacts_of(t, t->ids[k]);
     } else {
         CHECK(st == CAROM_ERR_NO_SUCH_SPHERE);
     }
@@ -447,6 +514,8 @@ static void op_set_position(trial *t, rng *r)
         CHECK(st == CAROM_ERR_NO_SUCH_SPHERE);
         return;
     }
+    if (st == CAROM_OK)
+        forget_contacts_of(t, t->ids[k]);
     if (k < t->driven)
         CHECK(st == CAROM_ERR_INVALID_ARGUMENT);
     else if (outside)
@@ -589,6 +658,7 @@ static void op_set_species(trial *t, rng *r)
     carom_status st = carom_world_set_species(t->w, id, to);
     if (judge_change(t, st, least, least_new, &undo)) {
         t->kind[k] = t->kind_of_id[id] = to;
+        forget_unsensed(t);
         if (undo) {
             CHECK_OK(carom_world_set_species(t->w, id, before.species));
             t->kind[k] = t->kind_of_id[id] = before.species;
@@ -637,10 +707,14 @@ static void op_set_pass_through(trial *t, rng *r)
     int undo;
     carom_status st = set_apart(t, a, b, pass);
     if (judge_change(t, st, least, least_new, &undo)) {
-        if (undo)
+        uint32_t table[CAROM_SPECIES_MAX];
+        memcpy(table, t->pass, sizeof table);
+        memcpy(t->pass, after, sizeof after);
+        forget_unsensed(t);
+        if (undo) {
             CHECK_OK(set_apart(t, a, b, !pass));
-        else
-            memcpy(t->pass, after, sizeof after);
+            memcpy(t->pass, table, sizeof table);
+        }
     }
     check_table(t);
 }
@@ -744,6 +818,12 @@ static void run_trial(uint64_t seed, int config, int operations)
     t.sensing = t.species && !t.report_only && !t.driven && (seed / 4 + (uint64_t)config) % 2;
     if (t.gravity > 0.0)
         t.walls = 1;
+    if (t.sensing) {
+        t.inside = calloc((size_t)MAX_IDS * MAX_IDS, 1);
+        CHECK(t.inside != NULL);
+        if (!t.inside)
+            return;
+    }
     carom_world_def def = carom_world_default_def();
     def.dim = t.dim;
     for (int k = 0; k < 3; k++) {
@@ -856,8 +936,10 @@ static void run_trial(uint64_t seed, int config, int operations)
         species_totals.through_adds += t.through_adds;
         species_totals.sensing_worlds += t.sensing;
         species_totals.sensed += t.sensed;
+        species_totals.parted += t.parted;
     }
     carom_world_free(t.w);
+    free(t.inside);
     if (forces)
         CHECK(carom_forces_misuse(forces) == 0);
     carom_forces_free(forces);
@@ -874,8 +956,10 @@ int main(void)
            "advance; %ld adds overlapping spheres passed through\n",
            species_totals.worlds, species_totals.taken, species_totals.refused,
            species_totals.deferred, species_totals.through_adds);
-    printf("%d of them sensing: %llu sensed contacts\n", species_totals.sensing_worlds,
-           (unsigned long long)species_totals.sensed);
+    printf("%d of them sensing: %llu sensed contacts, %llu partings\n",
+           species_totals.sensing_worlds, (unsigned long long)species_totals.sensed,
+           (unsigned long long)species_totals.parted);
     CHECK(species_totals.sensing_worlds > 50 && species_totals.sensed > 100);
+    CHECK(species_totals.parted > species_totals.sensed / 2);
     return CHECK_REPORT();
 }

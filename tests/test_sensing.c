@@ -2,16 +2,18 @@
  * the test's own:
  *
  * - two spheres on a head-on course that sense each other are reported
- *   once, at the time of contact, with impulse 0, and pass through on
- *   straight lines; counted as sensed, not as collisions;
+ *   once, at the time of contact, with impulse 0, pass through on
+ *   straight lines, and are reported parting when they do; counted as
+ *   sensed, not as collisions;
  * - a hard-sphere fluid with tracers that sense it (3D periodic, cells
  *   and neighbour lists; 2D with walls, gravity and a large sensor of
  *   infinite mass): sampled every small step, every pair of sensing
  *   spheres that starts to overlap within a step was reported within it,
- *   and every report is of a pair apart at the start of its step (and
- *   reported no other time in it),
- *   touching (to 1e-9 of the contact distance) and approaching at its
- *   time; the spheres move as in the same world where the pairs pass
+ *   and every one in contact that parts within a step was reported
+ *   parting within it; every report is of a pair touching (to 1e-9 of
+ *   the contact distance) at its time, a contact approaching and not in
+ *   contact before, a parting separating and in contact before; the
+ *   spheres move as in the same world where the pairs pass
  *   through (the same collisions, and the same places to 1e-6: which of
  *   a colliding pair's two predictions of its time comes first may
  *   change, by a bit, and the fluid's chaos grows that to 1e-9 to 1e-7
@@ -21,6 +23,14 @@
  *   contacts as a report-only world of the same spheres;
  * - a contact at the instant its sphere collides elsewhere is reported
  *   once, whichever of the two events comes first;
+ * - every contact reported is followed by its parting, reported when
+ *   the two part (at the time their straight lines give, in an ideal
+ *   gas; after a velocity set while they overlap), and by nothing else:
+ *   sampled every step, a pair is in contact (reported, not yet parted)
+ *   exactly when it overlaps, but pairs overlapping from the start;
+ *   removing or moving a sphere, or a change after which the pair no
+ *   longer senses, ends the contact unreported; a callback that stops
+ *   the two as they touch leaves them in contact for good;
  * - the three modes of a pair exclude each other; a change that makes
  *   overlapping spheres meet is refused and changes nothing; a
  *   report-only world takes sensing as meeting;
@@ -40,6 +50,8 @@
 typedef struct report {
     double t, gap, approach; /* distance - contact distance, and dr . dv, at t */
     uint32_t i, j;
+    int parting;
+    double x[2][3], v[2][3]; /* the two spheres' states at t */
 } report;
 
 typedef struct sense_log {
@@ -49,8 +61,9 @@ typedef struct sense_log {
     int periodic[3];
     report *r;
     size_t n;
-    uint64_t collisions, sensed, impulses_in_sensed;
+    uint64_t collisions, sensed, parted, impulses_in_sensed;
     const uint32_t *species; /* by id */
+    int stop_on_contact;     /* the callback stops both spheres of a contact */
 } sense_log;
 
 /* Separation b - a, the nearest image along periodic axes. */
@@ -77,25 +90,37 @@ static void on_contact(void *user, carom_contact *c)
         log->collisions++;
         return;
     }
-    log->sensed++;
+    if (c->parting)
+        log->parted++;
+    else
+        log->sensed++;
     log->impulses_in_sensed += c->impulse != 0.0;
+    if (log->stop_on_contact && !c->parting)
+        memset(c->velocity_after, 0, sizeof c->velocity_after);
     CHECK(log->n < MAX_REPORTS);
     if (log->n >= MAX_REPORTS)
         return;
-    carom_sphere_state a, b;
-    CHECK_OK(carom_world_get_sphere(log->world, c->i, &a));
-    CHECK_OK(carom_world_get_sphere(log->world, c->j, &b));
+    report *r = &log->r[log->n++];
+    r->i = c->i < c->j ? c->i : c->j;
+    r->j = c->i < c->j ? c->j : c->i;
+    carom_sphere_state a, b; /* of r->i and r->j */
+    CHECK_OK(carom_world_get_sphere(log->world, r->i, &a));
+    CHECK_OK(carom_world_get_sphere(log->world, r->j, &b));
     double d[3], dv[3];
     separation(log, a.position, b.position, d);
     for (int k = 0; k < 3; k++)
         dv[k] = b.velocity[k] - a.velocity[k];
     double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    report *r = &log->r[log->n++];
     r->t = c->time;
-    r->i = c->i < c->j ? c->i : c->j;
-    r->j = c->i < c->j ? c->j : c->i;
     r->gap = (dist - (a.radius + b.radius)) / (a.radius + b.radius);
     r->approach = d[0] * dv[0] + d[1] * dv[1] + d[2] * dv[2];
+    r->parting = c->parting;
+    for (int k = 0; k < 3; k++) {
+        r->x[0][k] = a.position[k];
+        r->x[1][k] = b.position[k];
+        r->v[0][k] = a.velocity[k];
+        r->v[1][k] = b.velocity[k];
+    }
 }
 
 static carom_world *make_world(int dim, const double box[3], carom_boundary boundary,
@@ -135,8 +160,10 @@ static void free_world(carom_world *w, sense_log *log)
     free(log->r);
 }
 
-/* Which sensing pairs overlap now (flags by i * n + j, i < j). */
-static void overlapping(const sense_log *log, int n, unsigned char *flag)
+/* Which sensing pairs overlap now (flags by i * n + j, i < j), and which
+ * touch to within 1e-9 of their contact distance (near; NULL: not
+ * wanted). */
+static void overlapping(const sense_log *log, int n, unsigned char *flag, unsigned char *near)
 {
     carom_sphere_state s[MAX_SPHERES];
     for (int i = 0; i < n; i++)
@@ -146,49 +173,75 @@ static void overlapping(const sense_log *log, int n, unsigned char *flag)
             double d[3];
             separation(log, s[i].position, s[j].position, d);
             double sigma = s[i].radius + s[j].radius;
-            flag[i * n + j] = senses(log, (uint32_t)i, (uint32_t)j) &&
-                              d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < sigma * sigma;
+            double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            int sense = senses(log, (uint32_t)i, (uint32_t)j);
+            flag[i * n + j] = sense && dist < sigma;
+            if (near)
+                near[i * n + j] = sense && fabs(dist - sigma) <= 1e-9 * sigma;
         }
     }
 }
 
+/* What check_reports_by_steps saw: pairs starting to overlap within a
+ * step, and pairs in contact seen to part within one. */
+typedef struct step_counts {
+    int entries, exits;
+} step_counts;
+
 /* Runs the world in steps of dt and checks every report against the
- * overlaps seen at the steps (see the file's comment); returns the
- * number of pairs seen to start overlapping. */
-static int check_reports_by_steps(sense_log *log, int n, double dt, int steps)
+ * overlaps seen at the steps (see the file's comment). */
+static step_counts check_reports_by_steps(sense_log *log, int n, double dt, int steps)
 {
-    unsigned char *before = calloc((size_t)n * (size_t)n, 1), *now = calloc((size_t)n * (size_t)n, 1);
-    int *reports_of = calloc((size_t)n * (size_t)n, sizeof *reports_of);
-    CHECK(before && now && reports_of);
+    size_t nn = (size_t)n * (size_t)n;
+    unsigned char *before = calloc(nn, 1), *now = calloc(nn, 1), *near = calloc(nn, 1);
+    unsigned char *inside = calloc(nn, 1), *stray = calloc(nn, 1);
+    int *reports_of = calloc(nn, sizeof *reports_of);
+    CHECK(before && now && near && inside && stray && reports_of);
     double t0 = carom_world_time(log->world);
-    overlapping(log, n, before);
+    overlapping(log, n, before, NULL);
+    /* Overlapping from the start: never reported in, nor out. */
+    memcpy(stray, before, nn);
     size_t seen = log->n;
-    int entries = 0, bad_reports = 0, missed = 0;
+    step_counts counts = {0, 0};
+    int bad_reports = 0, missed = 0, wrong_state = 0;
     for (int step = 1; step <= steps; step++) {
         double t = t0 + step * dt;
         CHECK_OK(carom_world_advance_to(log->world, t));
-        overlapping(log, n, now);
-        memset(reports_of, 0, (size_t)n * (size_t)n * sizeof *reports_of);
+        overlapping(log, n, now, near);
+        memset(reports_of, 0, nn * sizeof *reports_of);
         for (; seen < log->n; seen++) {
             const report *r = &log->r[seen];
             int at = (int)r->i * n + (int)r->j;
             reports_of[at]++;
-            int good = r->t > t - dt && r->t <= t && !before[at] && fabs(r->gap) <= 1e-9 &&
-                       r->approach < 0.0 && reports_of[at] == 1; /* once a step */
+            /* A contact from outside, approaching, of a pair not in
+             * contact; a parting, separating, of a pair in contact. */
+            int good = r->t > t - dt && r->t <= t && fabs(r->gap) <= 1e-9 &&
+                       (r->parting ? r->approach > 0.0 && inside[at]
+                                   : r->approach < 0.0 && !inside[at]);
             if (!good && bad_reports++ < 5)
-                fprintf(stderr, "report of %u and %u at %.17g (step %.17g to %.17g): apart "
-                                "before %d, gap %.3g, approach %.3g\n",
-                        r->i, r->j, r->t, t - dt, t, !before[at], r->gap, r->approach);
+                fprintf(stderr, "%s of %u and %u at %.17g (step %.17g to %.17g): in contact "
+                                "%d, gap %.3g, approach %.3g\n",
+                        r->parting ? "parting" : "contact", r->i, r->j, r->t, t - dt, t,
+                        inside[at], r->gap, r->approach);
+            inside[at] = !r->parting;
+            if (!r->parting)
+                stray[at] = 0;
         }
         for (int i = 0; i < n; i++) {
             for (int j = i + 1; j < n; j++) {
                 int at = i * n + j;
-                if (now[at] && !before[at]) {
-                    entries++;
-                    if (reports_of[at] == 0 && missed++ < 5)
-                        fprintf(stderr, "%d and %d started to overlap in (%g, %g], unreported\n",
-                                i, j, t - dt, t);
-                }
+                int entered = now[at] && !before[at], left = before[at] && !now[at] && !stray[at];
+                counts.entries += entered;
+                counts.exits += left;
+                if ((entered || left) && reports_of[at] == 0 && missed++ < 5)
+                    fprintf(stderr, "%d and %d started to %s in (%g, %g], unreported\n", i, j,
+                            entered ? "overlap" : "part", t - dt, t);
+                if (!now[at])
+                    stray[at] = 0;
+                /* In contact exactly when overlapping (but from the start). */
+                if (!near[at] && inside[at] != (now[at] && !stray[at]) && wrong_state++ < 5)
+                    fprintf(stderr, "%d and %d at %g: in contact %d, overlapping %d\n", i, j, t,
+                            inside[at], now[at]);
             }
         }
         unsigned char *swap = before;
@@ -197,10 +250,14 @@ static int check_reports_by_steps(sense_log *log, int n, double dt, int steps)
     }
     CHECK(bad_reports == 0);
     CHECK(missed == 0);
+    CHECK(wrong_state == 0);
     free(before);
     free(now);
+    free(near);
+    free(inside);
+    free(stray);
     free(reports_of);
-    return entries;
+    return counts;
 }
 
 /* Two spheres (radius 0.5) at x = 3 and 7 closing at speed 2 in a
@@ -229,10 +286,13 @@ static void head_on(int sense_first)
     CHECK(carom_world_senses(w, 0, 1) == 1 && carom_world_senses(w, 1, 0) == 1);
     CHECK(carom_world_senses(w, 0, 0) == 0 && carom_world_passes_through(w, 0, 1) == 0);
     CHECK_OK(carom_world_advance_to(w, 3.0));
-    CHECK(log.n == 1 && log.collisions == 0 && log.impulses_in_sensed == 0);
-    if (log.n == 1) {
+    /* The contact at 1.5, and the parting at 2.5 (x = 4.5 and 5.5). */
+    CHECK(log.n == 2 && log.collisions == 0 && log.impulses_in_sensed == 0);
+    if (log.n == 2) {
         CHECK_NEAR(log.r[0].t, 1.5, 1e-12);
-        CHECK(fabs(log.r[0].gap) <= 1e-12 && log.r[0].approach < 0.0);
+        CHECK(fabs(log.r[0].gap) <= 1e-12 && log.r[0].approach < 0.0 && !log.r[0].parting);
+        CHECK_NEAR(log.r[1].t, 2.5, 1e-12);
+        CHECK(fabs(log.r[1].gap) <= 1e-12 && log.r[1].approach > 0.0 && log.r[1].parting);
     }
     carom_sphere_state a, b;
     CHECK_OK(carom_world_get_sphere(w, 0, &a));
@@ -242,12 +302,18 @@ static void head_on(int sense_first)
     CHECK(a.velocity[0] == 1.0 && b.velocity[0] == -1.0);
     carom_stats st;
     carom_world_get_stats(w, &st);
-    CHECK(st.sensed_contacts == 1 && st.collisions == 0 && st.virial == 0.0);
-    /* Around the box once more: they meet again at t = 1.5 + 10. */
+    CHECK(st.sensed_contacts == 1 && st.sensed_partings == 1 && st.collisions == 0 &&
+          st.virial == 0.0);
+    /* Around the box once more: they meet again at t = 1.5 + 10, and
+     * part at 12.5. */
     CHECK_OK(carom_world_advance_to(w, 12.0));
-    CHECK(log.n == 2);
-    if (log.n == 2)
-        CHECK_NEAR(log.r[1].t, 11.5, 1e-11);
+    CHECK(log.n == 3);
+    if (log.n == 3)
+        CHECK_NEAR(log.r[2].t, 11.5, 1e-11);
+    CHECK_OK(carom_world_advance_to(w, 13.0));
+    CHECK(log.n == 4);
+    if (log.n == 4)
+        CHECK(log.r[3].parting && fabs(log.r[3].t - 12.5) <= 1e-11);
     free_world(w, &log);
 }
 
@@ -261,7 +327,7 @@ static void test_head_on(void)
  * another: reported once, whichever event the loop takes first. A (at
  * x = 5, speed 1 along x) hits B (at rest at x = 7) at t = 1, when S (a
  * sensor coming down along y) touches it too; A stops, B goes on, S
- * passes through A. */
+ * passes through A, and parts from it at t = 3. */
 static void test_same_instant(void)
 {
     const double box[3] = {20.0, 20.0, 20.0};
@@ -285,9 +351,11 @@ static void test_same_instant(void)
         }
         CHECK_OK(carom_world_set_sense(w, 0, 1, 1));
         CHECK_OK(carom_world_advance_to(w, 3.0));
-        CHECK(log.collisions == 1 && log.n == 1);
-        if (log.n == 1)
-            CHECK(log.r[0].t == 1.0);
+        /* S parts from A (at rest from t = 1) at t = 3, 1 below it. */
+        CHECK(log.collisions == 1 && log.n == 2);
+        if (log.n == 2)
+            CHECK(log.r[0].t == 1.0 && !log.r[0].parting && log.r[1].parting &&
+                  fabs(log.r[1].t - 3.0) <= 1e-12);
         free_world(w, &log);
     }
 }
@@ -363,7 +431,7 @@ static void test_tracers(const tracer_scene *sc)
     carom_world *plain = tracer_world(sc, 0, N, species, &plain_log);
     double dt = 0.002;
     int steps = 1500;
-    int entries = check_reports_by_steps(&log, N, dt, steps);
+    step_counts seen = check_reports_by_steps(&log, N, dt, steps);
     CHECK_OK(carom_world_advance_to(plain, dt * steps));
     /* Sensing moves nothing: the same collisions, the same places. */
     carom_stats st, plain_st;
@@ -371,7 +439,10 @@ static void test_tracers(const tracer_scene *sc)
     carom_world_get_stats(plain, &plain_st);
     CHECK(st.collisions == plain_st.collisions && st.collisions > 100);
     CHECK(log.collisions == plain_log.collisions && log.impulses_in_sensed == 0);
-    CHECK(st.sensed_contacts == log.sensed && log.sensed >= (uint64_t)entries && entries > 20);
+    CHECK(st.sensed_contacts == log.sensed && log.sensed >= (uint64_t)seen.entries &&
+          seen.entries > 20);
+    CHECK(st.sensed_partings == log.parted && log.parted >= (uint64_t)seen.exits &&
+          seen.exits > 20 && log.parted <= log.sensed);
     double worst = 0.0;
     for (int i = 0; i < N; i++) {
         carom_sphere_state a, b;
@@ -383,12 +454,13 @@ static void test_tracers(const tracer_scene *sc)
     }
     CHECK(worst <= 1e-6);
     CHECK(carom_world_max_overlap_now(w) <= 1e-9);
-    printf("  tracers %dD (%s, radius %g, %s, gravity %g): %d entries seen, %llu reports, "
+    printf("  tracers %dD (%s, radius %g, %s, gravity %g): %d entries and %d exits seen, "
+           "%llu contacts and %llu partings reported, "
            "%llu collisions, worst difference %.3g\n",
            sc->dim, sc->neighbours == CAROM_NEIGHBOURS_LISTS ? "lists" : "cells",
            sc->tracer_radius, sc->boundary == CAROM_BOUNDARY_WALLS ? "walls" : "periodic",
-           sc->gravity, entries,
-           (unsigned long long)log.sensed, (unsigned long long)st.collisions, worst);
+           sc->gravity, seen.entries, seen.exits, (unsigned long long)log.sensed,
+           (unsigned long long)log.parted, (unsigned long long)st.collisions, worst);
     free_world(w, &log);
     free_world(plain, &plain_log);
 }
@@ -428,21 +500,27 @@ static void test_gravity_sensor(void)
         CHECK_OK(carom_world_add_sphere(w, &d, NULL));
     }
     CHECK_OK(carom_world_set_sense(w, 0, 1, 1));
-    int entries = check_reports_by_steps(&log, N, 0.002, 3000);
+    step_counts seen = check_reports_by_steps(&log, N, 0.002, 3000);
     carom_stats st;
     carom_world_get_stats(w, &st);
-    CHECK(entries > 60 && log.sensed >= (uint64_t)entries && st.collisions > 100);
+    CHECK(seen.entries > 60 && log.sensed >= (uint64_t)seen.entries && st.collisions > 100);
+    CHECK(seen.exits > 40 && log.parted >= (uint64_t)seen.exits &&
+          st.sensed_partings == log.parted);
     CHECK(carom_world_max_overlap_now(w) <= 1e-9);
     carom_sphere_state s;
     CHECK_OK(carom_world_get_sphere(w, 0, &s));
     CHECK(s.position[0] == 15.0 && s.position[1] == 14.0 && s.velocity[1] == 0.0);
-    printf("  gravity sensor: %d entries seen, %llu reports, %llu collisions\n", entries,
-           (unsigned long long)log.sensed, (unsigned long long)st.collisions);
+    printf("  gravity sensor: %d entries and %d exits seen, %llu contacts and %llu partings "
+           "reported, %llu collisions\n",
+           seen.entries, seen.exits, (unsigned long long)log.sensed,
+           (unsigned long long)log.parted, (unsigned long long)st.collisions);
     free_world(w, &log);
 }
 
 /* An ideal gas of two species that sense each other (each passes
- * through its own): the reports of a report-only world. */
+ * through its own): the contacts of a report-only world; and each
+ * parting at the time the pair's straight lines give from its contact,
+ * dr . dv / |dv|^2 twice over. */
 static void test_ideal_gas_against_report_only(void)
 {
     enum { N = 120 };
@@ -475,18 +553,144 @@ static void test_ideal_gas_against_report_only(void)
     for (int m = 0; m < 2; m++)
         carom_world_get_stats(w[m], &st[m]);
     /* Report-only: sensing is meeting, counted among the collisions. */
-    CHECK(st[0].sensed_contacts == logs[0].n && st[0].collisions == 0);
-    CHECK(st[1].sensed_contacts == 0 && st[1].collisions == logs[1].n);
-    CHECK(logs[0].n == logs[1].n && logs[0].n > 200);
-    size_t n = logs[0].n < logs[1].n ? logs[0].n : logs[1].n, differ = 0;
-    for (size_t k = 0; k < n; k++) {
-        const report *a = &logs[0].r[k], *b = &logs[1].r[k];
-        differ += a->i != b->i || a->j != b->j || fabs(a->t - b->t) > 1e-12 * (1.0 + a->t);
+    CHECK(st[0].sensed_contacts == logs[0].sensed && st[0].collisions == 0);
+    CHECK(st[0].sensed_partings == logs[0].parted && logs[0].n == logs[0].sensed + logs[0].parted);
+    CHECK(st[1].sensed_contacts == 0 && st[1].sensed_partings == 0 &&
+          st[1].collisions == logs[1].n && logs[1].parted == 0);
+    CHECK(logs[0].sensed == logs[1].n && logs[1].n > 200);
+    CHECK(logs[0].parted + 30 > logs[0].sensed && logs[0].parted <= logs[0].sensed);
+    size_t differ = 0, late = 0, unmatched = 0, b = 0;
+    double worst = 0.0;
+    for (size_t k = 0; k < logs[0].n; k++) {
+        const report *a = &logs[0].r[k];
+        if (!a->parting) {
+            if (b < logs[1].n) {
+                const report *o = &logs[1].r[b];
+                differ += a->i != o->i || a->j != o->j || fabs(a->t - o->t) > 1e-12 * (1.0 + a->t);
+            }
+            b++;
+            continue;
+        }
+        /* The pair's report before this one: its contact. */
+        size_t m = k;
+        while (m > 0 && (logs[0].r[m - 1].i != a->i || logs[0].r[m - 1].j != a->j))
+            m--;
+        if (m == 0 || logs[0].r[m - 1].parting) {
+            unmatched++;
+            continue;
+        }
+        const report *c = &logs[0].r[m - 1];
+        double dr[3], dv[3], dd = 0.0, rv = 0.0;
+        separation(&logs[0], c->x[0], c->x[1], dr);
+        for (int q = 0; q < 3; q++) {
+            dv[q] = c->v[1][q] - c->v[0][q];
+            dd += dv[q] * dv[q];
+            rv += dr[q] * dv[q];
+        }
+        double expected = c->t - 2.0 * rv / dd, off = fabs(a->t - expected);
+        worst = fmax(worst, off);
+        late += off > 1e-9 * (1.0 + expected);
     }
-    CHECK(differ == 0);
-    printf("  ideal gas: %zu reports, as report-only (%zu differ)\n", logs[0].n, differ);
+    CHECK(differ == 0 && b == logs[1].n && unmatched == 0 && late == 0);
+    printf("  ideal gas: %llu contacts, as report-only (%zu differ); %llu partings, at most "
+           "%.3g from their straight lines' time\n",
+           (unsigned long long)logs[0].sensed, differ, (unsigned long long)logs[0].parted, worst);
     for (int m = 0; m < 2; m++)
         free_world(w[m], &logs[m]);
+}
+
+/* A sensor (species 0, radius 1, at rest at x = 10) and a mover
+ * (species 1, radius 0.5, from x = 7 at speed 1 along x) in a periodic
+ * box of 20: their contact is reported at t = 1.5; at t = 2 they
+ * overlap, the mover at x = 9. */
+static carom_world *contact_world(sense_log *log, const uint32_t *species, int stop)
+{
+    const double box[3] = {20.0, 20.0, 20.0};
+    carom_world *w = make_world(3, box, CAROM_BOUNDARY_PERIODIC, CAROM_NEIGHBOURS_AUTO,
+                                CAROM_RESPONSE_ELASTIC, NULL, log);
+    log->species = species;
+    log->stop_on_contact = stop;
+    for (int k = 0; k < 2; k++) {
+        carom_sphere_def d = carom_sphere_default_def();
+        d.radius = k ? 0.5 : 1.0;
+        d.position[0] = k ? 7.0 : 10.0;
+        d.position[1] = d.position[2] = 10.0;
+        d.velocity[0] = k;
+        d.species = species[k];
+        CHECK_OK(carom_world_add_sphere(w, &d, NULL));
+    }
+    CHECK_OK(carom_world_set_pass_through(w, 0, 2, 1));
+    CHECK_OK(carom_world_set_sense(w, 0, 1, 1));
+    CHECK_OK(carom_world_advance_to(w, 2.0));
+    CHECK(log->n == 1 && !log->r[0].parting);
+    if (log->n == 1)
+        CHECK_NEAR(log->r[0].t, 1.5, 1e-12);
+    return w;
+}
+
+/* Contacts end when the pair parts, whatever changed the velocities;
+ * unreported when a sphere is removed or moved, or the pair stops
+ * sensing. */
+static void test_parting_rules(void)
+{
+    const uint32_t species[2] = {0, 1};
+    const double back[3] = {-1.0, 0.0, 0.0}, away[3] = {3.0, 10.0, 10.0};
+    sense_log log;
+    carom_stats st;
+    /* Turned back inside: it parts at x = 8.5, at t = 2.5. */
+    carom_world *w = contact_world(&log, species, 0);
+    CHECK_OK(carom_world_set_velocity(w, 1, back));
+    CHECK_OK(carom_world_advance_to(w, 10.0));
+    CHECK(log.n == 2 && log.r[1].parting);
+    if (log.n == 2)
+        CHECK_NEAR(log.r[1].t, 2.5, 1e-12);
+    free_world(w, &log);
+    /* Removed: no parting. */
+    w = contact_world(&log, species, 0);
+    CHECK_OK(carom_world_remove_sphere(w, 1));
+    CHECK_OK(carom_world_advance_to(w, 10.0));
+    carom_world_get_stats(w, &st);
+    CHECK(log.n == 1 && st.sensed_contacts == 1 && st.sensed_partings == 0);
+    free_world(w, &log);
+    /* Moved clear: no parting; it comes to touch again from x = 3 at
+     * t = 2 + 5.5, and parts at 2 + 8.5. */
+    w = contact_world(&log, species, 0);
+    CHECK_OK(carom_world_set_position(w, 1, away));
+    CHECK_OK(carom_world_advance_to(w, 11.0));
+    CHECK(log.n == 3 && !log.r[1].parting && log.r[2].parting);
+    if (log.n == 3) {
+        CHECK_NEAR(log.r[1].t, 7.5, 1e-12);
+        CHECK_NEAR(log.r[2].t, 10.5, 1e-12);
+    }
+    free_world(w, &log);
+    /* To a species that passes through the sensor and back, still
+     * overlapping: the contact ended at the change; no parting at
+     * t = 4.5, where it leaves. */
+    w = contact_world(&log, species, 0);
+    CHECK_OK(carom_world_set_species(w, 1, 2));
+    CHECK_OK(carom_world_advance_to(w, 3.0));
+    CHECK_OK(carom_world_set_species(w, 1, 1));
+    CHECK_OK(carom_world_advance_to(w, 6.0));
+    CHECK(log.n == 1);
+    free_world(w, &log);
+    /* The same through the table. */
+    w = contact_world(&log, species, 0);
+    CHECK_OK(carom_world_set_pass_through(w, 0, 1, 1));
+    CHECK_OK(carom_world_advance_to(w, 3.0));
+    CHECK_OK(carom_world_set_sense(w, 0, 1, 1));
+    CHECK_OK(carom_world_advance_to(w, 6.0));
+    carom_world_get_stats(w, &st);
+    CHECK(log.n == 1 && st.sensed_partings == 0);
+    free_world(w, &log);
+    /* Stopped by the callback as they touch: in contact for good, never
+     * reported again. */
+    w = contact_world(&log, species, 1);
+    CHECK_OK(carom_world_advance_to(w, 100.0));
+    carom_sphere_state s;
+    CHECK_OK(carom_world_get_sphere(w, 1, &s));
+    CHECK(log.n == 1 && s.velocity[0] == 0.0);
+    CHECK_NEAR(s.position[0], 8.5, 1e-12);
+    free_world(w, &log);
 }
 
 static void test_modes_and_refusals(void)
@@ -543,6 +747,7 @@ int main(void)
 {
     RUN(test_head_on);
     RUN(test_same_instant);
+    RUN(test_parting_rules);
     RUN(test_ideal_gas_against_report_only);
     RUN(test_modes_and_refusals);
     RUN(test_gravity_sensor);

@@ -390,6 +390,8 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
         fprintf(out, "  sensed contacts    %llu (%.4g per unit time)\n",
                 (unsigned long long)r->stats.sensed_contacts,
                 (double)r->stats.sensed_contacts / (r->end_time - r->start_time));
+    if (o->sense.n > 0 && o->response != CAROM_RESPONSE_NONE)
+        fprintf(out, "  sensed partings    %llu\n", (unsigned long long)r->stats.sensed_partings);
     if (o->pair_restitution.n > 0 || o->species_wall_restitution.n > 0)
         print_restitution(o, out);
     if (o->pair_friction.n > 0 || o->species_wall_friction.n > 0)
@@ -724,6 +726,8 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_species_values(out, "sense", &o->sense, 1, 0, &first);
     if (o->sense.n > 0) /* their contacts in the measured run (not among the collisions) */
         json_int(out, "sensed_contacts", s->sensed_contacts, &first);
+    if (o->sense.n > 0) /* and the partings of sensing pairs in contact */
+        json_int(out, "sensed_partings", s->sensed_partings, &first);
     json_species_values(out, "pair_restitution", &o->pair_restitution, 1, 1, &first);
     json_species_values(out, "species_wall_restitution", &o->species_wall_restitution, 0, 1,
                         &first);

@@ -27,7 +27,7 @@ typedef struct contact_log {
 static void log_contact(void *user_data, carom_contact *contact)
 {
     contact_log *log = user_data;
-    if (!log->active || contact->kind != CAROM_CONTACT_SPHERE)
+    if (!log->active || contact->kind != CAROM_CONTACT_SPHERE || contact->parting)
         return;
     uint32_t i = contact->i < contact->j ? contact->i : contact->j;
     uint32_t j = contact->i < contact->j ? contact->j : contact->i;

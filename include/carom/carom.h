@@ -150,6 +150,10 @@ typedef struct carom_contact {
                          sphere broke its acceleration bound and probing found
                          the two already overlapping by this much (the contact
                          is reported late, never skipped) */
+    int parting;      /* 1: two spheres that sense each other
+                         (carom_world_set_sense), reported when they came
+                         to touch, part now (the normal points from i to j
+                         as they separate); 0 for every other contact */
 } carom_contact;
 
 typedef void (*carom_contact_fn)(void *user_data, carom_contact *contact);
@@ -310,6 +314,8 @@ typedef struct carom_stats {
                                    world that responds
                                    (carom_world_set_sense; not among the
                                    collisions) */
+    uint64_t sensed_partings;   /* partings of sensing pairs in contact
+                                   reported (carom_contact.parting) */
 } carom_stats;
 
 typedef struct carom_world carom_world;
@@ -442,19 +448,28 @@ carom_status carom_world_set_species(carom_world *world, carom_sphere_id id, uin
  * from outside, the contact callback and the recorded contacts get a
  * CAROM_CONTACT_SPHERE contact at that exact time with impulse 0 and the
  * velocities unchanged (a callback may change them, as for any
- * contact), once; not again while they overlap, nor when they part.
- * They are counted in carom_stats.sensed_contacts, not among the
+ * contact), once, not again while they overlap; and when they part
+ * (their distance rising back through the sum of the radii), a second
+ * one with parting = 1: a game engine's begin and end of touch. Every
+ * contact reported has exactly one parting, reported when the pair parts,
+ * unless it ends first without a report: when either sphere is removed
+ * or moved (carom_world_set_position), or the pair stops sensing (a
+ * change of species or of this table). Two spheres that overlap without
+ * a contact reported (placed so) are not reported when they part. The
+ * contacts are counted in carom_stats.sensed_contacts, the partings in
+ * sensed_partings, neither among the
  * collisions (and add nothing to the virial). Every other pair goes on
  * as before: a sphere may collide with some species and sense others.
  * In a report-only world (CAROM_RESPONSE_NONE) sensing is meeting:
- * every contact is reported anyway. A pair is in one mode: sensing
+ * every contact is reported anyway (partings are not). A pair is in one mode: sensing
  * (sense = 1), passing through (carom_world_set_pass_through(..., 1)) or
  * meeting (either call with 0, the default); setting one mode ends the
  * others, and a change that makes pairs meet is checked for overlaps as
  * carom_world_set_pass_through's. Every event is predicted again (O(N)).
- * A contact at the same instant as its pair's last report is not
+ * A contact at the same instant as its pair's last contact is not
  * reported again (when a sphere collides elsewhere at the instant it
- * touches a sensing partner). Refused (CAROM_ERR_INVALID_ARGUMENT) in a
+ * touches a sensing partner; if the collision turns it away, the pair
+ * parts at that instant too). Refused (CAROM_ERR_INVALID_ARGUMENT) in a
  * world that responds and has driven spheres or growing ones
  * (carom_world_set_growth), and driven spheres and growth are refused in
  * a world where some pair senses; and for species out of range.

@@ -63,6 +63,7 @@ class carom_contact(ctypes.Structure):
         ("impulse", ctypes.c_double),
         ("velocity_after", c_double3 * 2),
         ("depth", ctypes.c_double),
+        ("parting", ctypes.c_int),
     ]
 
 
@@ -148,6 +149,7 @@ class carom_stats(ctypes.Structure):
         ("reorders", ctypes.c_uint64),
         ("bound_breaks", ctypes.c_uint64),
         ("sensed_contacts", ctypes.c_uint64),
+        ("sensed_partings", ctypes.c_uint64),
     ]
 
 

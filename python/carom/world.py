@@ -59,12 +59,14 @@ class Contact:
     "plane" (a fixed plane: wall = its index), "segment" (a fixed
     segment: wall = its index) or "triangle" (a fixed triangle: wall = its
     index); j is None but for spheres, wall None for spheres.
+    parting is True when two spheres that sense each other
+    (World.set_sense), reported as they came to touch, part now.
     velocity_after is a writable 2 x 3 array (rows i and j): what
     it holds when the callback returns is the response.
     """
 
     __slots__ = ("kind", "time", "i", "j", "wall", "normal", "impulse", "depth",
-                 "velocity_after")
+                 "parting", "velocity_after")
 
     def __init__(self, c):
         kinds = {number: name for name, number in _library.CONTACT_KIND.items()}
@@ -77,6 +79,7 @@ class Contact:
         self.normal = tuple(c.normal)
         self.impulse = c.impulse
         self.depth = c.depth
+        self.parting = bool(c.parting)
         self.velocity_after = np.array([list(c.velocity_after[0]), list(c.velocity_after[1])])
 
     def __repr__(self):
@@ -446,8 +449,9 @@ class World:
         each other (carom_world_set_sense): they pass through each other,
         and each time two of them come to touch from outside the contact
         is reported (callback, recorded contacts) with impulse 0, counted
-        in get_stats().sensed_contacts, not among the collisions. A
-        sensor, a trigger. senses=False makes them meet (checked for
+        in get_stats().sensed_contacts, not among the collisions; and
+        when the two part again, reported with Contact.parting True
+        (counted in sensed_partings). A sensor, a trigger. senses=False makes them meet (checked for
         overlaps as set_pass_through(a, b, False)). Refused with
         carom.Error in a world with driven or growing spheres."""
         self._check(lib.carom_world_set_sense, species_number(a, "a"),
@@ -868,7 +872,7 @@ class World:
         structured array (a copy) with the fields of carom_contact (kind 0
         for spheres, 1 for walls, 2 for planes, 3 for segments, 4 for
         triangles; time, i, j, wall, normal, impulse, velocity_after,
-        depth). Empty without record_contacts."""
+        depth, parting). Empty without record_contacts."""
         count = ctypes.c_size_t()
         pointer = self._call(lib.carom_world_recorded_contacts, ctypes.byref(count))
         out = np.empty(count.value, dtype=CONTACT_DTYPE)

@@ -55,6 +55,7 @@ int main(void)
     FIELD(carom_contact, impulse);
     FIELD(carom_contact, velocity_after);
     FIELD(carom_contact, depth);
+    FIELD(carom_contact, parting);
     end_struct();
     begin_struct("carom_driver", sizeof(carom_driver), 0);
     FIELD(carom_driver, probe);
@@ -122,6 +123,7 @@ int main(void)
     FIELD(carom_stats, reorders);
     FIELD(carom_stats, bound_breaks);
     FIELD(carom_stats, sensed_contacts);
+    FIELD(carom_stats, sensed_partings);
     end_struct();
     begin_struct("carom_scene", sizeof(carom_scene), 0);
     FIELD(carom_scene, dim);

@@ -284,17 +284,21 @@ def test_driven_spheres_pass_through_by_species_too():
 def test_sensing_species_pass_through_and_report_each_contact():
     """World.set_sense: the head-on disks pass through each other and are
     reported once, at t = 2.5 (impulse 0, velocities unchanged), counted
-    as sensed, not as collisions; then they reach the walls and come
-    back, and are reported again when they touch again, at t = 11.5."""
+    as sensed, not as collisions, and when they part, at t = 3.5
+    (Contact.parting, counted as a parting); then they reach the walls
+    and come back, and are reported again when they touch again, at
+    t = 11.5."""
     world, a, b, seen = head_on(False)
     world.set_sense(1, 2)
     assert world.senses(2, 1) and not world.passes_through(1, 2) and not world.senses(1, 1)
     world.advance_to(12)
     touches = [c for c in seen if c.kind == "sphere"]
-    assert [(c.time, {c.i, c.j}, c.impulse) for c in touches] == [(2.5, {a, b}, 0.0),
-                                                                   (11.5, {a, b}, 0.0)]
+    assert [(c.time, {c.i, c.j}, c.impulse, c.parting) for c in touches] == [
+        (2.5, {a, b}, 0.0, False), (3.5, {a, b}, 0.0, True), (11.5, {a, b}, 0.0, False)]
+    recorded = world.recorded_contacts()
+    assert recorded[recorded["kind"] == 0]["parting"].tolist() == [0, 1, 0]
     stats = world.get_stats()
-    assert stats.sensed_contacts == 2 and stats.collisions == 0
+    assert stats.sensed_contacts == 2 and stats.sensed_partings == 1 and stats.collisions == 0
     assert world.get_sphere(a).velocity == (-1.0, 0.0, 0.0)  # from the wall alone
     world.set_pass_through(1, 2)  # one mode at a time
     assert world.passes_through(1, 2) and not world.senses(1, 2)

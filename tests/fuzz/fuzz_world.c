@@ -83,7 +83,8 @@
  *   species world that responds and does not grow, with a steps byte of
  *   192 or more, has the pairs apart sense each other instead
  *   (carom_world_set_sense): the same checks, and their contacts may be
- *   recorded, with impulse 0, as many as the stats count as sensed.
+ *   recorded, with impulse 0, as many as the stats count as sensed, and
+ *   their partings, as many as the stats count as parted.
  * - the stress observer (carom/stress.h), fed each step's recorded
  *   contacts, must accept every periodic world without gravity, growth,
  *   obstacles, segments or triangles (its velocities always the world's: no false
@@ -178,11 +179,11 @@ static double energy(const carom_world *w, const world_spec *s, const placed *p,
  * added to them) and the world's spheres and faces. */
 static void check_recorded(const carom_world *w, const world_spec *s, const placed *p, int n,
                            double t_start, uint64_t collisions, uint64_t wall_hits,
-                           uint64_t sensed)
+                           uint64_t sensed, uint64_t parted)
 {
     size_t count;
     const carom_contact *c = carom_world_recorded_contacts(w, &count);
-    uint64_t spheres = 0, walls = 0, sensings = 0;
+    uint64_t spheres = 0, walls = 0, sensings = 0, partings = 0;
     double last = t_start;
     for (size_t k = 0; k < count; k++) {
         if (!(c[k].time >= last && c[k].time <= carom_world_time(w)))
@@ -199,6 +200,8 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
         }
         if (!known_i)
             fail("a recorded contact of a sphere that is not there", (double)c[k].i);
+        if (c[k].parting && c[k].kind != CAROM_CONTACT_SPHERE)
+            fail("a parting of a sphere from a surface", (double)c[k].kind);
         if (c[k].kind == CAROM_CONTACT_SPHERE) {
             if (!known_j || c[k].j == c[k].i)
                 fail("a recorded sphere contact without two spheres", (double)c[k].j);
@@ -207,8 +210,12 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
                 a = p[m].id == c[k].i ? &p[m] : a;
                 b = p[m].id == c[k].j ? &p[m] : b;
             }
+            if (c[k].parting && !(s->sensing && !meet(s, a, b) && c[k].impulse == 0.0))
+                fail("a parting of spheres that do not sense each other", (double)c[k].i);
             if (meet(s, a, b)) {
                 spheres++;
+            } else if (c[k].parting) {
+                partings++;
             } else if (s->sensing && c[k].impulse == 0.0) {
                 sensings++; /* sensing pairs: reported without a push */
             } else {
@@ -233,10 +240,10 @@ static void check_recorded(const carom_world *w, const world_spec *s, const plac
                 fail("a recorded wall hit on no wall", (double)c[k].wall);
         }
     }
-    if (spheres != collisions || walls != wall_hits || sensings != sensed)
+    if (spheres != collisions || walls != wall_hits || sensings != sensed || partings != parted)
         fail("the recorded contacts are not those the stats count",
              (double)spheres - (double)collisions + (double)walls - (double)wall_hits +
-                 (double)sensings - (double)sensed);
+                 (double)sensings - (double)sensed + (double)partings - (double)parted);
 }
 
 /* Sphere i's position plus image times box along axis a. */
@@ -527,7 +534,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         carom_world_get_stats(w, &after);
         check_recorded(w, &s, p, n, t_start, after.collisions - before.collisions,
                        after.wall_hits - before.wall_hits,
-                       after.sensed_contacts - before.sensed_contacts);
+                       after.sensed_contacts - before.sensed_contacts,
+                       after.sensed_partings - before.sensed_partings);
         stress_step(&stress, w);
         double e = energy(w, &s, p, n, g);
         int energy_kept = !s.gravity || s.walls[1];
