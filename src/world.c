@@ -292,10 +292,6 @@ carom_status carom_world_add_sphere(carom_world *w, const carom_sphere_def *def,
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "sphere definition is NULL");
     size_t id = w->count;
     if (def->driven) {
-        if (w->sensing)
-            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                              "sphere %zu is driven, but some species sense each other "
-                              "(carom_world_set_sense), which driven spheres cannot", id);
         if (w->growth_rate > 0.0)
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %zu is driven, but the world's spheres grow "
@@ -518,7 +514,7 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
         /* Every event is predicted again, and a large world may sort its
          * records (slot i may then hold another sphere): nothing below. */
         pair_set_remove_all_with(&w->lingering, id);
-    pair_set_remove_all_with(&w->sensed, id);
+        pair_set_remove_all_with(&w->sensed, id);
         world_unbuild(w);
         return world_build(w, 0); /* fails only for memory: all was checked */
     }
@@ -526,6 +522,9 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
     if (w->list_skin > 0.0)
         world_lists_remove(w, i);
     event_queue_remove(&w->queue, i);
+    /* Its lingering pairs are those it overlaps where it is placed
+     * (world_driven_note_overlaps). */
+    pair_set_remove_all_with(&w->lingering, id);
     st = world_place_sphere(w, i);
     if (st != CAROM_OK) { /* back where it was, with the message of the failure */
         char message[CAROM_ERROR_MESSAGE_SIZE];
@@ -538,7 +537,6 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
         memcpy(w->error, message, sizeof message);
     }
     COUNTER(s)++; /* events of others that name it become stale */
-    pair_set_remove_all_with(&w->lingering, id);
     if (st == CAROM_OK) /* moved: its sensing contacts end unreported */
         pair_set_remove_all_with(&w->sensed, id);
     if (w->built)

@@ -366,7 +366,10 @@ carom_status world_build(carom_world *w, int resorted)
             st = check_every_pair(w);
         else if (unchecked > 0)
             st = check_unchecked(w);
-    } else if (st == CAROM_OK && w->has_driven) {
+    }
+    if (st == CAROM_OK && w->has_driven && (overlaps_allowed(w) || w->sensing)) {
+        /* Pairs with a driven sphere that may overlap (all in a
+         * report-only world, sensing ones in one that responds). */
         for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
             if (w->info[i].alive && w->info[i].driven)
                 st = world_driven_note_overlaps(w, i);
@@ -468,7 +471,8 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
         st = check_overlaps(w, id, UINT32_MAX);
         if (st == CAROM_OK)
             st = world_big_check_overlaps(w, id);
-    } else if (st == CAROM_OK && w->has_driven) {
+    }
+    if (st == CAROM_OK && w->has_driven && (overlaps_allowed(w) || w->sensing)) {
         st = world_driven_note_overlaps(w, id);
         if (st != CAROM_OK) /* the id goes to the next sphere added */
             pair_set_remove_all_with(&w->lingering, world_id_of(w, id));

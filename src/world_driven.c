@@ -42,11 +42,12 @@
  * finds a sphere outside its bound is counted (stats.bound_breaks).
  *
  * Pairs whose contact the response cannot change (report-only worlds;
- * two spheres neither of which the response can move) are remembered as
- * in contact once reported (in the world's set of lingering pairs, which
- * holds as many as there are), and until probing finds them apart, their
- * prediction is instead the first time the bounds allow them to have
- * separated. So each contact is reported once, when it begins.
+ * two spheres neither of which the response can move; sensing pairs) are
+ * remembered as in contact once reported (in the world's set of lingering
+ * pairs, which holds as many as there are), and until probing finds them
+ * apart, their prediction is instead the first time the bounds allow them
+ * to have separated. So each contact is reported once, when it begins;
+ * a sensing pair's parting is reported when probing finds it apart.
  *
  * Degenerate cases: spheres touching within the tolerance and not
  * approaching (a graze, or a contact just resolved) would let two fresh
@@ -89,7 +90,7 @@ carom_status world_driven_add(carom_world *w, uint32_t id, double accel_bound)
         INFO(s)->inv_mass = 0.0; /* contacts cannot move it */
     w->bounds[id] = (driven_bound){w->time, accel_bound, INFINITY, INFINITY};
     world_driven_size_bound(w, id);
-    if (w->def.response == CAROM_RESPONSE_NONE || !driven_movable(w))
+    if (w->def.response == CAROM_RESPONSE_NONE || !driven_movable(w) || w->sensing)
         w->contacts_linger = 1;
     return CAROM_OK;
 }

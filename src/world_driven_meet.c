@@ -68,7 +68,7 @@ static carom_status remember_contact(carom_world *w, uint32_t i, uint32_t j)
 /* (world_driven.h) */
 int world_driven_pair_responds(const carom_world *w, uint32_t i, uint32_t j)
 {
-    if (w->def.response == CAROM_RESPONSE_NONE)
+    if (w->def.response == CAROM_RESPONSE_NONE || spheres_sense(w, i, j))
         return 0;
     /* Two infinite masses collide as equals (response.c), but a driven
      * sphere without kicks cannot be moved at all. */
@@ -95,9 +95,17 @@ static void kick(carom_world *w, uint32_t i, const double v_before[3])
         w->def.driver.kick(w->def.driver.user_data, world_id_of(w, i), w->time, dv);
 }
 
-/* Reports a contact the response does not act on; the callback may still
- * change velocities (kicks for driven spheres). */
-static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3], double depth)
+/* (world_internal.h) */
+int world_driven_pair_lingers(const carom_world *w, uint32_t i, uint32_t j)
+{
+    return spheres_sense(w, i, j) || (spheres_meet(w, i, j) && !world_driven_pair_responds(w, i, j));
+}
+
+/* Reports a contact the response does not act on (parting: a sensing
+ * pair's end of contact); the callback may still change velocities
+ * (kicks for driven spheres). */
+static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3], double depth,
+                        int parting)
 {
     if (!world_reports_contacts(w))
         return;
@@ -109,6 +117,7 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
     c.j = world_id_of(w, j);
     c.wall = -1;
     c.depth = depth;
+    c.parting = parting;
     vec_copy(c.normal, n);
     vec_copy(c.velocity_after[0], s[0]->v);
     vec_copy(c.velocity_after[1], s[1]->v);
@@ -133,10 +142,14 @@ static void report_only(carom_world *w, uint32_t i, uint32_t j, const double n[3
 
 /* A pair with a driven sphere found overlapping (beyond the tolerance
  * of a contact) where the world places it is remembered as in contact,
- * unreported. */
+ * unreported: in a report-only world, a pair that meets; in one that
+ * responds, a sensing pair (its contact not reported, its parting not
+ * either). */
 static carom_status note_if_overlapping(carom_world *w, uint32_t i, uint32_t j)
 {
-    if (j == i || !(w->info[i].driven || w->info[j].driven) || !spheres_meet(w, i, j))
+    if (j == i || !(w->info[i].driven || w->info[j].driven))
+        return CAROM_OK;
+    if (!(w->def.response == CAROM_RESPONSE_NONE ? spheres_meet(w, i, j) : spheres_sense(w, i, j)))
         return CAROM_OK;
     double xi[3], vi[3], xj[3], vj[3], shift[3], d[3];
     world_true_state(w, i, w->time, xi, vi);
@@ -185,6 +198,34 @@ static void repredict_after_restart(carom_world *w, uint32_t i, uint32_t partner
         world_predict(w, i);
 }
 
+/* A sensing pair with a driven sphere comes to touch: it joins the
+ * world's set of pairs in contact (world_events.c), counted as sensed
+ * (it is then reported, and remembered as lingering). */
+static carom_status sensed_touch(carom_world *w, uint32_t i, uint32_t j)
+{
+    if (pair_set_insert(&w->sensed, world_id_of(w, i), world_id_of(w, j)) != 0)
+        return w->callback_failed = world_fail(
+                   w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the sensing pairs in contact");
+    w->stats.sensed_contacts++;
+    return CAROM_OK;
+}
+
+/* A lingering pair found apart (dr: from i to j, as probed now): if it
+ * is a sensing pair whose contact was reported, its parting is reported
+ * now. */
+static void sensed_part(carom_world *w, uint32_t i, uint32_t j, const double dr[3])
+{
+    uint32_t a = world_id_of(w, i), b = world_id_of(w, j);
+    if (!spheres_sense(w, i, j) || !pair_set_contains(&w->sensed, a, b))
+        return;
+    pair_set_remove(&w->sensed, a, b);
+    w->stats.sensed_partings++;
+    double n[3], len = sqrt(vec_dot(dr, dr));
+    for (int k = 0; k < 3; k++)
+        n[k] = len > 0.0 ? dr[k] / len : (k == 0);
+    report_only(w, i, j, n, 0.0, 1);
+}
+
 void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
@@ -207,8 +248,10 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     int moved_j = world_driven_settle(w, j, xb, vb);
 
     if (world_driven_in_contact(w, i, j)) {
-        if (gap > tol || (gap > -tol && !approaching))
+        if (gap > tol || (gap > -tol && !approaching)) {
             forget_contact(w, i, j);
+            sensed_part(w, i, j, dr);
+        }
     } else if (!((approaching && gap <= touching_gap(tol, closing, t)) || gap < -tol ||
                  (responds && pressed(accel, gap, tol, closing, keep)))) {
         /* No contact: only the restarted bounds' own events and this
@@ -220,9 +263,13 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
         return;
     } else {
         double depth = gap < -tol ? -gap : 0.0;
+        int sensing = spheres_sense(w, i, j);
+        if (sensing && sensed_touch(w, i, j) != CAROM_OK)
+            return; /* the loop stops with the error */
         if (depth > 0.0)
             w->stats.late_contacts++;
-        w->stats.collisions++;
+        if (!sensing)
+            w->stats.collisions++;
         if (responds) {
             response_collide(w, i, j, shift, depth, keep);
             w->events[i].counter++;
@@ -233,7 +280,7 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
             double n[3];
             for (int k = 0; k < 3; k++)
                 n[k] = dist > 0.0 ? dr[k] / dist : (k == 0);
-            report_only(w, i, j, n, depth);
+            report_only(w, i, j, n, depth, 0);
             if (remember_contact(w, i, j) != CAROM_OK)
                 w->callback_failed = CAROM_ERR_OUT_OF_MEMORY; /* the loop stops */
         }

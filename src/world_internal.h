@@ -411,6 +411,13 @@ static inline int spheres_sense(const carom_world *w, uint32_t i, uint32_t j)
     return w->sensing && ((w->sense[w->info[i].species] >> w->info[j].species) & 1u);
 }
 
+/* Whether the contacts of the spheres in slots i and j are found at all:
+ * they meet, or sense each other. */
+static inline int spheres_touch(const carom_world *w, uint32_t i, uint32_t j)
+{
+    return spheres_meet(w, i, j) || spheres_sense(w, i, j);
+}
+
 /* Whether the pair is timed at all: it meets or senses. */
 static inline int spheres_interact(const carom_world *w, uint32_t i, uint32_t j)
 {
@@ -861,12 +868,18 @@ void world_driven_size_bound(carom_world *w, uint32_t id);
  * (message set) if the probe gives non-finite numbers. */
 carom_status world_driven_restart(carom_world *w, uint32_t id, int placed);
 /* world_driven_meet.c: a report-only world lets spheres overlap where
- * they are added. The pairs with a driven sphere that overlap sphere id
- * where the world places it are remembered as in contact, unreported:
- * such a pair is first reported when it meets again after separating, as
- * a ballistic pair is (whose prediction has no event while it overlaps),
- * not at once as a late contact. Fails only when memory runs out. */
+ * they are added, and so do sensing pairs in any world. The pairs with a
+ * driven sphere that overlap sphere id where the world places it (that
+ * meet in a report-only world, that sense each other in one that
+ * responds) are remembered as in contact, unreported: such a pair is
+ * first reported when it meets again after separating, as a ballistic
+ * pair is (whose prediction has no event while it overlaps), not at once
+ * as a late contact. Fails only when memory runs out. */
 carom_status world_driven_note_overlaps(carom_world *w, uint32_t id);
+/* Whether a pair with a driven sphere (slots i and j) is remembered as in
+ * contact once it touches (the world's lingering set) rather than
+ * resolved: it senses, or meets and the response cannot move it. */
+int world_driven_pair_lingers(const carom_world *w, uint32_t i, uint32_t j);
 /* True position and velocity of sphere i at time t >= its last probe:
  * probed for a driven sphere (in the periodic image of its bound), else
  * extrapolated. */

@@ -573,7 +573,8 @@ static void scan_sensing(const carom_world *w, pair_scan *p, const uint32_t *can
 
 /* scan_timed once some species pass through each other: only the
  * candidates that meet sphere p->i are timed (world_species.c), and those
- * that sense it by scan_sensing. */
+ * that sense it by scan_sensing (by scan_timed too when either is driven:
+ * their bounds meet as for any pair). */
 static __attribute__((noinline)) void scan_meeting(const carom_world *w, pair_scan *p,
                                                    const uint32_t *cand,
                                                    const double *const *cand_shift, int n)
@@ -586,6 +587,12 @@ static __attribute__((noinline)) void scan_meeting(const carom_world *w, pair_sc
             meet[kept] = cand[m];
             meet_shift[kept++] = cand_shift[m];
         } else if (spheres_sense(w, p->i, cand[m])) {
+            if (w->has_driven && (INFO(p->s)->driven || w->info[cand[m]].driven)) {
+                /* Timed as a meeting of bounds (world_driven_meet.c). */
+                meet[kept] = cand[m];
+                meet_shift[kept++] = cand_shift[m];
+                continue;
+            }
             sense[sensed] = cand[m];
             sense_shift[sensed++] = cand_shift[m];
         }
@@ -1109,7 +1116,7 @@ void world_predict_lazily(carom_world *w, uint32_t i, uint32_t partner, double *
 void world_predict_at_floor(carom_world *w, uint32_t i)
 {
     uint32_t partner = w->floors[i].partner;
-    if (partner == SPHERE_NONE || !w->info[partner].alive || !spheres_meet(w, i, partner) ||
+    if (partner == SPHERE_NONE || !w->info[partner].alive || !spheres_touch(w, i, partner) ||
         !driven_in_plain_grid(w, i)) {
         world_predict(w, i);
         return;
@@ -1131,7 +1138,7 @@ void world_predict_after_stale(carom_world *w, uint32_t i, uint32_t partner)
         return;
     }
     double meeting = NAN;
-    int still = w->info[partner].alive && spheres_meet(w, i, partner);
+    int still = w->info[partner].alive && spheres_touch(w, i, partner);
     world_predict_lazily(w, i, still ? partner : SPHERE_NONE, &meeting);
 }
 

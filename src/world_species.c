@@ -20,8 +20,11 @@
  * and reported without a response (world_events.c), remembered in
  * reported[] as there; a pair reported is in contact (the world's set
  * sensed) until it parts, which is reported too; a change of mode or
- * species that stops a pair sensing ends its contact unreported. Not
- * with driven or growing spheres. Nothing else
+ * species that stops a pair sensing ends its contact unreported. A
+ * sensing pair with a driven sphere is timed by its bounds as a meeting
+ * is, and lingers in contact as in a report-only world
+ * (world_driven_meet.c: reported when it touches, its parting when
+ * probing finds it apart). Not with growing spheres. Nothing else
  * changes: walls, planes, segments and triangles meet every sphere, and
  * the cells hold every sphere whatever its species.
  *
@@ -97,6 +100,8 @@ static void set_mode(carom_world *w, uint32_t a, uint32_t b, enum pair_mode mode
         w->species_filter |= w->pass_through[s] != 0;
         w->sensing |= responds && w->sense[s] != 0;
     }
+    if (w->sensing && w->has_driven)
+        w->contacts_linger = 1; /* sensing pairs with a driven sphere linger */
 }
 
 /* Whether a change's overlaps are checked now: a built world whose
@@ -145,11 +150,13 @@ static carom_status reported_reserve(carom_world *w)
     return CAROM_OK;
 }
 
-/* For the lingering pairs: spheres a and b (ids) no longer meet. */
-static int no_longer_meet(const void *ctx, uint32_t a, uint32_t b)
+/* For the lingering pairs (world_driven_meet.c): spheres a and b (ids)
+ * no longer linger in contact (they no longer meet or sense, or now
+ * meet and respond). */
+static int no_longer_linger(const void *ctx, uint32_t a, uint32_t b)
 {
     const carom_world *w = ctx;
-    return !spheres_meet(w, world_slot_of(w, a), world_slot_of(w, b));
+    return !world_driven_pair_lingers(w, world_slot_of(w, a), world_slot_of(w, b));
 }
 
 /* For the sensing pairs in contact: spheres a and b (ids) no longer
@@ -192,6 +199,7 @@ static carom_status change_mode(carom_world *w, uint32_t a, uint32_t b, enum pai
      * built again, changes to it are checked by the next advance (as
      * growing spheres are in any case). */
     pair_set_remove_if(&w->sensed, no_longer_sense, w);
+    pair_set_remove_if(&w->lingering, no_longer_linger, w);
     if (!w->built)
         return CAROM_OK;
     world_unbuild(w);
@@ -222,15 +230,11 @@ carom_status carom_world_set_sense(carom_world *w, uint32_t a, uint32_t b, int s
     carom_status st = pair_change_refused(w, "carom_world_set_sense", a, b);
     if (st != CAROM_OK)
         return st;
-    if (sense && w->def.response != CAROM_RESPONSE_NONE) {
-        const char *refused = w->has_driven ? "driven spheres"
-                              : w->growth_rate > 0.0 ? "growing spheres (carom_world_set_growth)"
-                                                     : NULL;
-        if (refused)
-            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
-                              "species %u and %u cannot sense each other in a world with %s",
-                              (unsigned)a, (unsigned)b, refused);
-    }
+    if (sense && w->def.response != CAROM_RESPONSE_NONE && w->growth_rate > 0.0)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "species %u and %u cannot sense each other in a world with growing "
+                          "spheres (carom_world_set_growth)",
+                          (unsigned)a, (unsigned)b);
     return change_mode(w, a, b, sense ? PAIR_SENSE : PAIR_MEET);
 }
 
@@ -269,7 +273,7 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
     /* Driven pairs in contact (world_driven_meet.c) stay so while they
      * meet; a pair that starts to meet overlapping, in a report-only
      * world, is in contact from now (reported once it has separated). */
-    pair_set_remove_with_if(&w->lingering, id, no_longer_meet, w);
+    pair_set_remove_with_if(&w->lingering, id, no_longer_linger, w);
     pair_set_remove_with_if(&w->sensed, id, no_longer_sense, w);
     if (!w->built)
         return CAROM_OK;
@@ -278,7 +282,7 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
      * a collision now). */
     world_advance_sphere(w, &w->spheres[i], w->time);
     world_predict(w, i);
-    if (w->has_driven && w->def.response == CAROM_RESPONSE_NONE)
+    if (w->has_driven && (w->def.response == CAROM_RESPONSE_NONE || w->sensing))
         return world_driven_note_overlaps(w, i); /* fails only for memory */
     return CAROM_OK;
 }

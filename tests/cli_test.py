@@ -2445,7 +2445,9 @@ def case_sense(r):
     (species 0): the fluid's collisions are those of the same run with
     the tracers passing through it, and the count is kinetic theory's N0
     N1 / V pi (2r)^2 <v_rel>, <v_rel> = sqrt(16 kT / (pi m)), within 5%
-    (measured 0.8%), and so is the count of partings. A pair both passing through and sensing, driven
+    (measured 0.8%), and so is the count of partings. Driven spheres
+    (motion=forces) sense too: the same collisions as with the pairs
+    passing through. A pair both passing through and sensing, driven
     spheres, growth and species beyond species= are refused."""
     base = ["n=2000", "packing=0.3", "species=2", "equilibrate=1", "time=5"]
     d = r.json(base + ["sense=0-1", "pass_through=1-1"])
@@ -2462,13 +2464,19 @@ def case_sense(r):
            "sense: %d sensed, kinetic theory %.0f" % (d["sensed_contacts"], expected))
     expect(abs(d["sensed_partings"] / expected - 1) < 0.05,
            "sense: %d partings, kinetic theory %.0f" % (d["sensed_partings"], expected))
+    driven = ["n=500", "species=2", "motion=forces", "time=2"]
+    d = r.json(driven + ["sense=0-1"])
+    plain = r.json(driven + ["pass_through=0-1"])
+    expect(d["collisions"] == plain["collisions"] and d["sensed_contacts"] > 1000 and
+           0 <= d["sensed_contacts"] - d["sensed_partings"] < 0.3 * d["sensed_contacts"],
+           "sense, driven: %d collisions (%d passing through), %d contacts, %d partings" %
+           (d["collisions"], plain["collisions"], d["sensed_contacts"], d["sensed_partings"]))
     p = r.ok(base + ["sense=0-1", "time=1"])
     expect(re.search(r"sensed contacts    \d+ \(", p.stdout) and
            re.search(r"sensed partings    \d+\n", p.stdout) and "sensing each other: 0-1" in
            p.stdout, "summary lacks sensing:\n%s" % p.stdout)
     for keys, words in [(["sense=0-1", "pass_through=1-0"], ["sense=0-1", "pair 0-1 also passes "
                                                             "through", "pass_through=1-0"]),
-                        (["sense=0-1", "motion=forces"], ["sense=0-1", "motion=forces"]),
                         (["sense=0-1", "compress=0.4"], ["sense=0-1", "compress=0.4"]),
                         (["sense=0-2"], ["sense=0-2", "species 2 out of range"]),
                         (["sense=0-x"], ["sense=0-x", "expected pairs of species a-b"])]:

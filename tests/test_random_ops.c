@@ -35,7 +35,7 @@
  *   is taken, the advance then fails with CAROM_ERR_OVERLAP without
  *   moving the time, and the change undone, the world goes on. Species
  *   and pairs out of range are refused. In half the species worlds that
- *   respond and drive nothing ((seed / 4 + config) odd), the pairs apart
+ *   respond ((seed / 4 + config) odd; driven spheres too), the pairs apart
  *   sense each other instead (carom_world_set_sense): the same rules,
  *   and the callback sees their contacts with impulse 0, as many as the
  *   statistics count as sensed, and their partings: each pair's reports
@@ -815,7 +815,7 @@ static void run_trial(uint64_t seed, int config, int operations)
     t.obstacles = variant == 5;
     t.rough = !t.report_only && seed % 2 == 0;
     t.species = (seed / 2 + (uint64_t)config) % 2 == 1;
-    t.sensing = t.species && !t.report_only && !t.driven && (seed / 4 + (uint64_t)config) % 2;
+    t.sensing = t.species && !t.report_only && (seed / 4 + (uint64_t)config) % 2;
     if (t.gravity > 0.0)
         t.walls = 1;
     if (t.sensing) {

@@ -18,7 +18,9 @@
  *   a colliding pair's two predictions of its time comes first may
  *   change, by a bit, and the fluid's chaos grows that to 1e-9 to 1e-7
  *   over these runs); tracers tiny (levels of cells), large (out of the
- *   grid), among walls under gravity;
+ *   grid), among walls under gravity; some driven round circles (whose
+ *   contacts and partings are found by probing, to 2e-9), in the grid
+ *   and out of it;
  * - an ideal gas of two species that sense each other reports the same
  *   contacts as a report-only world of the same spheres;
  * - a contact at the instant its sphere collides elsewhere is reported
@@ -34,7 +36,7 @@
  * - the three modes of a pair exclude each other; a change that makes
  *   overlapping spheres meet is refused and changes nothing; a
  *   report-only world takes sensing as meeting;
- * - driven spheres, growth and species out of range are refused. */
+ * - growth and species out of range are refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,10 @@
 #include "carom/carom.h"
 #include "check.h"
 #include "rng.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 #define MAX_SPHERES 256
 #define MAX_REPORTS 200000
@@ -63,6 +69,13 @@ typedef struct sense_log {
     size_t n;
     uint64_t collisions, sensed, parted, impulses_in_sensed;
     const uint32_t *species; /* by id */
+    double gap_tol;          /* of a report, relative to the contact distance */
+    /* Driven spheres go round circles about centre (the z of a circle
+     * in 3D its own), at angular speed path[3] from phase path[4]. */
+    double path[MAX_SPHERES][5];
+    double path_radius;
+    unsigned char driven[MAX_SPHERES]; /* by id */
+    uint64_t driven_reports;           /* contacts and partings of a driven sphere */
     int stop_on_contact;     /* the callback stops both spheres of a contact */
 } sense_log;
 
@@ -94,6 +107,7 @@ static void on_contact(void *user, carom_contact *c)
         log->parted++;
     else
         log->sensed++;
+    log->driven_reports += log->driven[c->i] || log->driven[c->j];
     log->impulses_in_sensed += c->impulse != 0.0;
     if (log->stop_on_contact && !c->parting)
         memset(c->velocity_after, 0, sizeof c->velocity_after);
@@ -123,11 +137,29 @@ static void on_contact(void *user, carom_contact *c)
     }
 }
 
-static carom_world *make_world(int dim, const double box[3], carom_boundary boundary,
-                               carom_neighbours neighbours, carom_response response,
-                               const double *gravity, sense_log *log)
+/* The driver of the driven spheres: their circles. */
+static void circle_probe(void *user, carom_sphere_id id, double t, double x[3], double v[3])
+{
+    const sense_log *log = user;
+    const double *p = log->path[id];
+    double R = log->path_radius, a = p[3] * t + p[4];
+    x[0] = p[0] + R * cos(a);
+    x[1] = p[1] + R * sin(a);
+    x[2] = p[2];
+    v[0] = -R * p[3] * sin(a);
+    v[1] = R * p[3] * cos(a);
+    v[2] = 0.0;
+}
+
+static carom_world *make_world_driven(int dim, const double box[3], carom_boundary boundary,
+                                      carom_neighbours neighbours, carom_response response,
+                                      const double *gravity, int driven, sense_log *log)
 {
     carom_world_def def = carom_world_default_def();
+    if (driven) {
+        def.driver.probe = circle_probe;
+        def.driver.user_data = log;
+    }
     def.dim = dim;
     for (int k = 0; k < 3 && gravity; k++)
         def.gravity[k] = gravity[k];
@@ -151,7 +183,15 @@ static carom_world *make_world(int dim, const double box[3], carom_boundary boun
     }
     log->r = malloc(MAX_REPORTS * sizeof *log->r);
     CHECK(log->r != NULL);
+    log->gap_tol = 1e-9;
     return w;
+}
+
+static carom_world *make_world(int dim, const double box[3], carom_boundary boundary,
+                               carom_neighbours neighbours, carom_response response,
+                               const double *gravity, sense_log *log)
+{
+    return make_world_driven(dim, box, boundary, neighbours, response, gravity, 0, log);
 }
 
 static void free_world(carom_world *w, sense_log *log)
@@ -161,7 +201,7 @@ static void free_world(carom_world *w, sense_log *log)
 }
 
 /* Which sensing pairs overlap now (flags by i * n + j, i < j), and which
- * touch to within 1e-9 of their contact distance (near; NULL: not
+ * touch to within gap_tol of their contact distance (near; NULL: not
  * wanted). */
 static void overlapping(const sense_log *log, int n, unsigned char *flag, unsigned char *near)
 {
@@ -177,7 +217,7 @@ static void overlapping(const sense_log *log, int n, unsigned char *flag, unsign
             int sense = senses(log, (uint32_t)i, (uint32_t)j);
             flag[i * n + j] = sense && dist < sigma;
             if (near)
-                near[i * n + j] = sense && fabs(dist - sigma) <= 1e-9 * sigma;
+                near[i * n + j] = sense && fabs(dist - sigma) <= log->gap_tol * sigma;
         }
     }
 }
@@ -215,7 +255,7 @@ static step_counts check_reports_by_steps(sense_log *log, int n, double dt, int 
             reports_of[at]++;
             /* A contact from outside, approaching, of a pair not in
              * contact; a parting, separating, of a pair in contact. */
-            int good = r->t > t - dt && r->t <= t && fabs(r->gap) <= 1e-9 &&
+            int good = r->t > t - dt && r->t <= t && fabs(r->gap) <= log->gap_tol &&
                        (r->parting ? r->approach > 0.0 && inside[at]
                                    : r->approach < 0.0 && !inside[at]);
             if (!good && bad_reports++ < 5)
@@ -369,6 +409,9 @@ typedef struct tracer_scene {
     double tracer_radius;    /* the fluid's is 0.5 */
     carom_boundary boundary; /* on every axis */
     double gravity;          /* along the last axis */
+    int driven;              /* the first this many tracers go round circles,
+                                driven (periodic, no gravity) */
+    double driven_radius;    /* theirs */
 } tracer_scene;
 
 static carom_world *tracer_world(const tracer_scene *sc, int sense, int n,
@@ -379,15 +422,39 @@ static carom_world *tracer_world(const tracer_scene *sc, int sense, int n,
     const double box[3] = {L, L, dim == 3 ? L : 1.0};
     double g[3] = {0.0, 0.0, 0.0};
     g[dim - 1] = -sc->gravity;
-    carom_world *w = make_world(dim, box, sc->boundary, sc->neighbours, CAROM_RESPONSE_ELASTIC,
-                                g, log);
+    carom_world *w = make_world_driven(dim, box, sc->boundary, sc->neighbours,
+                                       CAROM_RESPONSE_ELASTIC, g, sc->driven > 0, log);
     log->species = species;
+    /* Driven contacts and partings are found by probing, to within a
+     * tolerance of 1e-10 of the contact distance (world_driven.h; measured
+     * up to 3e-11), not to round-off. */
+    if (sc->driven)
+        log->gap_tol = 2e-9;
+    log->path_radius = 0.2 * L;
     rng r;
     rng_seed(&r, 4242 + (uint64_t)dim);
+    int driven = 0;
     for (int i = 0; i < n; i++) {
         carom_sphere_def d = carom_sphere_default_def();
         d.radius = species[i] ? sc->tracer_radius : 0.5;
         d.species = species[i];
+        if (species[i] && driven < sc->driven) {
+            /* A circle of radius 0.2 L inside the box, once round in
+             * 2 to 4 time units, either way. */
+            double *path = log->path[i];
+            for (int k = 0; k < 3; k++)
+                path[k] = k < dim ? (0.35 + 0.3 * rng_uniform(&r)) * L : 0.5;
+            path[3] = (rng_uniform(&r) < 0.5 ? -1.0 : 1.0) * M_PI * (0.5 + 0.5 * rng_uniform(&r));
+            path[4] = 2.0 * M_PI * rng_uniform(&r);
+            d.driven = 1;
+            d.radius = sc->driven_radius;
+            log->driven[i] = 1;
+            d.accel_bound = 1.01 * log->path_radius * path[3] * path[3];
+            circle_probe(log, (carom_sphere_id)i, 0.0, d.position, d.velocity);
+            driven++;
+            CHECK_OK(carom_world_add_sphere(w, &d, NULL));
+            continue;
+        }
         for (int tries = 0;; tries++) {
             for (int k = 0; k < dim; k++) {
                 d.position[k] = d.radius + rng_uniform(&r) * (L - 2.0 * d.radius);
@@ -454,12 +521,13 @@ static void test_tracers(const tracer_scene *sc)
     }
     CHECK(worst <= 1e-6);
     CHECK(carom_world_max_overlap_now(w) <= 1e-9);
-    printf("  tracers %dD (%s, radius %g, %s, gravity %g): %d entries and %d exits seen, "
-           "%llu contacts and %llu partings reported, "
+    CHECK(sc->driven == 0 || (log.driven_reports > 100 && st.late_contacts == 0));
+    printf("  tracers %dD (%s, radius %g, %s, gravity %g, %d driven, %llu of their reports): %d entries and %d exits "
+           "seen, %llu contacts and %llu partings reported, "
            "%llu collisions, worst difference %.3g\n",
            sc->dim, sc->neighbours == CAROM_NEIGHBOURS_LISTS ? "lists" : "cells",
            sc->tracer_radius, sc->boundary == CAROM_BOUNDARY_WALLS ? "walls" : "periodic",
-           sc->gravity, seen.entries, seen.exits, (unsigned long long)log.sensed,
+           sc->gravity, sc->driven, (unsigned long long)log.driven_reports, seen.entries, seen.exits, (unsigned long long)log.sensed,
            (unsigned long long)log.parted, (unsigned long long)st.collisions, worst);
     free_world(w, &log);
     free_world(plain, &plain_log);
@@ -722,17 +790,11 @@ static void test_modes_and_refusals(void)
     CHECK(carom_world_senses(w, 0, 1) == 1);
     CHECK(carom_world_set_pass_through(w, 0, 1, 0) == CAROM_ERR_OVERLAP);
     CHECK(carom_world_senses(w, 0, 1) == 1);
-    /* Out of range; driven spheres and growth. */
+    /* Out of range; growth. */
     CHECK(carom_world_set_sense(w, 0, CAROM_SPECIES_MAX, 1) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(carom_world_senses(w, 0, CAROM_SPECIES_MAX) == 0);
     CHECK(carom_world_set_growth(w, 0.01) == CAROM_ERR_INVALID_ARGUMENT);
     CHECK(strstr(carom_world_error_message(w), "sensing") != NULL);
-    carom_sphere_def driven = carom_sphere_default_def();
-    driven.driven = 1;
-    driven.accel_bound = 1.0;
-    driven.position[0] = driven.position[1] = driven.position[2] = 1.0;
-    CHECK(carom_world_add_sphere(w, &driven, NULL) == CAROM_ERR_INVALID_ARGUMENT);
-    CHECK(strstr(carom_world_error_message(w), "sense") != NULL);
     free_world(w, &log);
     /* Growth first: sensing refused. */
     w = make_world(3, box, CAROM_BOUNDARY_PERIODIC, CAROM_NEIGHBOURS_AUTO,
@@ -752,15 +814,19 @@ int main(void)
     RUN(test_modes_and_refusals);
     RUN(test_gravity_sensor);
     const tracer_scene scenes[] = {
-        {3, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_PERIODIC, 0.0},
-        {3, CAROM_NEIGHBOURS_LISTS, 0.3, CAROM_BOUNDARY_PERIODIC, 0.0},
-        {2, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_PERIODIC, 0.0},
+        {3, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_PERIODIC, 0.0, 0, 0.0},
+        {3, CAROM_NEIGHBOURS_LISTS, 0.3, CAROM_BOUNDARY_PERIODIC, 0.0, 0, 0.0},
+        {2, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_PERIODIC, 0.0, 0, 0.0},
         /* Tiny tracers (levels of cells), large ones (out of the grid),
          * walls and gravity. */
-        {3, CAROM_NEIGHBOURS_CELLS, 0.02, CAROM_BOUNDARY_PERIODIC, 0.0},
-        {3, CAROM_NEIGHBOURS_CELLS, 1.8, CAROM_BOUNDARY_PERIODIC, 0.0},
-        {3, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_WALLS, 1.0},
-        {2, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_WALLS, 1.0},
+        {3, CAROM_NEIGHBOURS_CELLS, 0.02, CAROM_BOUNDARY_PERIODIC, 0.0, 0, 0.0},
+        {3, CAROM_NEIGHBOURS_CELLS, 1.8, CAROM_BOUNDARY_PERIODIC, 0.0, 0, 0.0},
+        {3, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_WALLS, 1.0, 0, 0.0},
+        {2, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_WALLS, 1.0, 0, 0.0},
+        /* Some tracers driven round circles: in the grid, and large ones
+         * out of it. */
+        {3, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_PERIODIC, 0.0, 6, 1.2},
+        {2, CAROM_NEIGHBOURS_CELLS, 0.3, CAROM_BOUNDARY_PERIODIC, 0.0, 6, 3.0},
     };
     for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; k++)
         test_tracers(&scenes[k]);

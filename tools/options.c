@@ -756,17 +756,12 @@ static int get_compress(const config *c, run_options *o, cli_error *error)
     return 0;
 }
 
-/* sense=: the world refuses sensing pairs with driven or growing spheres
- * (in a world that responds); said here, naming the keys. */
+/* sense=: the world refuses sensing pairs with growing spheres (in a
+ * world that responds); said here, naming the keys. */
 static int sense_refused(const config *c, const run_options *o, cli_error *error)
 {
-    static const char *const motions[] = {"ballistic", "orbits", "forces", "field"};
     if (o->sense.n == 0 || o->response == CAROM_RESPONSE_NONE)
         return 0;
-    if (o->motion != MOTION_BALLISTIC)
-        return cli_fail(error, CLI_EXIT_USAGE,
-                        "%s: sense=%s cannot be combined with motion=%s (driven spheres cannot "
-                        "sense)", o->sense.origin, o->sense.text, motions[o->motion]);
     if (o->compress)
         return cli_fail(error, CLI_EXIT_USAGE,
                         "%s: sense=%s cannot be combined with compress=%s (growing spheres "

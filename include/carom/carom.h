@@ -469,10 +469,12 @@ carom_status carom_world_set_species(carom_world *world, carom_sphere_id id, uin
  * A contact at the same instant as its pair's last contact is not
  * reported again (when a sphere collides elsewhere at the instant it
  * touches a sensing partner; if the collision turns it away, the pair
- * parts at that instant too). Refused (CAROM_ERR_INVALID_ARGUMENT) in a
- * world that responds and has driven spheres or growing ones
- * (carom_world_set_growth), and driven spheres and growth are refused in
- * a world where some pair senses; and for species out of range.
+ * parts at that instant too). A driven sphere senses as any other: its
+ * bound's meetings find the contact and the parting, each to within the
+ * driven contact tolerance (1e-10 (r_i + r_j)) of where it happens, as
+ * probed. Refused (CAROM_ERR_INVALID_ARGUMENT) in a world that responds
+ * and has growing spheres (carom_world_set_growth), and growth is refused
+ * in a world where some pair senses; and for species out of range.
  * carom_world_senses: 1 if species a and b sense each other (0 for
  * species out of range). */
 carom_status carom_world_set_sense(carom_world *world, uint32_t a, uint32_t b, int sense);

@@ -453,7 +453,7 @@ class World:
         when the two part again, reported with Contact.parting True
         (counted in sensed_partings). A sensor, a trigger. senses=False makes them meet (checked for
         overlaps as set_pass_through(a, b, False)). Refused with
-        carom.Error in a world with driven or growing spheres."""
+        carom.Error in a world with growing spheres."""
         self._check(lib.carom_world_set_sense, species_number(a, "a"),
                     species_number(b, "b"), 1 if senses else 0)
 

@@ -739,8 +739,6 @@ for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
                     "key 'n' does not apply with input="),
                    (["render", "dim=2", "boundary=walls", "big=off", "drag=1,1,2,2",
                      f"out={WORK}/bad"], "drag= moves the large sphere, which is off"),
-                   (["render", "dim=2", "species=2", "sense=0-1", f"out={WORK}/bad"],
-                    "sense=0-1 needs big=off in carom render"),
                    (["render", "dim=2", "box=10", "motion=orbits", f"orbits={WORK}/none.txt",
                      f"out={WORK}/bad"], "none.txt"),
                    (["render", f"input={bad_species}", f"out={WORK}/bad"],
@@ -752,6 +750,13 @@ for args, word in [(["render", "frames=0", f"out={WORK}/bad"], "frames"),
     p = subprocess.run([CAROM] + args, capture_output=True, text=True, timeout=60)
     check(p.returncode != 0 and word in p.stderr and p.stderr.count("\n") == 1,
           f"carom {' '.join(args)}: exit {p.returncode}, stderr {p.stderr!r}")
+
+# The large sphere (driven by the drag) may sense too: sense= with it on.
+p = subprocess.run([CAROM, "render", "dim=2", "n=60", "species=2", "sense=0-1",
+                    "drag=2,2,8,8", "frames=3", f"out={WORK}/sense"],
+                   capture_output=True, text=True, timeout=120)
+check(p.returncode == 0, f"render with sense= and the large sphere: exit {p.returncode}, "
+      f"stderr {p.stderr!r}")
 
 for f in failures:
     print("FAIL:", f)

@@ -346,13 +346,6 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = options_from_config(&c, &o, error);
     if (!status && drag_text && !ds->with_big)
         status = cli_fail(error, CLI_EXIT_USAGE, "drag= moves the large sphere, which is off");
-    /* The large sphere is driven (by the pointer), and driven spheres
-     * cannot sense (in a world that responds). */
-    if (!status && o.sense.n > 0 && ds->with_big && o.response != CAROM_RESPONSE_NONE)
-        status = cli_fail(error, CLI_EXIT_USAGE,
-                          "%s: sense=%s needs big=off in carom %s (the large sphere is driven, "
-                          "and driven spheres cannot sense)", o.sense.origin, o.sense.text,
-                          command);
     /* Orbits give the scene (their states at t = 0) and their motion. */
     if (!status && o.motion == MOTION_ORBITS)
         status = motion_read_orbits(&o, &ds->orbits, scene, error);
