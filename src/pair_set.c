@@ -124,6 +124,29 @@ void pair_set_remove_if(pair_set *s, int (*drop)(const void *ctx, uint32_t a, ui
     }
 }
 
+void pair_set_visit_with(const pair_set *s, uint32_t a,
+                         void (*visit)(void *ctx, uint32_t a, uint32_t b), void *ctx)
+{
+    for (size_t k = 0; k < s->capacity; k++) {
+        uint64_t key = s->keys[k];
+        uint32_t hi = (uint32_t)(key >> 32), lo = (uint32_t)key;
+        if (key != 0 && (hi == a || lo == a))
+            visit(ctx, a, hi == a ? lo : hi);
+    }
+}
+
+void pair_set_drain(pair_set *s, void (*visit)(void *ctx, uint32_t a, uint32_t b), void *ctx)
+{
+    for (size_t k = 0; k < s->capacity; k++) {
+        uint64_t key = s->keys[k];
+        if (key == 0)
+            continue;
+        s->keys[k] = 0;
+        s->count--;
+        visit(ctx, (uint32_t)(key >> 32), (uint32_t)key);
+    }
+}
+
 void pair_set_remove_all_with(pair_set *s, uint32_t a)
 {
     pair_set_remove_with_if(s, a, NULL, NULL);

@@ -246,6 +246,8 @@ void carom_world_free(carom_world *w)
     query_index_free(&w->query);
     pair_set_free(&w->lingering);
     pair_set_free(&w->sensed);
+    pair_set_free(&w->sense_placed);
+    pair_set_free(&w->sense_parted);
     free(w->bounds);
     free(w->floors);
     free(w->id_of);
@@ -444,6 +446,8 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
     w->alive_count--;
     pair_set_remove_all_with(&w->lingering, id);
     pair_set_remove_all_with(&w->sensed, id);
+    pair_set_remove_all_with(&w->sense_placed, id);
+    pair_set_remove_all_with(&w->sense_parted, id);
     return CAROM_OK;
 }
 
@@ -501,7 +505,7 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
     world_images_reset(w, id);
     if (!w->built) {
         INFO(s)->unchecked = 1; /* checked by the next advance */
-        return CAROM_OK;
+        return world_sensing_note_moved(w, i);
     }
     if (INFO(s)->big) {
         st = world_check_unplaced(w, i);
@@ -514,7 +518,9 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
         /* Every event is predicted again, and a large world may sort its
          * records (slot i may then hold another sphere): nothing below. */
         pair_set_remove_all_with(&w->lingering, id);
-        pair_set_remove_all_with(&w->sensed, id);
+        st = world_sensing_note_moved(w, i);
+        if (st != CAROM_OK)
+            return st;
         world_unbuild(w);
         return world_build(w, 0); /* fails only for memory: all was checked */
     }
@@ -537,8 +543,8 @@ carom_status carom_world_set_position(carom_world *w, carom_sphere_id id, const 
         memcpy(w->error, message, sizeof message);
     }
     COUNTER(s)++; /* events of others that name it become stale */
-    if (st == CAROM_OK) /* moved: its sensing contacts end unreported */
-        pair_set_remove_all_with(&w->sensed, id);
+    if (st == CAROM_OK) /* moved: the contacts it left part (world_sensing.c) */
+        st = world_sensing_note_moved(w, i);
     if (w->built)
         world_predict(w, i);
     return st;

@@ -374,6 +374,9 @@ carom_status world_build(carom_world *w, int resorted)
             if (w->info[i].alive && w->info[i].driven)
                 st = world_driven_note_overlaps(w, i);
     }
+    for (uint32_t i = 0; i < w->count && st == CAROM_OK && w->sensing; i++)
+        if (w->info[i].alive)
+            st = world_sensing_note_overlaps(w, i);
     if (st != CAROM_OK) {
         grid_levels_free(&w->levels);
         world_big_clear(w);
@@ -477,6 +480,8 @@ carom_status world_place_sphere(carom_world *w, uint32_t id)
         if (st != CAROM_OK) /* the id goes to the next sphere added */
             pair_set_remove_all_with(&w->lingering, world_id_of(w, id));
     }
+    if (st == CAROM_OK)
+        st = world_sensing_note_overlaps(w, id);
     if (st == CAROM_OK) {
         w->info[id].unchecked = 0;
         cell_link(w, id);

@@ -404,6 +404,29 @@ void world_neighbour_lists(const carom_world *w, uint32_t id, int predicting,
     }
 }
 
+carom_status world_visit_near(carom_world *w, uint32_t id,
+                              carom_status (*visit)(carom_world *w, uint32_t id, uint32_t j))
+{
+    carom_status st = CAROM_OK;
+    if (!w->info[id].big) {
+        neighbour_lists nl;
+        world_neighbour_lists(w, id, 0, &nl);
+        for (int c = 0; c < nl.count; c++)
+            for (uint32_t j = nl.list[c].head; j != SPHERE_NONE && st == CAROM_OK;
+                 j = nl.list[c].next[j])
+                if (j != id)
+                    st = visit(w, id, j);
+        for (size_t k = 0; k < w->nbig && st == CAROM_OK; k++)
+            if (w->big[k] != id)
+                st = visit(w, id, w->big[k]);
+    } else {
+        for (uint32_t j = 0; j < w->count && st == CAROM_OK; j++)
+            if (w->info[j].alive && j != id)
+                st = visit(w, id, j);
+    }
+    return st;
+}
+
 #define REGION_BATCH 64
 
 /* The spheres of every cell within reach of x, level by level, each cell

@@ -166,23 +166,9 @@ static carom_status note_if_overlapping(carom_world *w, uint32_t i, uint32_t j)
 /* (world_internal.h) */
 carom_status world_driven_note_overlaps(carom_world *w, uint32_t id)
 {
-    carom_status st = CAROM_OK;
-    if (!w->info[id].big) {
-        neighbour_lists nl;
-        world_neighbour_lists(w, id, 0, &nl);
-        for (int c = 0; c < nl.count; c++)
-            for (uint32_t j = nl.list[c].head; j != SPHERE_NONE && st == CAROM_OK;
-                 j = nl.list[c].next[j])
-                st = note_if_overlapping(w, id, j);
-        for (size_t k = 0; k < w->nbig && st == CAROM_OK; k++)
-            st = note_if_overlapping(w, id, w->big[k]);
-    } else {
-        for (uint32_t j = 0; j < w->count && st == CAROM_OK; j++)
-            if (w->info[j].alive)
-                st = note_if_overlapping(w, id, j);
-    }
-    return st;
+    return world_visit_near(w, id, note_if_overlapping);
 }
+
 
 /* After a meeting without contact: a driven sphere predicts lazily, a
  * ballistic one (whose trajectory did not change, but whose event was
@@ -224,6 +210,28 @@ static void sensed_part(carom_world *w, uint32_t i, uint32_t j, const double dr[
     for (int k = 0; k < 3; k++)
         n[k] = len > 0.0 ? dr[k] / len : (k == 0);
     report_only(w, i, j, n, 0.0, 1);
+}
+
+/* (world_internal.h) */
+void world_driven_report_placed(carom_world *w, uint32_t i, uint32_t j, const double n[3],
+                                double depth)
+{
+    if (sensed_touch(w, i, j) != CAROM_OK)
+        return; /* the loop stops with the error */
+    report_only(w, i, j, n, depth, 0);
+    if (remember_contact(w, i, j) != CAROM_OK)
+        w->callback_failed = CAROM_ERR_OUT_OF_MEMORY;
+    world_predict(w, i);
+    world_predict(w, j);
+}
+
+/* (world_internal.h) */
+void world_driven_report_parted(carom_world *w, uint32_t i, uint32_t j, const double n[3])
+{
+    forget_contact(w, i, j);
+    sensed_part(w, i, j, n);
+    world_predict(w, i);
+    world_predict(w, j);
 }
 
 void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)

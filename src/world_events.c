@@ -75,11 +75,11 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
 
 /* A contact reported without a response: in a report-only world, or of
  * a sensing pair (counted apart from the collisions in a world that
- * responds). A sensing pair's contact from outside puts it in the set of
+ * responds; depth > 0: placed overlapping, world_sensing.c). A sensing pair's contact from outside puts it in the set of
  * pairs in contact, and its next report is its parting (memory for the
  * set running out stops the loop before anything is reported: the next
  * advance takes the event again). */
-static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
+static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t, double depth)
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
     int parting = 0;
@@ -112,6 +112,7 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
         c.wall = -1;
         c.impulse = 0.0;
         c.parting = parting;
+        c.depth = depth;
         world_sphere_at(w, a, t, xa, c.velocity_after[0]);
         world_sphere_at(w, b, t, xb, c.velocity_after[1]);
         for (int k = 0; k < 3; k++)
@@ -147,10 +148,16 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t)
     world_predict(w, j);
 }
 
+/* (world_internal.h) */
+void world_report_sensing(carom_world *w, uint32_t i, uint32_t j, double depth)
+{
+    report_contact(w, i, j, w->time, depth);
+}
+
 static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
 {
     if (w->def.response == CAROM_RESPONSE_NONE || spheres_sense(w, i, j)) {
-        report_contact(w, i, j, t);
+        report_contact(w, i, j, t, 0.0);
         return;
     }
     world_prefetch_candidates(w, i);
@@ -399,6 +406,16 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         world_contacts_clear(w);
     for (;;) {
         uint64_t count = 0;
+        if (w->sense_placed.count || w->sense_parted.count) {
+            /* Sensing pairs placed overlapping: reported before any event
+             * (world_sensing.c). */
+            w->callback_failed = CAROM_OK;
+            world_sensing_report_placed(w);
+            st = w->callback_failed;
+            w->callback_failed = CAROM_OK;
+            if (st != CAROM_OK)
+                break;
+        }
         /* Growing spheres stop where the grid's room runs out. */
         double stop = w->regrow_time < t_end ? w->regrow_time : t_end;
         world_helper_start(w, stop, max_events - done);

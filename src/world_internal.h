@@ -305,6 +305,10 @@ struct carom_world {
     pair_set sensed;      /* the sensing pairs in contact: reported as they
                              came to touch from outside, not yet parted
                              (world_events.c), by id */
+    pair_set sense_placed; /* sensing pairs found overlapping where they
+                             were placed, to be reported (world_sensing.c) */
+    pair_set sense_parted; /* sensing pairs in contact moved apart, their
+                             partings to be reported (world_sensing.c) */
 
     /* Neighbour-list mode (world_lists.c); list_skin 0: cells. */
     double list_skin;     /* how far a sphere may move from its centre */
@@ -652,6 +656,12 @@ typedef struct neighbour_lists {
  * a region (world_cells_scans_region); checks of overlaps want them all. */
 void world_neighbour_lists(const carom_world *w, uint32_t id, int predicting,
                            neighbour_lists *out);
+/* Calls visit(w, id, j) for every sphere j that sphere id (placed in the
+ * grid, or big) may overlap: those of the cells around it and the big
+ * ones (for a big sphere, every live sphere); some j may come more than
+ * once. Stops at the first status that is not CAROM_OK, and returns it. */
+carom_status world_visit_near(carom_world *w, uint32_t id,
+                              carom_status (*visit)(carom_world *w, uint32_t id, uint32_t j));
 /* The spheres of every level within `reach` of x along every axis (their
  * centres; periodic images included), a batch of at most `max` at a time:
  * visit is called with the batch; shifts point into storage valid for the
@@ -876,6 +886,22 @@ carom_status world_driven_restart(carom_world *w, uint32_t id, int placed);
  * pair is (whose prediction has no event while it overlaps), not at once
  * as a late contact. Fails only when memory runs out. */
 carom_status world_driven_note_overlaps(carom_world *w, uint32_t id);
+/* world_sensing.c: notes the sensing pairs sphere id overlaps where it is
+ * placed, and (note_moved, after a move) its contacts it no longer
+ * overlaps; the next processing of events reports them, before any
+ * event. Fail only when memory runs out. */
+carom_status world_sensing_note_overlaps(carom_world *w, uint32_t id);
+carom_status world_sensing_note_moved(carom_world *w, uint32_t id);
+void world_sensing_report_placed(carom_world *w);
+/* Reports sensing pair i-j now: its parting if it is in contact, else
+ * its contact, overlapping by depth where it was placed (world_events.c).
+ * With a driven sphere (world_driven_meet.c; n the normal from i to j):
+ * the contact of a pair placed overlapping, or the parting of one in
+ * contact moved apart. */
+void world_report_sensing(carom_world *w, uint32_t i, uint32_t j, double depth);
+void world_driven_report_placed(carom_world *w, uint32_t i, uint32_t j, const double n[3],
+                                double depth);
+void world_driven_report_parted(carom_world *w, uint32_t i, uint32_t j, const double n[3]);
 /* Whether a pair with a driven sphere (slots i and j) is remembered as in
  * contact once it touches (the world's lingering set) rather than
  * resolved: it senses, or meets and the response cannot move it. */

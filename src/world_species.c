@@ -24,7 +24,8 @@
  * sensing pair with a driven sphere is timed by its bounds as a meeting
  * is, and lingers in contact as in a report-only world
  * (world_driven_meet.c: reported when it touches, its parting when
- * probing finds it apart). Not with growing spheres. Nothing else
+ * probing finds it apart). Pairs placed overlapping are reported at the
+ * next advance (world_sensing.c). Not with growing spheres. Nothing else
  * changes: walls, planes, segments and triangles meet every sphere, and
  * the cells hold every sphere whatever its species.
  *
@@ -282,7 +283,8 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
      * a collision now). */
     world_advance_sphere(w, &w->spheres[i], w->time);
     world_predict(w, i);
-    if (w->has_driven && (w->def.response == CAROM_RESPONSE_NONE || w->sensing))
-        return world_driven_note_overlaps(w, i); /* fails only for memory */
-    return CAROM_OK;
+    carom_status st = world_sensing_note_overlaps(w, i); /* fails only for memory */
+    if (st == CAROM_OK && w->has_driven && (w->def.response == CAROM_RESPONSE_NONE || w->sensing))
+        st = world_driven_note_overlaps(w, i);
+    return st;
 }

@@ -29,13 +29,18 @@
  *   the two part (at the time their straight lines give, in an ideal
  *   gas; after a velocity set while they overlap), and by nothing else:
  *   sampled every step, a pair is in contact (reported, not yet parted)
- *   exactly when it overlaps, but pairs overlapping from the start;
- *   removing or moving a sphere, or a change after which the pair no
- *   longer senses, ends the contact unreported; a callback that stops
- *   the two as they touch leaves them in contact for good;
+ *   exactly when it overlaps (those overlapping from the start reported
+ *   at it, with their depth); a sphere moved away parts at the next
+ *   advance, one moved within stays in contact; removing a sphere, or a
+ *   change after which the pair no longer senses, ends the contact
+ *   unreported, and a change after which it senses overlapping is
+ *   reported at the next advance; a callback that stops the two as they
+ *   touch leaves them in contact for good;
  * - the three modes of a pair exclude each other; a change that makes
  *   overlapping spheres meet is refused and changes nothing; a
- *   report-only world takes sensing as meeting;
+ *   report-only world takes sensing as meeting; sensing spheres placed
+ *   overlapping are reported at the next advance's start, with their
+ *   depth;
  * - growth and species out of range are refused. */
 #include <math.h>
 #include <stdio.h>
@@ -57,6 +62,7 @@ typedef struct report {
     double t, gap, approach; /* distance - contact distance, and dr . dv, at t */
     uint32_t i, j;
     int parting;
+    double depth;
     double x[2][3], v[2][3]; /* the two spheres' states at t */
 } report;
 
@@ -129,6 +135,7 @@ static void on_contact(void *user, carom_contact *c)
     r->gap = (dist - (a.radius + b.radius)) / (a.radius + b.radius);
     r->approach = d[0] * dv[0] + d[1] * dv[1] + d[2] * dv[2];
     r->parting = c->parting;
+    r->depth = c->depth;
     for (int k = 0; k < 3; k++) {
         r->x[0][k] = a.position[k];
         r->x[1][k] = b.position[k];
@@ -226,6 +233,7 @@ static void overlapping(const sense_log *log, int n, unsigned char *flag, unsign
  * step, and pairs in contact seen to part within one. */
 typedef struct step_counts {
     int entries, exits;
+    int placed; /* contacts of pairs overlapping at the start */
 } step_counts;
 
 /* Runs the world in steps of dt and checks every report against the
@@ -234,15 +242,13 @@ static step_counts check_reports_by_steps(sense_log *log, int n, double dt, int 
 {
     size_t nn = (size_t)n * (size_t)n;
     unsigned char *before = calloc(nn, 1), *now = calloc(nn, 1), *near = calloc(nn, 1);
-    unsigned char *inside = calloc(nn, 1), *stray = calloc(nn, 1);
+    unsigned char *inside = calloc(nn, 1);
     int *reports_of = calloc(nn, sizeof *reports_of);
-    CHECK(before && now && near && inside && stray && reports_of);
+    CHECK(before && now && near && inside && reports_of);
     double t0 = carom_world_time(log->world);
     overlapping(log, n, before, NULL);
-    /* Overlapping from the start: never reported in, nor out. */
-    memcpy(stray, before, nn);
     size_t seen = log->n;
-    step_counts counts = {0, 0};
+    step_counts counts = {0, 0, 0};
     int bad_reports = 0, missed = 0, wrong_state = 0;
     for (int step = 1; step <= steps; step++) {
         double t = t0 + step * dt;
@@ -254,32 +260,36 @@ static step_counts check_reports_by_steps(sense_log *log, int n, double dt, int 
             int at = (int)r->i * n + (int)r->j;
             reports_of[at]++;
             /* A contact from outside, approaching, of a pair not in
-             * contact; a parting, separating, of a pair in contact. */
-            int good = r->t > t - dt && r->t <= t && fabs(r->gap) <= log->gap_tol &&
+             * contact; a parting, separating, of a pair in contact; or,
+             * at the start, the contact of a pair placed overlapping
+             * (its depth given). */
+            int placed = r->depth > 0.0;
+            /* (>= t - dt: a pair placed touching, approaching, is reported
+             * at the next advance's start) */
+            int good = r->t >= t - dt && r->t <= t && fabs(r->gap) <= log->gap_tol &&
                        (r->parting ? r->approach > 0.0 && inside[at]
                                    : r->approach < 0.0 && !inside[at]);
+            if (placed)
+                good = !r->parting && r->t == t0 && r->gap < 0.0 && !inside[at];
             if (!good && bad_reports++ < 5)
                 fprintf(stderr, "%s of %u and %u at %.17g (step %.17g to %.17g): in contact "
-                                "%d, gap %.3g, approach %.3g\n",
+                                "%d, gap %.3g, approach %.3g, depth %.3g\n",
                         r->parting ? "parting" : "contact", r->i, r->j, r->t, t - dt, t,
-                        inside[at], r->gap, r->approach);
+                        inside[at], r->gap, r->approach, r->depth);
             inside[at] = !r->parting;
-            if (!r->parting)
-                stray[at] = 0;
+            counts.placed += placed;
         }
         for (int i = 0; i < n; i++) {
             for (int j = i + 1; j < n; j++) {
                 int at = i * n + j;
-                int entered = now[at] && !before[at], left = before[at] && !now[at] && !stray[at];
+                int entered = now[at] && !before[at], left = before[at] && !now[at];
                 counts.entries += entered;
                 counts.exits += left;
                 if ((entered || left) && reports_of[at] == 0 && missed++ < 5)
                     fprintf(stderr, "%d and %d started to %s in (%g, %g], unreported\n", i, j,
                             entered ? "overlap" : "part", t - dt, t);
-                if (!now[at])
-                    stray[at] = 0;
-                /* In contact exactly when overlapping (but from the start). */
-                if (!near[at] && inside[at] != (now[at] && !stray[at]) && wrong_state++ < 5)
+                /* In contact exactly when overlapping. */
+                if (!near[at] && inside[at] != now[at] && wrong_state++ < 5)
                     fprintf(stderr, "%d and %d at %g: in contact %d, overlapping %d\n", i, j, t,
                             inside[at], now[at]);
             }
@@ -295,7 +305,6 @@ static step_counts check_reports_by_steps(sense_log *log, int n, double dt, int 
     free(now);
     free(near);
     free(inside);
-    free(stray);
     free(reports_of);
     return counts;
 }
@@ -522,12 +531,13 @@ static void test_tracers(const tracer_scene *sc)
     CHECK(worst <= 1e-6);
     CHECK(carom_world_max_overlap_now(w) <= 1e-9);
     CHECK(sc->driven == 0 || (log.driven_reports > 100 && st.late_contacts == 0));
-    printf("  tracers %dD (%s, radius %g, %s, gravity %g, %d driven, %llu of their reports): %d entries and %d exits "
-           "seen, %llu contacts and %llu partings reported, "
+    printf("  tracers %dD (%s, radius %g, %s, gravity %g, %d driven, %llu of their reports): "
+           "%d placed overlapping, %d entries and %d exits seen, %llu contacts and %llu partings reported, "
            "%llu collisions, worst difference %.3g\n",
            sc->dim, sc->neighbours == CAROM_NEIGHBOURS_LISTS ? "lists" : "cells",
            sc->tracer_radius, sc->boundary == CAROM_BOUNDARY_WALLS ? "walls" : "periodic",
-           sc->gravity, sc->driven, (unsigned long long)log.driven_reports, seen.entries, seen.exits, (unsigned long long)log.sensed,
+           sc->gravity, sc->driven, (unsigned long long)log.driven_reports, seen.placed,
+           seen.entries, seen.exits, (unsigned long long)log.sensed,
            (unsigned long long)log.parted, (unsigned long long)st.collisions, worst);
     free_world(w, &log);
     free_world(plain, &plain_log);
@@ -625,12 +635,17 @@ static void test_ideal_gas_against_report_only(void)
     CHECK(st[0].sensed_partings == logs[0].parted && logs[0].n == logs[0].sensed + logs[0].parted);
     CHECK(st[1].sensed_contacts == 0 && st[1].sensed_partings == 0 &&
           st[1].collisions == logs[1].n && logs[1].parted == 0);
-    CHECK(logs[0].sensed == logs[1].n && logs[1].n > 200);
+    size_t placed = 0;
+    for (size_t k = 0; k < logs[0].n; k++)
+        placed += logs[0].r[k].depth > 0.0 && logs[0].r[k].t == 0.0;
+    CHECK(logs[0].sensed == logs[1].n + placed && logs[1].n > 200 && placed > 5);
     CHECK(logs[0].parted + 30 > logs[0].sensed && logs[0].parted <= logs[0].sensed);
     size_t differ = 0, late = 0, unmatched = 0, b = 0;
     double worst = 0.0;
     for (size_t k = 0; k < logs[0].n; k++) {
         const report *a = &logs[0].r[k];
+        if (!a->parting && a->depth > 0.0)
+            continue; /* placed overlapping: not reported in a report-only world */
         if (!a->parting) {
             if (b < logs[1].n) {
                 const report *o = &logs[1].r[b];
@@ -647,22 +662,27 @@ static void test_ideal_gas_against_report_only(void)
             unmatched++;
             continue;
         }
+        /* From the contact's states: |dr + dv tau|^2 = sigma^2, the larger
+         * root (touching at the contact, tau = -2 dr.dv / |dv|^2). */
         const report *c = &logs[0].r[m - 1];
-        double dr[3], dv[3], dd = 0.0, rv = 0.0;
+        double dr[3], dv[3], dd = 0.0, rv = 0.0, g0 = -0.8 * 0.8;
         separation(&logs[0], c->x[0], c->x[1], dr);
         for (int q = 0; q < 3; q++) {
             dv[q] = c->v[1][q] - c->v[0][q];
             dd += dv[q] * dv[q];
             rv += dr[q] * dv[q];
+            g0 += dr[q] * dr[q];
         }
-        double expected = c->t - 2.0 * rv / dd, off = fabs(a->t - expected);
+        double tau = c->depth > 0.0 ? (-rv + sqrt(rv * rv - dd * g0)) / dd : -2.0 * rv / dd;
+        double expected = c->t + tau, off = fabs(a->t - expected);
         worst = fmax(worst, off);
         late += off > 1e-9 * (1.0 + expected);
     }
     CHECK(differ == 0 && b == logs[1].n && unmatched == 0 && late == 0);
-    printf("  ideal gas: %llu contacts, as report-only (%zu differ); %llu partings, at most "
-           "%.3g from their straight lines' time\n",
-           (unsigned long long)logs[0].sensed, differ, (unsigned long long)logs[0].parted, worst);
+    printf("  ideal gas: %llu contacts, %zu of them placed overlapping, the rest as report-only "
+           "(%zu differ); %llu partings, at most %.3g from their straight lines' time\n",
+           (unsigned long long)logs[0].sensed, placed, differ, (unsigned long long)logs[0].parted,
+           worst);
     for (int m = 0; m < 2; m++)
         free_world(w[m], &logs[m]);
 }
@@ -696,9 +716,11 @@ static carom_world *contact_world(sense_log *log, const uint32_t *species, int s
     return w;
 }
 
-/* Contacts end when the pair parts, whatever changed the velocities;
- * unreported when a sphere is removed or moved, or the pair stops
- * sensing. */
+/* Contacts end when the pair parts, whatever changed the velocities, or
+ * when a sphere is moved away (the parting reported at the next advance);
+ * unreported when a sphere is removed or the pair stops sensing. A pair
+ * placed overlapping (by a move, a species or table change) is reported
+ * at the next advance, with its depth. */
 static void test_parting_rules(void)
 {
     const uint32_t species[2] = {0, 1};
@@ -720,36 +742,50 @@ static void test_parting_rules(void)
     carom_world_get_stats(w, &st);
     CHECK(log.n == 1 && st.sensed_contacts == 1 && st.sensed_partings == 0);
     free_world(w, &log);
-    /* Moved clear: no parting; it comes to touch again from x = 3 at
-     * t = 2 + 5.5, and parts at 2 + 8.5. */
+    /* Moved clear: its parting at t = 2, at the next advance; it comes to
+     * touch again from x = 3 at t = 2 + 5.5, and parts at 2 + 8.5. */
     w = contact_world(&log, species, 0);
     CHECK_OK(carom_world_set_position(w, 1, away));
     CHECK_OK(carom_world_advance_to(w, 11.0));
-    CHECK(log.n == 3 && !log.r[1].parting && log.r[2].parting);
-    if (log.n == 3) {
-        CHECK_NEAR(log.r[1].t, 7.5, 1e-12);
-        CHECK_NEAR(log.r[2].t, 10.5, 1e-12);
+    CHECK(log.n == 4 && log.r[1].parting && !log.r[2].parting && log.r[3].parting);
+    if (log.n == 4) {
+        CHECK(log.r[1].t == 2.0);
+        CHECK_NEAR(log.r[2].t, 7.5, 1e-12);
+        CHECK_NEAR(log.r[3].t, 10.5, 1e-12);
     }
     free_world(w, &log);
-    /* To a species that passes through the sensor and back, still
-     * overlapping: the contact ended at the change; no parting at
-     * t = 4.5, where it leaves. */
+    /* Moved within the sensor, to x = 10.5: still in contact, nothing
+     * reported; it parts at x = 11.5, at t = 3. */
+    const double within[3] = {10.5, 10.0, 10.0};
     w = contact_world(&log, species, 0);
-    CHECK_OK(carom_world_set_species(w, 1, 2));
-    CHECK_OK(carom_world_advance_to(w, 3.0));
-    CHECK_OK(carom_world_set_species(w, 1, 1));
-    CHECK_OK(carom_world_advance_to(w, 6.0));
-    CHECK(log.n == 1);
+    CHECK_OK(carom_world_set_position(w, 1, within));
+    CHECK_OK(carom_world_advance_to(w, 10.0));
+    CHECK(log.n == 2 && log.r[1].parting);
+    if (log.n == 2)
+        CHECK_NEAR(log.r[1].t, 3.0, 1e-12);
     free_world(w, &log);
-    /* The same through the table. */
-    w = contact_world(&log, species, 0);
-    CHECK_OK(carom_world_set_pass_through(w, 0, 1, 1));
-    CHECK_OK(carom_world_advance_to(w, 3.0));
-    CHECK_OK(carom_world_set_sense(w, 0, 1, 1));
-    CHECK_OK(carom_world_advance_to(w, 6.0));
-    carom_world_get_stats(w, &st);
-    CHECK(log.n == 1 && st.sensed_partings == 0);
-    free_world(w, &log);
+    /* To a species that passes through the sensor and back at t = 3,
+     * overlapping it (centre on centre): the contact ended at the change,
+     * unreported; the new one is reported at t = 3 with its depth, 1.5,
+     * and its parting at t = 4.5. The same through the table. */
+    for (int by_table = 0; by_table < 2; by_table++) {
+        w = contact_world(&log, species, 0);
+        CHECK_OK(by_table ? carom_world_set_pass_through(w, 0, 1, 1)
+                          : carom_world_set_species(w, 1, 2));
+        CHECK_OK(carom_world_advance_to(w, 3.0));
+        CHECK(log.n == 1);
+        CHECK_OK(by_table ? carom_world_set_sense(w, 0, 1, 1) : carom_world_set_species(w, 1, 1));
+        CHECK_OK(carom_world_advance_to(w, 6.0));
+        carom_world_get_stats(w, &st);
+        CHECK(log.n == 3 && !log.r[1].parting && log.r[2].parting && st.sensed_partings == 1);
+        if (log.n == 3) {
+            CHECK(log.r[1].t == 3.0);
+            CHECK_NEAR(log.r[1].depth, 1.5, 1e-12);
+            CHECK_NEAR(log.r[2].t, 4.5, 1e-12);
+            CHECK(log.r[2].depth == 0.0);
+        }
+        free_world(w, &log);
+    }
     /* Stopped by the callback as they touch: in contact for good, never
      * reported again. */
     w = contact_world(&log, species, 1);
@@ -775,8 +811,9 @@ static void test_modes_and_refusals(void)
     CHECK(carom_world_senses(w, 0, 1) == 0 && carom_world_passes_through(w, 0, 1) == 1);
     CHECK_OK(carom_world_set_sense(w, 1, 0, 1));
     CHECK(carom_world_senses(w, 0, 1) == 1 && carom_world_passes_through(w, 0, 1) == 0);
-    /* Overlapping spheres of sensing species: allowed; made to meet:
-     * refused, the pair still sensing. */
+    /* Overlapping spheres of sensing species: allowed, their contact
+     * reported at the first advance's start with its depth (0.5); made to
+     * meet: refused, the pair still sensing. */
     for (int k = 0; k < 2; k++) {
         carom_sphere_def d = carom_sphere_default_def();
         d.position[0] = 5.0 + 0.5 * k;
@@ -785,7 +822,9 @@ static void test_modes_and_refusals(void)
         CHECK_OK(carom_world_add_sphere(w, &d, NULL));
     }
     CHECK_OK(carom_world_advance_to(w, 1.0));
-    CHECK(log.n == 0);
+    CHECK(log.n == 1);
+    if (log.n == 1)
+        CHECK(log.r[0].t == 0.0 && !log.r[0].parting && fabs(log.r[0].depth - 0.5) <= 1e-12);
     CHECK(carom_world_set_sense(w, 0, 1, 0) == CAROM_ERR_OVERLAP);
     CHECK(carom_world_senses(w, 0, 1) == 1);
     CHECK(carom_world_set_pass_through(w, 0, 1, 0) == CAROM_ERR_OVERLAP);

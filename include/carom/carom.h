@@ -450,13 +450,19 @@ carom_status carom_world_set_species(carom_world *world, carom_sphere_id id, uin
  * velocities unchanged (a callback may change them, as for any
  * contact), once, not again while they overlap; and when they part
  * (their distance rising back through the sum of the radii), a second
- * one with parting = 1: a game engine's begin and end of touch. Every
- * contact reported has exactly one parting, reported when the pair parts,
- * unless it ends first without a report: when either sphere is removed
- * or moved (carom_world_set_position), or the pair stops sensing (a
- * change of species or of this table). Two spheres that overlap without
- * a contact reported (placed so) are not reported when they part. The
- * contacts are counted in carom_stats.sensed_contacts, the partings in
+ * one with parting = 1: a game engine's begin and end of touch. Two
+ * that overlap where they are placed (added, built, moved, or by a change
+ * of species or of this table that makes them sense each other, deeper
+ * than 1e-9 of the sum of the radii, or within that and approaching) are
+ * reported at the start of the next call that processes events, at the
+ * world's time, with depth > 0 the overlap; a sphere moved
+ * (carom_world_set_position) keeps the contacts it still overlaps, and
+ * the others' partings are reported there too. Every contact reported
+ * has exactly one parting, reported when the pair parts, unless it ends
+ * first without a report: when either sphere is removed, or the pair
+ * stops sensing (a change of species or of this table). So the pairs in
+ * contact are those that overlap, after every advance. The contacts are
+ * counted in carom_stats.sensed_contacts, the partings in
  * sensed_partings, neither among the
  * collisions (and add nothing to the virial). Every other pair goes on
  * as before: a sphere may collide with some species and sense others.

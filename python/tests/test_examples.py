@@ -178,7 +178,13 @@ def test_viscosity_and_conductivity_are_near_enskog(tmp_path):
 
 
 def test_sensors_count_the_crossings_kinetic_theory_gives():
+    """The crossings in against kinetic theory; from the crossings in and
+    out, the centres inside against a uniform fluid's and their stay
+    against Little's law (measured 1.0006, 0.9996 and 0.9990)."""
     out = run("sensor.py")
     ratio = float(re.search(r"kinetic theory: \d+, ratio (\S+)\)", out).group(1))
     assert abs(ratio - 1) < 0.05
     assert int(re.search(r"sensed (\d+) crossings", out).group(1)) > 4000
+    inside = float(re.search(r"uniform fluid: \S+, ratio (\S+)\)", out).group(1))
+    stay = float(re.search(r"s / <v>: \S+, ratio (\S+)\)", out).group(1))
+    assert abs(inside - 1) < 0.05 and abs(stay - 1) < 0.05
