@@ -451,7 +451,11 @@ class World:
         is reported (callback, recorded contacts) with impulse 0, counted
         in get_stats().sensed_contacts, not among the collisions; and
         when the two part again, reported with Contact.parting True
-        (counted in sensed_partings). A sensor, a trigger. senses=False makes them meet (checked for
+        (counted in sensed_partings). Two placed overlapping (added,
+        moved, or by a change of species or of the table) are reported
+        at the next advance's start, with Contact.depth their overlap, so
+        that the pairs in contact are those that overlap. A sensor, a
+        trigger. senses=False makes them meet (checked for
         overlaps as set_pass_through(a, b, False)). Refused with
         carom.Error in a world with growing spheres."""
         self._check(lib.carom_world_set_sense, species_number(a, "a"),
