@@ -68,8 +68,9 @@
  *   report-only world, must be taken. In a world that responds whose
  *   table sets an odd number of pairs apart, those pairs sense each other
  *   instead (carom_world_set_sense): their contacts and partings come
- *   with impulse 0, touching within the tolerance, and nothing else
- *   changes.
+ *   with impulse 0, touching within the tolerance (or, placed
+ *   overlapping, at an advance's start with their overlap as depth),
+ *   and nothing else changes.
  * Except where two bodies that contacts do not move (obstacles, driven
  * spheres without kicks, walls), one of them a sphere that moves, can
  * squeeze a sphere between them: no motion then keeps it out of both.
@@ -234,6 +235,16 @@ static void on_contact(void *user_data, carom_contact *c)
     sphere_state(h, j, xj);
     double sigma = h->p[i].r + h->p[j].r;
     double slack = driven_slack(&h->s, sigma);
+    if (c->depth > 0.0 && !meet(&h->s, &h->p[i], &h->p[j])) {
+        /* A sensing pair placed overlapping (or made to sense so by a
+         * change): reported at the advance's start, with its overlap. */
+        if (c->time != h->t_from || c->parting)
+            fail("a sensing pair's contact with a depth, not at the advance's start",
+                 c->time - h->t_from);
+        if (!(fabs(distance(&h->s, xi, xj) - sigma + c->depth) <= slack))
+            fail("a placed sensing pair's depth is not its overlap", c->depth / sigma);
+        return;
+    }
     if (!(c->depth <= slack)) {
         if (h->s.squeezes)
             return;
