@@ -21,18 +21,6 @@ static void square_difference(const double p0[3], const double p1[3], const doub
     c[4] = sign * (q[2] * q[2] - vec_dot(p2, p2));
 }
 
-/* The separation p0 (from a to b's image) is the nearest image's: the one
- * a pair in contact touches through (an axis is at least two contact
- * distances long, so no other image can touch before that contact has
- * ended). Few cells along an axis let a scan see a sphere through two. */
-static int nearest_image(const carom_world *w, const double p0[3])
-{
-    for (int k = 0; k < w->def.dim; k++)
-        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC && fabs(p0[k]) > 0.5 * w->def.box[k])
-            return 0;
-    return 1;
-}
-
 double world_driven_pair_time(const carom_world *w, const sphere *a, const double xa[3],
                               const double va[3], const sphere *b, const double shift[3],
                               double now)
@@ -63,7 +51,7 @@ double world_driven_pair_time(const carom_world *w, const sphere *a, const doubl
         grow[k] = ga[k] + gb[k];
     double sigma = a->radius + b->radius, c[5], q[3];
     if (w->contacts_linger && world_driven_in_contact(w, i, j)) {
-        if (!nearest_image(w, p0))
+        if (!world_is_nearest_image(w, p0))
             return INFINITY; /* in contact through another image */
         /* They may have come apart once |P| + growth >= sigma. */
         q[0] = sigma - grow[0];

@@ -736,6 +736,18 @@ carom_status world_big_check_overlaps(carom_world *w, uint32_t id);
 /* Shift to add to xb to get the image of b nearest to xa. */
 void world_min_image_shift(const carom_world *w, const double xa[3], const double xb[3],
                            double shift[3]);
+/* The separation d (from a sphere to an image of another) is the nearest
+ * image's: the one a pair in contact touches through (an axis is at
+ * least two contact distances long, so no other image can touch before
+ * that contact has ended). Few cells along an axis, or a big sphere's
+ * scan of its region, can show a scan a sphere through two images. */
+static inline int world_is_nearest_image(const carom_world *w, const double d[3])
+{
+    for (int k = 0; k < w->def.dim; k++)
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC && fabs(d[k]) > 0.5 * w->def.box[k])
+            return 0;
+    return 1;
+}
 
 /* world_predict.c: predict sphere s's next event at the current time,
  * store it and update the queue (and tell a partner with a later event). */

@@ -525,19 +525,15 @@ static int reported_at(const carom_world *w, uint32_t i, uint32_t j, double at)
 }
 
 /* Candidate o, seen through shift, is sphere p->i's nearest image of it
- * now: the one a pair in contact touches through (an axis is at least
- * two contact distances long, so no other image can touch before that
- * contact has ended). */
+ * now (world_is_nearest_image). */
 static int nearest_image(const carom_world *w, const pair_scan *p, const sphere *o,
                          const double shift[3])
 {
-    double xo[3], vo[3];
+    double xo[3], vo[3], d[3];
     state_at(w, o, p->now, xo, vo);
-    for (int k = 0; k < w->def.dim; k++)
-        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC &&
-            fabs(xo[k] + shift[k] - p->x[k]) > 0.5 * w->def.box[k])
-            return 0;
-    return 1;
+    for (int k = 0; k < 3; k++)
+        d[k] = xo[k] + shift[k] - p->x[k];
+    return world_is_nearest_image(w, d);
 }
 
 /* The candidates that sense sphere p->i (ballistic, in a world that
