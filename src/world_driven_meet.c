@@ -184,28 +184,13 @@ static void repredict_after_restart(carom_world *w, uint32_t i, uint32_t partner
         world_predict(w, i);
 }
 
-/* A sensing pair with a driven sphere comes to touch: it joins the
- * world's set of pairs in contact (world_events.c), counted as sensed
- * (it is then reported, and remembered as lingering). */
-static carom_status sensed_touch(carom_world *w, uint32_t i, uint32_t j)
-{
-    if (pair_set_insert(&w->sensed, world_id_of(w, i), world_id_of(w, j)) != 0)
-        return w->callback_failed = world_fail(
-                   w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the sensing pairs in contact");
-    w->stats.sensed_contacts++;
-    return CAROM_OK;
-}
-
 /* A lingering pair found apart (dr: from i to j, as probed now): if it
  * is a sensing pair whose contact was reported, its parting is reported
  * now. */
 static void sensed_part(carom_world *w, uint32_t i, uint32_t j, const double dr[3])
 {
-    uint32_t a = world_id_of(w, i), b = world_id_of(w, j);
-    if (!spheres_sense(w, i, j) || !pair_set_contains(&w->sensed, a, b))
+    if (!spheres_sense(w, i, j) || !world_sensing_end(w, i, j))
         return;
-    pair_set_remove(&w->sensed, a, b);
-    w->stats.sensed_partings++;
     double n[3], len = sqrt(vec_dot(dr, dr));
     for (int k = 0; k < 3; k++)
         n[k] = len > 0.0 ? dr[k] / len : (k == 0);
@@ -216,7 +201,7 @@ static void sensed_part(carom_world *w, uint32_t i, uint32_t j, const double dr[
 void world_driven_report_placed(carom_world *w, uint32_t i, uint32_t j, const double n[3],
                                 double depth)
 {
-    if (sensed_touch(w, i, j) != CAROM_OK)
+    if (world_sensing_begin(w, i, j) != CAROM_OK)
         return; /* the loop stops with the error */
     report_only(w, i, j, n, depth, 0);
     if (remember_contact(w, i, j) != CAROM_OK)
@@ -272,7 +257,7 @@ void world_driven_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     } else {
         double depth = gap < -tol ? -gap : 0.0;
         int sensing = spheres_sense(w, i, j);
-        if (sensing && sensed_touch(w, i, j) != CAROM_OK)
+        if (sensing && world_sensing_begin(w, i, j) != CAROM_OK)
             return; /* the loop stops with the error */
         if (depth > 0.0)
             w->stats.late_contacts++;

@@ -75,10 +75,10 @@ static void remember_report(carom_world *w, uint32_t i, uint32_t j, double until
 
 /* A contact reported without a response: in a report-only world, or of
  * a sensing pair (counted apart from the collisions in a world that
- * responds; depth > 0: placed overlapping, world_sensing.c). A sensing pair's contact from outside puts it in the set of
- * pairs in contact, and its next report is its parting (memory for the
- * set running out stops the loop before anything is reported: the next
- * advance takes the event again). */
+ * responds; depth > 0: placed overlapping, world_sensing.c). A sensing
+ * pair's contact puts it in the set of pairs in contact, and its next
+ * report is its parting (memory for the set running out stops the loop
+ * before anything is reported: the next advance takes the event again). */
 static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t, double depth)
 {
     sphere *a = &w->spheres[i], *b = &w->spheres[j];
@@ -86,19 +86,9 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t, dou
     if (w->def.response == CAROM_RESPONSE_NONE) {
         w->stats.collisions++;
     } else {
-        uint32_t ia = world_id_of(w, i), ib = world_id_of(w, j);
-        parting = pair_set_contains(&w->sensed, ia, ib);
-        if (parting) {
-            pair_set_remove(&w->sensed, ia, ib);
-            w->stats.sensed_partings++;
-        } else if (pair_set_insert(&w->sensed, ia, ib) != 0) {
-            w->callback_failed =
-                world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the sensing "
-                                                       "pairs in contact");
+        parting = world_sensing_end(w, i, j);
+        if (!parting && world_sensing_begin(w, i, j) != CAROM_OK)
             return;
-        } else {
-            w->stats.sensed_contacts++;
-        }
     }
     double shift[3];
     world_pair_shift(w, a, b, t, shift);

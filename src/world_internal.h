@@ -904,6 +904,12 @@ carom_status world_driven_note_overlaps(carom_world *w, uint32_t id);
  * event. Fail only when memory runs out. */
 carom_status world_sensing_note_overlaps(carom_world *w, uint32_t id);
 carom_status world_sensing_note_moved(carom_world *w, uint32_t id);
+/* The set of sensing pairs in contact (sensed) and its counts: begin puts
+ * pair i-j in (counted in stats.sensed_contacts; out of memory: the
+ * error, in callback_failed too, so the loop stops); end takes it out if
+ * it is in (counted in stats.sensed_partings), and says whether it was. */
+carom_status world_sensing_begin(carom_world *w, uint32_t i, uint32_t j);
+int world_sensing_end(carom_world *w, uint32_t i, uint32_t j);
 void world_sensing_report_placed(carom_world *w);
 /* Reports sensing pair i-j now: its parting if it is in contact, else
  * its contact, overlapping by depth where it was placed (world_events.c).

@@ -68,6 +68,25 @@ static int placed_overlapping(const carom_world *w, uint32_t i, uint32_t j, doub
     return d > tol || (d > -tol && approaching);
 }
 
+carom_status world_sensing_begin(carom_world *w, uint32_t i, uint32_t j)
+{
+    if (pair_set_insert(&w->sensed, world_id_of(w, i), world_id_of(w, j)) != 0)
+        return w->callback_failed = world_fail(w, CAROM_ERR_OUT_OF_MEMORY,
+                                               "out of memory for the sensing pairs in contact");
+    w->stats.sensed_contacts++;
+    return CAROM_OK;
+}
+
+int world_sensing_end(carom_world *w, uint32_t i, uint32_t j)
+{
+    uint32_t a = world_id_of(w, i), b = world_id_of(w, j);
+    if (!pair_set_contains(&w->sensed, a, b))
+        return 0;
+    pair_set_remove(&w->sensed, a, b);
+    w->stats.sensed_partings++;
+    return 1;
+}
+
 static carom_status note_pair(carom_world *w, uint32_t i, uint32_t j)
 {
     double n[3], depth;
