@@ -31,7 +31,8 @@ void world_big_clear(carom_world *w)
 double world_big_choose(carom_world *w)
 {
     world_big_clear(w);
-    int growing = w->growth_rate > 0.0; /* every sphere in the grid */
+    /* Growing or sheared: every sphere in the grid. */
+    int growing = w->growth_rate > 0.0 || w->shear_rate != 0.0;
     double sum = 0.0, rmax = 0.0;
     size_t n = 0;
     for (size_t i = 0; i < w->count; i++) {
@@ -105,6 +106,10 @@ void world_big_remove(carom_world *w, uint32_t id)
 void world_min_image_shift(const carom_world *w, const double xa[3], const double xb[3],
                            double shift[3])
 {
+    if (w->shear_rate != 0.0) {
+        world_shear_image(w, w->time, xa, xb, shift, NULL);
+        return;
+    }
     for (int k = 0; k < 3; k++) {
         shift[k] = 0.0;
         if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC && k < w->def.dim) {

@@ -30,6 +30,8 @@ static const char axis_name[3] = {'x', 'y', 'z'};
 static carom_status fit_into_box(carom_world *w, uint32_t id, int check)
 {
     sphere *s = &w->spheres[id];
+    if (w->shear_rate != 0.0)
+        world_shear_wrap(w, id); /* y through the sheared boundary, then x */
     for (int k = 0; k < w->def.dim; k++) {
         double L = w->def.box[k];
         if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC) {
@@ -146,6 +148,10 @@ static carom_status check_overlaps(carom_world *w, uint32_t id, uint32_t below)
                 return overlap_failure(w, id, j, dist, sigma);
         }
     }
+    uint32_t j;
+    double dist, sigma;
+    if (w->shear_rate != 0.0 && world_shear_overlap_across(w, id, below, OVERLAP_TOLERANCE, &j, &dist, &sigma))
+        return overlap_failure(w, id, j, dist, sigma);
     return CAROM_OK;
 }
 
@@ -243,6 +249,8 @@ static int make_grid(carom_world *w, double radius)
     int periodic[3];
     for (int k = 0; k < 3; k++)
         periodic[k] = w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC;
+    if (w->shear_rate != 0.0)
+        periodic[1] = 0; /* cells never neighbour across the sheared boundary */
     double reach_min = radius;
     for (uint32_t i = 0; i < w->count; i++)
         if (w->info[i].alive && !w->info[i].big && sphere_reach(w, i) < reach_min)
@@ -305,6 +313,10 @@ carom_status world_build(carom_world *w, int resorted)
         rmax = 0.5;
     /* The grid is sized for all but a few big spheres, if there are such
      * and the box allows it (world_big.c). */
+    if (w->shear_rate != 0.0 && world_shear_refusal(w))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "Lees-Edwards shear (carom_world_set_shear) is not supported with %s",
+                          world_shear_refusal(w));
     double rgrid = world_big_choose(w);
     /* Neighbour lists where the scene allows them (world_lists.c): every
      * reach grows by the skin, and the grid must come out as one dense
@@ -345,6 +357,14 @@ carom_status world_build(carom_world *w, int resorted)
     }
     if (rc != 0)
         return world_fail(w, CAROM_ERR_OUT_OF_MEMORY, "out of memory for the cell grid");
+    if (w->shear_rate != 0.0 && world_shear_grid_refusal(w)) {
+        const char *refused = world_shear_grid_refusal(w);
+        grid_levels_free(&w->levels);
+        world_big_clear(w);
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "Lees-Edwards shear (carom_world_set_shear) is not supported with %s",
+                          refused);
+    }
     w->grid_radius = rmax;
     for (int L = 0; L < GRID_LEVELS_MAX; L++)
         w->level_reach[L] = 0.0;

@@ -32,13 +32,10 @@ double carom_world_max_overlap_now(const carom_world *w)
                 const sphere *a = &w->spheres[i], *b = &w->spheres[j];
                 if (!INFO(a)->alive || !INFO(b)->alive)
                     continue;
-                double shift[3] = {0.0, 0.0, 0.0};
-                for (int k = 0; k < w->def.dim; k++) {
-                    if (w->def.boundary[k] != CAROM_BOUNDARY_PERIODIC)
-                        continue;
-                    double L = w->def.box[k], d = b->x[k] - a->x[k];
-                    shift[k] = -L * round(d / L);
-                }
+                double xa[3], va[3], xb[3], vb[3], shift[3];
+                world_sphere_at(w, a, w->time, xa, va);
+                world_sphere_at(w, b, w->time, xb, vb);
+                world_min_image_shift(w, xa, xb, shift);
                 double o = pair_overlap(w, a, b, shift);
                 if (o > worst)
                     worst = o;
@@ -90,6 +87,11 @@ double carom_world_max_overlap_now(const carom_world *w)
                 if (o > worst)
                     worst = o;
             }
+        if (w->shear_rate != 0.0) {
+            double o = world_shear_max_overlap_across(w, i);
+            if (o > worst)
+                worst = o;
+        }
     }
     return worst;
 }

@@ -12,6 +12,14 @@
 void world_pair_shift(const carom_world *w, const sphere *a, const sphere *b, double t,
                       double shift[3])
 {
+    if (w->shear_rate != 0.0) {
+        /* The nearest image touches (world_shear.c). */
+        double xa[3], va[3], xb[3], vb[3];
+        world_sphere_at(w, a, t, xa, va);
+        world_sphere_at(w, b, t, xb, vb);
+        world_shear_image(w, t, xa, xb, shift, NULL);
+        return;
+    }
     if (INFO(a)->big || INFO(b)->big || INFO(a)->level != INFO(b)->level) {
         /* Not in the grid, or not at the same level: the nearest image is
          * the one in contact. */
@@ -156,8 +164,18 @@ static void process_collision(carom_world *w, uint32_t i, uint32_t j, double t)
     world_advance_sphere(w, a, t);
     world_advance_sphere(w, b, t);
     double shift[3];
-    world_pair_shift(w, a, b, t, shift);
-    response_collide(w, i, j, shift, 0.0, 0.0);
+    if (w->shear_rate != 0.0) {
+        /* Across the sheared boundary: in the frame of b's image (both
+         * are at t). */
+        double dvx;
+        world_shear_image(w, t, a->x, b->x, shift, &dvx);
+        b->v[0] += dvx;
+        response_collide(w, i, j, shift, 0.0, 0.0);
+        b->v[0] -= dvx;
+    } else {
+        world_pair_shift(w, a, b, t, shift);
+        response_collide(w, i, j, shift, 0.0, 0.0);
+    }
     COUNTER(a)++;
     COUNTER(b)++;
     w->stats.collisions++;
@@ -186,6 +204,12 @@ static void process_cell_crossing(carom_world *w, uint32_t i, int face)
 {
     /* A periodic axis wraps: the clock is not advanced, only the stored
      * position is moved by L. */
+    if (w->shear_rate != 0.0 && face / 2 == 1 && world_shear_leaves(w, i, face % 2)) {
+        world_shear_cross(w, i, face % 2);
+        w->stats.cell_crossings++;
+        world_predict(w, i);
+        return;
+    }
     cell_cross(w, i, face / 2, face % 2);
     w->stats.cell_crossings++;
     if (!world_predict_after_crossing(w, i, face / 2, face % 2))

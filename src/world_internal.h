@@ -361,6 +361,10 @@ struct carom_world {
     uint32_t sense[CAROM_SPECIES_MAX];
     int species_filter;
     int sensing;
+    /* Lees-Edwards shear (world_shear.c): 0, or the rate; shear_speed =
+     * rate Ly, the speed of the image above; the offset at time t is
+     * shear_base + shear_speed t (mod Lx). */
+    double shear_rate, shear_speed, shear_base;
     /* Contact laws by species (world_contact_laws.c): def's, and the
      * tables, NULL until a pair (a species) is set, then every entry;
      * whether some law in force is rough. */
@@ -733,7 +737,8 @@ void world_big_clear(carom_world *w);
 void world_big_remove(carom_world *w, uint32_t id);
 /* Fails if sphere id overlaps a big sphere (or, if big, any sphere). */
 carom_status world_big_check_overlaps(carom_world *w, uint32_t id);
-/* Shift to add to xb to get the image of b nearest to xa. */
+/* Shift to add to xb to get the image of b nearest to xa (positions at
+ * the world's time, through the sheared boundary too). */
 void world_min_image_shift(const carom_world *w, const double xa[3], const double xb[3],
                            double shift[3]);
 /* The separation d (from a sphere to an image of another) is the nearest
@@ -748,6 +753,40 @@ static inline int world_is_nearest_image(const carom_world *w, const double d[3]
             return 0;
     return 1;
 }
+
+/* world_shear.c (Lees-Edwards boundaries; w->shear_rate != 0). The
+ * image above's displacement along x at time t, in [0, Lx). */
+double world_shear_offset(const carom_world *w, double t);
+/* The shift to add to xb (positions at time t) to get the image of b
+ * nearest to xa, across the sheared boundary too, and that image's
+ * velocity offset along x (dvx may be NULL). */
+void world_shear_image(const carom_world *w, double t, const double xa[3], const double xb[3],
+                       double shift[3], double *dvx);
+/* Sphere i's crossing of its cell's top (up) or bottom face along y
+ * goes through the sheared boundary; world_shear_cross makes it. */
+int world_shear_leaves(const carom_world *w, uint32_t i, int up);
+void world_shear_cross(carom_world *w, uint32_t i, int up);
+/* Wraps the stored y of slot into the box through the sheared boundary
+ * (x and its velocity follow), and x into the box. */
+void world_shear_wrap(carom_world *w, uint32_t slot);
+/* Calls visit for every sphere j in the cells across the sheared
+ * boundary from sphere i's (the whole opposite row, within one cell
+ * along z): side +1, j's images above (i in the top row), -1 below;
+ * zshift the periodic shift of j's cell along z. */
+typedef void (*shear_visit_fn)(const carom_world *w, void *ctx, uint32_t i, uint32_t j,
+                               int side, double zshift);
+void world_shear_across(const carom_world *w, uint32_t i, shear_visit_fn visit, void *ctx);
+/* Whether sphere i overlaps one across the boundary of slot below
+ * `below` by more than `tolerance` of their contact distance: the worst,
+ * and their distances. */
+int world_shear_overlap_across(const carom_world *w, uint32_t i, uint32_t below,
+                               double tolerance, uint32_t *with, double *dist, double *sigma);
+/* The largest relative overlap of i with a sphere of higher slot across. */
+double world_shear_max_overlap_across(const carom_world *w, uint32_t i);
+/* What in the world stands in the way of shear (NULL: nothing); the
+ * second, what the grid made at a build does. */
+const char *world_shear_refusal(const carom_world *w);
+const char *world_shear_grid_refusal(const carom_world *w);
 
 /* world_predict.c: predict sphere s's next event at the current time,
  * store it and update the queue (and tell a partner with a later event). */

@@ -119,7 +119,7 @@ static double least_packing(const carom_world *w, double spread)
 int world_lists_wanted(const carom_world *w)
 {
     if (w->def.neighbours == CAROM_NEIGHBOURS_CELLS || w->has_driven || w->nbig > 0 ||
-        !(w->mean_radius > 0.0) || w->growth_rate > 0.0)
+        !(w->mean_radius > 0.0) || w->growth_rate > 0.0 || w->shear_rate != 0.0)
         return 0;
     if (w->def.neighbours == CAROM_NEIGHBOURS_LISTS)
         return 1;

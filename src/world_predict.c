@@ -361,6 +361,111 @@ static inline void offer(const carom_world *w, pair_scan *p, double t, uint32_t 
         take(w, p, t, j);
 }
 
+/* Lees-Edwards boundaries (world_shear.c): the next meeting, >= now, of
+ * sphere a with the images of b across the sheared boundary (side +1:
+ * those above the box, displaced by the offset along x and moving at the
+ * shear speed; -1: below), zshift the periodic shift of b's cell along z.
+ * b's images repeat every Lx along x; the earliest meeting before
+ * horizon among them is found: along y and z the pair is within the
+ * contact distance only while tau is in (lo, hi), and along x the images
+ * pass in turn, so only those whose x separation reaches the contact
+ * distance in that time are timed, in the order they come (a few: an
+ * image whose x separation passes zero while y and z are close meets,
+ * and later ones come after it). Each is timed as pair_time_straight
+ * times a pair, from the state at max(t_a, t_b), so that predicting the
+ * pair again gives the same time. */
+static double pair_time_sheared(const carom_world *w, const sphere *a, const sphere *b,
+                                int side, double zshift, double now, double horizon)
+{
+    double tref = a->t > b->t ? a->t : b->t;
+    double da = tref - a->t, db = tref - b->t;
+    double dr[3], dv[3];
+    for (int k = 0; k < 3; k++) {
+        dr[k] = (b->x[k] + b->v[k] * db) - (a->x[k] + a->v[k] * da);
+        dv[k] = b->v[k] - a->v[k];
+    }
+    double Lx = w->def.box[0];
+    dr[0] += side * world_shear_offset(w, tref);
+    dr[0] -= Lx * round(dr[0] / Lx);
+    dr[1] += side * w->def.box[1];
+    dr[2] += zshift;
+    dv[0] += side * w->shear_speed;
+    double sigma = a->radius + b->radius, s2 = sigma * sigma;
+    /* Along y and z: |p + q tau|^2 < s2 for tau in (lo, hi), widened
+     * against round-off (this only chooses which images to time). */
+    double pp = dr[1] * dr[1] + dr[2] * dr[2], pq = dr[1] * dv[1] + dr[2] * dv[2];
+    double qq = dv[1] * dv[1] + dv[2] * dv[2];
+    double lo = -INFINITY, hi = INFINITY;
+    if (qq > 0.0) {
+        double disc = pq * pq - qq * (pp - s2 * (1.0 + 1e-9));
+        if (disc <= 0.0)
+            return INFINITY;
+        double root = sqrt(disc);
+        lo = (-pq - root) / qq;
+        hi = (-pq + root) / qq;
+        double widen = 1e-9 * (fabs(lo) + fabs(hi));
+        lo -= widen;
+        hi += widen;
+    } else if (pp >= s2 * (1.0 + 1e-9)) {
+        return INFINITY;
+    }
+    double end = (horizon - tref) * HORIZON_STRETCH + horizon_slack(horizon);
+    if (end < hi)
+        hi = end;
+    if (lo < 0.0)
+        lo = 0.0;
+    if (hi < lo)
+        return INFINITY;
+    /* Along x the separation of image m is dr0 + m Lx + dv0 tau: the
+     * images come in the order of m against dv0's sign, each timed
+     * while its separation can still reach sigma by hi and before the
+     * best found. */
+    double reach = sigma * (1.0 + 1e-9);
+    double x_lo = dr[0] + dv[0] * lo;
+    double m = dv[0] > 0.0 ? floor((reach - x_lo) / Lx) : ceil((-reach - x_lo) / Lx);
+    double step = dv[0] > 0.0 ? -1.0 : 1.0;
+    double best = INFINITY, vv = vec_dot(dv, dv);
+    for (int tries = 0; tries < 64; tries++, m += step) {
+        /* Image m's separation along x at lo, and when it comes within
+         * reach (moving up, it enters at -reach; down, at +reach). */
+        double xm = x_lo + m * Lx;
+        double gap = dv[0] > 0.0   ? -reach - xm
+                     : dv[0] < 0.0 ? xm - reach
+                     : xm > reach  ? INFINITY
+                                   : 0.0;
+        double enter = lo + (gap > 0.0 ? gap / fabs(dv[0]) : 0.0);
+        if (enter > hi || tref + enter > best)
+            break;
+        double x0 = dr[0] + m * Lx;
+        double r[3] = {x0, dr[1], dr[2]};
+        double b_dot = vec_dot(r, dv);
+        if (b_dot >= 0.0)
+            continue; /* not approaching */
+        double c0 = s2 - vec_dot(r, r);
+        double tau = c0 < 0.0 ? approach_time(r, dv, vv, sigma, c0, b_dot)
+                              : roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, -vv);
+        if (tref + tau < best)
+            best = tref + tau;
+    }
+    if (!(best < INFINITY))
+        return INFINITY;
+    return best > now ? best : now;
+}
+
+/* The candidates across the sheared boundary of the sphere a scan
+ * predicts (world_shear_across's visit). */
+static void scan_sheared(const carom_world *w, void *ctx, uint32_t i, uint32_t j, int side,
+                         double zshift)
+{
+    (void)i;
+    pair_scan *p = ctx;
+    if (!spheres_meet(w, p->i, j))
+        return;
+    double t = pair_time_sheared(w, p->s, &w->spheres[j], side, zshift, p->now, p->best);
+    if (earlier(p, t, j) && !(p->leave && w->event_time[j] < t))
+        take(w, p, t, j);
+}
+
 /* A meeting at t with j is among the three earliest found so far. */
 static void keep_meeting(pair_scan *p, double t, uint32_t j)
 {
@@ -993,6 +1098,8 @@ static void find_event(const carom_world *w, uint32_t i, int leave, double x[3],
             }
         }
         scan_candidates(w, scan, cand, cand_shift, n);
+        if (w->shear_rate != 0.0)
+            world_shear_across(w, i, scan_sheared, scan);
     } else {
         scan_big_region(w, scan, x);
     }

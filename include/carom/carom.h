@@ -486,6 +486,37 @@ carom_status carom_world_set_species(carom_world *world, carom_sphere_id id, uin
 carom_status carom_world_set_sense(carom_world *world, uint32_t a, uint32_t b, int sense);
 int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
 
+/* Lees-Edwards boundaries: planar shear flow along x, its gradient along
+ * y, at `rate` (a velocity profile u_x = rate (y - Ly/2) when steady).
+ * The periodic image of the box above it (at y + Ly) is displaced along x
+ * by rate Ly t (mod Lx) and moves at rate Ly; the one below, the reverse.
+ * A sphere leaving through the top of the box enters at the bottom with
+ * x shifted back by that displacement and rate Ly taken from its x
+ * velocity (through the bottom, the reverse): its motion, seen from any
+ * image, does not change. Pairs across the boundary meet through those
+ * moving images, exactly, like any other pair; a contact across it is
+ * reported with j's velocity_after the velocity of j's image that i
+ * touched (j's own plus or minus rate Ly along x). The work the
+ * boundaries do heats the spheres: at rate g, the kinetic energy of the
+ * velocities relative to the profile grows at -g V P_xy (elastic
+ * contacts), the route to the shear viscosity -P_xy / g.
+ * 0 (the default) ends it; a new rate goes on from the displacement
+ * reached, and the next advance predicts every event again (O(N)).
+ * Refused (CAROM_ERR_INVALID_ARGUMENT, naming the reason) for a rate
+ * that is not finite, and in a world with walls along x or y, gravity,
+ * driven spheres, report-only response, sensing pairs, growing spheres,
+ * def.count_images, CAROM_NEIGHBOURS_LISTS, or fixed planes, segments or
+ * triangles; the next advance fails the same way when one of these is
+ * added later, or when the spheres need more than one level of cells
+ * (radii spread widely, a very sparse box, spheres kept out of the grid
+ * for their size): sheared worlds use cells, never neighbour lists.
+ * Queries (carom_world_query_sphere, casts) do not see across the
+ * sheared boundary. carom_world_shear_offset: the displacement now, in
+ * [0, Lx). */
+carom_status carom_world_set_shear(carom_world *world, double rate);
+double carom_world_shear_rate(const carom_world *world);
+double carom_world_shear_offset(const carom_world *world);
+
 /* Restitution by species: the coefficient of restitution of a contact
  * between spheres of species a and b (symmetric), and of a sphere of
  * species s with walls, planes, segments and triangles. They stand in for

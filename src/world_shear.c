@@ -1,0 +1,249 @@
+/* Lees-Edwards boundaries (carom_world_set_shear): planar shear flow
+ * along x with its gradient along y. The periodic image of the box above
+ * it (y + Ly) is displaced along x by offset(t) = rate Ly t (mod Lx) and
+ * moves at shear_speed = rate Ly; the one below by -offset(t), at
+ * -shear_speed. A sphere leaving through the top enters at the bottom
+ * shifted by -offset(t) along x with shear_speed taken from its x
+ * velocity (and the reverse through the bottom), so that its trajectory,
+ * seen from any image, does not change.
+ *
+ * Contract:
+ * - Only in a world of one dense level of cells (no neighbour lists, no
+ *   big spheres, no hierarchy, no sparse cells), ballistic and
+ *   responding: world_shear_refusal names what stands in the way, and
+ *   world_build fails with it.
+ * - The grid's y axis is built without wrapping (world_build.c), so the
+ *   27 cells around a sphere never reach across the sheared boundary; a
+ *   sphere in the top (bottom) row of cells meets the spheres of the
+ *   whole bottom (top) row, through their moving images: world_shear_across
+ *   lists them, and world_predict.c times them (pair_time_sheared), so
+ *   candidates stay symmetric.
+ * - Crossing the top or bottom face of the grid is the cell crossing
+ *   world_shear_cross makes: the sphere is moved to the world's time and
+ *   its stored x, y and x velocity change as above (its counter does
+ *   not: events with it stay right, as for a periodic wrap); its cell
+ *   is found again.
+ * - Every nearest image (checks, a collision's contact, overlaps) comes
+ *   from world_shear_image, which gives the image's velocity offset too:
+ *   a collision across the boundary responds in the frame of the image
+ *   (world_events.c). */
+#include <math.h>
+
+#include "vec.h"
+#include "world_internal.h"
+
+double world_shear_offset(const carom_world *w, double t)
+{
+    double L = w->def.box[0];
+    double d = fmod(w->shear_base + fmod(w->shear_speed * t, L), L);
+    return d < 0.0 ? d + L : d;
+}
+
+void world_shear_image(const carom_world *w, double t, const double xa[3], const double xb[3],
+                       double shift[3], double *dvx)
+{
+    for (int k = 0; k < 3; k++) {
+        shift[k] = 0.0;
+        if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC) {
+            double L = w->def.box[k];
+            shift[k] = -L * round((xb[k] - xa[k]) / L);
+        }
+    }
+    double side = shift[1] / w->def.box[1]; /* -1, 0 or 1 (more in a thin box) */
+    double Lx = w->def.box[0];
+    double sx = side * world_shear_offset(w, t);
+    shift[0] = sx - Lx * round((xb[0] + sx - xa[0]) / Lx);
+    if (dvx)
+        *dvx = side * w->shear_speed;
+}
+
+int world_shear_leaves(const carom_world *w, uint32_t i, int up)
+{
+    const grid *g = &w->levels.level[0];
+    return up ? w->info[i].cc[1] == g->n[1] - 1 : w->info[i].cc[1] == 0;
+}
+
+/* Moves sphere slot's stored state (at its own time) through the sheared
+ * boundary n times upwards (n < 0: downwards), then into the box along x. */
+static void move_through(carom_world *w, uint32_t slot, double n)
+{
+    sphere *s = &w->spheres[slot];
+    s->x[1] -= n * w->def.box[1];
+    s->x[0] -= n * world_shear_offset(w, s->t);
+    s->v[0] -= n * w->shear_speed;
+    world_wrap_into_box(w, slot, 0);
+}
+
+void world_shear_cross(carom_world *w, uint32_t i, int up)
+{
+    sphere *s = &w->spheres[i];
+    const grid *g = &w->levels.level[0];
+    world_advance_sphere(w, s, w->time);
+    cell_unlink(w, i);
+    move_through(w, i, up ? 1.0 : -1.0);
+    INFO(s)->cc[0] = grid_coordinate(g, 0, s->x[0]);
+    INFO(s)->cc[1] = up ? 0 : g->n[1] - 1;
+    cell_link(w, i);
+}
+
+void world_shear_wrap(carom_world *w, uint32_t slot)
+{
+    double y = w->spheres[slot].x[1];
+    int64_t n = world_wrap_coordinate(&y, w->def.box[1]);
+    if (n != 0)
+        move_through(w, slot, (double)n);
+    w->spheres[slot].x[1] = y;
+}
+
+void world_shear_across(const carom_world *w, uint32_t i, shear_visit_fn visit, void *ctx)
+{
+    const grid *g = &w->levels.level[0];
+    const sphere_info *s = &w->info[i];
+    for (int side = -1; side <= 1; side += 2) {
+        /* Side +1: i in the top row meets the bottom row's images above. */
+        if (!world_shear_leaves(w, i, side > 0))
+            continue;
+        int32_t c[3];
+        c[1] = side > 0 ? 0 : g->n[1] - 1;
+        int zfrom = w->def.dim == 3 ? -1 : 0, zto = w->def.dim == 3 ? 1 : 0;
+        for (int dz = zfrom; dz <= zto; dz++) {
+            double zshift = 0.0;
+            c[2] = s->cc[2] + dz;
+            if (c[2] < 0 || c[2] >= g->n[2]) {
+                if (!g->periodic[2])
+                    continue;
+                zshift = c[2] < 0 ? -g->length[2] : g->length[2];
+                c[2] += c[2] < 0 ? g->n[2] : -g->n[2];
+            }
+            for (c[0] = 0; c[0] < g->n[0]; c[0]++)
+                for (uint32_t j = g->head[grid_index(g, c)]; j != SPHERE_NONE;
+                     j = w->cell_next[j])
+                    if (j != i)
+                        visit(w, ctx, i, j, side, zshift);
+        }
+    }
+}
+
+/* The largest overlap of sphere i with spheres across the boundary. */
+typedef struct overlap_search {
+    uint32_t above;  /* only partners of higher slot than this */
+    uint32_t below;  /* only partners of lower slot than this */
+    double worst;    /* the largest relative overlap found */
+    uint32_t with;
+    double dist, sigma;
+} overlap_search;
+
+static void note_overlap(const carom_world *w, void *ctx, uint32_t i, uint32_t j, int side,
+                         double zshift)
+{
+    (void)side;
+    (void)zshift;
+    overlap_search *o = ctx;
+    if (j >= o->below || (o->above != SPHERE_NONE && j <= o->above) || !spheres_meet(w, i, j))
+        return;
+    double xa[3], va[3], xb[3], vb[3], shift[3], d[3];
+    world_true_state(w, i, w->time, xa, va);
+    world_true_state(w, j, w->time, xb, vb);
+    world_shear_image(w, w->time, xa, xb, shift, NULL);
+    for (int k = 0; k < 3; k++)
+        d[k] = xb[k] + shift[k] - xa[k];
+    double sigma = w->spheres[i].radius + w->spheres[j].radius;
+    double dist = sqrt(vec_dot(d, d));
+    double overlap = (sigma - dist) / sigma;
+    if (overlap > o->worst) {
+        o->worst = overlap;
+        o->with = j;
+        o->dist = dist;
+        o->sigma = sigma;
+    }
+}
+
+int world_shear_overlap_across(const carom_world *w, uint32_t i, uint32_t below,
+                               double tolerance, uint32_t *with, double *dist, double *sigma)
+{
+    overlap_search o = {SPHERE_NONE, below, tolerance, SPHERE_NONE, 0.0, 0.0};
+    world_shear_across(w, i, note_overlap, &o);
+    if (o.with == SPHERE_NONE)
+        return 0;
+    *with = o.with;
+    *dist = o.dist;
+    *sigma = o.sigma;
+    return 1;
+}
+
+double world_shear_max_overlap_across(const carom_world *w, uint32_t i)
+{
+    overlap_search o = {i, UINT32_MAX, 0.0, SPHERE_NONE, 0.0, 0.0};
+    world_shear_across(w, i, note_overlap, &o);
+    return o.worst;
+}
+
+const char *world_shear_refusal(const carom_world *w)
+{
+    if (w->def.boundary[0] != CAROM_BOUNDARY_PERIODIC ||
+        w->def.boundary[1] != CAROM_BOUNDARY_PERIODIC)
+        return "walls along x or y (both must be periodic)";
+    if (w->has_gravity)
+        return "gravity";
+    if (w->has_driven)
+        return "driven spheres";
+    if (w->def.response == CAROM_RESPONSE_NONE)
+        return "report-only response";
+    if (w->sensing)
+        return "sensing pairs (carom_world_set_sense)";
+    if (w->growth_rate > 0.0)
+        return "growing spheres (carom_world_set_growth)";
+    if (w->def.count_images)
+        return "counted images (def.count_images)";
+    if (w->def.neighbours == CAROM_NEIGHBOURS_LISTS)
+        return "neighbour lists (CAROM_NEIGHBOURS_LISTS)";
+    if (w->nplanes || w->nsegments_given || w->ntriangles_given)
+        return "fixed planes, segments or triangles";
+    return NULL;
+}
+
+/* After the grid is made: what only the build knows. */
+const char *world_shear_grid_refusal(const carom_world *w)
+{
+    if (w->nbig > 0)
+        return "spheres so much larger than the others that they are kept out of the grid";
+    if (!w->levels.simple)
+        return "radii spread too far for one level of cells (or a box too sparse for dense "
+               "cells)";
+    return NULL;
+}
+
+carom_status carom_world_set_shear(carom_world *w, double rate)
+{
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_set_shear");
+    if (!isfinite(rate))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "shear rate %g must be finite", rate);
+    if (rate != 0.0) {
+        const char *refused = world_shear_refusal(w);
+        if (refused)
+            return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                              "Lees-Edwards shear (carom_world_set_shear) is not supported with %s",
+                              refused);
+    }
+    /* The offset goes on from where it is: images do not jump. */
+    double offset = w->shear_rate != 0.0 ? world_shear_offset(w, w->time) : 0.0;
+    w->shear_rate = rate;
+    w->shear_speed = rate * w->def.box[1];
+    w->shear_base = offset - fmod(w->shear_speed * w->time, w->def.box[0]);
+    /* The grid's y axis wraps or not, and every event changes: built
+     * again by the next advance (O(N)). */
+    if (w->built)
+        world_unbuild(w);
+    return CAROM_OK;
+}
+
+double carom_world_shear_rate(const carom_world *w)
+{
+    return w->shear_rate;
+}
+
+double carom_world_shear_offset(const carom_world *w)
+{
+    return w->shear_rate != 0.0 ? world_shear_offset(w, w->time) : 0.0;
+}

@@ -1,0 +1,483 @@
+/* Lees-Edwards boundaries (carom_world_set_shear).
+ *
+ * - reference: the engine against an independent O(N^2) event loop of
+ *   its own (every pair against every image: the box above and below,
+ *   displaced by rate Ly t along x and moving at rate Ly, each repeated
+ *   along x; its own boundary crossings, when a centre's y leaves
+ *   [0, Ly)), on random scenes in 2D and 3D, thin boxes (one or two
+ *   rows of cells) and fast shear (images passing many times faster
+ *   than the spheres): the same collisions (pairs exactly, times to
+ *   1e-9) up to each scene's chaos horizon (the reference run twice, the
+ *   second perturbed by 1e-13).
+ * - apart: a dense fluid sheared for a long time never overlaps (the
+ *   largest overlap, across the boundary too, stays at round-off), and
+ *   the velocity profile it settles into is rate (y - Ly/2).
+ * - heating: with elastic contacts, the energy of the velocities relative
+ *   to the profile grows exactly by -rate times the time integral of
+ *   V P_xy, whose collisional part comes from the contacts' impulses and
+ *   whose kinetic part from the states between events.
+ * - refusals: a rate that is not finite, walls along y, gravity,
+ *   neighbour lists, report-only response. */
+#include <stdint.h>
+#include <string.h>
+
+#include "carom/carom.h"
+#include "check.h"
+
+#define MAX_N 64
+#define MAX_COLLISIONS 300
+
+static uint64_t rng_state;
+static double urand(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+typedef struct scene {
+    int dim, n;
+    double L[3], rate, r;
+    double x[MAX_N][3], v[MAX_N][3];
+} scene;
+
+typedef struct collision {
+    double t;
+    int i, j;
+} collision;
+
+/* ---- the reference ------------------------------------------------------- */
+
+/* The image above's displacement along x at time t. */
+static double ref_offset(const scene *sc, double t)
+{
+    double d = fmod(sc->rate * sc->L[1] * t, sc->L[0]);
+    return d < 0.0 ? d + sc->L[0] : d;
+}
+
+/* First time tau >= 0 at which |dr + dv tau| comes down to sigma. */
+static double ref_meet(const double dr[3], const double dv[3], double sigma)
+{
+    double b = dr[0] * dv[0] + dr[1] * dv[1] + dr[2] * dv[2];
+    if (b >= 0.0)
+        return INFINITY;
+    double a = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
+    double c = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2] - sigma * sigma;
+    double disc = b * b - a * c;
+    if (disc <= 0.0)
+        return INFINITY;
+    if (c <= 0.0)
+        return 0.0;
+    return c / (-b + sqrt(disc)); /* the smaller root, without cancellation */
+}
+
+/* Runs the reference from the scene until `count` collisions (or time
+ * end); every sphere is moved at every step. */
+static int ref_run(scene sc, double end, collision *out, int count)
+{
+    double T = 0.0, U = sc.rate * sc.L[1];
+    double sigma = 2.0 * sc.r;
+    int found = 0, zimages = sc.dim == 3 ? 1 : 0;
+    while (found < count) {
+        double best = INFINITY;
+        int bi = -1, bj = -1, bs = 0;
+        double bshift[3] = {0.0, 0.0, 0.0};
+        for (int i = 0; i < sc.n; i++) {
+            /* The centre's y leaves the box. */
+            double tc = sc.v[i][1] > 0.0   ? (sc.L[1] - sc.x[i][1]) / sc.v[i][1]
+                        : sc.v[i][1] < 0.0 ? -sc.x[i][1] / sc.v[i][1]
+                                           : INFINITY;
+            if (tc < best) {
+                best = tc;
+                bi = i;
+                bj = -1;
+            }
+        }
+        /* Every image along x that the moving ones can bring within reach
+         * before the next crossing. */
+        int M = 3 + (int)ceil(fabs(U) * fmin(best, end - T) / sc.L[0]);
+        for (int i = 0; i < sc.n; i++) {
+            for (int j = i + 1; j < sc.n; j++) {
+                for (int s = -1; s <= 1; s++)
+                    for (int m = -M; m <= M; m++)
+                        for (int q = -zimages; q <= zimages; q++) {
+                            double shift[3] = {m * sc.L[0] + s * ref_offset(&sc, T),
+                                               s * sc.L[1], q * sc.L[2]};
+                            double dr[3], dv[3];
+                            for (int k = 0; k < 3; k++) {
+                                dr[k] = sc.x[j][k] + shift[k] - sc.x[i][k];
+                                dv[k] = sc.v[j][k] - sc.v[i][k];
+                            }
+                            dv[0] += s * U;
+                            double t = ref_meet(dr, dv, sigma);
+                            if (t < best) {
+                                best = t;
+                                bi = i;
+                                bj = j;
+                                bs = s;
+                                memcpy(bshift, shift, sizeof shift);
+                            }
+                        }
+            }
+        }
+        if (T + best > end)
+            break;
+        T += best;
+        for (int i = 0; i < sc.n; i++) {
+            for (int k = 0; k < sc.dim; k++)
+                sc.x[i][k] += sc.v[i][k] * best;
+            for (int k = 0; k < sc.dim; k += 2) /* x and z into the box */
+                sc.x[i][k] -= sc.L[k] * floor(sc.x[i][k] / sc.L[k]);
+        }
+        if (bj < 0) {
+            /* Through the sheared boundary. */
+            double side = sc.v[bi][1] > 0.0 ? 1.0 : -1.0;
+            sc.x[bi][1] = side > 0.0 ? 0.0 : sc.L[1];
+            sc.x[bi][0] -= side * ref_offset(&sc, T);
+            sc.v[bi][0] -= side * U;
+            sc.x[bi][0] -= sc.L[0] * floor(sc.x[bi][0] / sc.L[0]);
+            if (side < 0.0)
+                sc.x[bi][1] = nextafter(sc.L[1], 0.0);
+            continue;
+        }
+        /* Equal masses, elastic: exchange the normal components in the
+         * image's frame. */
+        double d[3], dv[3];
+        for (int k = 0; k < 3; k++) {
+            d[k] = sc.x[bj][k] + bshift[k] - sc.x[bi][k];
+            dv[k] = sc.v[bj][k] - sc.v[bi][k];
+        }
+        /* The image's shift grew with the offset over the step; x and z
+         * may have been put back into the box since: the nearest image. */
+        d[0] += bs * U * best;
+        dv[0] += bs * U;
+        for (int k = 0; k < sc.dim; k += 2)
+            d[k] -= sc.L[k] * round(d[k] / sc.L[k]);
+        double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        double vn = (dv[0] * d[0] + dv[1] * d[1] + dv[2] * d[2]) / len;
+        for (int k = 0; k < 3; k++) {
+            sc.v[bi][k] += vn * d[k] / len;
+            sc.v[bj][k] -= vn * d[k] / len;
+        }
+        out[found++] = (collision){T, bi, bj};
+    }
+    return found;
+}
+
+/* ---- the engine ---------------------------------------------------------- */
+
+typedef struct recorder {
+    collision *c;
+    int n, max;
+} recorder;
+
+static void record(void *user, carom_contact *c)
+{
+    recorder *r = user;
+    if (c->kind != CAROM_CONTACT_SPHERE || r->n >= r->max)
+        return;
+    int i = (int)c->i, j = (int)c->j;
+    r->c[r->n++] = (collision){c->time, i < j ? i : j, i < j ? j : i};
+}
+
+static carom_world *make_world(const scene *sc, carom_contact_fn fn, void *user)
+{
+    carom_world_def def = carom_world_default_def();
+    def.dim = sc->dim;
+    for (int k = 0; k < 3; k++)
+        def.box[k] = sc->L[k];
+    def.on_contact = fn;
+    def.user_data = user;
+    carom_world *w = carom_world_create(&def, NULL);
+    CHECK_OK(carom_world_set_shear(w, sc->rate));
+    for (int i = 0; i < sc->n; i++) {
+        carom_sphere_def s = carom_sphere_default_def();
+        memcpy(s.position, sc->x[i], sizeof s.position);
+        memcpy(s.velocity, sc->v[i], sizeof s.velocity);
+        s.radius = sc->r;
+        s.mass = 1.0;
+        CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    }
+    return w;
+}
+
+/* Random non-overlapping placement (by nearest images through the
+ * sheared boundary at time 0, where the offset is 0: the plain ones). */
+static void random_scene(scene *sc, int dim, int n, double Lx, double Ly, double Lz, double rate,
+                         double speed)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->dim = dim;
+    sc->n = n;
+    sc->L[0] = Lx;
+    sc->L[1] = Ly;
+    sc->L[2] = dim == 3 ? Lz : 1.0;
+    sc->rate = rate;
+    sc->r = 0.5;
+    for (int i = 0; i < n; i++) {
+        for (int tries = 0; tries < 100000; tries++) {
+            for (int k = 0; k < dim; k++)
+                sc->x[i][k] = urand() * sc->L[k];
+            int ok = 1;
+            for (int j = 0; j < i && ok; j++) {
+                double d2 = 0.0;
+                for (int k = 0; k < dim; k++) {
+                    double d = sc->x[j][k] - sc->x[i][k];
+                    d -= sc->L[k] * round(d / sc->L[k]);
+                    d2 += d * d;
+                }
+                ok = d2 > 1.05 * 1.05;
+            }
+            if (ok)
+                break;
+        }
+        for (int k = 0; k < dim; k++)
+            sc->v[i][k] = speed * (2.0 * urand() - 1.0);
+    }
+}
+
+static int compared_total;
+static double worst_dt;
+
+static void compare_scene(const scene *sc)
+{
+    static collision ref[MAX_COLLISIONS], ref2[MAX_COLLISIONS], got[MAX_COLLISIONS];
+    double end = 50.0;
+    int nref = ref_run(*sc, end, ref, MAX_COLLISIONS);
+    scene perturbed = *sc;
+    for (int i = 0; i < sc->n; i++)
+        for (int k = 0; k < sc->dim; k++)
+            perturbed.x[i][k] += 1e-13 * (2.0 * urand() - 1.0);
+    int nref2 = ref_run(perturbed, end, ref2, MAX_COLLISIONS);
+    int horizon = 0;
+    while (horizon < nref && horizon < nref2 && ref[horizon].i == ref2[horizon].i &&
+           ref[horizon].j == ref2[horizon].j &&
+           fabs(ref[horizon].t - ref2[horizon].t) <= 1e-10 * (1.0 + ref[horizon].t))
+        horizon++;
+    recorder r = {got, 0, MAX_COLLISIONS};
+    carom_world *w = make_world(sc, record, &r);
+    double until = horizon < nref ? ref[horizon].t : end;
+    CHECK_OK(carom_world_advance_to(w, until));
+    int n = r.n < horizon ? r.n : horizon;
+    CHECK(r.n >= horizon);
+    for (int m = 0; m < n; m++) {
+        if (got[m].i != ref[m].i || got[m].j != ref[m].j ||
+            fabs(got[m].t - ref[m].t) > 1e-9 * (1.0 + ref[m].t)) {
+            fprintf(stderr,
+                    "dim %d n %d box %g x %g rate %g: collision %d: engine %.17g %d %d, "
+                    "reference %.17g %d %d\n",
+                    sc->dim, sc->n, sc->L[0], sc->L[1], sc->rate, m, got[m].t, got[m].i,
+                    got[m].j, ref[m].t, ref[m].i, ref[m].j);
+            CHECK(0);
+            break;
+        }
+        double dt = fabs(got[m].t - ref[m].t);
+        if (dt > worst_dt)
+            worst_dt = dt;
+    }
+    compared_total += n;
+    CHECK(carom_world_max_overlap_now(w) < 1e-9);
+    carom_world_free(w);
+}
+
+static void test_reference(void)
+{
+    rng_state = 12345;
+    scene sc;
+    compared_total = 0;
+    worst_dt = 0.0;
+    for (int s = 0; s < 60; s++) {
+        int dim = 2 + s % 2;
+        int thin = s % 5 == 3;  /* one or two rows of cells along y */
+        int fast = s % 7 == 2;  /* images pass far faster than spheres move */
+        double L = dim == 2 ? 8.0 + 4.0 * urand() : 5.0 + 2.0 * urand();
+        double Ly = thin ? 2.05 + urand() : L;
+        int n = dim == 2 ? 12 + (int)(urand() * 20) : 10 + (int)(urand() * 20);
+        if (thin)
+            n /= 3;
+        double rate = (fast ? 20.0 : 1.0) * (urand() - 0.5);
+        random_scene(&sc, dim, n, L, Ly, L, rate, 1.0);
+        compare_scene(&sc);
+    }
+    fprintf(stderr, "  %d collisions compared, largest time difference %.3g\n", compared_total,
+            worst_dt);
+    CHECK(compared_total > 2000);
+}
+
+/* ---- long runs ----------------------------------------------------------- */
+
+typedef struct stress_sum {
+    double collisional; /* sum over contacts of sigma * impulse * nx * ny */
+    double sigma;
+} stress_sum;
+
+static void add_stress(void *user, carom_contact *c)
+{
+    stress_sum *s = user;
+    if (c->kind == CAROM_CONTACT_SPHERE)
+        s->collisional += s->sigma * c->impulse * c->normal[0] * c->normal[1];
+}
+
+/* Sum of m (v - u(y))^2 / 2, and of m c_x c_y, over the spheres now. */
+static void peculiar(const carom_world *w, double rate, double Ly, double *energy, double *xy)
+{
+    *energy = 0.0;
+    *xy = 0.0;
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+        carom_sphere_state st;
+        if (carom_world_get_sphere(w, id, &st) != CAROM_OK)
+            continue;
+        double c[3] = {st.velocity[0] - rate * (st.position[1] - 0.5 * Ly), st.velocity[1],
+                       st.velocity[2]};
+        *energy += 0.5 * st.mass * (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        *xy += st.mass * c[0] * c[1];
+    }
+}
+
+static void test_long_run(int dim)
+{
+    rng_state = 777 + (uint64_t)dim;
+    /* A fluid from a square (cubic) lattice, with the profile to start. */
+    int n = dim == 3 ? 1000 : 400; /* packing 0.31 and 0.40 */
+    double L = dim == 3 ? 13.0 : 28.0;
+    double rate = dim == 3 ? 0.5 : 0.2;
+    carom_world_def def = carom_world_default_def();
+    def.dim = dim;
+    def.box[0] = def.box[1] = def.box[2] = L;
+    stress_sum sum = {0.0, 1.0};
+    def.on_contact = add_stress;
+    def.user_data = &sum;
+    carom_world *w = carom_world_create(&def, NULL);
+    CHECK_OK(carom_world_set_shear(w, rate));
+    CHECK(carom_world_shear_rate(w) == rate);
+    int side = dim == 3 ? 10 : 20;
+    double a = L / side;
+    for (int i = 0; i < n; i++) {
+        carom_sphere_def s = carom_sphere_default_def();
+        s.position[0] = (i % side + 0.5) * a;
+        s.position[1] = (i / side % side + 0.5) * a;
+        s.position[2] = dim == 3 ? (i / (side * side) + 0.5) * a : 0.0;
+        for (int k = 0; k < dim; k++)
+            s.velocity[k] = 2.0 * urand() - 1.0;
+        s.velocity[0] += rate * (s.position[1] - 0.5 * L);
+        CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    }
+    /* The heating identity: dE_pec = -rate (integral of sum m c_x c_y dt
+     * + sum sigma J n_x n_y); the kinetic integral by the trapezoid rule
+     * on fine steps, against the exact change of E_pec. */
+    double e0, xy0;
+    peculiar(w, rate, L, &e0, &xy0);
+    double kinetic = 0.0, dt = 0.002, worst = 0.0;
+    double xy_prev = xy0;
+    int steps = 5000;
+    for (int s = 1; s <= steps; s++) {
+        CHECK_OK(carom_world_advance_to(w, s * dt));
+        double e, xy;
+        peculiar(w, rate, L, &e, &xy);
+        kinetic += 0.5 * (xy + xy_prev) * dt;
+        xy_prev = xy;
+        if (s % 500 == 0) {
+            double o = carom_world_max_overlap_now(w);
+            worst = o > worst ? o : worst;
+        }
+    }
+    double e1, xy1;
+    peculiar(w, rate, L, &e1, &xy1);
+    double work = -rate * (kinetic + sum.collisional);
+    fprintf(stderr, "  %dD: E_pec %.6g -> %.6g, -rate * integral of V P_xy %.6g, worst overlap %.3g\n",
+            dim, e0, e1, work, worst);
+    CHECK(worst < 1e-9);
+    CHECK(e1 - e0 > 0.0);
+    CHECK_REL(e1 - e0, work, 0.01);
+    /* The profile: mean x velocity in slabs of y against rate (y - L/2)
+     * (in 3D: in the wider 2D box, slow modes of the x momentum outlive
+     * the run, and a slab's mean wanders by half the profile). */
+    if (dim == 2) {
+        carom_world_free(w);
+        return;
+    }
+    double mean[8] = {0}, count[8] = {0};
+    for (int s = 1; s <= 200; s++) {
+        CHECK_OK(carom_world_advance_to(w, steps * dt + 0.1 * s));
+        for (carom_sphere_id id = 0; id < (carom_sphere_id)n; id++) {
+            carom_sphere_state st;
+            CHECK_OK(carom_world_get_sphere(w, id, &st));
+            int b = (int)(st.position[1] / L * 8.0);
+            b = b < 0 ? 0 : b > 7 ? 7 : b;
+            mean[b] += st.velocity[0];
+            count[b]++;
+        }
+    }
+    for (int b = 0; b < 8; b++) {
+        double y = (b + 0.5) * L / 8.0;
+        CHECK_NEAR(mean[b] / count[b], rate * (y - 0.5 * L), 0.06 * rate * L / 2.0);
+    }
+    CHECK(carom_world_max_overlap_now(w) < 1e-9);
+    carom_world_free(w);
+}
+
+static void test_long_run_2d(void) { test_long_run(2); }
+static void test_long_run_3d(void) { test_long_run(3); }
+
+/* ---- refusals ------------------------------------------------------------ */
+
+static void test_refusals(void)
+{
+    carom_world_def def = carom_world_default_def();
+    def.box[0] = def.box[1] = def.box[2] = 10.0;
+    carom_world *w = carom_world_create(&def, NULL);
+    CHECK(carom_world_set_shear(w, NAN) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(carom_world_set_shear(w, INFINITY) == CAROM_ERR_INVALID_ARGUMENT);
+    carom_world_free(w);
+
+    def.boundary[1] = CAROM_BOUNDARY_WALLS;
+    w = carom_world_create(&def, NULL);
+    CHECK(carom_world_set_shear(w, 1.0) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(w), "walls") != NULL);
+    carom_world_free(w);
+
+    def = carom_world_default_def();
+    def.box[0] = def.box[1] = def.box[2] = 10.0;
+    def.gravity[1] = -1.0;
+    w = carom_world_create(&def, NULL);
+    CHECK(carom_world_set_shear(w, 1.0) == CAROM_ERR_INVALID_ARGUMENT);
+    carom_world_free(w);
+
+    def = carom_world_default_def();
+    def.box[0] = def.box[1] = def.box[2] = 10.0;
+    def.neighbours = CAROM_NEIGHBOURS_LISTS;
+    w = carom_world_create(&def, NULL);
+    CHECK(carom_world_set_shear(w, 1.0) == CAROM_ERR_INVALID_ARGUMENT);
+    carom_world_free(w);
+
+    def = carom_world_default_def();
+    def.box[0] = def.box[1] = def.box[2] = 10.0;
+    def.response = CAROM_RESPONSE_NONE;
+    w = carom_world_create(&def, NULL);
+    CHECK(carom_world_set_shear(w, 1.0) == CAROM_ERR_INVALID_ARGUMENT);
+    carom_world_free(w);
+
+    /* Overlapping through the sheared boundary at the first advance: the
+     * image above is displaced by rate Ly t, so at t = 0 plainly. */
+    def = carom_world_default_def();
+    def.box[0] = def.box[1] = def.box[2] = 10.0;
+    w = carom_world_create(&def, NULL);
+    CHECK_OK(carom_world_set_shear(w, 1.0));
+    carom_sphere_def s = carom_sphere_default_def();
+    s.position[0] = 5.0;
+    s.position[1] = 9.8;
+    s.position[2] = 5.0;
+    CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    s.position[1] = 0.1;
+    CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    CHECK(carom_world_advance_to(w, 1.0) == CAROM_ERR_OVERLAP);
+    carom_world_free(w);
+}
+
+int main(void)
+{
+    RUN(test_refusals);
+    RUN(test_reference);
+    RUN(test_long_run_2d);
+    RUN(test_long_run_3d);
+    return check_failures ? 1 : 0;
+}
