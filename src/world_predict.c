@@ -1308,7 +1308,23 @@ void world_validate_ballistic_cover(const carom_world *w, uint32_t i)
         const sphere *o = &w->spheres[k];
         double shift[3];
         world_pair_shift(w, s, o, w->time, shift);
-        double t = pair_time_straight(s, o, shift, w->time, INFINITY, INFINITY);
+        double t;
+        if (w->shear_rate != 0.0) {
+            /* Within the box (x and z by nearest image), and through the
+             * images above and below. */
+            double xa[3], va[3], xb[3], vb[3];
+            world_sphere_at(w, s, w->time, xa, va);
+            world_sphere_at(w, o, w->time, xb, vb);
+            shift[0] = -w->def.box[0] * round((xb[0] - xa[0]) / w->def.box[0]);
+            shift[1] = 0.0;
+            t = pair_time_straight(s, o, shift, w->time, INFINITY, INFINITY);
+            for (int side = -1; side <= 1; side += 2) {
+                double ts = pair_time_sheared(w, s, o, side, shift[2], w->time, INFINITY);
+                t = ts < t ? ts : t;
+            }
+        } else {
+            t = pair_time_straight(s, o, shift, w->time, INFINITY, INFINITY);
+        }
         double ti = w->event_time[i], tk = w->event_time[k];
         double c = ti < tk ? ti : tk;
         if (t < c - 1e-9 * (1.0 + fabs(c)))

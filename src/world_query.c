@@ -277,6 +277,11 @@ carom_status carom_world_cast_sphere(carom_world *w, const carom_cast *cast, car
 {
     if (!w)
         return CAROM_ERR_INVALID_ARGUMENT;
+    if (w->shear_rate != 0.0)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "%s: not in a sheared world (carom_world_set_shear): it would not "
+                          "see across the sheared boundary",
+                          "carom_world_cast_sphere");
     if (!cast || !hit || !found)
         return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                           "carom_world_cast_sphere: cast, hit and found must not be NULL");
@@ -394,6 +399,11 @@ carom_status carom_world_query_sphere(carom_world *w, const double centre[3], do
 {
     if (!w)
         return CAROM_ERR_INVALID_ARGUMENT;
+    if (w->shear_rate != 0.0)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "%s: not in a sheared world (carom_world_set_shear): it would not "
+                          "see across the sheared boundary",
+                          "carom_world_query_sphere");
     double at[3];
     carom_status st = overlap_query_place(w, "carom_world_query_sphere", "ids",
                                           ids || capacity == 0, centre, radius, 0, count, at);

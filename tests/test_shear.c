@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "carom/carom.h"
+#include "carom/query.h"
 #include "check.h"
 
 #define MAX_N 64
@@ -470,6 +471,49 @@ static void test_refusals(void)
     s.position[1] = 0.1;
     CHECK_OK(carom_world_add_sphere(w, &s, NULL));
     CHECK(carom_world_advance_to(w, 1.0) == CAROM_ERR_OVERLAP);
+    /* Queries would not see across the boundary. */
+    carom_sphere_id ids[4];
+    size_t count;
+    CHECK(carom_world_query_sphere(w, s.position, 1.0, ids, 4, &count) ==
+          CAROM_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(carom_world_error_message(w), "sheared") != NULL);
+    /* Shear off: the pair overlaps plainly too. */
+    CHECK_OK(carom_world_set_shear(w, 0.0));
+    CHECK(carom_world_shear_offset(w) == 0.0);
+    CHECK(carom_world_advance_to(w, 1.0) == CAROM_ERR_OVERLAP);
+    carom_world_free(w);
+
+    /* Spheres at rest meet through the moving images. Sphere 0 at
+     * (2, 9.8) sees the images above of spheres 1 and 2 at y = 10.1,
+     * moving at 10 along x: sphere 2's at x = 9 + 10 t - 10 comes to
+     * 2 - sqrt(1 - 0.3^2) at t = (3 - sqrt(0.91)) / 10 = 0.2046, before
+     * sphere 1's (x = 5 + 10 t - 10, at 0.6046). */
+    w = carom_world_create(&def, NULL);
+    CHECK_OK(carom_world_set_shear(w, 1.0));
+    double at[3][3] = {{2.0, 9.8, 5.0}, {5.0, 0.1, 5.0}, {9.0, 0.1, 5.0}};
+    for (int i = 0; i < 3; i++) {
+        s = carom_sphere_default_def();
+        memcpy(s.position, at[i], sizeof at[i]);
+        CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    }
+    CHECK_OK(carom_world_advance_to(w, 0.01));
+    CHECK_NEAR(carom_world_shear_offset(w), 0.1, 1e-15);
+    collision got[4];
+    recorder r = {got, 0, 4};
+    carom_world_free(w);
+    def.on_contact = record;
+    def.user_data = &r;
+    w = carom_world_create(&def, NULL);
+    CHECK_OK(carom_world_set_shear(w, 1.0));
+    for (int i = 0; i < 3; i++) {
+        s = carom_sphere_default_def();
+        memcpy(s.position, at[i], sizeof at[i]);
+        CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    }
+    CHECK_OK(carom_world_advance_to(w, 0.25));
+    CHECK(r.n == 1);
+    CHECK(r.n >= 1 && got[0].i == 0 && got[0].j == 2);
+    CHECK_NEAR(got[0].t, (3.0 - sqrt(0.91)) / 10.0, 1e-14);
     carom_world_free(w);
 }
 

@@ -510,9 +510,10 @@ int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
  * added later, or when the spheres need more than one level of cells
  * (radii spread widely, a very sparse box, spheres kept out of the grid
  * for their size): sheared worlds use cells, never neighbour lists.
- * Queries (carom_world_query_sphere, casts) do not see across the
- * sheared boundary. carom_world_shear_offset: the displacement now, in
- * [0, Lx). */
+ * Sphere queries and casts (carom_world_query_sphere,
+ * carom_world_cast_sphere) are refused in a sheared world: they would not
+ * see across the sheared boundary. carom_world_shear_offset: the
+ * displacement now, in [0, Lx). */
 carom_status carom_world_set_shear(carom_world *world, double rate);
 double carom_world_shear_rate(const carom_world *world);
 double carom_world_shear_offset(const carom_world *world);
