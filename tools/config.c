@@ -137,6 +137,12 @@ static const struct {
                                             "50 mean free times of the run)"},
     [KEY_THERMOSTAT] = {"thermostat", "nu > 0: Andersen heat bath at `temperature`, each "
                                       "sphere's velocity redrawn at rate nu (default 0: none)"},
+    [KEY_SHEAR] = {"shear", "rate: Lees-Edwards shear flow along x, gradient along y, "
+                            "profile rate (y - Ly/2); the shear viscosity from the heat it "
+                            "makes (default 0: none)"},
+    [KEY_SHEAR_INTERVAL] = {"shear_interval", "simulated time between the rescalings of the "
+                                              "velocities relative to the profile back to "
+                                              "`temperature` (default 1; 0: never)"},
     [KEY_COMPRESS] = {"compress", "a packing fraction, or jam: grow the spheres "
                                   "(Lubachevsky-Stillinger) from `packing` to it before "
                                   "equilibrate"},

@@ -1159,6 +1159,7 @@ int options_from_config(const config *c, run_options *o, cli_error *error)
     TRY(sense_refused(c, o, error));
 
     TRY(get_transport(c, o, error));
+    TRY(options_get_shear(c, o, error));
 
     if (o->init) {
         /* The file gives the geometry: keys that would contradict it. */

@@ -38,4 +38,8 @@ int options_get_whole(const config *c, config_key key, double fallback, double l
  * and wall_friction= are. */
 int options_get_species(const config *c, run_options *o, cli_error *error);
 
+/* shear= and shear_interval= (options_shear.c): read by
+ * options_from_config last, once every key they clash with is. */
+int options_get_shear(const config *c, run_options *o, cli_error *error);
+
 #endif

@@ -84,6 +84,8 @@ int report_reference_applies(const run_options *o)
             return 0;
     if (isinf(o->compress))
         return 0; /* jammed: no fluid */
+    if (o->shear != 0.0)
+        return 0; /* a sheared fluid: out of equilibrium */
     if (o->pass_through.n > 0 || o->sense.n > 0)
         return 0; /* some pairs pass through each other */
     return o->motion == MOTION_BALLISTIC && o->response == CAROM_RESPONSE_ELASTIC &&
@@ -112,6 +114,50 @@ static double enskog(const run_options *o, const run_result *r)
 {
     double kt = 0.5 * (r->temperature_initial + r->temperature_final);
     return displacement_enskog(o->dim, options_packing_measured(o), o->radius, kt, 1.0);
+}
+
+/* shear=: the viscosity from the heat where contacts keep the energy
+ * (elastic and smooth: spins would take energy the heat does not see);
+ * Enskog's at the run's mean temperature relative to the profile, for
+ * equal spheres of mass 1 that all meet. */
+static double shear_viscosity(const run_options *o, const run_result *r)
+{
+    return pairs_elastic(o) && pairs_keep_structure(o, 1) ? r->shear_viscosity : NAN;
+}
+
+static double shear_viscosity_error(const run_options *o, const run_result *r)
+{
+    return isfinite(shear_viscosity(o, r)) ? r->shear_viscosity_error : NAN;
+}
+
+static double shear_enskog(const run_options *o, const run_result *r)
+{
+    if (!isfinite(shear_viscosity(o, r)) || o->init || o->radius != o->radius_max ||
+        o->pass_through.n > 0)
+        return NAN;
+    return carom_viscosity_enskog(o->dim, options_packing_measured(o), 2.0 * o->radius,
+                                  r->shear_temperature, 1.0);
+}
+
+static void print_shear(const run_options *o, const run_result *r, FILE *out)
+{
+    fprintf(out, "  shear              rate %g (Lees-Edwards), kT %.5g relative to the profile",
+            o->shear, r->shear_temperature);
+    if (o->shear_interval > 0.0)
+        fprintf(out, " (rescaled every %g: %llu times)", o->shear_interval,
+                (unsigned long long)r->shear_rescales);
+    fprintf(out, "\n");
+    double eta = shear_viscosity(o, r);
+    if (!isfinite(eta)) {
+        fprintf(out, "  shear viscosity    none (contacts that lose energy, or rough ones)\n");
+        return;
+    }
+    fprintf(out, "  shear viscosity    %.5g", eta);
+    if (isfinite(r->shear_viscosity_error))
+        fprintf(out, " ± %.3g", r->shear_viscosity_error);
+    if (isfinite(shear_enskog(o, r)))
+        fprintf(out, " (Enskog %.5g)", shear_enskog(o, r));
+    fprintf(out, ", from the heat %.6g\n", r->shear_heat);
 }
 
 static void print_diffusion(const run_options *o, const run_result *r, FILE *out)
@@ -402,6 +448,8 @@ void report_summary(FILE *out, const run_options *o, const run_result *r)
                 o->temperature, o->thermostat, (unsigned long long)r->thermostat_redraws);
     if (o->msd)
         print_diffusion(o, r, out);
+    if (o->shear != 0.0)
+        print_shear(o, r, out);
     if (o->nplanes)
         fprintf(out, "  planes             %d fixed (%zu spheres of the placement left out behind "
                      "them)\n",
@@ -592,6 +640,16 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
              report_reference_applies(o) ? report_reference_z(o->dim, options_packing_measured(o)) : NAN,
              &first);
     json_num(out, "max_overlap", r->max_overlap, &first);
+    if (o->shear != 0.0) {
+        json_num(out, "shear_rate", o->shear, &first);
+        json_num(out, "shear_interval", o->shear_interval, &first);
+        json_num(out, "shear_rescales", (double)r->shear_rescales, &first);
+        json_num(out, "shear_temperature", r->shear_temperature, &first);
+        json_num(out, "shear_heat", r->shear_heat, &first);
+        json_num(out, "shear_viscosity", shear_viscosity(o, r), &first);
+        json_num(out, "shear_viscosity_error", shear_viscosity_error(o, r), &first);
+        json_num(out, "shear_viscosity_enskog", shear_enskog(o, r), &first);
+    }
     if (o->thermostat > 0.0) {
         json_num(out, "thermostat_rate", o->thermostat, &first);
         json_num(out, "thermostat_redraws", (double)r->thermostat_redraws, &first);

@@ -14,6 +14,7 @@
 #include "pressure_blocks.h"
 #include "report.h"
 #include "setup.h"
+#include "shear.h"
 #include "transport.h"
 
 /* ---- collision log ---- */
@@ -133,6 +134,22 @@ static int advance(const run_options *o, carom_world *w, carom_andersen *bath, d
         if (reached)
             return 0;
     }
+}
+
+/* advance, stopping at the sheared run's rescalings on the way (sheared
+ * NULL: none). */
+static int advance_sheared(const run_options *o, carom_world *w, carom_andersen *bath,
+                           shear_run *sheared, double t, progress *p, pressure_blocks *blocks,
+                           cli_error *error)
+{
+    while (sheared && sheared->next <= t) {
+        int status = advance(o, w, bath, sheared->next, p, blocks, error);
+        if (status)
+            return status;
+        if (shear_rescale(sheared, w) != 0)
+            return world_failed(o, w, error);
+    }
+    return advance(o, w, bath, t, p, blocks, error);
 }
 
 /* All velocities scaled to temperature kt (growing heats the spheres). */
@@ -337,8 +354,9 @@ static int transport_results(const run_options *o, const transport *flux,
 /* ---- the measured run ---- */
 
 static int measured_run(const run_options *o, carom_world *w, carom_andersen *bath,
-                        contact_log *log, frames *trajectory, rdf *structure, transport *flux,
-                        run_result *r, progress *p, cli_error *error)
+                        shear_run *sheared, contact_log *log, frames *trajectory,
+                        rdf *structure, transport *flux, run_result *r, progress *p,
+                        cli_error *error)
 {
     const double t0 = carom_world_time(w), t_end = t0 + o->time;
     carom_world_reset_stats(w);
@@ -364,6 +382,8 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     r->mean_square_displacement = NAN;
     if (o->msd && displacement_start(&moved, w) != 0)
         return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for msd");
+    if (sheared)
+        shear_measure_start(sheared, w);
     int started = flux ? transport_start(flux, w) : 0;
     if (started != 0) { /* -2: Q's own conditions, conductivity='s */
         displacement_free(&moved);
@@ -382,7 +402,7 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
         double t = fmin(fmin(tf, tg), ts);
         if (status || t == INFINITY)
             break;
-        status = advance(o, w, bath, t, p, &blocks, error);
+        status = advance_sheared(o, w, bath, sheared, t, p, &blocks, error);
         if (!status && tf == t) {
             status = frames_write(trajectory, w, error);
             r->frames++;
@@ -407,7 +427,9 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
         }
     }
     if (!status)
-        status = advance(o, w, bath, t_end, p, &blocks, error);
+        status = advance_sheared(o, w, bath, sheared, t_end, p, &blocks, error);
+    if (!status && sheared && shear_measure_end(sheared, w) != 0)
+        status = cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for shear");
     log->active = 0;
     r->wall_seconds = now_seconds() - wall_start - r->rdf_seconds - r->transport_seconds;
     r->cpu_seconds = cpu_seconds() - cpu_start - sampling_cpu;
@@ -438,6 +460,25 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
         bath && !canonical
             ? NAN
             : pressure_blocks_error(&blocks, w, r->compressibility, &r->pressure_blocks);
+    if (sheared) {
+        /* The viscosity from the heat; Z over the run's mean temperature
+         * relative to the profile (the blocks' error assumes a fixed
+         * energy: none). */
+        r->shear_viscosity = shear_viscosity(sheared, w, &r->shear_viscosity_error,
+                                             &r->shear_heat, &r->shear_temperature);
+        r->shear_rescales = sheared->rescales;
+        double spheres = 0.0;
+        for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+            carom_sphere_state st;
+            spheres += carom_world_get_sphere(w, id, &st) == CAROM_OK && isfinite(st.mass);
+        }
+        double span = r->end_time - r->start_time;
+        r->compressibility =
+            span > 0.0 && spheres > 0.0
+                ? 1.0 + r->stats.virial / (o->dim * span * spheres * r->shear_temperature)
+                : NAN;
+        r->compressibility_error = NAN;
+    }
     r->max_overlap = fmax(r->stats.max_overlap, carom_world_max_overlap_now(w));
     r->list_skin = carom_world_list_skin(w);
     return 0;
@@ -535,6 +576,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     def.count_images = o->msd || (o->trajectory && frames_name_is_h5md(o->trajectory));
     frames *trajectory = NULL;
     carom_andersen *bath = NULL;
+    shear_run sheared_run = {0}, *sheared = NULL;
     rdf structure = {0};
     FILE *rdf_csv = NULL;
     carom_world *w = NULL;
@@ -623,9 +665,18 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         if (status)
             goto done;
     }
+    if (o->shear != 0.0) {
+        double kt = o->init || o->use_speed ? 0.0 : o->temperature;
+        if (shear_start(&sheared_run, w, o->shear, o->shear_interval, kt, o->dim, !o->init)) {
+            status = world_failed(o, w, error);
+            goto done;
+        }
+        sheared = &sheared_run;
+    }
     double wall_start = now_seconds();
     if (o->equilibrate > 0.0) {
-        status = advance(o, w, bath, carom_world_time(w) + o->equilibrate, &p, NULL, error);
+        status = advance_sheared(o, w, bath, sheared, carom_world_time(w) + o->equilibrate, &p,
+                                 NULL, error);
         progress_end(&p);
         if (status)
             goto done;
@@ -643,7 +694,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         if (status)
             goto done;
     }
-    status = measured_run(o, w, bath, &log, trajectory, o->rdf ? &structure : NULL,
+    status = measured_run(o, w, bath, sheared, &log, trajectory, o->rdf ? &structure : NULL,
                           options_transport(o) ? &flux : NULL, r, &p, error);
     if (!status && o->rdf) {
         r->rdf_samples = structure.samples;
@@ -679,6 +730,7 @@ done:
     rdf_free(&structure);
     transport_free(&flux);
     carom_andersen_free(bath);
+    shear_free(&sheared_run);
     carom_world_free(w);
     return status;
 }

@@ -67,6 +67,10 @@ typedef struct run_result {
     size_t transport_samples;        /* samples of the stress and/or heat integrals */
     double transport_seconds;        /* wall time of the samples, left out of wall_seconds */
     uint64_t thermostat_redraws;     /* velocities the bath redrew, whole run */
+    /* shear=: the viscosity from the heat of the measured run, its error,
+     * the heat, the mean kT relative to the profile, the rescalings. */
+    double shear_viscosity, shear_viscosity_error, shear_heat, shear_temperature;
+    uint64_t shear_rescales;
     double packing_compressed;       /* compress=: the packing reached */
     double compress_seconds;         /* its wall time */
 } run_result;

@@ -344,6 +344,10 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = options_apply_scenario(&c, error);
     if (!status)
         status = options_from_config(&c, &o, error);
+    if (!status && o.shear != 0.0)
+        status = cli_fail(error, CLI_EXIT_USAGE,
+                          "%s: shear= is for carom run: the viewer does not shear yet",
+                          c.origin[KEY_SHEAR]);
     if (!status && drag_text && !ds->with_big)
         status = cli_fail(error, CLI_EXIT_USAGE, "drag= moves the large sphere, which is off");
     /* Orbits give the scene (their states at t = 0) and their motion. */

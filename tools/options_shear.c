@@ -1,0 +1,104 @@
+/* shear= and shear_interval= of `carom run`: Lees-Edwards shear flow
+ * (carom_world_set_shear) and the rescaling that keeps its temperature.
+ *
+ * Contract: shear is any finite rate (0: none); shear_interval >= 0
+ * (default 1), and only with a rate. A rate is refused, naming the key
+ * it clashes with, where the world would refuse it (walls along x or y,
+ * gravity, driven spheres, report-only response, sensing pairs, fixed
+ * planes, segments, triangles or a mesh, neighbours=lists) and where the
+ * run's other measurements assume the plain periodic box or velocities
+ * that change only at contacts (thermostat, msd, rdf, viscosity,
+ * bulk_viscosity, conductivity, an H5MD trajectory's counted images). */
+#include <string.h>
+
+#include "frames.h"
+#include "options_parse.h"
+
+static int clash(const config *c, config_key key, const char *value, const char *why,
+                 cli_error *error)
+{
+    return cli_fail(error, CLI_EXIT_USAGE, "%s: shear=%s cannot be combined with %s=%s (%s)",
+                    c->origin[KEY_SHEAR], c->value[KEY_SHEAR], config_key_name(key), value,
+                    why);
+}
+
+static int refused(const config *c, const run_options *o, cli_error *error)
+{
+    static const char *const motions[] = {"ballistic", "orbits", "forces", "field"};
+    const char *boundary = c->value[KEY_BOUNDARY] ? c->value[KEY_BOUNDARY] : "walls";
+    if (o->boundary[0] != CAROM_BOUNDARY_PERIODIC || o->boundary[1] != CAROM_BOUNDARY_PERIODIC)
+        return clash(c, KEY_BOUNDARY, boundary,
+                     "x and y must be periodic: the sheared boundary is across y", error);
+    for (int d = 0; d < 3; d++)
+        if (o->gravity[d] != 0.0)
+            return clash(c, KEY_GRAVITY, c->value[KEY_GRAVITY], "not in a sheared box yet",
+                         error);
+    if (o->motion != MOTION_BALLISTIC)
+        return clash(c, KEY_MOTION, motions[o->motion], "driven spheres do not shear yet",
+                     error);
+    if (o->response == CAROM_RESPONSE_NONE)
+        return clash(c, KEY_RESPONSE, c->value[KEY_RESPONSE],
+                     "spheres that pass through each other make no stress to measure", error);
+    if (o->sense.n > 0)
+        return clash(c, KEY_SENSE, o->sense.text, "sensing pairs do not shear yet", error);
+    const char *alone = "fixed obstacles do not shear";
+    if (o->nplanes)
+        return clash(c, KEY_PLANES, c->value[KEY_PLANES], alone, error);
+    if (o->nsegments)
+        return clash(c, KEY_SEGMENTS, c->value[KEY_SEGMENTS], alone, error);
+    if (o->segments_file)
+        return clash(c, KEY_SEGMENTS_FILE, o->segments_file, alone, error);
+    if (o->ntriangles && config_is_set(c, KEY_TRIANGLES))
+        return clash(c, KEY_TRIANGLES, c->value[KEY_TRIANGLES], alone, error);
+    if (o->mesh)
+        return clash(c, KEY_MESH, o->mesh, alone, error);
+    if (o->neighbours == CAROM_NEIGHBOURS_LISTS)
+        return clash(c, KEY_NEIGHBOURS, "lists", "a sheared box uses cells", error);
+    if (o->thermostat > 0.0)
+        return clash(c, KEY_THERMOSTAT, c->value[KEY_THERMOSTAT],
+                     "the bath would redraw velocities about zero, not about the profile; "
+                     "shear_interval keeps the temperature",
+                     error);
+    if (o->msd)
+        return clash(c, KEY_MSD, c->value[KEY_MSD],
+                     "the sheared boundary moves spheres along x: no unwrapped positions", error);
+    if (o->rdf)
+        return clash(c, KEY_RDF, c->value[KEY_RDF],
+                     "g(r) would not see pairs across the sheared boundary", error);
+    const config_key transport[] = {KEY_VISCOSITY, KEY_BULK_VISCOSITY, KEY_CONDUCTIVITY};
+    const int on[] = {o->viscosity, o->bulk_viscosity, o->conductivity};
+    for (int k = 0; k < 3; k++)
+        if (on[k])
+            return clash(c, transport[k], c->value[transport[k]],
+                         "the equilibrium routes need velocities that change only at "
+                         "contacts; the sheared run gives its viscosity from its heat",
+                         error);
+    if (o->trajectory && frames_name_is_h5md(o->trajectory))
+        return clash(c, KEY_TRAJECTORY, o->trajectory,
+                     "H5MD's images are not counted across the sheared boundary; write "
+                     "extended XYZ",
+                     error);
+    return 0;
+}
+
+int options_get_shear(const config *c, run_options *o, cli_error *error)
+{
+    o->shear = 0.0;
+    o->shear_interval = 1.0;
+    if (config_is_set(c, KEY_SHEAR)) {
+        const char *v = c->value[KEY_SHEAR];
+        if (options_parse_number(c, KEY_SHEAR, v, strlen(v), &o->shear, error))
+            return error->exit_code;
+    }
+    if (config_is_set(c, KEY_SHEAR_INTERVAL)) {
+        const char *v = c->value[KEY_SHEAR_INTERVAL];
+        if (options_parse_number(c, KEY_SHEAR_INTERVAL, v, strlen(v), &o->shear_interval,
+                                 error))
+            return error->exit_code;
+        if (o->shear_interval < 0.0)
+            return options_bad_value(c, KEY_SHEAR_INTERVAL, error, "must be >= 0");
+        if (o->shear == 0.0)
+            return options_bad_value(c, KEY_SHEAR_INTERVAL, error, "needs shear= (a rate)");
+    }
+    return o->shear != 0.0 ? refused(c, o, error) : 0;
+}

@@ -1,0 +1,196 @@
+/* A sheared run of `carom run` (see shear.h). */
+#include "shear.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The profile's velocity along x at height y. */
+static double profile(const carom_world *w, double rate, double y)
+{
+    return rate * (y - 0.5 * carom_world_get_def(w)->box[1]);
+}
+
+double shear_peculiar_energy(const carom_world *w, double rate)
+{
+    double e = 0.0;
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+        carom_sphere_state st;
+        if (carom_world_get_sphere(w, id, &st) != CAROM_OK || !isfinite(st.mass))
+            continue;
+        double c[3] = {st.velocity[0] - profile(w, rate, st.position[1]), st.velocity[1],
+                       st.velocity[2]};
+        e += 0.5 * st.mass * (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    }
+    return e;
+}
+
+/* Every velocity relative to the profile scaled by f (added is 1: the
+ * profile itself added to velocities without it). */
+static int scale_velocities(carom_world *w, double rate, double f, int added)
+{
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+        carom_sphere_state st;
+        if (carom_world_get_sphere(w, id, &st) != CAROM_OK || !isfinite(st.mass))
+            continue;
+        double u = profile(w, rate, st.position[1]);
+        double v[3] = {st.velocity[0], st.velocity[1], st.velocity[2]};
+        if (added) {
+            v[0] += u;
+        } else {
+            v[0] = u + f * (v[0] - u);
+            v[1] *= f;
+            v[2] *= f;
+        }
+        if (carom_world_set_velocity(w, id, v) != CAROM_OK)
+            return -1;
+    }
+    return 0;
+}
+
+static size_t moving_spheres(const carom_world *w)
+{
+    size_t n = 0;
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+        carom_sphere_state st;
+        n += carom_world_get_sphere(w, id, &st) == CAROM_OK && isfinite(st.mass);
+    }
+    return n;
+}
+
+int shear_start(shear_run *s, carom_world *w, double rate, double interval, double kt, int dim,
+                int with_profile)
+{
+    memset(s, 0, sizeof *s);
+    s->rate = rate;
+    s->interval = interval;
+    s->kt = kt;
+    s->dim = dim;
+    if (carom_world_set_shear(w, rate) != CAROM_OK)
+        return -1;
+    if (with_profile && scale_velocities(w, rate, 1.0, 1) != 0)
+        return -1;
+    if (!(kt > 0.0)) {
+        /* The temperature the spheres have (speed=, an init file). */
+        size_t n = moving_spheres(w);
+        kt = n ? shear_peculiar_energy(w, rate) / (0.5 * dim * (double)n) : 0.0;
+        s->kt = kt;
+    }
+    s->next = interval > 0.0 ? carom_world_time(w) + interval : INFINITY;
+    return 0;
+}
+
+/* Keeps a measured interval. */
+static int keep(shear_run *s, double heat, double span, double mean_energy)
+{
+    if (s->count == s->room) {
+        size_t room = s->room ? 2 * s->room : 256;
+        double *h = realloc(s->heat, room * sizeof *h);
+        if (h)
+            s->heat = h;
+        double *p = realloc(s->span, room * sizeof *p);
+        if (p)
+            s->span = p;
+        double *m = realloc(s->mean_energy, room * sizeof *m);
+        if (m)
+            s->mean_energy = m;
+        if (!h || !p || !m)
+            return -1;
+        s->room = room;
+    }
+    s->heat[s->count] = heat;
+    s->span[s->count] = span;
+    s->mean_energy[s->count] = mean_energy;
+    s->count++;
+    return 0;
+}
+
+/* Closes the interval that ends now (kept when measuring). */
+static int close_interval(shear_run *s, const carom_world *w)
+{
+    double t = carom_world_time(w), e = shear_peculiar_energy(w, s->rate);
+    int rc = 0;
+    if (s->measuring && t > s->from)
+        rc = keep(s, e - s->energy, t - s->from, 0.5 * (e + s->energy));
+    s->from = t;
+    s->energy = e;
+    return rc;
+}
+
+int shear_rescale(shear_run *s, carom_world *w)
+{
+    if (close_interval(s, w) != 0)
+        return -1;
+    double target = 0.5 * s->dim * s->kt * (double)moving_spheres(w);
+    if (s->energy > 0.0 && scale_velocities(w, s->rate, sqrt(target / s->energy), 0) != 0)
+        return -1;
+    s->energy = shear_peculiar_energy(w, s->rate);
+    s->rescales += s->measuring;
+    s->next += s->interval;
+    return 0;
+}
+
+void shear_measure_start(shear_run *s, const carom_world *w)
+{
+    s->measuring = 1;
+    s->rescales = 0;
+    s->from = carom_world_time(w);
+    s->energy = shear_peculiar_energy(w, s->rate);
+}
+
+int shear_measure_end(shear_run *s, const carom_world *w)
+{
+    int rc = close_interval(s, w);
+    s->measuring = 0;
+    return rc;
+}
+
+/* eta over intervals [from, to). */
+static double eta_over(const shear_run *s, size_t from, size_t to, double volume)
+{
+    double heat = 0.0, span = 0.0;
+    for (size_t k = from; k < to; k++) {
+        heat += s->heat[k];
+        span += s->span[k];
+    }
+    return span > 0.0 ? heat / (s->rate * s->rate * volume * span) : NAN;
+}
+
+double shear_viscosity(const shear_run *s, const carom_world *w, double *error, double *heat,
+                       double *kt_mean)
+{
+    double volume = carom_world_volume(w);
+    size_t spheres = moving_spheres(w);
+    double h = 0.0, span = 0.0, energy_time = 0.0;
+    for (size_t k = 0; k < s->count; k++) {
+        h += s->heat[k];
+        span += s->span[k];
+        energy_time += s->mean_energy[k] * s->span[k];
+    }
+    *heat = h;
+    *kt_mean = span > 0.0 && spheres > 0 ? energy_time / span / (0.5 * s->dim * (double)spheres)
+                                         : NAN;
+    *error = NAN;
+    enum { BLOCKS = 16 };
+    if (s->count >= BLOCKS) {
+        /* Blocks of whole intervals, as even as they come. */
+        double eta[BLOCKS], mean = 0.0, var = 0.0;
+        for (size_t b = 0; b < BLOCKS; b++) {
+            eta[b] = eta_over(s, b * s->count / BLOCKS, (b + 1) * s->count / BLOCKS, volume);
+            mean += eta[b] / BLOCKS;
+        }
+        for (size_t b = 0; b < BLOCKS; b++)
+            var += (eta[b] - mean) * (eta[b] - mean);
+        *error = sqrt(var / (BLOCKS - 1) / BLOCKS);
+    }
+    return span > 0.0 ? h / (s->rate * s->rate * volume * span) : NAN;
+}
+
+void shear_free(shear_run *s)
+{
+    free(s->heat);
+    free(s->span);
+    free(s->mean_energy);
+    s->heat = s->span = s->mean_energy = NULL;
+    s->count = s->room = 0;
+}

@@ -1,0 +1,58 @@
+/* A sheared run of `carom run` (shear=): Lees-Edwards boundaries
+ * (carom_world_set_shear) at a rate, the spheres' velocities relative to
+ * the profile u_x = rate (y - Ly/2) rescaled to the run's temperature
+ * every shear_interval, and the shear viscosity from the heat the
+ * boundaries made between rescalings.
+ *
+ * Contract: with elastic smooth contacts the energy of the velocities
+ * relative to the profile, E = sum m |v - u(y)|^2 / 2, changes only
+ * through the boundaries' work, at rate * integral of -V P_xy dt: exactly
+ * (the kinetic and collisional parts of P_xy both), with nothing sampled.
+ * So eta = -P_xy / rate = (the heat of the measured intervals) / (rate^2
+ * V (their time)), and its error is from 16 blocks of intervals (NaN with
+ * fewer than 16). Whether contacts keep the energy is the caller's to
+ * know (report.c gives eta only then). A rescaling is a stop of the
+ * world at its time, and sets every velocity again (O(N)). */
+#ifndef CAROM_TOOLS_SHEAR_H
+#define CAROM_TOOLS_SHEAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "carom/carom.h"
+
+typedef struct shear_run {
+    double rate, interval, kt; /* interval 0: never rescaled */
+    int dim;
+    double next;          /* the next rescaling's time (INFINITY: none) */
+    int measuring;        /* the measured run's intervals are being kept */
+    double from, energy;  /* the current interval's start and E then */
+    double *heat, *span, *mean_energy; /* per measured interval */
+    size_t count, room;
+    uint64_t rescales;    /* in the measured run */
+} shear_run;
+
+/* Sets the world's shear (after compress=), adds the profile to every
+ * velocity unless profile is 0 (an init file's are taken as they are),
+ * and plans the first rescaling an interval from now. 0, or -1 with the
+ * world's message. */
+int shear_start(shear_run *s, carom_world *w, double rate, double interval, double kt, int dim,
+                int profile);
+/* E now: the energy of the velocities relative to the profile. */
+double shear_peculiar_energy(const carom_world *w, double rate);
+/* At the time of s->next: closes the interval (kept when measuring),
+ * scales the velocities relative to the profile to kt, plans the next.
+ * 0, or -1 (out of memory, or the world's message). */
+int shear_rescale(shear_run *s, carom_world *w);
+/* The measured run starts now: its intervals are kept from here; at its
+ * end, the last one is closed (0, or -1 out of memory). */
+void shear_measure_start(shear_run *s, const carom_world *w);
+int shear_measure_end(shear_run *s, const carom_world *w);
+/* eta of the measured run (and its error, NaN with fewer than 16
+ * intervals), its heat, and the mean kT of the velocities relative to the
+ * profile over it (from each interval's mean E). */
+double shear_viscosity(const shear_run *s, const carom_world *w, double *error, double *heat,
+                       double *kt_mean);
+void shear_free(shear_run *s);
+
+#endif
