@@ -419,6 +419,192 @@ static void test_long_run(int dim)
 static void test_long_run_2d(void) { test_long_run(2); }
 static void test_long_run_3d(void) { test_long_run(3); }
 
+/* ---- random operations --------------------------------------------------- */
+
+/* The distance between two states at the world's time, through the
+ * nearest image across the sheared boundary too (the test's own). */
+static double sheared_distance(const double xa[3], const double xb[3], const double L[3],
+                               int dim, double rate, double t)
+{
+    double best = INFINITY;
+    double offset = fmod(rate * L[1] * t, L[0]);
+    for (int side = -1; side <= 1; side++) {
+        double d[3] = {xb[0] + side * offset - xa[0], xb[1] + side * L[1] - xa[1],
+                       dim == 3 ? xb[2] - xa[2] : 0.0};
+        d[0] -= L[0] * round(d[0] / L[0]);
+        d[2] -= L[2] * round(d[2] / L[2]);
+        double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        best = r < best ? r : best;
+    }
+    return best;
+}
+
+typedef struct sheared_trial {
+    carom_world *w;
+    int dim, n;
+    double L[3], rate;
+    carom_sphere_id ids[MAX_N];
+    int alive[MAX_N];
+    uint64_t contacts;
+} sheared_trial;
+
+static void count(void *user, carom_contact *c)
+{
+    sheared_trial *t = user;
+    t->contacts += c->kind == CAROM_CONTACT_SPHERE;
+}
+
+/* The largest relative overlap among the live spheres, by the test's
+ * arithmetic, and whether `at` (radius r, not sphere skip) clears them
+ * all by more than margin (relative). */
+static double worst_overlap(const sheared_trial *t, const double at[3], double r, int skip,
+                            double margin, int *clear)
+{
+    double worst = 0.0;
+    *clear = 1;
+    carom_sphere_state st[MAX_N];
+    for (int a = 0; a < t->n; a++)
+        if (t->alive[a])
+            CHECK_OK(carom_world_get_sphere(t->w, t->ids[a], &st[a]));
+    double now = carom_world_time(t->w);
+    for (int a = 0; a < t->n; a++) {
+        if (!t->alive[a])
+            continue;
+        if (at && a != skip) {
+            double d = sheared_distance(at, st[a].position, t->L, t->dim, t->rate, now);
+            *clear &= d > (r + st[a].radius) * (1.0 + margin);
+        }
+        for (int b = a + 1; b < t->n && !at; b++) {
+            if (!t->alive[b])
+                continue;
+            double sigma = st[a].radius + st[b].radius;
+            double d = sheared_distance(st[a].position, st[b].position, t->L, t->dim, t->rate,
+                                        now);
+            double o = (sigma - d) / sigma;
+            worst = o > worst ? o : worst;
+        }
+    }
+    return worst;
+}
+
+/* Random adds, moves, removals, velocity changes, sorts and advances on
+ * small sheared worlds: an add or a move is taken when it clears every
+ * other sphere (through the moving images too) by 1e-6 and refused with
+ * CAROM_ERR_OVERLAP when it overlaps one by 1e-6, changing nothing;
+ * after every advance no two spheres overlap by more than 1e-9,
+ * carom_world_max_overlap_now agrees with the test's worst, and the
+ * callback saw as many contacts as the statistics count. */
+static void test_random_ops(void)
+{
+    rng_state = 4242;
+    long taken = 0, refused = 0;
+    uint64_t contacts = 0;
+    for (int trial_no = 0; trial_no < 40; trial_no++) {
+        sheared_trial t;
+        memset(&t, 0, sizeof t);
+        t.dim = 2 + trial_no % 2;
+        double L = t.dim == 2 ? 9.0 : 6.0;
+        t.L[0] = L;
+        t.L[1] = trial_no % 5 == 4 ? 2.3 : L;
+        t.L[2] = t.dim == 3 ? L : 1.0;
+        t.rate = (trial_no % 3 == 0 ? 5.0 : 0.5) * (urand() - 0.4);
+        carom_world_def def = carom_world_default_def();
+        def.dim = t.dim;
+        memcpy(def.box, t.L, sizeof def.box);
+        def.restitution = trial_no % 4 == 1 ? 0.8 : 1.0;
+        def.on_contact = count;
+        def.user_data = &t;
+        t.w = carom_world_create(&def, NULL);
+        CHECK_OK(carom_world_set_shear(t.w, t.rate));
+        /* Built from the start, so that every add and move is checked
+         * where it is made (before, the first advance checks them). */
+        CHECK_OK(carom_world_advance_to(t.w, 0.0));
+        for (int op = 0; op < 300; op++) {
+            int kind = (int)(urand() * 10);
+            double at[3] = {0.0, 0.0, 0.0};
+            for (int k = 0; k < t.dim; k++)
+                at[k] = (urand() * 1.2 - 0.1) * t.L[k]; /* some outside: wrapped */
+            /* The first sphere is the largest and stays: a larger one
+             * added later would make the world build again, and defer
+             * the checks of the adds after it to the next advance. */
+            double r = t.n == 0 ? 0.5 : 0.3 + 0.2 * urand();
+            int clear;
+            if (kind <= 2 && t.n < MAX_N) {
+                worst_overlap(&t, at, r, -1, 1e-6, &clear);
+                int loose;
+                worst_overlap(&t, at, r, -1, -1e-6, &loose);
+                int overlapping = !loose;
+                carom_sphere_def sd = carom_sphere_default_def();
+                memcpy(sd.position, at, sizeof at);
+                for (int k = 0; k < t.dim; k++)
+                    sd.velocity[k] = 2.0 * urand() - 1.0;
+                sd.radius = r;
+                carom_sphere_id id;
+                carom_status st = carom_world_add_sphere(t.w, &sd, &id);
+                if (st == CAROM_OK) {
+                    t.ids[t.n] = id;
+                    t.alive[t.n++] = 1;
+                    taken++;
+                    CHECK(!overlapping);
+                } else {
+                    CHECK(st == CAROM_ERR_OVERLAP && !clear);
+                    refused++;
+                }
+            } else if (kind <= 4 && t.n > 0) {
+                int a = (int)(urand() * t.n);
+                if (!t.alive[a])
+                    continue;
+                carom_sphere_state before;
+                CHECK_OK(carom_world_get_sphere(t.w, t.ids[a], &before));
+                worst_overlap(&t, at, before.radius, a, 1e-6, &clear);
+                int loose;
+                worst_overlap(&t, at, before.radius, a, -1e-6, &loose);
+                carom_status st = carom_world_set_position(t.w, t.ids[a], at);
+                carom_sphere_state after;
+                CHECK_OK(carom_world_get_sphere(t.w, t.ids[a], &after));
+                if (st == CAROM_OK) {
+                    CHECK(loose);
+                    taken++;
+                } else {
+                    CHECK(st == CAROM_ERR_OVERLAP && !clear);
+                    CHECK(memcmp(before.position, after.position, sizeof after.position) == 0);
+                    refused++;
+                }
+            } else if (kind == 5 && t.n > 0) {
+                int a = (int)(urand() * t.n);
+                if (t.alive[a] && a > 0) {
+                    CHECK_OK(carom_world_remove_sphere(t.w, t.ids[a]));
+                    t.alive[a] = 0;
+                }
+            } else if (kind == 6 && t.n > 0) {
+                int a = (int)(urand() * t.n);
+                double v[3] = {3.0 * urand() - 1.5, 3.0 * urand() - 1.5,
+                               t.dim == 3 ? 3.0 * urand() - 1.5 : 0.0};
+                if (t.alive[a])
+                    CHECK_OK(carom_world_set_velocity(t.w, t.ids[a], v));
+            } else if (kind == 7) {
+                CHECK_OK(carom_world_sort_spatially(t.w));
+            } else {
+                CHECK_OK(carom_world_advance_to(t.w, carom_world_time(t.w) + 0.3 * urand()));
+                double worst = worst_overlap(&t, NULL, 0.0, -1, 0.0, &clear);
+                CHECK(worst < 1e-9);
+                CHECK_NEAR(carom_world_max_overlap_now(t.w), worst, 1e-9);
+                carom_stats stats;
+                carom_world_get_stats(t.w, &stats);
+                CHECK(stats.max_overlap < 1e-9);
+            }
+        }
+        carom_stats stats;
+        carom_world_get_stats(t.w, &stats);
+        CHECK(stats.collisions == t.contacts);
+        contacts += t.contacts;
+        carom_world_free(t.w);
+    }
+    fprintf(stderr, "  %ld adds and moves taken, %ld refused, %llu contacts\n", taken, refused,
+            (unsigned long long)contacts);
+    CHECK(taken > 1000 && refused > 100 && contacts > 1000);
+}
+
 /* ---- refusals ------------------------------------------------------------ */
 
 static void test_refusals(void)
@@ -521,6 +707,7 @@ int main(void)
 {
     RUN(test_refusals);
     RUN(test_reference);
+    RUN(test_random_ops);
     RUN(test_long_run_2d);
     RUN(test_long_run_3d);
     return check_failures ? 1 : 0;
