@@ -847,6 +847,29 @@ class World:
     def growth(self):
         return self._call(lib.carom_world_growth)
 
+    def set_shear(self, rate):
+        """Lees-Edwards boundaries (carom_world_set_shear): planar shear
+        flow along x with its gradient along y, at `rate`. The image of
+        the box above it is displaced along x by rate Ly t (mod Lx) and
+        moves at rate Ly; a sphere leaving through the top enters at the
+        bottom shifted back by that and slowed by rate Ly along x. Pairs
+        across the boundary meet exactly through the moving images. 0
+        ends it. Refused (CarromError) with walls along x or y, gravity,
+        driven spheres, report-only response, sensing pairs, growth,
+        count_images, neighbour lists or fixed obstacles; sphere queries
+        and casts are refused in a sheared world. The energy of the
+        velocities relative to the profile rate (y - Ly/2) grows by -rate
+        times the time integral of V P_xy (elastic contacts): the shear
+        viscosity's route."""
+        self._check(lib.carom_world_set_shear, number(rate, "rate"))
+
+    def shear_rate(self):
+        return self._call(lib.carom_world_shear_rate)
+
+    def shear_offset(self):
+        """The image above's displacement along x now, in [0, Lx)."""
+        return self._call(lib.carom_world_shear_offset)
+
     def packing_fraction(self):
         """The spheres' volume (2D: area) now over the box's."""
         return self._call(lib.carom_world_packing_fraction)

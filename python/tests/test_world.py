@@ -758,3 +758,25 @@ def test_spins_refused_and_kept():
         carom.World(inertia_factor=1.5)
     with pytest.raises(ValueError, match="tangential_restitution: 'rough' is not a number"):
         carom.World(tangential_restitution="rough")
+
+
+def test_shear_meets_through_the_moving_images():
+    """Lees-Edwards: two spheres at rest, one near the top and one near the
+    bottom of a 10-box sheared at rate 1, meet through the image above,
+    moving at 10 along x: at t = (3 - sqrt(1 - 0.3^2)) / 10."""
+    seen = []
+    world = carom.World(dim=2, box=10, on_contact=seen.append)
+    world.set_shear(1.0)
+    assert world.shear_rate() == 1.0
+    a = world.add_sphere((2, 9.8))
+    b = world.add_sphere((9, 0.1))
+    world.advance_to(0.25)
+    assert [{c.i, c.j} for c in seen] == [{a, b}]
+    assert seen[0].time == pytest.approx((3 - math.sqrt(0.91)) / 10, abs=1e-14)
+    assert world.shear_offset() == pytest.approx(2.5, abs=1e-14)
+    with pytest.raises(carom.Error) as refused:
+        world.query_sphere((5, 5), 1.0)
+    assert "sheared" in refused.value.message
+    walled = carom.World(dim=2, box=10, boundary="walls")
+    with pytest.raises(carom.Error):
+        walled.set_shear(1.0)
