@@ -2487,10 +2487,11 @@ def case_shear(r):
     """shear=RATE: Lees-Edwards shear flow along x, gradient along y. The
     run starts with the profile rate (y - Ly/2) added to the velocities,
     rescales the velocities relative to it to the temperature every
-    shear_interval, and gives the shear viscosity from the heat the
+    shear_interval (by default the time in which Enskog's heat would
+    raise kT by 1%), and gives the shear viscosity from the heat the
     boundaries made (exact for elastic smooth contacts): at packing 0.3
     (3D) and 0.4 (2D), at low rates, within 3 error bars and 5% of
-    Enskog's (measured +1.0% and +3.6%), whose own agreement with the
+    Enskog's (measured +2.2% and +1.6%), whose own agreement with the
     Einstein-Helfand route (viscosity=on) was measured 0.707 +- 0.057
     against 0.725 +- 0.031. The final state keeps the profile (the slope of
     v_x against y within 15% of the rate). Without rescaling
@@ -2507,7 +2508,14 @@ def case_shear(r):
     expect(err > 0 and err < 0.1 * eta and abs(eta - enskog) < 3 * err and
            abs(eta / enskog - 1) < 0.05,
            "shear 3D: eta %r +- %r, Enskog %r" % (eta, err, enskog))
-    expect(d["shear_rate"] == 0.2 and d["shear_rescales"] == 60 and
+    # The interval chosen: Enskog's heat would raise kT by 1% in it.
+    n_density = 1000 / box_volume(d)
+    interval = 0.01 * 1.5 * n_density / (d["shear_viscosity_enskog"] * 0.2 ** 2)
+    expect(abs(d["shear_interval"] / interval - 1) < 0.02 and
+           abs(d["shear_rescales"] - 60 / d["shear_interval"]) <= 1,
+           "shear: interval %r (%r expected), %r rescales" %
+           (d["shear_interval"], interval, d["shear_rescales"]))
+    expect(d["shear_rate"] == 0.2 and
            abs(d["shear_temperature"] - 1) < 0.03 and d["compressibility_reference"] is None and
            abs(d["compressibility"] / 3.9738 - 1) < 0.02,
            "shear 3D: %r" % {k: d[k] for k in d if k.startswith("shear") or

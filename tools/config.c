@@ -142,7 +142,8 @@ static const struct {
                             "makes (default 0: none)"},
     [KEY_SHEAR_INTERVAL] = {"shear_interval", "simulated time between the rescalings of the "
                                               "velocities relative to the profile back to "
-                                              "`temperature` (default 1; 0: never)"},
+                                              "`temperature` (default: Enskog's heat raises "
+                                              "kT 1% in it; 0: never)"},
     [KEY_COMPRESS] = {"compress", "a packing fraction, or jam: grow the spheres "
                                   "(Lubachevsky-Stillinger) from `packing` to it before "
                                   "equilibrate"},

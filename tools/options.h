@@ -123,7 +123,8 @@ typedef struct run_options {
     double transport_lag;       /* transport_lags * transport_interval (NaN with 0) */
     double thermostat;       /* Andersen bath's rate per sphere (0: none), at temperature */
     double shear;            /* Lees-Edwards shear rate (0: none) */
-    double shear_interval;   /* time between rescalings to temperature (0: none) */
+    double shear_interval;   /* time between rescalings to temperature (0: none; NaN:
+                                the run's choice, shear_interval_for) */
     double compress;         /* packing to grow the spheres to first; 0: none; INFINITY: jam */
     double compress_rate;
     const char *scenario;    /* NULL if none */

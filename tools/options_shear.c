@@ -2,13 +2,14 @@
  * (carom_world_set_shear) and the rescaling that keeps its temperature.
  *
  * Contract: shear is any finite rate (0: none); shear_interval >= 0
- * (default 1), and only with a rate. A rate is refused, naming the key
+ * (NaN when not given: the run chooses it), and only with a rate. A rate is refused, naming the key
  * it clashes with, where the world would refuse it (walls along x or y,
  * gravity, driven spheres, report-only response, sensing pairs, fixed
  * planes, segments, triangles or a mesh, neighbours=lists) and where the
  * run's other measurements assume the plain periodic box or velocities
  * that change only at contacts (thermostat, msd, rdf, viscosity,
  * bulk_viscosity, conductivity, an H5MD trajectory's counted images). */
+#include <math.h>
 #include <string.h>
 
 #include "frames.h"
@@ -84,7 +85,7 @@ static int refused(const config *c, const run_options *o, cli_error *error)
 int options_get_shear(const config *c, run_options *o, cli_error *error)
 {
     o->shear = 0.0;
-    o->shear_interval = 1.0;
+    o->shear_interval = NAN; /* auto: chosen by the run (simulate.c) */
     if (config_is_set(c, KEY_SHEAR)) {
         const char *v = c->value[KEY_SHEAR];
         if (options_parse_number(c, KEY_SHEAR, v, strlen(v), &o->shear, error))

@@ -143,8 +143,8 @@ static void print_shear(const run_options *o, const run_result *r, FILE *out)
 {
     fprintf(out, "  shear              rate %g (Lees-Edwards), kT %.5g relative to the profile",
             o->shear, r->shear_temperature);
-    if (o->shear_interval > 0.0)
-        fprintf(out, " (rescaled every %g: %llu times)", o->shear_interval,
+    if (r->shear_interval > 0.0)
+        fprintf(out, " (rescaled every %.3g: %llu times)", r->shear_interval,
                 (unsigned long long)r->shear_rescales);
     fprintf(out, "\n");
     double eta = shear_viscosity(o, r);
@@ -642,7 +642,7 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     json_num(out, "max_overlap", r->max_overlap, &first);
     if (o->shear != 0.0) {
         json_num(out, "shear_rate", o->shear, &first);
-        json_num(out, "shear_interval", o->shear_interval, &first);
+        json_num(out, "shear_interval", r->shear_interval, &first);
         json_num(out, "shear_rescales", (double)r->shear_rescales, &first);
         json_num(out, "shear_temperature", r->shear_temperature, &first);
         json_num(out, "shear_heat", r->shear_heat, &first);

@@ -1,6 +1,8 @@
 /* A sheared run of `carom run` (see shear.h). */
 #include "shear.h"
 
+#include "carom/stress.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +58,33 @@ static size_t moving_spheres(const carom_world *w)
         n += carom_world_get_sphere(w, id, &st) == CAROM_OK && isfinite(st.mass);
     }
     return n;
+}
+
+double shear_interval_for(const carom_world *w, double rate, double kt)
+{
+    const carom_world_def *def = carom_world_get_def(w);
+    double sum = 0.0, energy = 0.0;
+    size_t n = 0;
+    for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
+        carom_sphere_state st;
+        if (carom_world_get_sphere(w, id, &st) != CAROM_OK || !isfinite(st.mass))
+            continue;
+        sum += st.radius;
+        energy += 0.5 * st.mass * (st.velocity[0] * st.velocity[0] +
+                                   st.velocity[1] * st.velocity[1] +
+                                   st.velocity[2] * st.velocity[2]);
+        n++;
+    }
+    if (n == 0)
+        return 1.0;
+    if (!(kt > 0.0))
+        kt = energy / (0.5 * def->dim * (double)n);
+    double eta = carom_viscosity_enskog(def->dim, carom_world_packing_fraction(w),
+                                        2.0 * sum / (double)n, kt, 1.0);
+    /* d(kT)/dt = eta rate^2 / (n d / 2), n the number density. */
+    double density = (double)n / carom_world_volume(w);
+    double interval = 0.01 * kt * 0.5 * def->dim * density / (eta * rate * rate);
+    return isfinite(interval) && interval < 1.0 ? interval : 1.0;
 }
 
 int shear_start(shear_run *s, carom_world *w, double rate, double interval, double kt, int dim,

@@ -32,6 +32,11 @@ typedef struct shear_run {
     uint64_t rescales;    /* in the measured run */
 } shear_run;
 
+/* The rescalings' interval when none is given: the time in which the
+ * heat, by Enskog's viscosity of the spheres as they are (equal spheres
+ * of their mean radius, mass 1, at kt; kt 0: their own), would raise the
+ * temperature by 1%, at most 1. */
+double shear_interval_for(const carom_world *w, double rate, double kt);
 /* Sets the world's shear (after compress=), adds the profile to every
  * velocity unless profile is 0 (an init file's are taken as they are),
  * and plans the first rescaling an interval from now. 0, or -1 with the

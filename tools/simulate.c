@@ -667,7 +667,9 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     }
     if (o->shear != 0.0) {
         double kt = o->init || o->use_speed ? 0.0 : o->temperature;
-        if (shear_start(&sheared_run, w, o->shear, o->shear_interval, kt, o->dim, !o->init)) {
+        r->shear_interval = isnan(o->shear_interval) ? shear_interval_for(w, o->shear, kt)
+                                                     : o->shear_interval;
+        if (shear_start(&sheared_run, w, o->shear, r->shear_interval, kt, o->dim, !o->init)) {
             status = world_failed(o, w, error);
             goto done;
         }

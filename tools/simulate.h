@@ -70,6 +70,7 @@ typedef struct run_result {
     /* shear=: the viscosity from the heat of the measured run, its error,
      * the heat, the mean kT relative to the profile, the rescalings. */
     double shear_viscosity, shear_viscosity_error, shear_heat, shear_temperature;
+    double shear_interval; /* the one given, or chosen (shear_interval_for) */
     uint64_t shear_rescales;
     double packing_compressed;       /* compress=: the packing reached */
     double compress_seconds;         /* its wall time */
