@@ -238,6 +238,29 @@ carom_status carom_world_set_shear(carom_world *w, double rate)
     return CAROM_OK;
 }
 
+carom_status carom_world_set_shear_offset(carom_world *w, double offset)
+{
+    if (w->busy)
+        return world_busy_failure(w, "carom_world_set_shear_offset");
+    if (!isfinite(offset))
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT, "shear offset %g must be finite",
+                          offset);
+    if (w->shear_rate == 0.0)
+        return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
+                          "carom_world_set_shear_offset: the world is not sheared "
+                          "(carom_world_set_shear first)");
+    double L = w->def.box[0];
+    w->shear_base = fmod(offset, L) - fmod(w->shear_speed * w->time, L);
+    /* The images jumped: every pair is checked again, and every event
+     * predicted again, by the next advance. */
+    for (uint32_t i = 0; i < w->count; i++)
+        if (w->info[i].alive)
+            w->info[i].unchecked = 1;
+    if (w->built)
+        world_unbuild(w);
+    return CAROM_OK;
+}
+
 double carom_world_shear_rate(const carom_world *w)
 {
     return w->shear_rate;

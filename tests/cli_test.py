@@ -2528,6 +2528,12 @@ def case_shear(r):
     slope = (sum((y - my) * (v - mv) for y, v in zip(ys, vx)) /
              sum((y - my) ** 2 for y in ys))
     expect(abs(slope / 0.2 - 1) < 0.15, "shear: final profile slope %r, box %r" % (slope, box))
+    # A restart from the final state goes on with the offset it ended at.
+    back = r.json(["init=" + final, "shear=0.2", "shear_offset=%.17g" % d["shear_offset"],
+                   "time=2"])
+    expect(back["max_overlap"] < 1e-9 and back["collisions"] > 0 and
+           abs(back["shear_offset"] - (d["shear_offset"] + 0.2 * box[1] * 2) % box[0]) < 1e-9,
+           "shear restart: %r" % {k: back[k] for k in back if k.startswith("shear")})
     d = r.json(["dim=2", "n=1000", "packing=0.4", "shear=0.2", "equilibrate=5", "time=60"])
     eta, err, enskog = d["shear_viscosity"], d["shear_viscosity_error"], d["shear_viscosity_enskog"]
     expect(err > 0 and abs(eta - enskog) < 3 * err and abs(eta / enskog - 1) < 0.05,
@@ -2556,6 +2562,10 @@ def case_shear(r):
     expect_refused(r, ["n=100", "shear_interval=1"] + FAST, ["shear_interval=1", "needs shear"],
                    "shear_interval alone")
     expect_refused(r, ["n=100", "shear=fast"] + FAST, ["shear=fast"], "shear=fast")
+    expect_refused(r, ["n=100", "shear_offset=1"] + FAST, ["shear_offset=1", "needs shear"],
+                   "shear_offset alone")
+    expect_refused(r, ["init=" + final, "shear=0.2", "compress=0.31"] + FAST,
+                   ["shear=0.2", "compress=0.31", "init="], "shear, compress and init")
     expect_refused(r, ["n=100", "shear=0.1", "shear_interval=-1"] + FAST,
                    ["shear_interval=-1", ">= 0"], "shear_interval=-1")
     # (In a build without the viewer, render itself is refused.)

@@ -698,6 +698,28 @@ static void test_refusals(void)
     }
     CHECK_OK(carom_world_advance_to(w, 0.25));
     CHECK(r.n == 1);
+    carom_world_free(w);
+
+    /* A restart's offset, read back mod Lx, is checked by the next
+     * advance: with 27 the image above of sphere 1 (5, 0.1) is at x = 2,
+     * on sphere 0 (2, 9.8); with 1, 2 apart. */
+    def.on_contact = NULL;
+    w = carom_world_create(&def, NULL);
+    CHECK(carom_world_set_shear_offset(w, 1.0) == CAROM_ERR_INVALID_ARGUMENT);
+    CHECK_OK(carom_world_set_shear(w, 1.0));
+    CHECK(carom_world_set_shear_offset(w, NAN) == CAROM_ERR_INVALID_ARGUMENT);
+    for (int i = 0; i < 2; i++) {
+        s = carom_sphere_default_def();
+        memcpy(s.position, at[i], sizeof at[i]);
+        CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    }
+    CHECK_OK(carom_world_advance_to(w, 0.0));
+    CHECK_OK(carom_world_set_shear_offset(w, 27.0));
+    CHECK_NEAR(carom_world_shear_offset(w), 7.0, 1e-15);
+    CHECK(carom_world_advance_to(w, 0.1) == CAROM_ERR_OVERLAP);
+    CHECK_OK(carom_world_set_shear_offset(w, 1.0));
+    CHECK_OK(carom_world_advance_to(w, 0.1));
+    CHECK_NEAR(carom_world_shear_offset(w), 2.0, 1e-14);
     CHECK(r.n >= 1 && got[0].i == 0 && got[0].j == 2);
     CHECK_NEAR(got[0].t, (3.0 - sqrt(0.91)) / 10.0, 1e-14);
     carom_world_free(w);

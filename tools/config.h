@@ -72,6 +72,7 @@ typedef enum config_key {
     KEY_THERMOSTAT,
     KEY_SHEAR,
     KEY_SHEAR_INTERVAL,
+    KEY_SHEAR_OFFSET,
     KEY_COMPRESS,
     KEY_COMPRESS_RATE,
     KEY_MOTION,

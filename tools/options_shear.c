@@ -2,7 +2,8 @@
  * (carom_world_set_shear) and the rescaling that keeps its temperature.
  *
  * Contract: shear is any finite rate (0: none); shear_interval >= 0
- * (NaN when not given: the run chooses it), and only with a rate. A rate is refused, naming the key
+ * (NaN when not given: the run chooses it) and shear_offset (finite,
+ * default 0) only with a rate. A rate is refused, naming the key
  * it clashes with, where the world would refuse it (walls along x or y,
  * gravity, driven spheres, report-only response, sensing pairs, fixed
  * planes, segments, triangles or a mesh, neighbours=lists) and where the
@@ -74,6 +75,10 @@ static int refused(const config *c, const run_options *o, cli_error *error)
                          "the equilibrium routes need velocities that change only at "
                          "contacts; the sheared run gives its viscosity from its heat",
                          error);
+    if (o->compress && o->init)
+        return clash(c, KEY_COMPRESS, c->value[KEY_COMPRESS],
+                     "with init=: the file's state is sheared, the compression would not be",
+                     error);
     if (o->trajectory && frames_name_is_h5md(o->trajectory))
         return clash(c, KEY_TRAJECTORY, o->trajectory,
                      "H5MD's images are not counted across the sheared boundary; write "
@@ -90,6 +95,14 @@ int options_get_shear(const config *c, run_options *o, cli_error *error)
         const char *v = c->value[KEY_SHEAR];
         if (options_parse_number(c, KEY_SHEAR, v, strlen(v), &o->shear, error))
             return error->exit_code;
+    }
+    o->shear_offset = 0.0;
+    if (config_is_set(c, KEY_SHEAR_OFFSET)) {
+        const char *v = c->value[KEY_SHEAR_OFFSET];
+        if (options_parse_number(c, KEY_SHEAR_OFFSET, v, strlen(v), &o->shear_offset, error))
+            return error->exit_code;
+        if (o->shear == 0.0)
+            return options_bad_value(c, KEY_SHEAR_OFFSET, error, "needs shear= (a rate)");
     }
     if (config_is_set(c, KEY_SHEAR_INTERVAL)) {
         const char *v = c->value[KEY_SHEAR_INTERVAL];

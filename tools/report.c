@@ -643,6 +643,7 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
     if (o->shear != 0.0) {
         json_num(out, "shear_rate", o->shear, &first);
         json_num(out, "shear_interval", r->shear_interval, &first);
+        json_num(out, "shear_offset", r->shear_offset, &first);
         json_num(out, "shear_rescales", (double)r->shear_rescales, &first);
         json_num(out, "shear_temperature", r->shear_temperature, &first);
         json_num(out, "shear_heat", r->shear_heat, &first);

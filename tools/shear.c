@@ -87,15 +87,16 @@ double shear_interval_for(const carom_world *w, double rate, double kt)
     return isfinite(interval) && interval < 1.0 ? interval : 1.0;
 }
 
-int shear_start(shear_run *s, carom_world *w, double rate, double interval, double kt, int dim,
-                int with_profile)
+int shear_start(shear_run *s, carom_world *w, double rate, double offset, double interval,
+                double kt, int dim, int with_profile)
 {
     memset(s, 0, sizeof *s);
     s->rate = rate;
     s->interval = interval;
     s->kt = kt;
     s->dim = dim;
-    if (carom_world_set_shear(w, rate) != CAROM_OK)
+    if (carom_world_set_shear(w, rate) != CAROM_OK ||
+        (offset != 0.0 && carom_world_set_shear_offset(w, offset) != CAROM_OK))
         return -1;
     if (with_profile && scale_velocities(w, rate, 1.0, 1) != 0)
         return -1;

@@ -37,12 +37,12 @@ typedef struct shear_run {
  * of their mean radius, mass 1, at kt; kt 0: their own), would raise the
  * temperature by 1%, at most 1. */
 double shear_interval_for(const carom_world *w, double rate, double kt);
-/* Sets the world's shear (after compress=), adds the profile to every
+/* Sets the world's shear (after compress=) and its offset now, adds the profile to every
  * velocity unless profile is 0 (an init file's are taken as they are),
  * and plans the first rescaling an interval from now. 0, or -1 with the
  * world's message. */
-int shear_start(shear_run *s, carom_world *w, double rate, double interval, double kt, int dim,
-                int profile);
+int shear_start(shear_run *s, carom_world *w, double rate, double offset, double interval,
+                double kt, int dim, int profile);
 /* E now: the energy of the velocities relative to the profile. */
 double shear_peculiar_energy(const carom_world *w, double rate);
 /* At the time of s->next: closes the interval (kept when measuring),

@@ -467,6 +467,7 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
         r->shear_viscosity = shear_viscosity(sheared, w, &r->shear_viscosity_error,
                                              &r->shear_heat, &r->shear_temperature);
         r->shear_rescales = sheared->rescales;
+        r->shear_offset = carom_world_shear_offset(w);
         double spheres = 0.0;
         for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
             carom_sphere_state st;
@@ -536,6 +537,20 @@ static size_t default_lag(const run_options *o, const run_result *r, const trans
     double m = floor(50.0 * free_time / o->transport_interval + 0.5);
     double most = floor((double)(flux->count - 1) / 2.0);
     return (size_t)fmax(1.0, fmin(m, most));
+}
+
+/* shear=: the world sheared at the rate and offset asked, the profile
+ * added to generated velocities, the rescalings' interval chosen. */
+static int start_shear(const run_options *o, carom_world *w, shear_run *sheared, run_result *r,
+                       cli_error *error)
+{
+    double kt = o->init || o->use_speed ? 0.0 : o->temperature;
+    r->shear_interval = isnan(o->shear_interval) ? shear_interval_for(w, o->shear, kt)
+                                                 : o->shear_interval;
+    if (shear_start(sheared, w, o->shear, o->shear_offset, r->shear_interval, kt, o->dim,
+                    !o->init) != 0)
+        return world_failed(o, w, error);
+    return 0;
 }
 
 int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
@@ -655,6 +670,14 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         }
     }
     progress p = {isatty(fileno(stderr)), 0.0, "equilibrate", 0.0, o->equilibrate};
+    /* Sheared from the start, unless the spheres are first compressed
+     * (growth and shear do not go together): then after it. */
+    if (o->shear != 0.0 && !o->compress) {
+        status = start_shear(o, w, &sheared_run, r, error);
+        if (status)
+            goto done;
+        sheared = &sheared_run;
+    }
     /* The first advance checks the initial state (overlaps, box). */
     if (carom_world_advance_to(w, carom_world_time(w)) != CAROM_OK) {
         status = world_failed(o, w, error);
@@ -665,14 +688,12 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         if (status)
             goto done;
     }
-    if (o->shear != 0.0) {
-        double kt = o->init || o->use_speed ? 0.0 : o->temperature;
-        r->shear_interval = isnan(o->shear_interval) ? shear_interval_for(w, o->shear, kt)
-                                                     : o->shear_interval;
-        if (shear_start(&sheared_run, w, o->shear, r->shear_interval, kt, o->dim, !o->init)) {
-            status = world_failed(o, w, error);
+    if (o->shear != 0.0 && o->compress) {
+        status = start_shear(o, w, &sheared_run, r, error);
+        if (!status && carom_world_advance_to(w, carom_world_time(w)) != CAROM_OK)
+            status = world_failed(o, w, error); /* checked sheared */
+        if (status)
             goto done;
-        }
         sheared = &sheared_run;
     }
     double wall_start = now_seconds();

@@ -71,6 +71,7 @@ typedef struct run_result {
      * the heat, the mean kT relative to the profile, the rescalings. */
     double shear_viscosity, shear_viscosity_error, shear_heat, shear_temperature;
     double shear_interval; /* the one given, or chosen (shear_interval_for) */
+    double shear_offset;   /* the images' displacement at the end */
     uint64_t shear_rescales;
     double packing_compressed;       /* compress=: the packing reached */
     double compress_seconds;         /* its wall time */

@@ -517,6 +517,13 @@ int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
 carom_status carom_world_set_shear(carom_world *world, double rate);
 double carom_world_shear_rate(const carom_world *world);
 double carom_world_shear_offset(const carom_world *world);
+/* Sets the displacement of the image above now (for a restart: the
+ * offset a sheared run ended at, so that its images do not jump); taken
+ * mod Lx. The next advance checks every pair again (CAROM_ERR_OVERLAP
+ * naming two that the jump made overlap) and predicts every event again.
+ * Refused (CAROM_ERR_INVALID_ARGUMENT) for an offset that is not finite
+ * and in a world that is not sheared. */
+carom_status carom_world_set_shear_offset(carom_world *world, double offset);
 
 /* Restitution by species: the coefficient of restitution of a contact
  * between spheres of species a and b (symmetric), and of a sphere of

@@ -314,6 +314,7 @@ _PROTOTYPES = {
     "carom_world_set_shear": (_status, [_world_p, ctypes.c_double]),
     "carom_world_shear_rate": (ctypes.c_double, [_world_p]),
     "carom_world_shear_offset": (ctypes.c_double, [_world_p]),
+    "carom_world_set_shear_offset": (_status, [_world_p, ctypes.c_double]),
     "carom_world_packing_fraction": (ctypes.c_double, [_world_p]),
     "carom_world_advance_to": (_status, [_world_p, ctypes.c_double]),
     "carom_world_step_events": (_status, [_world_p, ctypes.c_uint64, _P(ctypes.c_uint64)]),

@@ -870,6 +870,11 @@ class World:
         """The image above's displacement along x now, in [0, Lx)."""
         return self._call(lib.carom_world_shear_offset)
 
+    def set_shear_offset(self, offset):
+        """Sets that displacement now (a restart: the offset the run ended
+        at); the next advance checks every pair again."""
+        self._check(lib.carom_world_set_shear_offset, number(offset, "offset"))
+
     def packing_fraction(self):
         """The spheres' volume (2D: area) now over the box's."""
         return self._call(lib.carom_world_packing_fraction)

@@ -774,6 +774,8 @@ def test_shear_meets_through_the_moving_images():
     assert [{c.i, c.j} for c in seen] == [{a, b}]
     assert seen[0].time == pytest.approx((3 - math.sqrt(0.91)) / 10, abs=1e-14)
     assert world.shear_offset() == pytest.approx(2.5, abs=1e-14)
+    world.set_shear_offset(13.0)
+    assert world.shear_offset() == pytest.approx(3.0, abs=1e-14)
     with pytest.raises(carom.Error) as refused:
         world.query_sphere((5, 5), 1.0)
     assert "sheared" in refused.value.message
