@@ -770,12 +770,16 @@ void world_shear_cross(carom_world *w, uint32_t i, int up);
  * (x and its velocity follow), and x into the box. */
 void world_shear_wrap(carom_world *w, uint32_t slot);
 /* Calls visit for every sphere j in the cells across the sheared
- * boundary from sphere i's (the whole opposite row, within one cell
- * along z): side +1, j's images above (i in the top row), -1 below;
- * zshift the periodic shift of j's cell along z. */
+ * boundary from sphere i's that may meet it by horizon (the world's
+ * time: those overlapping now; of the opposite row, within one cell
+ * along z, the cells along x whose moving images can reach i's cell by
+ * then, or all): side +1, j's images above (i in the top row), -1 below;
+ * zshift the periodic shift of j's cell along z. Both are taken to stay
+ * in their cells until horizon (a crossing is an event). */
 typedef void (*shear_visit_fn)(const carom_world *w, void *ctx, uint32_t i, uint32_t j,
                                int side, double zshift);
-void world_shear_across(const carom_world *w, uint32_t i, shear_visit_fn visit, void *ctx);
+void world_shear_across(const carom_world *w, uint32_t i, double horizon, shear_visit_fn visit,
+                        void *ctx);
 /* Whether sphere i overlaps one across the boundary of slot below
  * `below` by more than `tolerance` of their contact distance: the worst,
  * and their distances. */

@@ -1099,7 +1099,7 @@ static void find_event(const carom_world *w, uint32_t i, int leave, double x[3],
         }
         scan_candidates(w, scan, cand, cand_shift, n);
         if (w->shear_rate != 0.0)
-            world_shear_across(w, i, scan_sheared, scan);
+            world_shear_across(w, i, scan->best, scan_sheared, scan);
     } else {
         scan_big_region(w, scan, x);
     }

@@ -95,7 +95,31 @@ void world_shear_wrap(carom_world *w, uint32_t slot)
     w->spheres[slot].x[1] = y;
 }
 
-void world_shear_across(const carom_world *w, uint32_t i, shear_visit_fn visit, void *ctx)
+/* The cells along x of the opposite row whose images can come within a
+ * cell of sphere i's cell by horizon: [*from, *to] (wrapped by the
+ * caller), or the whole row. Both stay in their cells until then (a
+ * crossing is an event of its own), and the images move by the shear
+ * speed times the time: the cells of the row shifted by the offset now
+ * and by then, widened by two cells each way (one for the contact
+ * distance, one against round-off). */
+static int cells_in_reach(const carom_world *w, const grid *g, uint32_t i, int side,
+                          double horizon, int32_t *from, int32_t *to)
+{
+    double width = g->width[0];
+    double s0 = side * world_shear_offset(w, w->time);
+    double s1 = s0 + side * w->shear_speed * (horizon - w->time);
+    double lo = s0 < s1 ? s0 : s1, hi = s0 < s1 ? s1 : s0;
+    double own = w->info[i].cc[0];
+    double first = floor(own - 2.0 - hi / width), last = ceil(own + 2.0 - lo / width);
+    if (!(last - first + 1.0 < g->n[0]))
+        return 0;
+    *from = (int32_t)first;
+    *to = (int32_t)last;
+    return 1;
+}
+
+void world_shear_across(const carom_world *w, uint32_t i, double horizon, shear_visit_fn visit,
+                        void *ctx)
 {
     const grid *g = &w->levels.level[0];
     const sphere_info *s = &w->info[i];
@@ -103,6 +127,8 @@ void world_shear_across(const carom_world *w, uint32_t i, shear_visit_fn visit, 
         /* Side +1: i in the top row meets the bottom row's images above. */
         if (!world_shear_leaves(w, i, side > 0))
             continue;
+        int32_t from = 0, to = g->n[0] - 1;
+        int part = cells_in_reach(w, g, i, side, horizon, &from, &to);
         int32_t c[3];
         c[1] = side > 0 ? 0 : g->n[1] - 1;
         int zfrom = w->def.dim == 3 ? -1 : 0, zto = w->def.dim == 3 ? 1 : 0;
@@ -115,11 +141,13 @@ void world_shear_across(const carom_world *w, uint32_t i, shear_visit_fn visit, 
                 zshift = c[2] < 0 ? -g->length[2] : g->length[2];
                 c[2] += c[2] < 0 ? g->n[2] : -g->n[2];
             }
-            for (c[0] = 0; c[0] < g->n[0]; c[0]++)
+            for (int32_t x = from; x <= to; x++) {
+                c[0] = part ? ((x % g->n[0]) + g->n[0]) % g->n[0] : x;
                 for (uint32_t j = g->head[grid_index(g, c)]; j != SPHERE_NONE;
                      j = w->cell_next[j])
                     if (j != i)
                         visit(w, ctx, i, j, side, zshift);
+            }
         }
     }
 }
@@ -162,7 +190,7 @@ int world_shear_overlap_across(const carom_world *w, uint32_t i, uint32_t below,
                                double tolerance, uint32_t *with, double *dist, double *sigma)
 {
     overlap_search o = {SPHERE_NONE, below, tolerance, SPHERE_NONE, 0.0, 0.0};
-    world_shear_across(w, i, note_overlap, &o);
+    world_shear_across(w, i, w->time, note_overlap, &o);
     if (o.with == SPHERE_NONE)
         return 0;
     *with = o.with;
@@ -174,7 +202,7 @@ int world_shear_overlap_across(const carom_world *w, uint32_t i, uint32_t below,
 double world_shear_max_overlap_across(const carom_world *w, uint32_t i)
 {
     overlap_search o = {i, UINT32_MAX, 0.0, SPHERE_NONE, 0.0, 0.0};
-    world_shear_across(w, i, note_overlap, &o);
+    world_shear_across(w, i, w->time, note_overlap, &o);
     return o.worst;
 }
 
