@@ -2500,7 +2500,7 @@ def case_shear(r):
     no viscosity from its heat. Refused, naming the key: walls along y,
     a thermostat, the equilibrium routes (viscosity, rdf, msd), lists,
     an H5MD trajectory, shear_interval without shear, a rate that is not
-    a number, and the viewer."""
+    a number, and the viewer's drag= (its large sphere is left out)."""
     final = r.path("shear.xyz")
     d = r.json(["n=1000", "packing=0.3", "shear=0.2", "equilibrate=5", "time=60",
                 "final=" + final])
@@ -2568,12 +2568,13 @@ def case_shear(r):
                    ["shear=0.2", "compress=0.31", "init="], "shear, compress and init")
     expect_refused(r, ["n=100", "shear=0.1", "shear_interval=-1"] + FAST,
                    ["shear_interval=-1", ">= 0"], "shear_interval=-1")
-    # (In a build without the viewer, render itself is refused.)
-    p = r.run(["dim=2", "n=100", "boundary=periodic", "shear=0.1", "frames=2",
-               "out=" + r.path("s.png")], command="render")
-    expect(p.returncode != 0 and ("shear=" in p.stderr and "viewer does not shear" in p.stderr or
+    # The viewer shears without its large sphere: drag= is refused (in a
+    # build without the viewer, render itself is; tests/viewer shears).
+    p = r.run(["dim=2", "n=100", "boundary=periodic", "shear=0.1", "frames=2", "drag=1,1,2,2",
+               "out=" + r.path("s")], command="render")
+    expect(p.returncode != 0 and ("shear=" in p.stderr and "drag=" in p.stderr or
                                   "render" in p.stderr),
-           "render shear=: %d %r" % (p.returncode, p.stderr))
+           "render shear= drag=: %d %r" % (p.returncode, p.stderr))
 
 
 def case_species(r):

@@ -147,6 +147,13 @@ static int close_interval(shear_run *s, const carom_world *w)
     return rc;
 }
 
+int shear_scale_to(carom_world *w, double rate, double kt, int dim)
+{
+    double energy = shear_peculiar_energy(w, rate);
+    double target = 0.5 * dim * kt * (double)moving_spheres(w);
+    return energy > 0.0 ? scale_velocities(w, rate, sqrt(target / energy), 0) : 0;
+}
+
 int shear_rescale(shear_run *s, carom_world *w)
 {
     if (close_interval(s, w) != 0)

@@ -45,6 +45,9 @@ int shear_start(shear_run *s, carom_world *w, double rate, double offset, double
                 double kt, int dim, int profile);
 /* E now: the energy of the velocities relative to the profile. */
 double shear_peculiar_energy(const carom_world *w, double rate);
+/* Scales the velocities relative to the profile so that their kT is kt
+ * (the spheres of finite mass). 0, or -1 with the world's message. */
+int shear_scale_to(carom_world *w, double rate, double kt, int dim);
 /* At the time of s->next: closes the interval (kept when measuring),
  * scales the velocities relative to the profile to kt, plans the next.
  * 0, or -1 (out of memory, or the world's message). */

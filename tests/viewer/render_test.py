@@ -20,7 +20,9 @@ simulation and from XYZ and H5MD trajectories), spheres of one species
 in the bands as before (a scene of two species drawn with color=bands is
 the one-species picture, byte for byte), that pass_through='s pairs pass
 through each other and the large sphere meets them all; and that bad
-input ends with one clear error line and a nonzero exit.
+input ends with one clear error line and a nonzero exit; and that a
+sheared box (shear=) tilts its bands, keeps its profile and temperature,
+and never overlaps through its moving images.
 """
 import math
 import os
@@ -757,6 +759,50 @@ p = subprocess.run([CAROM, "render", "dim=2", "n=60", "species=2", "sense=0-1",
                    capture_output=True, text=True, timeout=120)
 check(p.returncode == 0, f"render with sense= and the large sphere: exit {p.returncode}, "
       f"stderr {p.stderr!r}")
+
+# shear= (Lees-Edwards): no large sphere; the bands run across the flow
+# (by starting x) and the flow tilts them; the dumped state keeps the
+# profile (v_x against y: slope within 20% of the rate), its temperature
+# relative to the profile within 3% of the start's, and no two disks
+# overlap through the moving images. drag= is refused with it.
+out = fresh("render_shear")
+dump = os.path.join(WORK, "shear.xyz")
+p = run(["render", "dim=2", "n=400", "packing=0.4", "boundary=periodic", "shear=0.3",
+         "time_scale=5", "frames=60", "width=160", "height=160", "hud=off", f"out={out}",
+         f"dump={dump}"])
+files = frames_in(out)
+if check(len(files) == 60, f"render shear: {len(files)} frames") and \
+        check(os.path.exists(dump), "render shear: no dump"):
+    states = read_xyz_states(dump)
+    with open(dump) as f:
+        f.readline()
+        comment = f.readline()
+    box = [float(v) for v in comment.split('Lattice="')[1].split('"')[0].split()[0::4][:2]]
+    ys = [q[1] for q, _, _ in states]
+    vx = [v[0] for _, v, _ in states]
+    my, mv = sum(ys) / len(ys), sum(vx) / len(vx)
+    slope = sum((y - my) * (u - mv) for y, u in zip(ys, vx)) / sum((y - my) ** 2 for y in ys)
+    check(abs(slope / 0.3 - 1) < 0.2, f"render shear: profile slope {slope:.4g}, rate 0.3")
+    kt = sum((v[0] - 0.3 * (q[1] - box[1] / 2)) ** 2 + v[1] ** 2
+             for q, v, _ in states) / (2 * len(states))
+    check(0.97 < kt < 1.03, f"render shear: kT relative to the profile {kt:.4g}")
+    t_end = float(comment.split("Time=")[1].split()[0])
+    offset = (0.3 * box[1] * t_end) % box[0]
+    worst = 0.0
+    for a in range(len(states)):
+        for b in range(a + 1, len(states)):
+            (pa, _, ra), (pb, _, rb) = states[a], states[b]
+            for side in (-1, 0, 1):
+                dx = pb[0] + side * offset - pa[0]
+                dx -= box[0] * round(dx / box[0])
+                dy = pb[1] + side * box[1] - pa[1]
+                worst = max(worst, 1 - math.hypot(dx, dy) / (ra + rb))
+    check(worst < 1e-9, f"render shear: two disks overlap by {worst:.3g}")
+p = subprocess.run([CAROM, "render", "dim=2", "n=60", "boundary=periodic", "shear=0.3",
+                    "drag=2,2,8,8", "frames=3", f"out={WORK}/shear_drag"],
+                   capture_output=True, text=True, timeout=60)
+check(p.returncode != 0 and "shear=" in p.stderr and p.stderr.count("\n") == 1,
+      f"render shear= with drag=: exit {p.returncode}, stderr {p.stderr!r}")
 
 for f in failures:
     print("FAIL:", f)

@@ -33,6 +33,7 @@
 #include "frames.h"
 #include "obstacles.h"
 #include "setup.h"
+#include "shear.h"
 
 #define BIG_MASS_RATIO 1.0e4
 #define STEP_SECONDS (1.0 / 60.0)
@@ -155,6 +156,25 @@ static obstacle_lists driver_obstacles(const driver *d)
                        d->ntriangles, (const double(*)[9])d->triangle};
 }
 
+/* shear=: the profile rate (y - Ly/2) added to the scene's velocities
+ * along x, and the temperature relative to it that the frames keep. */
+static void shear_profile_into(driver *d, carom_scene *scene)
+{
+    double sum = 0.0;
+    size_t n = 0;
+    for (size_t i = 0; i < scene->n; i++) {
+        if (!isfinite(scene->mass[i]))
+            continue;
+        double v2 = 0.0;
+        for (int k = 0; k < scene->dim; k++)
+            v2 += scene->velocity[i][k] * scene->velocity[i][k];
+        sum += scene->mass[i] * v2;
+        n++;
+        scene->velocity[i][0] += d->shear * (scene->position[i][1] - 0.5 * scene->box[1]);
+    }
+    d->shear_kt = n ? sum / (scene->dim * (double)n) : 0.0;
+}
+
 static int build_world(driver *d, const carom_scene *scene)
 {
     carom_world_def def = d->def;
@@ -193,6 +213,15 @@ static int build_world(driver *d, const carom_scene *scene)
     refused = obstacles_add(w, &lists);
     if (refused) {
         int r = fail(d, refused, carom_world_error_message(w));
+        carom_world_free(w);
+        return r;
+    }
+    /* Sheared: a rebuild from the current state goes on with the
+     * images' displacement (the initial scene starts at none). */
+    double offset = d->world && scene != &d->initial ? carom_world_shear_offset(d->world) : 0.0;
+    if (d->shear != 0.0 && (carom_world_set_shear(w, d->shear) != CAROM_OK ||
+                            (offset != 0.0 && carom_world_set_shear_offset(w, offset) != CAROM_OK))) {
+        int r = fail(d, "shear", carom_world_error_message(w));
         carom_world_free(w);
         return r;
     }
@@ -274,7 +303,8 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         d->def.restitution_min_speed = sqrt(2.0 * sqrt(g2) * rmax);
     }
     d->time_scale = s->time_scale > 0.0 ? s->time_scale : 1.0;
-    d->has_big = s->with_big && scene->n > 0;
+    d->shear = s->shear;
+    d->has_big = s->with_big && scene->n > 0 && d->shear == 0.0;
     if (s->nplanes < 0 || s->nplanes > FRAME_PLANES_MAX)
         return fail(d, "planes", "too many");
     memcpy(d->plane, s->plane, sizeof d->plane);
@@ -317,6 +347,8 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
                    sizeof d->error))
         return 1;
     d->initial.n = scene->n; /* the large sphere is appended below */
+    if (d->shear != 0.0)
+        shear_profile_into(d, &d->initial);
     if (d->has_big) {
         double L = min_box(scene), rmax = 0.0, msum = 0.0;
         for (size_t i = 0; i < scene->n; i++) {
@@ -374,8 +406,12 @@ int driver_create(driver *d, const carom_scene *scene, driver_settings *s)
         return fail(d, "out of memory", "colours");
     /* The large sphere (last) is drawn grey and takes no part in the bands. */
     size_t banded = d->n_bands - (d->has_big ? 1 : 0);
-    palette_bands((const double(*)[3])d->initial.position, banded, d->initial.dim,
-                  d->initial.box, d->bands);
+    if (d->shear != 0.0) /* stripes across the flow, which it tilts */
+        palette_bands_along((const double(*)[3])d->initial.position, banded, 0,
+                            d->initial.box, d->bands);
+    else
+        palette_bands((const double(*)[3])d->initial.position, banded, d->initial.dim,
+                      d->initial.box, d->bands);
     if (d->has_big)
         memset(d->bands[d->big], 150, sizeof d->bands[d->big]);
     if (d->driven && make_motion(d))
@@ -436,8 +472,8 @@ static carom_status copy_world(const driver *d, carom_scene *out, carom_error *e
 
 int driver_set_gravity(driver *d, int on)
 {
-    if (on == d->gravity_enabled || d->driven)
-        return 0;
+    if (on == d->gravity_enabled || d->driven || d->shear != 0.0)
+        return 0; /* (a sheared box has no gravity) */
     carom_scene now;
     carom_error e;
     if (copy_world(d, &now, &e) != CAROM_OK) {
@@ -537,6 +573,15 @@ int driver_frame(driver *d, double real_dt, double budget_seconds, int single_st
             d->behind = 1;
             break;
         }
+    }
+    /* Sheared: the boundaries' work heats the spheres; back to the
+     * starting temperature relative to the profile once 1% above it. */
+    if (d->shear != 0.0 && !d->behind && d->shear_kt > 0.0) {
+        size_t n = carom_world_sphere_count(d->world);
+        double kt = shear_peculiar_energy(d->world, d->shear) / (0.5 * d->initial.dim * (double)n);
+        if (kt > 1.01 * d->shear_kt &&
+            shear_scale_to(d->world, d->shear, d->shear_kt, d->initial.dim) != 0)
+            return fail(d, "shear", carom_world_error_message(d->world));
     }
     carom_stats after;
     carom_world_get_stats(d->world, &after);

@@ -61,6 +61,7 @@ typedef struct driver_settings {
     double time_scale;    /* simulated time per real second (0: 1) */
     int nplanes;          /* fixed planes (carom_world_add_plane) */
     double plane[FRAME_PLANES_MAX][4]; /* unit normal, offset (as options.c gives them) */
+    double shear;         /* Lees-Edwards shear rate (0: none; no large sphere then) */
     /* Particles driven by random forces or the velocity field (motion=
      * forces or field): the options their motion is made from. */
     int driven;
@@ -109,6 +110,10 @@ typedef struct driver {
     int driven;                 /* the particles are driven by `motion` */
     run_options motion_options;
     motion motion;
+
+    /* shear=: the rate, and the temperature relative to the profile that
+     * the frames keep (the initial scene's). */
+    double shear, shear_kt;
 
     double time_scale;
     int paused;

@@ -68,9 +68,14 @@ static const unsigned char band_colours[8][3] = {
 void palette_bands(const double (*start)[3], size_t n, int dim, const double box[3],
                    unsigned char (*rgb)[3])
 {
-    /* Bands over the height the spheres span (a settled start too gets
+    palette_bands_along(start, n, dim - 1, box, rgb);
+}
+
+void palette_bands_along(const double (*start)[3], size_t n, int up, const double box[3],
+                         unsigned char (*rgb)[3])
+{
+    /* Bands over the extent the spheres span (a settled start too gets
      * all eight colours). */
-    int up = dim - 1;
     double lo = box[up], hi = 0.0;
     for (size_t i = 0; i < n; i++) {
         lo = fmin(lo, start[i][up]);

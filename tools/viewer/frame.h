@@ -75,6 +75,9 @@ int frame_reserve(view_frame *f, size_t n);
  * height the spheres span, so that mixing shows. */
 void palette_bands(const double (*start)[3], size_t n, int dim, const double box[3],
                    unsigned char (*rgb)[3]);
+/* The same bands along any axis (along x: a shear flow tilts them). */
+void palette_bands_along(const double (*start)[3], size_t n, int axis, const double box[3],
+                         unsigned char (*rgb)[3]);
 /* Colours by speed: blue (slow) to red (fast), relative to the frame's
  * root-mean-square speed; the large sphere stays grey. */
 void palette_speed(view_frame *f);

@@ -344,10 +344,11 @@ int viewer_prepare(viewer_mode mode, int argc, char **argv, viewer_args *va,
         status = options_apply_scenario(&c, error);
     if (!status)
         status = options_from_config(&c, &o, error);
-    if (!status && o.shear != 0.0)
+    if (!status && o.shear != 0.0 && drag_text)
         status = cli_fail(error, CLI_EXIT_USAGE,
-                          "%s: shear= is for carom run: the viewer does not shear yet",
+                          "%s: shear= leaves the large sphere out (drag= moves it)",
                           c.origin[KEY_SHEAR]);
+    ds->shear = o.shear;
     if (!status && drag_text && !ds->with_big)
         status = cli_fail(error, CLI_EXIT_USAGE, "drag= moves the large sphere, which is off");
     /* Orbits give the scene (their states at t = 0) and their motion. */
