@@ -500,6 +500,8 @@ int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
  * boundaries do heats the spheres: at rate g, the kinetic energy of the
  * velocities relative to the profile grows at -g V P_xy (elastic
  * contacts), the route to the shear viscosity -P_xy / g.
+ * carom_world_temperature and carom_world_compressibility take the
+ * velocities as they are, the flow's kinetic energy included.
  * 0 (the default) ends it; a new rate goes on from the displacement
  * reached, and the next advance predicts every event again (O(N)).
  * Refused (CAROM_ERR_INVALID_ARGUMENT, naming the reason) for a rate
