@@ -115,23 +115,13 @@ static int keep(shear_run *s, double heat, double span, double mean_energy)
 {
     if (s->count == s->room) {
         size_t room = s->room ? 2 * s->room : 256;
-        double *h = realloc(s->heat, room * sizeof *h);
-        if (h)
-            s->heat = h;
-        double *p = realloc(s->span, room * sizeof *p);
-        if (p)
-            s->span = p;
-        double *m = realloc(s->mean_energy, room * sizeof *m);
-        if (m)
-            s->mean_energy = m;
-        if (!h || !p || !m)
+        shear_interval *kept = realloc(s->kept, room * sizeof *kept);
+        if (!kept)
             return -1;
+        s->kept = kept;
         s->room = room;
     }
-    s->heat[s->count] = heat;
-    s->span[s->count] = span;
-    s->mean_energy[s->count] = mean_energy;
-    s->count++;
+    s->kept[s->count++] = (shear_interval){heat, span, mean_energy};
     return 0;
 }
 
@@ -187,8 +177,8 @@ static double eta_over(const shear_run *s, size_t from, size_t to, double volume
 {
     double heat = 0.0, span = 0.0;
     for (size_t k = from; k < to; k++) {
-        heat += s->heat[k];
-        span += s->span[k];
+        heat += s->kept[k].heat;
+        span += s->kept[k].span;
     }
     return span > 0.0 ? heat / (s->rate * s->rate * volume * span) : NAN;
 }
@@ -200,9 +190,9 @@ double shear_viscosity(const shear_run *s, const carom_world *w, double *error, 
     size_t spheres = moving_spheres(w);
     double h = 0.0, span = 0.0, energy_time = 0.0;
     for (size_t k = 0; k < s->count; k++) {
-        h += s->heat[k];
-        span += s->span[k];
-        energy_time += s->mean_energy[k] * s->span[k];
+        h += s->kept[k].heat;
+        span += s->kept[k].span;
+        energy_time += s->kept[k].mean_energy * s->kept[k].span;
     }
     *heat = h;
     *kt_mean = span > 0.0 && spheres > 0 ? energy_time / span / (0.5 * s->dim * (double)spheres)
@@ -225,9 +215,7 @@ double shear_viscosity(const shear_run *s, const carom_world *w, double *error, 
 
 void shear_free(shear_run *s)
 {
-    free(s->heat);
-    free(s->span);
-    free(s->mean_energy);
-    s->heat = s->span = s->mean_energy = NULL;
+    free(s->kept);
+    s->kept = NULL;
     s->count = s->room = 0;
 }

@@ -21,13 +21,19 @@
 
 #include "carom/carom.h"
 
+/* A measured interval between rescalings: its heat, its length, and E
+ * at its middle (the mean of its ends). */
+typedef struct shear_interval {
+    double heat, span, mean_energy;
+} shear_interval;
+
 typedef struct shear_run {
     double rate, interval, kt; /* interval 0: never rescaled */
     int dim;
     double next;          /* the next rescaling's time (INFINITY: none) */
     int measuring;        /* the measured run's intervals are being kept */
     double from, energy;  /* the current interval's start and E then */
-    double *heat, *span, *mean_energy; /* per measured interval */
+    shear_interval *kept; /* the measured intervals */
     size_t count, room;
     uint64_t rescales;    /* in the measured run */
 } shear_run;
