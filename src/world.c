@@ -582,6 +582,8 @@ carom_status carom_world_get_sphere(const carom_world *w, carom_sphere_id id,
     const sphere *s = &w->spheres[i];
     memset(out, 0, sizeof *out); /* padding too: states compare with memcmp */
     world_true_state(w, i, w->time, out->position, out->velocity);
+    if (w->shear_rate != 0.0) /* in the box's frame, whatever the round-off */
+        world_shear_into_box(w, w->time, out->position, out->velocity);
     for (int k = 0; k < w->def.dim; k++) {
         /* Stored positions may lie a little outside on periodic axes (a
          * sphere wraps at its next cell crossing or list rebuild). */

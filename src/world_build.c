@@ -203,6 +203,14 @@ static carom_status check_every_pair(carom_world *w)
             return overlap_failure(w, o.first[part], o.with[part], o.dist[part],
                                    w->spheres[o.first[part]].radius +
                                        w->spheres[o.with[part]].radius);
+        /* Lists never reach across the sheared boundary. */
+        for (uint32_t i = 0; i < w->count && w->shear_rate != 0.0; i++) {
+            uint32_t j;
+            double dist, sigma;
+            if (w->info[i].alive &&
+                world_shear_overlap_across(w, i, i, OVERLAP_TOLERANCE, &j, &dist, &sigma))
+                return overlap_failure(w, i, j, dist, sigma);
+        }
     } else {
         for (uint32_t i = 0; i < w->count && st == CAROM_OK; i++)
             if (w->info[i].alive && !w->info[i].big)
@@ -477,6 +485,14 @@ carom_status world_check_placed(carom_world *w, uint32_t id)
         return CAROM_OK;
     double x[3], v[3];
     world_true_state(w, id, w->time, x, v);
+    if (w->shear_rate != 0.0) {
+        /* The region does not reach across the sheared boundary. */
+        world_shear_into_box(w, w->time, x, v);
+        uint32_t j;
+        double dist, sigma;
+        if (world_shear_overlap_across(w, id, UINT32_MAX, OVERLAP_TOLERANCE, &j, &dist, &sigma))
+            return overlap_failure(w, id, j, dist, sigma);
+    }
     for (int k = 0; k < w->def.dim; k++) /* stored positions may lie a little outside */
         if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
             world_wrap_coordinate(&x[k], w->def.box[k]);

@@ -75,18 +75,18 @@ double carom_world_max_overlap_now(const carom_world *w)
                 if (o > worst)
                     worst = o;
             }
-            continue;
+        } else {
+            neighbour_lists nl;
+            world_neighbour_lists(w, i, 0, &nl);
+            for (int c = 0; c < nl.count; c++)
+                for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = nl.list[c].next[j]) {
+                    if (j <= i)
+                        continue;
+                    double o = pair_overlap(w, a, &w->spheres[j], nl.list[c].shift);
+                    if (o > worst)
+                        worst = o;
+                }
         }
-        neighbour_lists nl;
-        world_neighbour_lists(w, i, 0, &nl);
-        for (int c = 0; c < nl.count; c++)
-            for (uint32_t j = nl.list[c].head; j != SPHERE_NONE; j = nl.list[c].next[j]) {
-                if (j <= i)
-                    continue;
-                double o = pair_overlap(w, a, &w->spheres[j], nl.list[c].shift);
-                if (o > worst)
-                    worst = o;
-            }
         if (w->shear_rate != 0.0) {
             double o = world_shear_max_overlap_across(w, i);
             if (o > worst)

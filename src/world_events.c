@@ -350,7 +350,7 @@ static carom_status process_events(carom_world *w, double t_end, uint64_t max_ev
             process_rescan(w, i);
             break;
         case EVENT_RELIST:
-            world_lists_remake(w, i);
+            world_lists_remake(w, i, ev.partner);
             w->stats.list_rebuilds++;
             world_predict(w, i);
             break;

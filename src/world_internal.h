@@ -58,7 +58,9 @@ enum event_kind {
                             lower bound of the meetings it did not compute:
                             it predicts that pair, or in full (world_driven.c) */
     EVENT_RELIST = 7     /* a sphere has moved the skin away from its list
-                            centre: it makes its list again (world_lists.c) */
+                            centre, or (under shear, partner 1 + up) left
+                            the grid along y: it makes its list again
+                            (world_lists.c) */
 };
 
 #define SPHERE_NONE UINT32_MAX
@@ -769,6 +771,12 @@ void world_shear_cross(carom_world *w, uint32_t i, int up);
 /* Wraps the stored y of slot into the box through the sheared boundary
  * (x and its velocity follow), and x into the box. */
 void world_shear_wrap(carom_world *w, uint32_t slot);
+/* With neighbour lists: sphere i's stored state goes through the top
+ * (up) or bottom face, before it makes its list again. */
+void world_shear_relist_through(carom_world *w, uint32_t i, int up);
+/* A state at time t (v may be NULL) moved into the box: y through the
+ * sheared boundary (x and its velocity follow), then x. */
+void world_shear_into_box(const carom_world *w, double t, double x[3], double v[3]);
 /* Calls visit for every sphere j in the cells across the sheared
  * boundary from sphere i's that may meet it by horizon (the world's
  * time: those overlapping now; of the opposite row, within one cell
@@ -867,8 +875,10 @@ void world_lists_add(carom_world *w, uint32_t i, uint32_t entry); /* into the po
 void world_lists_pool_clear(carom_world *w);
 void world_lists_insert(carom_world *w, uint32_t i); /* a sphere placed later */
 void world_lists_remove(carom_world *w, uint32_t i);
-/* EVENT_RELIST: a new centre where sphere i is now, and a new list. */
-void world_lists_remake(carom_world *w, uint32_t i);
+/* EVENT_RELIST: a new centre where sphere i is now, and a new list.
+ * face: 0, or under shear 1 + up for a crossing of the grid's top (up)
+ * or bottom face along y, through the sheared boundary. */
+void world_lists_remake(carom_world *w, uint32_t i, uint32_t face);
 /* When sphere s (state x, v now) will be list_skin away from its centre. */
 double world_lists_relist_time(const carom_world *w, const sphere *s, const double x[3],
                                const double v[3], double now);

@@ -14,7 +14,10 @@
  * periodic image it sees its partner through), so no other sphere needs
  * predicting again. The grid holds the spheres by their list centres
  * (its cells at least 2 (largest radius + list_skin) wide), and changes
- * only when a list is made: there are no cell-crossing events.
+ * only when a list is made: there are no cell-crossing events. Under
+ * Lees-Edwards shear the grid's y axis does not wrap, so lists never hold
+ * a pair across the sheared boundary: world_shear.c times those, and a
+ * sphere leaving the grid along y remakes its list on the other side.
  *
  * Centres are stored as floats (with the radius, 16 bytes a sphere); whatever value is
  * stored is the centre used by both the event and the neighbour test, so
@@ -119,7 +122,7 @@ static double least_packing(const carom_world *w, double spread)
 int world_lists_wanted(const carom_world *w)
 {
     if (w->def.neighbours == CAROM_NEIGHBOURS_CELLS || w->has_driven || w->nbig > 0 ||
-        !(w->mean_radius > 0.0) || w->growth_rate > 0.0 || w->shear_rate != 0.0)
+        !(w->mean_radius > 0.0) || w->growth_rate > 0.0)
         return 0;
     if (w->def.neighbours == CAROM_NEIGHBOURS_LISTS)
         return 1;
@@ -544,9 +547,11 @@ void world_lists_insert(carom_world *w, uint32_t i)
     world_lists_gather(w, i, UINT32_MAX, NULL, NULL);
 }
 
-void world_lists_remake(carom_world *w, uint32_t i)
+void world_lists_remake(carom_world *w, uint32_t i, uint32_t face)
 {
     sphere *s = &w->spheres[i];
+    if (face)
+        world_shear_relist_through(w, i, face == 2);
     /* Its position now (the stored state is not advanced, as at a cell
      * crossing), kept in the box on periodic axes. */
     double x[3], v[3];

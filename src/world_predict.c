@@ -384,17 +384,25 @@ static double pair_time_sheared(const carom_world *w, const sphere *a, const sph
         dr[k] = (b->x[k] + b->v[k] * db) - (a->x[k] + a->v[k] * da);
         dv[k] = b->v[k] - a->v[k];
     }
-    double Lx = w->def.box[0];
-    dr[0] += side * world_shear_offset(w, tref);
-    dr[0] -= Lx * round(dr[0] / Lx);
     dr[1] += side * w->def.box[1];
     dr[2] += zshift;
-    dv[0] += side * w->shear_speed;
     double sigma = a->radius + b->radius, s2 = sigma * sigma;
     /* Along y and z: |p + q tau|^2 < s2 for tau in (lo, hi), widened
      * against round-off (this only chooses which images to time). */
     double pp = dr[1] * dr[1] + dr[2] * dr[2], pq = dr[1] * dv[1] + dr[2] * dv[2];
     double qq = dv[1] * dv[1] + dv[2] * dv[2];
+    double end = (horizon - tref) * HORIZON_STRETCH + horizon_slack(horizon);
+    double g0 = pp - s2 * (1.0 + 1e-9);
+    if (g0 > 0.0) {
+        /* Most candidates, without a square root: apart along y and z
+         * and parting, or still closing at the horizon without having
+         * come within reach (by a margin above the round-off). */
+        if (pq >= 0.0)
+            return INFINITY;
+        double g_end = g0 + end * (2.0 * pq + qq * end);
+        if (pq + qq * end < 0.0 && g_end > 1e-12 * (pp + end * (2.0 * fabs(pq) + qq * end)))
+            return INFINITY;
+    }
     double lo = -INFINITY, hi = INFINITY;
     if (qq > 0.0) {
         double disc = pq * pq - qq * (pp - s2 * (1.0 + 1e-9));
@@ -409,13 +417,17 @@ static double pair_time_sheared(const carom_world *w, const sphere *a, const sph
     } else if (pp >= s2 * (1.0 + 1e-9)) {
         return INFINITY;
     }
-    double end = (horizon - tref) * HORIZON_STRETCH + horizon_slack(horizon);
     if (end < hi)
         hi = end;
     if (lo < 0.0)
         lo = 0.0;
     if (hi < lo)
         return INFINITY;
+    /* (Most candidates end above: x is not needed until here.) */
+    double Lx = w->def.box[0];
+    dr[0] += side * world_shear_offset(w, tref);
+    dr[0] -= Lx * round(dr[0] / Lx);
+    dv[0] += side * w->shear_speed;
     /* Along x the separation of image m is dr0 + m Lx + dv0 tau: the
      * images come in the order of m against dv0's sign, each timed
      * while its separation can still reach sigma by hi and before the
@@ -453,17 +465,53 @@ static double pair_time_sheared(const carom_world *w, const sphere *a, const sph
 }
 
 /* The candidates across the sheared boundary of the sphere a scan
- * predicts (world_shear_across's visit). */
+ * predicts (world_shear_across's visit), a batch at a time: they lie far
+ * from it in memory (at the other end of the box along y), and their
+ * records are loaded side by side (at packing 0.45 with lists, 97,556
+ * spheres, rate 0.05, medians of three: 5.7e5 -> 6.0e5 collisions/s). */
+typedef struct sheared_batch {
+    pair_scan *scan;
+    int n;
+    uint32_t j[CANDIDATE_BATCH];
+    int side[CANDIDATE_BATCH];
+    double zshift[CANDIDATE_BATCH];
+} sheared_batch;
+
+static void scan_sheared_batch(const carom_world *w, sheared_batch *b)
+{
+    pair_scan *p = b->scan;
+    for (int m = 0; m < b->n; m++) {
+        uint32_t j = b->j[m];
+        double t = pair_time_sheared(w, p->s, &w->spheres[j], b->side[m], b->zshift[m], p->now,
+                                     p->best);
+        if (earlier(p, t, j) && !(p->leave && w->event_time[j] < t))
+            take(w, p, t, j);
+    }
+    b->n = 0;
+}
+
 static void scan_sheared(const carom_world *w, void *ctx, uint32_t i, uint32_t j, int side,
                          double zshift)
 {
-    (void)i;
-    pair_scan *p = ctx;
-    if (!spheres_meet(w, p->i, j))
+    sheared_batch *b = ctx;
+    if (!spheres_meet(w, i, j))
         return;
-    double t = pair_time_sheared(w, p->s, &w->spheres[j], side, zshift, p->now, p->best);
-    if (earlier(p, t, j) && !(p->leave && w->event_time[j] < t))
-        take(w, p, t, j);
+    PREFETCH(&w->spheres[j]);
+    b->j[b->n] = j;
+    b->side[b->n] = side;
+    b->zshift[b->n] = zshift;
+    if (++b->n == CANDIDATE_BATCH)
+        scan_sheared_batch(w, b);
+}
+
+/* Sphere i's candidates across the sheared boundary, into its scan. */
+static void scan_across(const carom_world *w, uint32_t i, pair_scan *scan)
+{
+    sheared_batch b;
+    b.scan = scan;
+    b.n = 0;
+    world_shear_across(w, i, scan->best, scan_sheared, &b);
+    scan_sheared_batch(w, &b);
 }
 
 /* A meeting at t with j is among the three earliest found so far. */
@@ -874,6 +922,19 @@ static void own_events(const carom_world *w, const sphere *s, const double x[3],
             best = t;
             ev = event_of(EVENT_RELIST, 0);
         }
+        if (w->shear_rate != 0.0) {
+            /* Leaving the grid along y goes through the sheared
+             * boundary: a remaking too (world_shear.c). */
+            for (int up = 0; up < 2; up++) {
+                if (!world_shear_leaves(w, i, up) || (up ? v[1] <= 0.0 : v[1] >= 0.0))
+                    continue;
+                t = face_time(w, s, x, v, 1, up ? w->def.box[1] : 0.0, up, now);
+                if (t < best) {
+                    best = t;
+                    ev = event_of(EVENT_RELIST, 1u + (uint32_t)up);
+                }
+            }
+        }
         if (w->nsegments)
             segment_events(w, s, now, &best, &ev);
         if (w->ntriangles)
@@ -1057,6 +1118,8 @@ static void find_event(const carom_world *w, uint32_t i, int leave, double x[3],
             scan_meeting(w, scan, cand, cand_shift, listed);
         else
             scan_timed(w, scan, cand, cand_shift, listed);
+        if (w->shear_rate != 0.0)
+            scan_across(w, i, scan);
     } else if (!w->levels.simple && !INFO(s)->big) {
         /* Several levels, or sparse cells (world_cells.c). */
         neighbour_lists nl;
@@ -1099,7 +1162,7 @@ static void find_event(const carom_world *w, uint32_t i, int leave, double x[3],
         }
         scan_candidates(w, scan, cand, cand_shift, n);
         if (w->shear_rate != 0.0)
-            world_shear_across(w, i, scan->best, scan_sheared, scan);
+            scan_across(w, i, scan);
     } else {
         scan_big_region(w, scan, x);
     }

@@ -8,21 +8,24 @@
  * seen from any image, does not change.
  *
  * Contract:
- * - Only in a world of one dense level of cells (no neighbour lists, no
- *   big spheres, no hierarchy, no sparse cells), ballistic and
- *   responding: world_shear_refusal names what stands in the way, and
- *   world_build fails with it.
+ * - Only in a world of one dense level of cells (no big spheres, no
+ *   hierarchy, no sparse cells), with or without neighbour lists,
+ *   ballistic and responding: world_shear_refusal names what stands in
+ *   the way, and world_build fails with it.
  * - The grid's y axis is built without wrapping (world_build.c), so the
- *   27 cells around a sphere never reach across the sheared boundary; a
- *   sphere in the top (bottom) row of cells meets the spheres of the
- *   whole bottom (top) row, through their moving images: world_shear_across
- *   lists them, and world_predict.c times them (pair_time_sheared), so
- *   candidates stay symmetric.
+ *   27 cells around a sphere never reach across the sheared boundary
+ *   (nor do neighbour lists, made from them); a sphere in the top
+ *   (bottom) row of cells meets the spheres of the bottom (top) row
+ *   through their moving images: world_shear_across lists them, and
+ *   world_predict.c times them (pair_time_sheared), so candidates stay
+ *   symmetric. With lists, a sphere's cell is its list centre's.
  * - Crossing the top or bottom face of the grid is the cell crossing
  *   world_shear_cross makes: the sphere is moved to the world's time and
  *   its stored x, y and x velocity change as above (its counter does
  *   not: events with it stay right, as for a periodic wrap); its cell
- *   is found again.
+ *   is found again. With lists, crossing it is a list's remaking
+ *   (world_shear_relist_through), so that a sphere's stored y stays in
+ *   the box, as with cells.
  * - Every nearest image (checks, a collision's contact, overlaps) comes
  *   from world_shear_image, which gives the image's velocity offset too:
  *   a collision across the boundary responds in the frame of the image
@@ -86,6 +89,28 @@ void world_shear_cross(carom_world *w, uint32_t i, int up)
     cell_link(w, i);
 }
 
+void world_shear_relist_through(carom_world *w, uint32_t i, int up)
+{
+    /* The stored state is not advanced (as at any list's remaking): its
+     * image's is moved, at its own time. */
+    move_through(w, i, up ? 1.0 : -1.0);
+}
+
+void world_shear_into_box(const carom_world *w, double t, double x[3], double v[3])
+{
+    double L = w->def.box[1];
+    double n = floor(x[1] / L);
+    if (n != 0.0) {
+        x[1] -= n * L;
+        x[0] -= n * world_shear_offset(w, t);
+        if (v)
+            v[0] -= n * w->shear_speed;
+    }
+    if (!(x[1] < L)) /* round-off of a value just below 0 */
+        x[1] = 0.0;
+    world_wrap_coordinate(&x[0], w->def.box[0]);
+}
+
 void world_shear_wrap(carom_world *w, uint32_t slot)
 {
     double y = w->spheres[slot].x[1];
@@ -95,26 +120,59 @@ void world_shear_wrap(carom_world *w, uint32_t slot)
     w->spheres[slot].x[1] = y;
 }
 
-/* The cells along x of the opposite row whose images can come within a
- * cell of sphere i's cell by horizon: [*from, *to] (wrapped by the
- * caller), or the whole row. Both stay in their cells until then (a
- * crossing is an event of its own), and the images move by the shear
- * speed times the time: the cells of the row shifted by the offset now
- * and by then, widened by two cells each way (one for the contact
- * distance, one against round-off). */
+/* The cells of the opposite row that may hold a sphere whose image meets
+ * sphere i by horizon: columns [*from, *to] along x (unwrapped: the
+ * caller wraps them), or the whole row (returns 0), and the layers
+ * [*zfrom, *zto] along z (unwrapped too). Sphere i moves in a straight
+ * line until then; a sphere of the row stays in its cell until then (a
+ * crossing is an event of its own), or with neighbour lists within the
+ * skin of its centre's cell (grid_radius counts the skin with the
+ * largest radius); the images move with the offset, which goes from s0
+ * now to s1 by then. A cell is kept where the span it sweeps along x
+ * (and its extent along z) comes within i's radius and grid_radius of
+ * where i goes, with a margin against round-off. */
+typedef struct row_reach {
+    int32_t from, to;   /* columns along x */
+    int32_t zfrom, zto; /* layers along z */
+} row_reach;
+
 static int cells_in_reach(const carom_world *w, const grid *g, uint32_t i, int side,
-                          double horizon, int32_t *from, int32_t *to)
+                          double horizon, row_reach *r)
 {
+    const sphere *s = &w->spheres[i];
+    double x[3], v[3];
+    world_sphere_at(w, s, w->time, x, v);
+    double dt = horizon > w->time ? horizon - w->time : 0.0;
+    double reach = s->radius + w->grid_radius;
+    reach += 1e-6 * g->width[0] + 1e-9 * (w->def.box[0] + fabs(x[0]));
+    r->zfrom = r->zto = 0;
+    if (!(dt < INFINITY)) { /* every column, the layers around its own */
+        if (w->def.dim == 3) {
+            r->zfrom = w->info[i].cc[2] - 1;
+            r->zto = w->info[i].cc[2] + 1;
+        }
+        return 0;
+    }
+    if (w->def.dim == 3) {
+        double z0 = x[2], z1 = x[2] + v[2] * dt;
+        double lo = (z0 < z1 ? z0 : z1) - reach, hi = (z0 < z1 ? z1 : z0) + reach;
+        double first = ceil(lo / g->width[2]) - 1.0, last = floor(hi / g->width[2]);
+        /* Never beyond the layers around i's own (where i stays). */
+        double own = w->info[i].cc[2];
+        r->zfrom = (int32_t)(first > own - 1.0 ? first : own - 1.0);
+        r->zto = (int32_t)(last < own + 1.0 ? last : own + 1.0);
+    }
     double width = g->width[0];
     double s0 = side * world_shear_offset(w, w->time);
-    double s1 = s0 + side * w->shear_speed * (horizon - w->time);
-    double lo = s0 < s1 ? s0 : s1, hi = s0 < s1 ? s1 : s0;
-    double own = w->info[i].cc[0];
-    double first = floor(own - 2.0 - hi / width), last = ceil(own + 2.0 - lo / width);
+    double s1 = s0 + side * w->shear_speed * dt;
+    double x0 = x[0], x1 = x[0] + v[0] * dt;
+    double lo = (x0 < x1 ? x0 : x1) - reach - (s0 < s1 ? s1 : s0);
+    double hi = (x0 < x1 ? x1 : x0) + reach - (s0 < s1 ? s0 : s1);
+    double first = ceil(lo / width) - 1.0, last = floor(hi / width);
     if (!(last - first + 1.0 < g->n[0]))
         return 0;
-    *from = (int32_t)first;
-    *to = (int32_t)last;
+    r->from = (int32_t)first;
+    r->to = (int32_t)last;
     return 1;
 }
 
@@ -122,26 +180,28 @@ void world_shear_across(const carom_world *w, uint32_t i, double horizon, shear_
                         void *ctx)
 {
     const grid *g = &w->levels.level[0];
-    const sphere_info *s = &w->info[i];
     for (int side = -1; side <= 1; side += 2) {
         /* Side +1: i in the top row meets the bottom row's images above. */
         if (!world_shear_leaves(w, i, side > 0))
             continue;
-        int32_t from = 0, to = g->n[0] - 1;
-        int part = cells_in_reach(w, g, i, side, horizon, &from, &to);
+        row_reach r;
+        int part = cells_in_reach(w, g, i, side, horizon, &r);
+        if (!part) {
+            r.from = 0;
+            r.to = g->n[0] - 1;
+        }
         int32_t c[3];
         c[1] = side > 0 ? 0 : g->n[1] - 1;
-        int zfrom = w->def.dim == 3 ? -1 : 0, zto = w->def.dim == 3 ? 1 : 0;
-        for (int dz = zfrom; dz <= zto; dz++) {
+        for (int32_t z = r.zfrom; z <= r.zto; z++) {
             double zshift = 0.0;
-            c[2] = s->cc[2] + dz;
+            c[2] = z;
             if (c[2] < 0 || c[2] >= g->n[2]) {
                 if (!g->periodic[2])
                     continue;
                 zshift = c[2] < 0 ? -g->length[2] : g->length[2];
                 c[2] += c[2] < 0 ? g->n[2] : -g->n[2];
             }
-            for (int32_t x = from; x <= to; x++) {
+            for (int32_t x = r.from; x <= r.to; x++) {
                 c[0] = part ? ((x % g->n[0]) + g->n[0]) % g->n[0] : x;
                 for (uint32_t j = g->head[grid_index(g, c)]; j != SPHERE_NONE;
                      j = w->cell_next[j])
@@ -223,8 +283,6 @@ const char *world_shear_refusal(const carom_world *w)
         return "growing spheres (carom_world_set_growth)";
     if (w->def.count_images)
         return "counted images (def.count_images)";
-    if (w->def.neighbours == CAROM_NEIGHBOURS_LISTS)
-        return "neighbour lists (CAROM_NEIGHBOURS_LISTS)";
     if (w->nplanes || w->nsegments_given || w->ntriangles_given)
         return "fixed planes, segments or triangles";
     return NULL;

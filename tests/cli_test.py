@@ -2497,8 +2497,10 @@ def case_shear(r):
     v_x against y within 15% of the rate). Without rescaling
     (shear_interval=0) the fluid heats, and still gives eta from its one
     interval (no error). A granular gas shears (restitution 0.9) but has
-    no viscosity from its heat. Refused, naming the key: walls along y,
-    a thermostat, the equilibrium routes (viscosity, rdf, msd), lists,
+    no viscosity from its heat. With neighbour lists (neighbours=lists)
+    the 3D run gives the same within its errors (measured 0.718 +- 0.019
+    against 0.744 +- 0.018 with cells). Refused, naming the key: walls
+    along y, a thermostat, the equilibrium routes (viscosity, rdf, msd),
     an H5MD trajectory, shear_interval without shear, a rate that is not
     a number, and the viewer's drag= (its large sphere is left out)."""
     final = r.path("shear.xyz")
@@ -2534,6 +2536,13 @@ def case_shear(r):
     expect(back["max_overlap"] < 1e-9 and back["collisions"] > 0 and
            abs(back["shear_offset"] - (d["shear_offset"] + 0.2 * box[1] * 2) % box[0]) < 1e-9,
            "shear restart: %r" % {k: back[k] for k in back if k.startswith("shear")})
+    cells = (eta, err)
+    d = r.json(["n=1000", "packing=0.3", "shear=0.2", "equilibrate=5", "time=60",
+                "neighbours=lists"])
+    eta, err, enskog = d["shear_viscosity"], d["shear_viscosity_error"], d["shear_viscosity_enskog"]
+    expect(d["list_skin"] > 0 and err > 0 and abs(eta - enskog) < 3 * err and
+           abs(eta / enskog - 1) < 0.05 and abs(eta - cells[0]) < 3 * math.hypot(err, cells[1]),
+           "shear 3D, lists: eta %r +- %r, Enskog %r, cells %r" % (eta, err, enskog, cells))
     d = r.json(["dim=2", "n=1000", "packing=0.4", "shear=0.2", "equilibrate=5", "time=60"])
     eta, err, enskog = d["shear_viscosity"], d["shear_viscosity_error"], d["shear_viscosity_enskog"]
     expect(err > 0 and abs(eta - enskog) < 3 * err and abs(eta / enskog - 1) < 0.05,
@@ -2555,7 +2564,6 @@ def case_shear(r):
                         (["viscosity=on"], ["shear=0.1", "viscosity=on"]),
                         (["rdf=on"], ["shear=0.1", "rdf=on"]),
                         (["msd=on"], ["shear=0.1", "msd=on"]),
-                        (["neighbours=lists"], ["shear=0.1", "neighbours=lists"]),
                         (["gravity=1"], ["shear=0.1", "gravity=1"]),
                         (["trajectory=" + r.path("t.h5")], ["shear=0.1", "t.h5"])]:
         expect_refused(r, base + keys, words, "shear %r" % keys)

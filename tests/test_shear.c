@@ -16,9 +16,12 @@
  *   to the profile grows exactly by -rate times the time integral of
  *   V P_xy, whose collisional part comes from the contacts' impulses and
  *   whose kinetic part from the states between events.
+ *   With neighbour lists too, and random adds, moves, species changes
+ *   and removals against the test's own distances through the images.
  * - refusals: a rate that is not finite, walls along y, gravity,
- *   neighbour lists, report-only response. */
+ *   report-only response. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "carom/carom.h"
@@ -37,6 +40,7 @@ static double urand(void)
 
 typedef struct scene {
     int dim, n;
+    carom_neighbours neighbours;
     double L[3], rate, r;
     double x[MAX_N][3], v[MAX_N][3];
 } scene;
@@ -184,6 +188,7 @@ static carom_world *make_world(const scene *sc, carom_contact_fn fn, void *user)
 {
     carom_world_def def = carom_world_default_def();
     def.dim = sc->dim;
+    def.neighbours = sc->neighbours;
     for (int k = 0; k < 3; k++)
         def.box[k] = sc->L[k];
     def.on_contact = fn;
@@ -238,6 +243,7 @@ static void random_scene(scene *sc, int dim, int n, double Lx, double Ly, double
 
 static int compared_total;
 static double worst_dt;
+static uint64_t list_rebuilds;
 
 static void compare_scene(const scene *sc)
 {
@@ -277,15 +283,19 @@ static void compare_scene(const scene *sc)
     }
     compared_total += n;
     CHECK(carom_world_max_overlap_now(w) < 1e-9);
+    carom_stats stats;
+    carom_world_get_stats(w, &stats);
+    list_rebuilds += stats.list_rebuilds;
     carom_world_free(w);
 }
 
-static void test_reference(void)
+static void reference_scenes(carom_neighbours neighbours)
 {
     rng_state = 12345;
     scene sc;
     compared_total = 0;
     worst_dt = 0.0;
+    list_rebuilds = 0;
     for (int s = 0; s < 60; s++) {
         int dim = 2 + s % 2;
         int thin = s % 5 == 3;  /* one or two rows of cells along y */
@@ -297,12 +307,24 @@ static void test_reference(void)
             n /= 3;
         double rate = (fast ? 20.0 : 1.0) * (urand() - 0.5);
         random_scene(&sc, dim, n, L, Ly, L, rate, 1.0);
+        sc.neighbours = neighbours;
         compare_scene(&sc);
     }
-    fprintf(stderr, "  %d collisions compared, largest time difference %.3g\n", compared_total,
-            worst_dt);
+    fprintf(stderr, "  %s: %d collisions compared, largest time difference %.3g, %llu lists made\n",
+            neighbours == CAROM_NEIGHBOURS_LISTS ? "lists" : "cells", compared_total, worst_dt,
+            (unsigned long long)list_rebuilds);
     CHECK(compared_total > 2000);
+    if (neighbours == CAROM_NEIGHBOURS_LISTS)
+        CHECK(list_rebuilds > 1000);
+    else
+        CHECK(list_rebuilds == 0);
 }
+
+static void test_reference(void) { reference_scenes(CAROM_NEIGHBOURS_AUTO); }
+/* Neighbour lists: a sphere whose list centre is in the top or bottom
+ * row of cells also times the opposite row's images, and leaving the
+ * grid along y is a list's remaking. */
+static void test_reference_lists(void) { reference_scenes(CAROM_NEIGHBOURS_LISTS); }
 
 /* ---- long runs ----------------------------------------------------------- */
 
@@ -334,7 +356,7 @@ static void peculiar(const carom_world *w, double rate, double Ly, double *energ
     }
 }
 
-static void test_long_run(int dim)
+static void test_long_run(int dim, carom_neighbours neighbours)
 {
     rng_state = 777 + (uint64_t)dim;
     /* A fluid from a square (cubic) lattice, with the profile to start. */
@@ -343,6 +365,7 @@ static void test_long_run(int dim)
     double rate = dim == 3 ? 0.5 : 0.2;
     carom_world_def def = carom_world_default_def();
     def.dim = dim;
+    def.neighbours = neighbours;
     def.box[0] = def.box[1] = def.box[2] = L;
     stress_sum sum = {0.0, 1.0};
     def.on_contact = add_stress;
@@ -369,7 +392,10 @@ static void test_long_run(int dim)
     peculiar(w, rate, L, &e0, &xy0);
     double kinetic = 0.0, dt = 0.002, worst = 0.0;
     double xy_prev = xy0;
-    int steps = 5000;
+    /* The validating build checks every event against every pair: a
+     * tenth of the run there, without the profile. */
+    int validating = getenv("CAROM_TEST_VALIDATING") != NULL;
+    int steps = validating ? 500 : 5000;
     for (int s = 1; s <= steps; s++) {
         CHECK_OK(carom_world_advance_to(w, s * dt));
         double e, xy;
@@ -384,15 +410,16 @@ static void test_long_run(int dim)
     double e1, xy1;
     peculiar(w, rate, L, &e1, &xy1);
     double work = -rate * (kinetic + sum.collisional);
-    fprintf(stderr, "  %dD: E_pec %.6g -> %.6g, -rate * integral of V P_xy %.6g, worst overlap %.3g\n",
-            dim, e0, e1, work, worst);
+    fprintf(stderr, "  %dD%s: E_pec %.6g -> %.6g, -rate * integral of V P_xy %.6g, worst overlap %.3g\n",
+            dim, carom_world_list_skin(w) > 0.0 ? " (lists)" : "", e0, e1, work, worst);
+    CHECK((carom_world_list_skin(w) > 0.0) == (neighbours == CAROM_NEIGHBOURS_LISTS));
     CHECK(worst < 1e-9);
     CHECK(e1 - e0 > 0.0);
     CHECK_REL(e1 - e0, work, 0.01);
     /* The profile: mean x velocity in slabs of y against rate (y - L/2)
      * (in 3D: in the wider 2D box, slow modes of the x momentum outlive
      * the run, and a slab's mean wanders by half the profile). */
-    if (dim == 2) {
+    if (dim == 2 || validating) {
         carom_world_free(w);
         return;
     }
@@ -408,16 +435,31 @@ static void test_long_run(int dim)
             count[b]++;
         }
     }
+    /* The flow as a whole (its mean x velocity) wanders: the boundary's
+     * crossings change the x momentum. Its slope, and its shape about its
+     * mean, are the profile's. */
+    double dev[8], offset = 0.0, sy = 0.0, syy = 0.0, syd = 0.0;
     for (int b = 0; b < 8; b++) {
-        double y = (b + 0.5) * L / 8.0;
-        CHECK_NEAR(mean[b] / count[b], rate * (y - 0.5 * L), 0.06 * rate * L / 2.0);
+        double y = (b + 0.5) * L / 8.0 - 0.5 * L;
+        dev[b] = mean[b] / count[b] - rate * y;
+        offset += dev[b] / 8.0;
+        sy += y;
+        syy += y * y;
+        syd += y * mean[b] / count[b];
     }
+    double slope = syd / syy; /* (sy = 0) */
+    CHECK_REL(slope, rate, 0.05);
+    for (int b = 0; b < 8; b++)
+        CHECK_NEAR(dev[b], offset, 0.06 * rate * L / 2.0);
+    fprintf(stderr, "  profile: slope %.4f for rate %g, mean flow %+.3f\n", slope, rate, offset);
+    (void)sy;
     CHECK(carom_world_max_overlap_now(w) < 1e-9);
     carom_world_free(w);
 }
 
-static void test_long_run_2d(void) { test_long_run(2); }
-static void test_long_run_3d(void) { test_long_run(3); }
+static void test_long_run_2d(void) { test_long_run(2, CAROM_NEIGHBOURS_AUTO); }
+static void test_long_run_3d(void) { test_long_run(3, CAROM_NEIGHBOURS_AUTO); }
+static void test_long_run_3d_lists(void) { test_long_run(3, CAROM_NEIGHBOURS_LISTS); }
 
 /* ---- random operations --------------------------------------------------- */
 
@@ -445,6 +487,7 @@ typedef struct sheared_trial {
     double L[3], rate;
     carom_sphere_id ids[MAX_N];
     int alive[MAX_N];
+    int species[MAX_N]; /* species 0 and 1 pass through each other */
     uint64_t contacts;
 } sheared_trial;
 
@@ -454,11 +497,11 @@ static void count(void *user, carom_contact *c)
     t->contacts += c->kind == CAROM_CONTACT_SPHERE;
 }
 
-/* The largest relative overlap among the live spheres, by the test's
- * arithmetic, and whether `at` (radius r, not sphere skip) clears them
- * all by more than margin (relative). */
-static double worst_overlap(const sheared_trial *t, const double at[3], double r, int skip,
-                            double margin, int *clear)
+/* The largest relative overlap among the live spheres that meet, by the
+ * test's arithmetic, and whether `at` (radius r, species kind, not
+ * sphere skip) clears those it meets by more than margin (relative). */
+static double worst_overlap(const sheared_trial *t, const double at[3], double r, int kind,
+                            int skip, double margin, int *clear)
 {
     double worst = 0.0;
     *clear = 1;
@@ -470,12 +513,12 @@ static double worst_overlap(const sheared_trial *t, const double at[3], double r
     for (int a = 0; a < t->n; a++) {
         if (!t->alive[a])
             continue;
-        if (at && a != skip) {
+        if (at && a != skip && t->species[a] == kind) {
             double d = sheared_distance(at, st[a].position, t->L, t->dim, t->rate, now);
             *clear &= d > (r + st[a].radius) * (1.0 + margin);
         }
         for (int b = a + 1; b < t->n && !at; b++) {
-            if (!t->alive[b])
+            if (!t->alive[b] || t->species[b] != t->species[a])
                 continue;
             double sigma = st[a].radius + st[b].radius;
             double d = sheared_distance(st[a].position, st[b].position, t->L, t->dim, t->rate,
@@ -487,17 +530,20 @@ static double worst_overlap(const sheared_trial *t, const double at[3], double r
     return worst;
 }
 
-/* Random adds, moves, removals, velocity changes, sorts and advances on
- * small sheared worlds: an add or a move is taken when it clears every
- * other sphere (through the moving images too) by 1e-6 and refused with
- * CAROM_ERR_OVERLAP when it overlaps one by 1e-6, changing nothing;
- * after every advance no two spheres overlap by more than 1e-9,
- * carom_world_max_overlap_now agrees with the test's worst, and the
- * callback saw as many contacts as the statistics count. */
+/* Random adds, moves, removals, velocity changes, species changes, sorts
+ * and advances on small sheared worlds, with cells and with neighbour
+ * lists: an add, a move or a change of species is taken when it clears
+ * every other sphere it meets (through the moving images too) by 1e-6
+ * and refused with CAROM_ERR_OVERLAP when it overlaps one by 1e-6,
+ * changing nothing; after every advance no two spheres that meet
+ * overlap by more than 1e-9, carom_world_max_overlap_now agrees with the
+ * test's worst, and the callback saw as many contacts as the statistics
+ * count. */
 static void test_random_ops(void)
 {
     rng_state = 4242;
-    long taken = 0, refused = 0;
+    long taken = 0, refused = 0, species_taken = 0, species_refused = 0;
+    uint64_t lists_made = 0;
     uint64_t contacts = 0;
     for (int trial_no = 0; trial_no < 40; trial_no++) {
         sheared_trial t;
@@ -512,10 +558,12 @@ static void test_random_ops(void)
         def.dim = t.dim;
         memcpy(def.box, t.L, sizeof def.box);
         def.restitution = trial_no % 4 == 1 ? 0.8 : 1.0;
+        def.neighbours = trial_no / 2 % 2 ? CAROM_NEIGHBOURS_LISTS : CAROM_NEIGHBOURS_AUTO;
         def.on_contact = count;
         def.user_data = &t;
         t.w = carom_world_create(&def, NULL);
         CHECK_OK(carom_world_set_shear(t.w, t.rate));
+        CHECK_OK(carom_world_set_pass_through(t.w, 0, 1, 1));
         /* Built from the start, so that every add and move is checked
          * where it is made (before, the first advance checks them). */
         CHECK_OK(carom_world_advance_to(t.w, 0.0));
@@ -530,9 +578,9 @@ static void test_random_ops(void)
             double r = t.n == 0 ? 0.5 : 0.3 + 0.2 * urand();
             int clear;
             if (kind <= 2 && t.n < MAX_N) {
-                worst_overlap(&t, at, r, -1, 1e-6, &clear);
+                worst_overlap(&t, at, r, 0, -1, 1e-6, &clear);
                 int loose;
-                worst_overlap(&t, at, r, -1, -1e-6, &loose);
+                worst_overlap(&t, at, r, 0, -1, -1e-6, &loose);
                 int overlapping = !loose;
                 carom_sphere_def sd = carom_sphere_default_def();
                 memcpy(sd.position, at, sizeof at);
@@ -543,6 +591,7 @@ static void test_random_ops(void)
                 carom_status st = carom_world_add_sphere(t.w, &sd, &id);
                 if (st == CAROM_OK) {
                     t.ids[t.n] = id;
+                    t.species[t.n] = 0;
                     t.alive[t.n++] = 1;
                     taken++;
                     CHECK(!overlapping);
@@ -556,9 +605,9 @@ static void test_random_ops(void)
                     continue;
                 carom_sphere_state before;
                 CHECK_OK(carom_world_get_sphere(t.w, t.ids[a], &before));
-                worst_overlap(&t, at, before.radius, a, 1e-6, &clear);
+                worst_overlap(&t, at, before.radius, t.species[a], a, 1e-6, &clear);
                 int loose;
-                worst_overlap(&t, at, before.radius, a, -1e-6, &loose);
+                worst_overlap(&t, at, before.radius, t.species[a], a, -1e-6, &loose);
                 carom_status st = carom_world_set_position(t.w, t.ids[a], at);
                 carom_sphere_state after;
                 CHECK_OK(carom_world_get_sphere(t.w, t.ids[a], &after));
@@ -582,11 +631,31 @@ static void test_random_ops(void)
                                t.dim == 3 ? 3.0 * urand() - 1.5 : 0.0};
                 if (t.alive[a])
                     CHECK_OK(carom_world_set_velocity(t.w, t.ids[a], v));
-            } else if (kind == 7) {
+            } else if (kind == 7 && op % 2) {
                 CHECK_OK(carom_world_sort_spatially(t.w));
+            } else if (kind == 7 && t.n > 1) {
+                /* Sphere 0 stays of species 0, so that the others of
+                 * species 1 have something to pass through. */
+                int a = 1 + (int)(urand() * (t.n - 1));
+                if (!t.alive[a])
+                    continue;
+                carom_sphere_state st;
+                CHECK_OK(carom_world_get_sphere(t.w, t.ids[a], &st));
+                int to = 1 - t.species[a], loose;
+                worst_overlap(&t, st.position, st.radius, to, a, 1e-6, &clear);
+                worst_overlap(&t, st.position, st.radius, to, a, -1e-6, &loose);
+                carom_status changed = carom_world_set_species(t.w, t.ids[a], (uint32_t)to);
+                if (changed == CAROM_OK) {
+                    CHECK(loose);
+                    t.species[a] = to;
+                    species_taken++;
+                } else {
+                    CHECK(changed == CAROM_ERR_OVERLAP && !clear);
+                    species_refused++;
+                }
             } else {
                 CHECK_OK(carom_world_advance_to(t.w, carom_world_time(t.w) + 0.3 * urand()));
-                double worst = worst_overlap(&t, NULL, 0.0, -1, 0.0, &clear);
+                double worst = worst_overlap(&t, NULL, 0.0, 0, -1, 0.0, &clear);
                 CHECK(worst < 1e-9);
                 CHECK_NEAR(carom_world_max_overlap_now(t.w), worst, 1e-9);
                 carom_stats stats;
@@ -597,12 +666,18 @@ static void test_random_ops(void)
         carom_stats stats;
         carom_world_get_stats(t.w, &stats);
         CHECK(stats.collisions == t.contacts);
+        if (def.neighbours == CAROM_NEIGHBOURS_LISTS)
+            lists_made += stats.list_rebuilds;
         contacts += t.contacts;
         carom_world_free(t.w);
     }
-    fprintf(stderr, "  %ld adds and moves taken, %ld refused, %llu contacts\n", taken, refused,
-            (unsigned long long)contacts);
+    fprintf(stderr,
+            "  %ld adds and moves taken, %ld refused; %ld species changes taken, %ld refused; "
+            "%llu contacts; %llu lists made\n",
+            taken, refused, species_taken, species_refused, (unsigned long long)contacts,
+            (unsigned long long)lists_made);
     CHECK(taken > 1000 && refused > 100 && contacts > 1000);
+    CHECK(species_taken > 100 && species_refused > 20 && lists_made > 1000);
 }
 
 /* ---- refusals ------------------------------------------------------------ */
@@ -625,13 +700,6 @@ static void test_refusals(void)
     def = carom_world_default_def();
     def.box[0] = def.box[1] = def.box[2] = 10.0;
     def.gravity[1] = -1.0;
-    w = carom_world_create(&def, NULL);
-    CHECK(carom_world_set_shear(w, 1.0) == CAROM_ERR_INVALID_ARGUMENT);
-    carom_world_free(w);
-
-    def = carom_world_default_def();
-    def.box[0] = def.box[1] = def.box[2] = 10.0;
-    def.neighbours = CAROM_NEIGHBOURS_LISTS;
     w = carom_world_create(&def, NULL);
     CHECK(carom_world_set_shear(w, 1.0) == CAROM_ERR_INVALID_ARGUMENT);
     carom_world_free(w);
@@ -729,8 +797,10 @@ int main(void)
 {
     RUN(test_refusals);
     RUN(test_reference);
+    RUN(test_reference_lists);
     RUN(test_random_ops);
     RUN(test_long_run_2d);
     RUN(test_long_run_3d);
+    RUN(test_long_run_3d_lists);
     return check_failures ? 1 : 0;
 }

@@ -6,7 +6,7 @@
  * default 0) only with a rate. A rate is refused, naming the key
  * it clashes with, where the world would refuse it (walls along x or y,
  * gravity, driven spheres, report-only response, sensing pairs, fixed
- * planes, segments, triangles or a mesh, neighbours=lists) and where the
+ * planes, segments, triangles or a mesh) and where the
  * run's other measurements assume the plain periodic box or velocities
  * that change only at contacts (thermostat, msd, rdf, viscosity,
  * bulk_viscosity, conductivity, an H5MD trajectory's counted images). */
@@ -54,8 +54,6 @@ static int refused(const config *c, const run_options *o, cli_error *error)
         return clash(c, KEY_TRIANGLES, c->value[KEY_TRIANGLES], alone, error);
     if (o->mesh)
         return clash(c, KEY_MESH, o->mesh, alone, error);
-    if (o->neighbours == CAROM_NEIGHBOURS_LISTS)
-        return clash(c, KEY_NEIGHBOURS, "lists", "a sheared box uses cells", error);
     if (o->thermostat > 0.0)
         return clash(c, KEY_THERMOSTAT, c->value[KEY_THERMOSTAT],
                      "the bath would redraw velocities about zero, not about the profile; "

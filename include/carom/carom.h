@@ -507,11 +507,11 @@ int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
  * Refused (CAROM_ERR_INVALID_ARGUMENT, naming the reason) for a rate
  * that is not finite, and in a world with walls along x or y, gravity,
  * driven spheres, report-only response, sensing pairs, growing spheres,
- * def.count_images, CAROM_NEIGHBOURS_LISTS, or fixed planes, segments or
- * triangles; the next advance fails the same way when one of these is
- * added later, or when the spheres need more than one level of cells
- * (radii spread widely, a very sparse box, spheres kept out of the grid
- * for their size): sheared worlds use cells, never neighbour lists.
+ * def.count_images, or fixed planes, segments or triangles; the next
+ * advance fails the same way when one of these is added later, or when
+ * the spheres need more than one level of cells (radii spread widely, a
+ * very sparse box, spheres kept out of the grid for their size). Dense
+ * sheared worlds use neighbour lists as others do (carom_neighbours).
  * Sphere queries and casts (carom_world_query_sphere,
  * carom_world_cast_sphere) are refused in a sheared world: they would not
  * see across the sheared boundary. carom_world_shear_offset: the
