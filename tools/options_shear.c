@@ -8,7 +8,7 @@
  * gravity, driven spheres, report-only response, sensing pairs, fixed
  * planes, segments, triangles or a mesh) and where the
  * run's other measurements assume the plain periodic box or velocities
- * that change only at contacts (thermostat, msd, rdf, viscosity,
+ * that change only at contacts (thermostat, msd, viscosity,
  * bulk_viscosity, conductivity, an H5MD trajectory's counted images). */
 #include <math.h>
 #include <string.h>
@@ -62,9 +62,6 @@ static int refused(const config *c, const run_options *o, cli_error *error)
     if (o->msd)
         return clash(c, KEY_MSD, c->value[KEY_MSD],
                      "the sheared boundary moves spheres along x: no unwrapped positions", error);
-    if (o->rdf)
-        return clash(c, KEY_RDF, c->value[KEY_RDF],
-                     "g(r) would not see pairs across the sheared boundary", error);
     const config_key transport[] = {KEY_VISCOSITY, KEY_BULK_VISCOSITY, KEY_CONDUCTIVITY};
     const int on[] = {o->viscosity, o->bulk_viscosity, o->conductivity};
     for (int k = 0; k < 3; k++)

@@ -43,26 +43,38 @@ int rdf_start(rdf *g, const carom_world *w, double r_max, size_t bins, char *err
     return 0;
 }
 
-/* Counts pair (i, j) at its nearest-image distance. */
+/* Counts pair (i, j) at its nearest-image distance. Positions are
+ * sheared ones (gather): the plain nearest image of those, then x moved
+ * back by the tilt, and to its own nearest image. */
 static void count_pair(rdf *g, size_t i, size_t j)
 {
-    double d2 = 0.0;
+    double d[3] = {0.0, 0.0, 0.0};
     for (int k = 0; k < g->dim; k++) {
-        double d = g->x[i][k] - g->x[j][k];
-        if (d > 0.5 * g->box[k])
-            d -= g->box[k];
-        else if (d < -0.5 * g->box[k])
-            d += g->box[k];
-        d2 += d * d;
+        d[k] = g->x[i][k] - g->x[j][k];
+        if (d[k] > 0.5 * g->box[k])
+            d[k] -= g->box[k];
+        else if (d[k] < -0.5 * g->box[k])
+            d[k] += g->box[k];
     }
+    if (g->tilt != 0.0) {
+        d[0] += g->tilt * d[1];
+        if (d[0] > 0.5 * g->box[0])
+            d[0] -= g->box[0];
+        else if (d[0] < -0.5 * g->box[0])
+            d[0] += g->box[0];
+    }
+    double d2 = 0.0;
+    for (int k = 0; k < g->dim; k++)
+        d2 += d[k] * d[k];
     if (d2 >= g->r_max * g->r_max)
         return;
     size_t b = (size_t)(sqrt(d2) / g->r_max * (double)g->bins);
     g->count[b < g->bins ? b : g->bins - 1] += 1.0;
 }
 
-/* Positions of the live spheres into g->x; their number, or NONE when out
- * of memory. */
+/* Positions of the live spheres into g->x (x less tilt y under shear:
+ * periodic as a plain box is); their number, or NONE when out of
+ * memory. */
 static size_t gather(rdf *g, const carom_world *w)
 {
     size_t capacity = carom_world_sphere_capacity(w);
@@ -82,6 +94,7 @@ static size_t gather(rdf *g, const carom_world *w)
         carom_sphere_state s;
         if (carom_world_get_sphere(w, id, &s) != CAROM_OK)
             continue;
+        s.position[0] -= g->tilt * s.position[1];
         for (int k = 0; k < 3; k++) {
             double x = k < g->dim ? fmod(s.position[k], g->box[k]) : 0.0;
             g->x[n][k] = x < 0.0 ? x + g->box[k] : x;
@@ -113,9 +126,9 @@ static void count_cell_pair(rdf *g, size_t here, size_t there)
 }
 
 /* The pairs of n spheres through m[k] cells along each axis, each at
- * least r_max / reach wide, m[k] >= 2 reach + 1 (so that the cells within
- * reach of one are distinct). */
-static int count_in_cells(rdf *g, size_t n, const size_t m[3], long reach)
+ * least r_max / reach wide, m[k] >= 2 reach[k] + 1 (so that the cells
+ * within reach of one are distinct). */
+static int count_in_cells(rdf *g, size_t n, const size_t m[3], const long reach[3])
 {
     size_t cells = m[0] * m[1] * m[2];
     if (cells > g->cells_capacity) {
@@ -138,7 +151,6 @@ static int count_in_cells(rdf *g, size_t n, const size_t m[3], long reach)
         g->next[i] = g->head[h];
         g->head[h] = i;
     }
-    long reach_z = g->dim == 3 ? reach : 0;
     for (long z = 0; z < (long)m[2]; z++)
         for (long y = 0; y < (long)m[1]; y++)
             for (long x = 0; x < (long)m[0]; x++) {
@@ -149,9 +161,10 @@ static int count_in_cells(rdf *g, size_t n, const size_t m[3], long reach)
                         count_pair(g, i, j);
                 /* The half of the cells within reach that come after this
                  * one: each pair of cells once. */
-                for (long dz = 0; dz <= reach_z; dz++)
-                    for (long dy = dz > 0 ? -reach : 0; dy <= reach; dy++)
-                        for (long dx = dz > 0 || dy > 0 ? -reach : 1; dx <= reach; dx++) {
+                for (long dz = 0; dz <= reach[2]; dz++)
+                    for (long dy = dz > 0 ? -reach[1] : 0; dy <= reach[1]; dy++)
+                        for (long dx = dz > 0 || dy > 0 ? -reach[0] : 1; dx <= reach[0];
+                             dx++) {
                             long o[3] = {x + dx, y + dy, z + dz};
                             for (int k = 0; k < 3; k++)
                                 o[k] = (o[k] + (long)m[k]) % (long)m[k];
@@ -163,15 +176,18 @@ static int count_in_cells(rdf *g, size_t n, const size_t m[3], long reach)
 
 /* Every pair of the n spheres in g->x once: through cells at least half
  * r_max wide where five fit along every axis, else all pairs (small or
- * narrow boxes). */
+ * narrow boxes). Under shear a pair r_max apart is up to r_max (1 +
+ * |tilt|) apart along x in the sheared positions: more cells along x. */
 static int count_pairs(rdf *g, size_t n)
 {
-    const long reach = 2;
+    const long per_rmax = 2;
+    long reach[3] = {0, 0, 0};
     size_t m[3] = {1, 1, 1};
     int fits = 1;
     for (int k = 0; k < g->dim; k++) {
-        m[k] = cells_along(g, k, n, reach);
-        fits &= m[k] >= (size_t)(2 * reach + 1);
+        reach[k] = k == 0 ? (long)ceil(per_rmax * (1.0 + fabs(g->tilt))) : per_rmax;
+        m[k] = cells_along(g, k, n, per_rmax);
+        fits &= m[k] >= (size_t)(2 * reach[k] + 1);
     }
     if (fits)
         return count_in_cells(g, n, m, reach);
@@ -183,6 +199,15 @@ static int count_pairs(rdf *g, size_t n)
 
 int rdf_sample(rdf *g, const carom_world *w)
 {
+    /* Lees-Edwards: the image above is displaced by the offset (taken
+     * in [-Lx/2, Lx/2)) along x. */
+    g->tilt = 0.0;
+    if (carom_world_shear_rate(w) != 0.0) {
+        double offset = carom_world_shear_offset(w);
+        if (offset >= 0.5 * g->box[0])
+            offset -= g->box[0];
+        g->tilt = offset / g->box[1];
+    }
     size_t n = gather(g, w);
     if (n == NONE)
         return -1;

@@ -14,7 +14,10 @@
  * count an ideal gas of the same density would give: samples *
  * N (N - 1) / (2 V) times the bin's shell volume. Positions are the
  * world's at the sample's time; all spheres count, whatever their radius
- * (for mixed sizes g(r) is the total one). */
+ * (for mixed sizes g(r) is the total one). In a sheared world
+ * (carom_world_set_shear) pairs count through the displaced images too:
+ * positions x - (offset / Ly) y are periodic as in a plain box, and a
+ * pair's x separation is moved back by the same share of its y one. */
 #ifndef CAROM_TOOLS_RDF_H
 #define CAROM_TOOLS_RDF_H
 
@@ -31,6 +34,7 @@ typedef struct rdf {
     double *count; /* pairs per bin, over all samples */
     size_t samples;
     double pairs; /* sum over samples of N (N - 1) / 2 */
+    double tilt;  /* of the sample: the shear offset over Ly, or 0 */
     /* scratch of a sample, by row: positions and the cell lists */
     size_t capacity;
     double (*x)[3];
