@@ -2513,6 +2513,34 @@ def case_sense(r):
         expect_refused(r, ["n=100", "species=2"] + keys + FAST, words, "sense %r" % keys)
 
 
+def check_shear_pressure(d, n):
+    """The sheared run's pressure tensor: symmetric; its trace over dim is
+    the pressure Z gives (the same contacts, the same kinetic energy by
+    the same rule: to round-off); -P_xy / rate, whose kinetic part is
+    sampled, agrees with the heat's eta (exact) within 3 combined errors
+    (measured 0.752 +- 0.017 against 0.744 +- 0.018); the normal stress
+    differences are small at a low rate (N1 within 4 errors of 0, N2
+    under 2% of the pressure, measured -0.003 +- 0.009 and 0.016 +-
+    0.005)."""
+    p, dim = d["shear_pressure_tensor"], d["dim"]
+    expect(len(p) == dim and all(p[a][b] == p[b][a] for a in range(dim) for b in range(dim)),
+           "shear pressure tensor %r" % p)
+    trace = sum(p[k][k] for k in range(dim)) / dim
+    z = trace * box_volume(d) / (n * d["shear_temperature"])
+    expect(abs(z / d["compressibility"] - 1) < 1e-9, "shear: tensor's Z %r, Z %r" %
+           (z, d["compressibility"]))
+    eta, err = d["shear_viscosity_virial"], d["shear_viscosity_virial_error"]
+    expect(err > 0 and abs(eta - d["shear_viscosity"]) <
+           3 * math.hypot(err, d["shear_viscosity_error"]) and
+           abs(-p[0][1] / d["shear_rate"] - eta) < 1e-12 * eta,
+           "shear: -Pxy/rate %r +- %r, from the heat %r" % (eta, err, d["shear_viscosity"]))
+    n1, n2 = d["shear_normal_stress_1"], d["shear_normal_stress_2"]
+    expect(abs(n1 - (p[0][0] - p[1][1])) < 1e-12 * trace and
+           abs(n1) < 4 * d["shear_normal_stress_1_error"] and
+           (dim == 2 and n2 is None or abs(n2) < 0.02 * trace),
+           "shear: N1 %r, N2 %r, tensor %r" % (n1, n2, p))
+
+
 def case_shear(r):
     """shear=RATE: Lees-Edwards shear flow along x, gradient along y. The
     run starts with the profile rate (y - Ly/2) added to the velocities,
@@ -2552,6 +2580,7 @@ def case_shear(r):
            abs(d["compressibility"] / 3.9738 - 1) < 0.02,
            "shear 3D: %r" % {k: d[k] for k in d if k.startswith("shear") or
                             k.startswith("compress")})
+    check_shear_pressure(d, 1000)
     comment, rows = read_xyz(final)[-1]
     box = d["box"]
     ys = [row[1] for row in rows]
@@ -2577,6 +2606,7 @@ def case_shear(r):
     eta, err, enskog = d["shear_viscosity"], d["shear_viscosity_error"], d["shear_viscosity_enskog"]
     expect(err > 0 and abs(eta - enskog) < 3 * err and abs(eta / enskog - 1) < 0.05,
            "shear 2D: eta %r +- %r, Enskog %r" % (eta, err, enskog))
+    check_shear_pressure(d, 1000)
     d = r.json(["n=500", "packing=0.3", "shear=0.5", "shear_interval=0", "equilibrate=0",
                 "time=10"])
     expect(d["shear_rescales"] == 0 and d["shear_viscosity_error"] is None and
@@ -2584,10 +2614,16 @@ def case_shear(r):
            "shear without rescaling: %r" % {k: d[k] for k in d if k.startswith("shear") or
                                             k.startswith("temperature")})
     d = r.json(["n=500", "packing=0.3", "shear=0.5", "restitution=0.9", "time=5"])
-    expect(d["shear_viscosity"] is None and d["collisions"] > 0, "shear, granular: %r" % d)
+    expect(d["shear_viscosity"] is None and d["collisions"] > 0 and
+           d["shear_viscosity_virial"] > 0 and d["shear_pressure_tensor"][0][1] < 0,
+           "shear, granular: %r" % d)
+    d = r.json(["n=200", "packing=0.3", "shear=0.5", "tangential_restitution=1", "time=2"])
+    expect(d["shear_viscosity"] is None and d["shear_viscosity_virial"] is None and
+           d["shear_pressure_tensor"][0][0] is None, "shear, rough: %r" % d)
     p = r.ok(["n=300", "shear=0.1"] + FAST)
     expect(re.search(r"shear              rate 0.1 \(Lees-Edwards\)", p.stdout) and
-           "shear viscosity    " in p.stdout, "summary lacks shear:\n%s" % p.stdout)
+           "shear viscosity    " in p.stdout and "normal stresses    N1 = Pxx - Pyy" in p.stdout and
+           "pressure tensor    xx " in p.stdout, "summary lacks shear:\n%s" % p.stdout)
     base = ["n=100", "shear=0.1"] + FAST
     for keys, words in [(["boundary=periodic,walls,periodic"], ["shear=0.1", "boundary="]),
                         (["thermostat=1"], ["shear=0.1", "thermostat=1"]),

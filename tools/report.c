@@ -120,23 +120,56 @@ static double enskog(const run_options *o, const run_result *r)
  * (elastic and smooth: spins would take energy the heat does not see);
  * Enskog's at the run's mean temperature relative to the profile, for
  * equal spheres of mass 1 that all meet. */
-static double shear_viscosity(const run_options *o, const run_result *r)
+static double reported_shear_viscosity(const run_options *o, const run_result *r)
 {
     return pairs_elastic(o) && pairs_keep_structure(o, 1) ? r->shear_viscosity : NAN;
 }
 
 static double shear_viscosity_error(const run_options *o, const run_result *r)
 {
-    return isfinite(shear_viscosity(o, r)) ? r->shear_viscosity_error : NAN;
+    return isfinite(reported_shear_viscosity(o, r)) ? r->shear_viscosity_error : NAN;
 }
 
 static double shear_enskog(const run_options *o, const run_result *r)
 {
-    if (!isfinite(shear_viscosity(o, r)) || o->init || o->radius != o->radius_max ||
+    if (!isfinite(reported_shear_viscosity(o, r)) || o->init || o->radius != o->radius_max ||
         o->pass_through.n > 0)
         return NAN;
     return carom_viscosity_enskog(o->dim, options_packing_measured(o), 2.0 * o->radius,
                                   r->shear_temperature, 1.0);
+}
+
+/* The sheared run's pressure tensor where every contact is smooth (a
+ * rough one's impulse is not along its normal). */
+static const shear_pressure *reported_shear_pressure(const run_options *o, const run_result *r)
+{
+    return pairs_keep_structure(o, 1) && r->shear_pressure.tensor[0] == r->shear_pressure.tensor[0]
+               ? &r->shear_pressure
+               : NULL;
+}
+
+static void print_value_error(FILE *out, const char *name, double value, double error)
+{
+    fprintf(out, "%s %.5g", name, value);
+    if (isfinite(error))
+        fprintf(out, " ± %.3g", error);
+}
+
+static void print_shear_pressure(const run_options *o, const run_result *r, FILE *out)
+{
+    const shear_pressure *p = reported_shear_pressure(o, r);
+    if (!p)
+        return;
+    fprintf(out, "  pressure tensor    xx %.5g, yy %.5g%s", p->tensor[0], p->tensor[1],
+            o->dim == 3 ? ", zz " : "");
+    if (o->dim == 3)
+        fprintf(out, "%.5g", p->tensor[2]);
+    fprintf(out, ", xy %.5g\n  normal stresses   ", p->tensor[3]);
+    print_value_error(out, " N1 = Pxx - Pyy", p->n1, p->n1_error);
+    if (o->dim == 3)
+        print_value_error(out, ", N2 = Pyy - Pzz", p->n2, p->n2_error);
+    print_value_error(out, "; -Pxy/rate", p->eta, p->eta_error);
+    fputc('\n', out);
 }
 
 static void print_shear(const run_options *o, const run_result *r, FILE *out)
@@ -147,7 +180,7 @@ static void print_shear(const run_options *o, const run_result *r, FILE *out)
         fprintf(out, " (rescaled every %.3g: %llu times)", r->shear_interval,
                 (unsigned long long)r->shear_rescales);
     fprintf(out, "\n");
-    double eta = shear_viscosity(o, r);
+    double eta = reported_shear_viscosity(o, r);
     if (!isfinite(eta)) {
         fprintf(out, "  shear viscosity    none (contacts that lose energy, or rough ones)\n");
         return;
@@ -158,6 +191,7 @@ static void print_shear(const run_options *o, const run_result *r, FILE *out)
     if (isfinite(shear_enskog(o, r)))
         fprintf(out, " (Enskog %.5g)", shear_enskog(o, r));
     fprintf(out, ", from the heat %.6g\n", r->shear_heat);
+    print_shear_pressure(o, r, out);
 }
 
 static void print_diffusion(const run_options *o, const run_result *r, FILE *out)
@@ -559,6 +593,25 @@ static void json_vector(FILE *out, const char *key, const double *v, int n, int 
     fputc(']', out);
 }
 
+/* A symmetric tensor's parts (shear.h) as dim rows of dim numbers. */
+static void json_shear_tensor(FILE *out, const char *key, const double parts[SHEAR_PARTS],
+                              int dim, int *first)
+{
+    static const int part[3][3] = {{0, 3, 4}, {3, 1, 5}, {4, 5, 2}};
+    json_key(out, key, first);
+    fputc('[', out);
+    for (int a = 0; a < dim; a++) {
+        fputs(a ? ", [" : "[", out);
+        for (int b = 0; b < dim; b++) {
+            if (b)
+                fputs(", ", out);
+            json_number(out, parts[part[a][b]]);
+        }
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
 /* key: v's items, each [a, b] for a pair (pairs) or [s] for a species,
  * then its `numbers` numbers. */
 static void json_species_values(FILE *out, const char *key, const species_values *v, int pairs,
@@ -647,9 +700,18 @@ void report_json(FILE *out, const run_options *o, const run_result *r)
         json_num(out, "shear_rescales", (double)r->shear_rescales, &first);
         json_num(out, "shear_temperature", r->shear_temperature, &first);
         json_num(out, "shear_heat", r->shear_heat, &first);
-        json_num(out, "shear_viscosity", shear_viscosity(o, r), &first);
+        json_num(out, "shear_viscosity", reported_shear_viscosity(o, r), &first);
         json_num(out, "shear_viscosity_error", shear_viscosity_error(o, r), &first);
         json_num(out, "shear_viscosity_enskog", shear_enskog(o, r), &first);
+        const shear_pressure *p = reported_shear_pressure(o, r);
+        double none[SHEAR_PARTS] = {NAN, NAN, NAN, NAN, NAN, NAN};
+        json_shear_tensor(out, "shear_pressure_tensor", p ? p->tensor : none, o->dim, &first);
+        json_num(out, "shear_normal_stress_1", p ? p->n1 : NAN, &first);
+        json_num(out, "shear_normal_stress_1_error", p ? p->n1_error : NAN, &first);
+        json_num(out, "shear_normal_stress_2", p ? p->n2 : NAN, &first);
+        json_num(out, "shear_normal_stress_2_error", p ? p->n2_error : NAN, &first);
+        json_num(out, "shear_viscosity_virial", p ? p->eta : NAN, &first);
+        json_num(out, "shear_viscosity_virial_error", p ? p->eta_error : NAN, &first);
     }
     if (o->thermostat > 0.0) {
         json_num(out, "thermostat_rate", o->thermostat, &first);

@@ -111,7 +111,8 @@ int shear_start(shear_run *s, carom_world *w, double rate, double offset, double
 }
 
 /* Keeps a measured interval. */
-static int keep(shear_run *s, double heat, double span, double mean_energy)
+static int keep(shear_run *s, double heat, double span, double mean_energy,
+                const double stress[SHEAR_PARTS])
 {
     if (s->count == s->room) {
         size_t room = s->room ? 2 * s->room : 256;
@@ -121,17 +122,28 @@ static int keep(shear_run *s, double heat, double span, double mean_energy)
         s->kept = kept;
         s->room = room;
     }
-    s->kept[s->count++] = (shear_interval){heat, span, mean_energy};
+    shear_interval *k = &s->kept[s->count++];
+    *k = (shear_interval){heat, span, mean_energy, {0}};
+    for (int p = 0; p < SHEAR_PARTS; p++)
+        k->stress[p] = stress[p];
     return 0;
 }
 
-/* Closes the interval that ends now (kept when measuring). */
+/* Closes the interval that ends now (kept when measuring): its heat,
+ * and its integral of P V (the kinetic part by the trapezoid rule). */
 static int close_interval(shear_run *s, const carom_world *w)
 {
     double t = carom_world_time(w), e = shear_peculiar_energy(w, s->rate);
+    double kinetic[SHEAR_PARTS], stress[SHEAR_PARTS];
+    shear_kinetic_tensor(w, s->rate, kinetic);
+    for (int p = 0; p < SHEAR_PARTS; p++) {
+        stress[p] = 0.5 * (kinetic[p] + s->kinetic[p]) * (t - s->from) + s->collided[p];
+        s->kinetic[p] = kinetic[p];
+        s->collided[p] = 0.0;
+    }
     int rc = 0;
     if (s->measuring && t > s->from)
-        rc = keep(s, e - s->energy, t - s->from, 0.5 * (e + s->energy));
+        rc = keep(s, e - s->energy, t - s->from, 0.5 * (e + s->energy), stress);
     s->from = t;
     s->energy = e;
     return rc;
@@ -152,17 +164,22 @@ int shear_rescale(shear_run *s, carom_world *w)
     if (s->energy > 0.0 && scale_velocities(w, s->rate, sqrt(target / s->energy), 0) != 0)
         return -1;
     s->energy = shear_peculiar_energy(w, s->rate);
+    shear_kinetic_tensor(w, s->rate, s->kinetic);
     s->rescales += s->measuring;
     s->next += s->interval;
     return 0;
 }
 
-void shear_measure_start(shear_run *s, const carom_world *w)
+int shear_measure_start(shear_run *s, const carom_world *w)
 {
     s->measuring = 1;
     s->rescales = 0;
     s->from = carom_world_time(w);
     s->energy = shear_peculiar_energy(w, s->rate);
+    shear_kinetic_tensor(w, s->rate, s->kinetic);
+    for (int p = 0; p < SHEAR_PARTS; p++)
+        s->collided[p] = 0.0;
+    return shear_stress_start(s, w);
 }
 
 int shear_measure_end(shear_run *s, const carom_world *w)
@@ -217,5 +234,8 @@ void shear_free(shear_run *s)
 {
     free(s->kept);
     s->kept = NULL;
+    free(s->radius);
+    s->radius = NULL;
+    s->radii = 0;
     s->count = s->room = 0;
 }

@@ -12,7 +12,16 @@
  * V (their time)), and its error is from 16 blocks of intervals (NaN with
  * fewer than 16). Whether contacts keep the energy is the caller's to
  * know (report.c gives eta only then). A rescaling is a stop of the
- * world at its time, and sets every velocity again (O(N)). */
+ * world at its time, and sets every velocity again (O(N)).
+ *
+ * The pressure tensor of the measured run (shear_stress.c) comes beside
+ * it: each interval's integral of P V, the contacts' r_ab dp^T as they
+ * come (shear_on_contact: smooth contacts, dp = impulse along the
+ * normal) and the kinetic part sum m c c^T (c = v - u(y)) by the
+ * trapezoid rule over the interval's ends. Its xy part is the same
+ * -eta rate as the heat's, but with the kinetic part sampled; the normal
+ * stress differences N1 = P_xx - P_yy and N2 = P_yy - P_zz are the
+ * fluid's answer to shear that eta does not give. */
 #ifndef CAROM_TOOLS_SHEAR_H
 #define CAROM_TOOLS_SHEAR_H
 
@@ -21,10 +30,14 @@
 
 #include "carom/carom.h"
 
-/* A measured interval between rescalings: its heat, its length, and E
- * at its middle (the mean of its ends). */
+/* The six parts of a symmetric tensor: xx, yy, zz, xy, xz, yz. */
+enum { SHEAR_PARTS = 6 };
+
+/* A measured interval between rescalings: its heat, its length, E at its
+ * middle (the mean of its ends), and the integral of P V over it. */
 typedef struct shear_interval {
     double heat, span, mean_energy;
+    double stress[SHEAR_PARTS];
 } shear_interval;
 
 typedef struct shear_run {
@@ -36,6 +49,11 @@ typedef struct shear_run {
     shear_interval *kept; /* the measured intervals */
     size_t count, room;
     uint64_t rescales;    /* in the measured run */
+    /* The current interval's kinetic tensor at its start, and its
+     * contacts' sum of r_ab dp^T so far; the radii by sphere id. */
+    double kinetic[SHEAR_PARTS], collided[SHEAR_PARTS];
+    double *radius;
+    size_t radii;
 } shear_run;
 
 /* The rescalings' interval when none is given: the time in which the
@@ -59,8 +77,8 @@ int shear_scale_to(carom_world *w, double rate, double kt, int dim);
  * 0, or -1 (out of memory, or the world's message). */
 int shear_rescale(shear_run *s, carom_world *w);
 /* The measured run starts now: its intervals are kept from here; at its
- * end, the last one is closed (0, or -1 out of memory). */
-void shear_measure_start(shear_run *s, const carom_world *w);
+ * end, the last one is closed (each 0, or -1 out of memory). */
+int shear_measure_start(shear_run *s, const carom_world *w);
 int shear_measure_end(shear_run *s, const carom_world *w);
 /* eta of the measured run (and its error, NaN with fewer than 16
  * intervals), its heat, and the mean kT of the velocities relative to the
@@ -68,5 +86,23 @@ int shear_measure_end(shear_run *s, const carom_world *w);
 double shear_viscosity(const shear_run *s, const carom_world *w, double *error, double *heat,
                        double *kt_mean);
 void shear_free(shear_run *s);
+
+/* shear_stress.c. sum m c c^T now (c the velocity relative to the
+ * profile), in parts. */
+void shear_kinetic_tensor(const carom_world *w, double rate, double out[SHEAR_PARTS]);
+/* The radii of the world's spheres, by id, for the contacts to come
+ * (0, or -1 out of memory). */
+int shear_stress_start(shear_run *s, const carom_world *w);
+/* A carom_contact_fn's work: a contact of two spheres while measuring
+ * adds its r_ab dp^T. */
+void shear_on_contact(shear_run *s, const carom_contact *c);
+/* The measured run's pressure tensor (parts), and from it with errors
+ * from 16 blocks of intervals (NaN with fewer): N1 = P_xx - P_yy,
+ * N2 = P_yy - P_zz (3D; NaN in 2D) and -P_xy / rate. */
+typedef struct shear_pressure {
+    double tensor[SHEAR_PARTS];
+    double n1, n1_error, n2, n2_error, eta, eta_error;
+} shear_pressure;
+void shear_pressure_of(const shear_run *s, const carom_world *w, shear_pressure *out);
 
 #endif

@@ -37,12 +37,13 @@ static void log_contact(void *user_data, carom_contact *contact)
         log->failed = 1;
 }
 
-/* The world's contact callback: the collision log and the stress
- * observer (viscosity=, bulk_viscosity=, conductivity=), each when there
- * is one; every contact goes to both. */
+/* The world's contact callback: the collision log, the stress observer
+ * (viscosity=, bulk_viscosity=, conductivity=) and the sheared run's
+ * pressure tensor, each when there is one; every contact goes to all. */
 typedef struct contact_observers {
     contact_log *log;        /* NULL: no collision log */
     carom_stress *stress;    /* NULL: no transport coefficient */
+    shear_run *sheared;      /* NULL: not sheared */
 } contact_observers;
 
 static void observe_contact(void *user_data, carom_contact *contact)
@@ -52,6 +53,8 @@ static void observe_contact(void *user_data, carom_contact *contact)
         log_contact(o->log, contact);
     if (o->stress)
         carom_stress_on_contact(o->stress, contact);
+    if (o->sheared)
+        shear_on_contact(o->sheared, contact);
 }
 
 /* ---- clock and progress ---- */
@@ -382,8 +385,10 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     r->mean_square_displacement = NAN;
     if (o->msd && displacement_start(&moved, w) != 0)
         return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for msd");
-    if (sheared)
-        shear_measure_start(sheared, w);
+    if (sheared && shear_measure_start(sheared, w) != 0) {
+        displacement_free(&moved);
+        return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for shear");
+    }
     int started = flux ? transport_start(flux, w) : 0;
     if (started != 0) { /* -2: Q's own conditions, conductivity='s */
         displacement_free(&moved);
@@ -468,6 +473,7 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
                                              &r->shear_heat, &r->shear_temperature);
         r->shear_rescales = sheared->rescales;
         r->shear_offset = carom_world_shear_offset(w);
+        shear_pressure_of(sheared, w, &r->shear_pressure);
         double spheres = 0.0;
         for (carom_sphere_id id = 0; id < carom_world_sphere_capacity(w); id++) {
             carom_sphere_state st;
@@ -558,7 +564,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
 {
     memset(r, 0, sizeof *r);
     contact_log log = {NULL, 0, 0};
-    contact_observers observers = {NULL, NULL};
+    contact_observers observers = {NULL, NULL, NULL};
     transport flux = {0};
     r->viscosity = r->viscosity_error = NAN;
     r->bulk_viscosity = r->bulk_viscosity_error = NAN;
@@ -621,7 +627,9 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
         }
         observers.stress = transport_observer(&flux);
     }
-    if (observers.log || observers.stress) {
+    if (o->shear != 0.0)
+        observers.sheared = &sheared_run;
+    if (observers.log || observers.stress || observers.sheared) {
         def.on_contact = observe_contact;
         def.user_data = &observers;
     }

@@ -26,6 +26,7 @@
 #include "displacement.h"
 #include "motion.h"
 #include "rdf.h"
+#include "shear.h"
 #include "options.h"
 
 typedef struct run_result {
@@ -73,6 +74,7 @@ typedef struct run_result {
     double shear_interval; /* the one given, or chosen (shear_interval_for) */
     double shear_offset;   /* the images' displacement at the end */
     uint64_t shear_rescales;
+    shear_pressure shear_pressure; /* the measured run's pressure tensor */
     double packing_compressed;       /* compress=: the packing reached */
     double compress_seconds;         /* its wall time */
 } run_result;
