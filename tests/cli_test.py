@@ -2558,7 +2558,7 @@ def case_shear(r):
     no viscosity from its heat. With neighbour lists (neighbours=lists)
     the 3D run gives the same within its errors (measured 0.718 +- 0.019
     against 0.744 +- 0.018 with cells). Refused, naming the key: walls
-    along y, a thermostat, the equilibrium routes (viscosity, rdf, msd),
+    along y, a thermostat, the equilibrium routes (viscosity, msd),
     an H5MD trajectory, shear_interval without shear, a rate that is not
     a number, and the viewer's drag= (its large sphere is left out)."""
     final = r.path("shear.xyz")
