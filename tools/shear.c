@@ -189,21 +189,43 @@ int shear_measure_end(shear_run *s, const carom_world *w)
     return rc;
 }
 
-/* eta over intervals [from, to). */
-static double eta_over(const shear_run *s, size_t from, size_t to, double volume)
+void shear_block_errors(const shear_run *s, const carom_world *w, shear_block_fn over,
+                        int values, double *error)
+{
+    enum { BLOCKS = 16, MOST = 3 };
+    for (int q = 0; q < values; q++)
+        error[q] = NAN;
+    if (s->count < BLOCKS || values > MOST)
+        return;
+    /* Blocks of whole intervals, as even as they come. */
+    double volume = carom_world_volume(w);
+    double block[BLOCKS][MOST], mean[MOST] = {0.0, 0.0, 0.0}, var[MOST] = {0.0, 0.0, 0.0};
+    for (size_t b = 0; b < BLOCKS; b++) {
+        over(s, b * s->count / BLOCKS, (b + 1) * s->count / BLOCKS, volume, block[b]);
+        for (int q = 0; q < values; q++)
+            mean[q] += block[b][q] / BLOCKS;
+    }
+    for (size_t b = 0; b < BLOCKS; b++)
+        for (int q = 0; q < values; q++)
+            var[q] += (block[b][q] - mean[q]) * (block[b][q] - mean[q]);
+    for (int q = 0; q < values; q++)
+        error[q] = sqrt(var[q] / (BLOCKS - 1) / BLOCKS);
+}
+
+/* eta over intervals [from, to) (a shear_block_fn). */
+static void eta_over(const shear_run *s, size_t from, size_t to, double volume, double *eta)
 {
     double heat = 0.0, span = 0.0;
     for (size_t k = from; k < to; k++) {
         heat += s->kept[k].heat;
         span += s->kept[k].span;
     }
-    return span > 0.0 ? heat / (s->rate * s->rate * volume * span) : NAN;
+    *eta = span > 0.0 ? heat / (s->rate * s->rate * volume * span) : NAN;
 }
 
 double shear_viscosity(const shear_run *s, const carom_world *w, double *error, double *heat,
                        double *kt_mean)
 {
-    double volume = carom_world_volume(w);
     size_t spheres = moving_spheres(w);
     double h = 0.0, span = 0.0, energy_time = 0.0;
     for (size_t k = 0; k < s->count; k++) {
@@ -214,20 +236,10 @@ double shear_viscosity(const shear_run *s, const carom_world *w, double *error, 
     *heat = h;
     *kt_mean = span > 0.0 && spheres > 0 ? energy_time / span / (0.5 * s->dim * (double)spheres)
                                          : NAN;
-    *error = NAN;
-    enum { BLOCKS = 16 };
-    if (s->count >= BLOCKS) {
-        /* Blocks of whole intervals, as even as they come. */
-        double eta[BLOCKS], mean = 0.0, var = 0.0;
-        for (size_t b = 0; b < BLOCKS; b++) {
-            eta[b] = eta_over(s, b * s->count / BLOCKS, (b + 1) * s->count / BLOCKS, volume);
-            mean += eta[b] / BLOCKS;
-        }
-        for (size_t b = 0; b < BLOCKS; b++)
-            var += (eta[b] - mean) * (eta[b] - mean);
-        *error = sqrt(var / (BLOCKS - 1) / BLOCKS);
-    }
-    return span > 0.0 ? h / (s->rate * s->rate * volume * span) : NAN;
+    shear_block_errors(s, w, eta_over, 1, error);
+    double eta;
+    eta_over(s, 0, s->count, carom_world_volume(w), &eta);
+    return eta;
 }
 
 void shear_free(shear_run *s)

@@ -86,6 +86,14 @@ int shear_measure_end(shear_run *s, const carom_world *w);
 double shear_viscosity(const shear_run *s, const carom_world *w, double *error, double *heat,
                        double *kt_mean);
 void shear_free(shear_run *s);
+/* Errors of values computed over runs of intervals: over(s, from, to,
+ * volume, out) gives them for intervals [from, to); their spread over 16
+ * blocks of whole intervals, as even as they come (NaN with fewer
+ * intervals, or more than 3 values). */
+typedef void (*shear_block_fn)(const shear_run *s, size_t from, size_t to, double volume,
+                               double *out);
+void shear_block_errors(const shear_run *s, const carom_world *w, shear_block_fn over,
+                        int values, double *error);
 
 /* shear_stress.c. sum m c c^T now (c the velocity relative to the
  * profile), in parts. */

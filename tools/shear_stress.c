@@ -53,8 +53,8 @@ void shear_on_contact(shear_run *s, const carom_contact *c)
 
 /* The tensor over intervals [from, to): the integral of P V over their
  * time and volume. */
-static double tensor_over(const shear_run *s, size_t from, size_t to, double volume,
-                          double P[SHEAR_PARTS])
+static void tensor_over(const shear_run *s, size_t from, size_t to, double volume,
+                        double P[SHEAR_PARTS])
 {
     double span = 0.0;
     for (int p = 0; p < SHEAR_PARTS; p++)
@@ -66,12 +66,14 @@ static double tensor_over(const shear_run *s, size_t from, size_t to, double vol
     }
     for (int p = 0; p < SHEAR_PARTS; p++)
         P[p] = span > 0.0 ? P[p] / (span * volume) : NAN;
-    return span;
 }
 
-/* N1, N2 and eta of a tensor. */
-static void derived(const shear_run *s, const double P[SHEAR_PARTS], double out[3])
+/* N1, N2 and eta over intervals [from, to) (a shear_block_fn). */
+static void derived_over(const shear_run *s, size_t from, size_t to, double volume,
+                         double out[3])
 {
+    double P[SHEAR_PARTS];
+    tensor_over(s, from, to, volume, P);
     out[0] = P[0] - P[1];
     out[1] = s->dim == 3 ? P[1] - P[2] : NAN;
     out[2] = -P[3] / s->rate;
@@ -79,26 +81,10 @@ static void derived(const shear_run *s, const double P[SHEAR_PARTS], double out[
 
 void shear_pressure_of(const shear_run *s, const carom_world *w, shear_pressure *out)
 {
-    double volume = carom_world_volume(w), value[3], error[3] = {NAN, NAN, NAN};
-    tensor_over(s, 0, s->count, volume, out->tensor);
-    derived(s, out->tensor, value);
-    enum { BLOCKS = 16 };
-    if (s->count >= BLOCKS) {
-        /* Blocks of whole intervals, as even as they come (as eta's). */
-        double block[BLOCKS][3], mean[3] = {0.0, 0.0, 0.0}, var[3] = {0.0, 0.0, 0.0};
-        for (size_t b = 0; b < BLOCKS; b++) {
-            double P[SHEAR_PARTS];
-            tensor_over(s, b * s->count / BLOCKS, (b + 1) * s->count / BLOCKS, volume, P);
-            derived(s, P, block[b]);
-            for (int q = 0; q < 3; q++)
-                mean[q] += block[b][q] / BLOCKS;
-        }
-        for (size_t b = 0; b < BLOCKS; b++)
-            for (int q = 0; q < 3; q++)
-                var[q] += (block[b][q] - mean[q]) * (block[b][q] - mean[q]);
-        for (int q = 0; q < 3; q++)
-            error[q] = sqrt(var[q] / (BLOCKS - 1) / BLOCKS);
-    }
+    double value[3], error[3];
+    tensor_over(s, 0, s->count, carom_world_volume(w), out->tensor);
+    derived_over(s, 0, s->count, carom_world_volume(w), value);
+    shear_block_errors(s, w, derived_over, 3, error);
     out->n1 = value[0];
     out->n1_error = error[0];
     out->n2 = value[1];
