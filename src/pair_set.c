@@ -135,6 +135,14 @@ void pair_set_visit_with(const pair_set *s, uint32_t a,
     }
 }
 
+void pair_set_visit(const pair_set *s, void (*visit)(void *ctx, uint32_t a, uint32_t b),
+                    void *ctx)
+{
+    for (size_t k = 0; k < s->capacity; k++)
+        if (s->keys[k] != 0)
+            visit(ctx, (uint32_t)(s->keys[k] >> 32), (uint32_t)s->keys[k]);
+}
+
 void pair_set_drain(pair_set *s, void (*visit)(void *ctx, uint32_t a, uint32_t b), void *ctx)
 {
     for (size_t k = 0; k < s->capacity; k++) {

@@ -31,6 +31,10 @@ void pair_set_remove_with_if(pair_set *s, uint32_t a,
  * (visit must not change the set). */
 void pair_set_visit_with(const pair_set *s, uint32_t a,
                          void (*visit)(void *ctx, uint32_t a, uint32_t b), void *ctx);
+/* Calls visit(ctx, a, b) for every pair {a, b} of the set (visit must
+ * not change the set). */
+void pair_set_visit(const pair_set *s, void (*visit)(void *ctx, uint32_t a, uint32_t b),
+                    void *ctx);
 /* Empties the set, calling visit(ctx, a, b) for each pair it held (in
  * the table's order: the same for the same inserts). */
 void pair_set_drain(pair_set *s, void (*visit)(void *ctx, uint32_t a, uint32_t b), void *ctx);

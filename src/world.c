@@ -248,6 +248,7 @@ void carom_world_free(carom_world *w)
     pair_set_free(&w->sensed);
     pair_set_free(&w->sense_placed);
     pair_set_free(&w->sense_parted);
+    free(w->sense_ended);
     free(w->bounds);
     free(w->floors);
     free(w->id_of);
@@ -431,6 +432,11 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
     carom_status st = begin_sphere_change(w, "carom_world_remove_sphere", id, &i);
     if (st != CAROM_OK)
         return st;
+    /* Its sensing contacts end here, reported at the next advance. */
+    st = world_sensing_room_to_end(w, id);
+    if (st != CAROM_OK)
+        return st;
+    world_sensing_end_unparted(w, id, NULL);
     sphere *s = &w->spheres[i];
     if (w->built) {
         if (INFO(s)->big)
@@ -445,7 +451,6 @@ carom_status carom_world_remove_sphere(carom_world *w, carom_sphere_id id)
     COUNTER(s)++; /* events of others that name it become stale */
     w->alive_count--;
     pair_set_remove_all_with(&w->lingering, id);
-    pair_set_remove_all_with(&w->sensed, id);
     pair_set_remove_all_with(&w->sense_placed, id);
     pair_set_remove_all_with(&w->sense_parted, id);
     return CAROM_OK;

@@ -420,7 +420,7 @@ carom_status world_process_until(carom_world *w, double t_end, uint64_t max_even
         world_contacts_clear(w);
     for (;;) {
         uint64_t count = 0;
-        if (w->sense_placed.count || w->sense_parted.count) {
+        if (world_sensing_pending(w)) {
             /* Sensing pairs placed overlapping: reported before any event
              * (world_sensing.c). */
             w->callback_failed = CAROM_OK;

@@ -311,6 +311,10 @@ struct carom_world {
                              were placed, to be reported (world_sensing.c) */
     pair_set sense_parted; /* sensing pairs in contact moved apart, their
                              partings to be reported (world_sensing.c) */
+    carom_contact *sense_ended; /* contacts ended without parting (a sphere
+                             removed, a pair that stopped sensing), to be
+                             reported with parting = 2 (world_sensing.c) */
+    size_t sense_ended_count, sense_ended_room;
 
     /* Neighbour-list mode (world_lists.c); list_skin 0: cells. */
     double list_skin;     /* how far a sphere may move from its centre */
@@ -963,6 +967,22 @@ carom_status world_sensing_note_moved(carom_world *w, uint32_t id);
  * it is in (counted in stats.sensed_partings), and says whether it was. */
 carom_status world_sensing_begin(carom_world *w, uint32_t i, uint32_t j);
 int world_sensing_end(carom_world *w, uint32_t i, uint32_t j);
+/* Contacts that end without parting, at a change the application makes
+ * (a removal, a species or table change): room_to_end makes room for
+ * ending every contact of sphere id (SPHERE_NONE: every contact), before
+ * the change (fails only when memory runs out, and then nothing has
+ * changed); end_unparted then ends, with the states now, those of id
+ * (SPHERE_NONE: all) for which drop(w, a, b) (ids; NULL, only with an
+ * id: all) holds,
+ * each to be reported with parting = 2 at the next processing of events
+ * (and counted in stats.sensed_partings then). */
+carom_status world_sensing_room_to_end(carom_world *w, uint32_t id);
+void world_sensing_end_unparted(carom_world *w, uint32_t id,
+                                int (*drop)(const void *w, uint32_t a, uint32_t b));
+/* Reports, before any event, the contacts ended without parting, the
+ * partings of spheres moved apart and the contacts of pairs placed
+ * overlapping (sense_ended, sense_parted, sense_placed), in that order. */
+int world_sensing_pending(const carom_world *w);
 void world_sensing_report_placed(carom_world *w);
 /* Reports sensing pair i-j now: its parting if it is in contact, else
  * its contact, overlapping by depth where it was placed (world_events.c).

@@ -20,7 +20,8 @@
  * and reported without a response (world_events.c), remembered in
  * reported[] as there; a pair reported is in contact (the world's set
  * sensed) until it parts, which is reported too; a change of mode or
- * species that stops a pair sensing ends its contact unreported. A
+ * species that stops a pair sensing ends its contact there, reported
+ * at the next advance (parting = 2, world_sensing.c). A
  * sensing pair with a driven sphere is timed by its bounds as a meeting
  * is, and lingers in contact as in a report-only world
  * (world_driven_meet.c: reported when it touches, its parting when
@@ -161,7 +162,7 @@ static int no_longer_linger(const void *ctx, uint32_t a, uint32_t b)
 }
 
 /* For the sensing pairs in contact: spheres a and b (ids) no longer
- * sense each other (their contact ends unreported). */
+ * sense each other (their contact ends without parting). */
 static int no_longer_sense(const void *ctx, uint32_t a, uint32_t b)
 {
     const carom_world *w = ctx;
@@ -177,6 +178,8 @@ static carom_status change_mode(carom_world *w, uint32_t a, uint32_t b, enum pai
     if (old == mode)
         return CAROM_OK;
     int met = spheres_species_meet(w, a, b);
+    if (world_sensing_room_to_end(w, SPHERE_NONE) != CAROM_OK)
+        return CAROM_ERR_OUT_OF_MEMORY;
     set_mode(w, a, b, mode);
     if (w->sensing && reported_reserve(w) != CAROM_OK) {
         set_mode(w, a, b, old);
@@ -199,7 +202,7 @@ static carom_status change_mode(carom_world *w, uint32_t a, uint32_t b, enum pai
     /* Every prediction again, with the new table, now: until a world is
      * built again, changes to it are checked by the next advance (as
      * growing spheres are in any case). */
-    pair_set_remove_if(&w->sensed, no_longer_sense, w);
+    world_sensing_end_unparted(w, SPHERE_NONE, no_longer_sense);
     pair_set_remove_if(&w->lingering, no_longer_linger, w);
     if (!w->built)
         return CAROM_OK;
@@ -253,6 +256,8 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
     uint8_t old = w->info[i].species;
     if (old == species)
         return CAROM_OK;
+    if (world_sensing_room_to_end(w, id) != CAROM_OK)
+        return CAROM_ERR_OUT_OF_MEMORY;
     w->info[i].species = (uint8_t)species;
     w->events_at_instant = 0;
     if (check_now(w)) {
@@ -275,7 +280,7 @@ carom_status carom_world_set_species(carom_world *w, carom_sphere_id id, uint32_
      * meet; a pair that starts to meet overlapping, in a report-only
      * world, is in contact from now (reported once it has separated). */
     pair_set_remove_with_if(&w->lingering, id, no_longer_linger, w);
-    pair_set_remove_with_if(&w->sensed, id, no_longer_sense, w);
+    world_sensing_end_unparted(w, id, no_longer_sense);
     if (!w->built)
         return CAROM_OK;
     /* From now: a pair that passed through each other since either

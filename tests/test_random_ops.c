@@ -88,7 +88,7 @@ static struct {
     int worlds;
     long taken, refused, deferred, through_adds;
     int sensing_worlds;
-    uint64_t sensed, parted;
+    uint64_t sensed, parted, ended;
 } species_totals;
 
 typedef struct trial {
@@ -115,7 +115,11 @@ typedef struct trial {
     uint64_t sensed;                  /* their contacts seen by the callback */
     uint64_t parted;                  /* and their partings */
     unsigned char *inside;            /* sensing world: by ids i * MAX_IDS + j,
-                                         1 while the pair is in contact */
+                                         1 while the pair is in contact, 2
+                                         when it has ended at a removal or
+                                         change, to be reported at the next
+                                         advance */
+    uint64_t ended, ends_due;         /* those reports seen, and due */
     uint64_t out_of_turn;             /* a contact of a pair in contact, or a
                                          parting of one that is not */
     long taken, refused, deferred, through_adds;
@@ -129,6 +133,19 @@ static int meets(const trial *t, uint32_t a, uint32_t b)
 static void count_contact(void *user_data, carom_contact *c)
 {
     trial *t = user_data;
+    if (c->kind == CAROM_CONTACT_SPHERE && c->parting == 2) {
+        /* A contact ended at a removal or a change: due, and no longer
+         * sensing or with a removed sphere. */
+        CHECK(t->sensing && c->i < MAX_IDS && c->j < MAX_IDS && c->impulse == 0.0);
+        if (c->i < MAX_IDS && c->j < MAX_IDS) {
+            unsigned char *f = &t->inside[c->i * MAX_IDS + c->j];
+            t->out_of_turn += *f != 2;
+            *f = t->inside[c->j * MAX_IDS + c->i] = 0;
+        }
+        t->parted++;
+        t->ended++;
+        return;
+    }
     if (c->kind == CAROM_CONTACT_SPHERE) {
         int apart = c->i >= MAX_IDS || c->j >= MAX_IDS ||
                     !meets(t, t->kind_of_id[c->i], t->kind_of_id[c->j]);
@@ -151,21 +168,31 @@ static void count_contact(void *user_data, carom_contact *c)
     }
 }
 
-/* Sphere id's sensing contacts end unreported (removed). */
-static void forget_contacts_of(trial *t, carom_sphere_id id)
+/* Pair i-j in contact ends (a removal or a change): its report is due
+ * at the next advance. */
+static void end_due(trial *t, uint32_t i, uint32_t j)
 {
-    for (int o = 0; t->inside && o < MAX_IDS; o++)
-        t->inside[id * MAX_IDS + (uint32_t)o] = t->inside[(uint32_t)o * MAX_IDS + id] = 0;
+    if (t->inside[i * MAX_IDS + j] != 1)
+        return;
+    t->inside[i * MAX_IDS + j] = t->inside[j * MAX_IDS + i] = 2;
+    t->ends_due++;
 }
 
-/* The contacts of pairs that no longer sense each other end unreported
- * (a species or the table changed). */
-static void forget_unsensed(trial *t)
+/* Sphere id's sensing contacts end (removed). */
+static void end_contacts_of(trial *t, carom_sphere_id id)
+{
+    for (uint32_t o = 0; t->inside && o < MAX_IDS; o++)
+        end_due(t, id, o);
+}
+
+/* The contacts of pairs that no longer sense each other end (a species
+ * or the table changed). */
+static void end_unsensed(trial *t)
 {
     for (uint32_t i = 0; t->inside && i < MAX_IDS; i++)
-        for (uint32_t j = 0; j < MAX_IDS; j++)
-            if (t->inside[i * MAX_IDS + j] && meets(t, t->kind_of_id[i], t->kind_of_id[j]))
-                t->inside[i * MAX_IDS + j] = 0;
+        for (uint32_t j = i + 1; j < MAX_IDS; j++)
+            if (meets(t, t->kind_of_id[i], t->kind_of_id[j]))
+                end_due(t, i, j);
 }
 
 /* Every sensing pair in contact touches or overlaps, and every one that
@@ -316,6 +343,9 @@ static void check_motion(trial *t, totals before, uint64_t contacts_before,
     CHECK(t->through_contacts == 0);
     CHECK(t->sensed == st.sensed_contacts);
     CHECK(t->parted == st.sensed_partings && t->out_of_turn == 0);
+    /* The contacts ended at removals and changes: reported at the next
+     * call that processes events (not a sort). */
+    CHECK(t->ended == t->ends_due || strcmp(after, "a sort") == 0);
     check_sensed_contacts(t, after);
     if (t->driven) {
         CHECK(st.late_contacts == 0); /* the forces keep to their bounds */
@@ -454,7 +484,7 @@ static void op_remove(trial *t, rng *r)
     if (t->alive[k]) {
         CHECK_OK(st);
         t->alive[k] = 0;
-        forget_contacts_of(t, t->ids[k]);
+        end_contacts_of(t, t->ids[k]);
     } else {
         CHECK(st == CAROM_ERR_NO_SUCH_SPHERE);
     }
@@ -665,7 +695,7 @@ static void op_set_species(trial *t, rng *r)
     carom_status st = carom_world_set_species(t->w, id, to);
     if (judge_change(t, st, least, least_new, &undo)) {
         t->kind[k] = t->kind_of_id[id] = to;
-        forget_unsensed(t);
+        end_unsensed(t);
         if (undo) {
             CHECK_OK(carom_world_set_species(t->w, id, before.species));
             t->kind[k] = t->kind_of_id[id] = before.species;
@@ -717,7 +747,7 @@ static void op_set_pass_through(trial *t, rng *r)
         uint32_t table[CAROM_SPECIES_MAX];
         memcpy(table, t->pass, sizeof table);
         memcpy(t->pass, after, sizeof after);
-        forget_unsensed(t);
+        end_unsensed(t);
         if (undo) {
             CHECK_OK(set_apart(t, a, b, !pass));
             memcpy(t->pass, table, sizeof table);
@@ -944,6 +974,7 @@ static void run_trial(uint64_t seed, int config, int operations)
         species_totals.sensing_worlds += t.sensing;
         species_totals.sensed += t.sensed;
         species_totals.parted += t.parted;
+        species_totals.ended += t.ended;
     }
     carom_world_free(t.w);
     free(t.inside);
@@ -963,9 +994,11 @@ int main(void)
            "advance; %ld adds overlapping spheres passed through\n",
            species_totals.worlds, species_totals.taken, species_totals.refused,
            species_totals.deferred, species_totals.through_adds);
-    printf("%d of them sensing: %llu sensed contacts, %llu partings\n",
+    printf("%d of them sensing: %llu sensed contacts, %llu partings (%llu of them ended at a "
+           "removal or change)\n",
            species_totals.sensing_worlds, (unsigned long long)species_totals.sensed,
-           (unsigned long long)species_totals.parted);
+           (unsigned long long)species_totals.parted, (unsigned long long)species_totals.ended);
+    CHECK(species_totals.ended > 10);
     CHECK(species_totals.sensing_worlds > 50 && species_totals.sensed > 100);
     CHECK(species_totals.parted > species_totals.sensed / 2);
     return CHECK_REPORT();

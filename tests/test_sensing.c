@@ -33,7 +33,8 @@
  *   at it, with their depth); a sphere moved away parts at the next
  *   advance, one moved within stays in contact; removing a sphere, or a
  *   change after which the pair no longer senses, ends the contact
- *   unreported, and a change after which it senses overlapping is
+ *   there, reported at the next advance (parting = 2) with the states
+ *   of then, and a change after which it senses overlapping is
  *   reported at the next advance; a callback that stops the two as they
  *   touch leaves them in contact for good;
  * - the three modes of a pair exclude each other; a change that makes
@@ -74,6 +75,8 @@ typedef struct sense_log {
     report *r;
     size_t n;
     uint64_t collisions, sensed, parted, impulses_in_sensed;
+    int push_at_end;         /* the callback changes the velocities of a
+                                contact ended at a removal or change */
     const uint32_t *species; /* by id */
     double gap_tol;          /* of a report, relative to the contact distance */
     /* Driven spheres go round circles about centre (the z of a circle
@@ -105,6 +108,25 @@ static void on_contact(void *user, carom_contact *c)
     sense_log *log = user;
     if (c->kind != CAROM_CONTACT_SPHERE)
         return;
+    if (c->parting == 2) {
+        /* Ended at a removal or a change: the pair may no longer sense,
+         * a sphere may be gone; the report says how things were. */
+        CHECK(log->n < MAX_REPORTS);
+        if (log->n >= MAX_REPORTS)
+            return;
+        log->parted++;
+        report *r = &log->r[log->n++];
+        *r = (report){.t = c->time, .i = c->i, .j = c->j, .parting = 2, .depth = c->depth};
+        for (int k = 0; k < 3; k++) {
+            r->x[1][k] = c->normal[k]; /* the normal from i to j, not a place */
+            r->v[0][k] = c->velocity_after[0][k];
+            r->v[1][k] = c->velocity_after[1][k];
+        }
+        if (log->push_at_end)
+            for (int k = 0; k < 3; k++)
+                c->velocity_after[0][k] = c->velocity_after[1][k] = 5.0;
+        return;
+    }
     if (!senses(log, c->i, c->j)) {
         log->collisions++;
         return;
@@ -718,7 +740,8 @@ static carom_world *contact_world(sense_log *log, const uint32_t *species, int s
 
 /* Contacts end when the pair parts, whatever changed the velocities, or
  * when a sphere is moved away (the parting reported at the next advance);
- * unreported when a sphere is removed or the pair stops sensing. A pair
+ * when a sphere is removed or the pair stops sensing, there, reported at
+ * the next advance with parting = 2. A pair
  * placed overlapping (by a move, a species or table change) is reported
  * at the next advance, with its depth. */
 static void test_parting_rules(void)
@@ -735,13 +758,31 @@ static void test_parting_rules(void)
     if (log.n == 2)
         CHECK_NEAR(log.r[1].t, 2.5, 1e-12);
     free_world(w, &log);
-    /* Removed: no parting. */
-    w = contact_world(&log, species, 0);
-    CHECK_OK(carom_world_remove_sphere(w, 1));
-    CHECK_OK(carom_world_advance_to(w, 10.0));
-    carom_world_get_stats(w, &st);
-    CHECK(log.n == 1 && st.sensed_contacts == 1 && st.sensed_partings == 0);
-    free_world(w, &log);
+    /* Removed at t = 2: its contact ends there, reported at the next
+     * advance's start with the states of t = 2 (the mover at x = 9,
+     * overlapping by 0.5, normal from the mover to the sensor), and
+     * nothing after. */
+    for (int moved = 0; moved < 2; moved++) {
+        w = contact_world(&log, species, 0);
+        if (moved) /* moved clear first: its parting is due, then it is gone */
+            CHECK_OK(carom_world_set_position(w, 1, away));
+        CHECK_OK(carom_world_remove_sphere(w, 1));
+        carom_world_get_stats(w, &st);
+        CHECK(st.sensed_partings == 0); /* counted as reported */
+        CHECK_OK(carom_world_advance_to(w, 10.0));
+        carom_world_get_stats(w, &st);
+        CHECK(log.n == 2 && st.sensed_contacts == 1 && st.sensed_partings == 1);
+        if (log.n == 2) {
+            const report *e = &log.r[1];
+            CHECK(e->parting == 2 && e->t == 2.0 && e->i == 1 && e->j == 0);
+            CHECK_NEAR(e->depth, moved ? 0.0 : 0.5, 1e-12);
+            for (int k = 0; k < 3; k++) {
+                CHECK(e->v[0][k] == (k == 0 ? 1.0 : 0.0) && e->v[1][k] == 0.0);
+                CHECK_NEAR(e->x[1][k], k == 0 ? 1.0 : 0.0, 1e-15); /* the normal */
+            }
+        }
+        free_world(w, &log);
+    }
     /* Moved clear: its parting at t = 2, at the next advance; it comes to
      * touch again from x = 3 at t = 2 + 5.5, and parts at 2 + 8.5. */
     w = contact_world(&log, species, 0);
@@ -764,25 +805,37 @@ static void test_parting_rules(void)
     if (log.n == 2)
         CHECK_NEAR(log.r[1].t, 3.0, 1e-12);
     free_world(w, &log);
-    /* To a species that passes through the sensor and back at t = 3,
-     * overlapping it (centre on centre): the contact ended at the change,
-     * unreported; the new one is reported at t = 3 with its depth, 1.5,
-     * and its parting at t = 4.5. The same through the table. */
+    /* To a species that passes through the sensor at t = 2 and back at
+     * t = 3, overlapping it (centre on centre): the contact ended at the
+     * first change, reported at the next advance's start as it was then
+     * (a callback's velocities for it not taken); the new one is
+     * reported at t = 3 with its depth, 1.5, and its parting at t = 4.5.
+     * The same through the table. */
     for (int by_table = 0; by_table < 2; by_table++) {
         w = contact_world(&log, species, 0);
+        log.push_at_end = 1;
         CHECK_OK(by_table ? carom_world_set_pass_through(w, 0, 1, 1)
                           : carom_world_set_species(w, 1, 2));
         CHECK_OK(carom_world_advance_to(w, 3.0));
-        CHECK(log.n == 1);
+        CHECK(log.n == 2 && log.r[1].parting == 2);
+        if (log.n == 2) {
+            CHECK(log.r[1].t == 2.0 && (by_table || log.r[1].i == 1));
+            CHECK_NEAR(log.r[1].depth, 0.5, 1e-12);
+        }
+        carom_sphere_state s0, s1;
+        CHECK_OK(carom_world_get_sphere(w, 0, &s0));
+        CHECK_OK(carom_world_get_sphere(w, 1, &s1));
+        CHECK(s0.velocity[0] == 0.0 && s1.velocity[0] == 1.0 && s1.position[0] == 10.0);
         CHECK_OK(by_table ? carom_world_set_sense(w, 0, 1, 1) : carom_world_set_species(w, 1, 1));
         CHECK_OK(carom_world_advance_to(w, 6.0));
         carom_world_get_stats(w, &st);
-        CHECK(log.n == 3 && !log.r[1].parting && log.r[2].parting && st.sensed_partings == 1);
-        if (log.n == 3) {
-            CHECK(log.r[1].t == 3.0);
-            CHECK_NEAR(log.r[1].depth, 1.5, 1e-12);
-            CHECK_NEAR(log.r[2].t, 4.5, 1e-12);
-            CHECK(log.r[2].depth == 0.0);
+        CHECK(log.n == 4 && !log.r[2].parting && log.r[3].parting == 1 &&
+              st.sensed_partings == 2 && st.sensed_contacts == 2);
+        if (log.n == 4) {
+            CHECK(log.r[2].t == 3.0);
+            CHECK_NEAR(log.r[2].depth, 1.5, 1e-12);
+            CHECK_NEAR(log.r[3].t, 4.5, 1e-12);
+            CHECK(log.r[3].depth == 0.0);
         }
         free_world(w, &log);
     }

@@ -153,7 +153,17 @@ typedef struct carom_contact {
     int parting;      /* 1: two spheres that sense each other
                          (carom_world_set_sense), reported when they came
                          to touch, part now (the normal points from i to j
-                         as they separate); 0 for every other contact */
+                         as they separate); 2: their contact ended without
+                         their parting, at a change the application made:
+                         sphere i was removed, or the pair no longer
+                         senses (a species or table change); reported at
+                         the start of the next call that processes
+                         events, at the time of the change, with the
+                         velocities and normal of then and depth their
+                         overlap (0 if apart); a removed sphere's id no
+                         longer names a sphere, and changes to
+                         velocity_after are not taken; 0 for every other
+                         contact */
 } carom_contact;
 
 typedef void (*carom_contact_fn)(void *user_data, carom_contact *contact);
@@ -315,7 +325,11 @@ typedef struct carom_stats {
                                    (carom_world_set_sense; not among the
                                    collisions) */
     uint64_t sensed_partings;   /* partings of sensing pairs in contact
-                                   reported (carom_contact.parting) */
+                                   reported (carom_contact.parting 1, or 2
+                                   for a contact ended at a removal or
+                                   change): after every advance, the pairs
+                                   in contact are sensed_contacts minus
+                                   this */
 } carom_stats;
 
 typedef struct carom_world carom_world;
@@ -458,11 +472,13 @@ carom_status carom_world_set_species(carom_world *world, carom_sphere_id id, uin
  * world's time, with depth > 0 the overlap; a sphere moved
  * (carom_world_set_position) keeps the contacts it still overlaps, and
  * the others' partings are reported there too. Every contact reported
- * has exactly one parting, reported when the pair parts, unless it ends
- * first without a report: when either sphere is removed, or the pair
- * stops sensing (a change of species or of this table). So the pairs in
- * contact are those that overlap, after every advance. The contacts are
- * counted in carom_stats.sensed_contacts, the partings in
+ * has exactly one parting (a game engine's end of touch): reported when
+ * the pair parts, or, when either sphere is removed or the pair stops
+ * sensing (a change of species or of this table) first, with parting = 2
+ * at the start of the next call that processes events (before the
+ * partings and contacts of spheres placed). So the pairs in contact are
+ * those that overlap, after every advance. The contacts are counted in
+ * carom_stats.sensed_contacts, the partings (both kinds) in
  * sensed_partings, neither among the
  * collisions (and add nothing to the virial). Every other pair goes on
  * as before: a sphere may collide with some species and sense others.

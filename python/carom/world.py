@@ -60,13 +60,18 @@ class Contact:
     segment: wall = its index) or "triangle" (a fixed triangle: wall = its
     index); j is None but for spheres, wall None for spheres.
     parting is True when two spheres that sense each other
-    (World.set_sense), reported as they came to touch, part now.
+    (World.set_sense), reported as they came to touch, part now, and
+    also when their contact ended without their parting; ended is True
+    then: sphere i was removed or the pair no longer senses (a species
+    or table change), reported at the next advance's start with the
+    time and states of the change (a removed sphere's id no longer
+    names a sphere; velocity_after is not taken).
     velocity_after is a writable 2 x 3 array (rows i and j): what
     it holds when the callback returns is the response.
     """
 
     __slots__ = ("kind", "time", "i", "j", "wall", "normal", "impulse", "depth",
-                 "parting", "velocity_after")
+                 "parting", "ended", "velocity_after")
 
     def __init__(self, c):
         kinds = {number: name for name, number in _library.CONTACT_KIND.items()}
@@ -80,6 +85,7 @@ class Contact:
         self.impulse = c.impulse
         self.depth = c.depth
         self.parting = bool(c.parting)
+        self.ended = c.parting == 2
         self.velocity_after = np.array([list(c.velocity_after[0]), list(c.velocity_after[1])])
 
     def __repr__(self):
@@ -451,7 +457,9 @@ class World:
         is reported (callback, recorded contacts) with impulse 0, counted
         in get_stats().sensed_contacts, not among the collisions; and
         when the two part again, reported with Contact.parting True
-        (counted in sensed_partings). Two placed overlapping (added,
+        (counted in sensed_partings; a contact that a removal or a change
+        of species or table ends is reported at the next advance with
+        Contact.ended True too). Two placed overlapping (added,
         moved, or by a change of species or of the table) are reported
         at the next advance's start, with Contact.depth their overlap, so
         that the pairs in contact are those that overlap. A sensor, a

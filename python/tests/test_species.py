@@ -281,6 +281,42 @@ def test_driven_spheres_pass_through_by_species_too():
     assert orbit_through_three(False) == {1, 2, 3}
 
 
+def test_sensing_contacts_ended_by_a_removal_or_a_change():
+    """A contact that a change of species or a removal ends is reported at
+    the next advance's start as it was at the change (Contact.parting and
+    Contact.ended True; recorded with parting 2), counted among the
+    partings. The head-on disks (radius 0.5) touch at t = 2.5; b changes
+    to a species that passes through a's at 2.75 (overlapping by 0.5) and
+    back at 2.85 (its contact
+    placed overlapping, by 0.7); a is removed at 2.95 (overlapping by
+    0.9)."""
+    world, a, b, seen = head_on(False)
+    world.set_sense(1, 2)
+    world.set_pass_through(1, 3)
+    world.advance_to(2.75)
+    world.set_species(b, 3)
+    world.advance_to(2.85)
+    world.set_species(b, 2)
+    world.advance_to(2.95)
+    world.remove_sphere(a)
+    world.advance_to(3.05)
+    touches = [c for c in seen if c.kind == "sphere"]
+    assert [(c.parting, c.ended) for c in touches] == [
+        (False, False), (True, True), (False, False), (True, True)]
+    assert [c.time for c in touches] == pytest.approx([2.5, 2.75, 2.85, 2.95], abs=1e-12)
+    assert [c.depth for c in touches] == pytest.approx([0.0, 0.5, 0.7, 0.9], abs=1e-12)
+    changed, removed = touches[1], touches[3]
+    assert (changed.i, changed.j, removed.i, removed.j) == (b, a, a, b)
+    assert changed.normal == pytest.approx((-1.0, 0.0, 0.0))  # from b towards a
+    assert removed.normal == pytest.approx((1.0, 0.0, 0.0))
+    assert removed.velocity_after.tolist() == [[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]]
+    assert world.recorded_contacts()["parting"].tolist() == [2]  # this advance's
+    stats = world.get_stats()
+    assert stats.sensed_contacts == 2 and stats.sensed_partings == 2
+    world.advance_to(10)
+    assert len([c for c in seen if c.kind == "sphere"]) == 4
+
+
 def test_sensing_species_pass_through_and_report_each_contact():
     """World.set_sense: the head-on disks pass through each other and are
     reported once, at t = 2.5 (impulse 0, velocities unchanged), counted
