@@ -12,7 +12,15 @@
  * unless the application sets the image (carom_world_set_image, for a
  * restart: bookkeeping only, the dynamics do not change). Without
  * def.count_images nothing is kept (w->image is NULL) and
- * carom_world_get_image refuses. */
+ * carom_world_get_image refuses.
+ *
+ * Under Lees-Edwards shear (world_shear.c) a sphere through the sheared
+ * boundary n times has its y image moved by n and its x image by
+ * -n wraps (world_shear_wraps, at the time of its stored state), so that
+ * x + (ix + iy wraps(t)) Lx + iy offset(t) changes only as the sphere
+ * moves: carom_world_get_image reports ix + iy wraps(t) along x, and the
+ * unwrapped x is the position plus image Lx plus the y image times the
+ * offset now. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,18 +74,40 @@ void world_wrap_into_box(carom_world *w, uint32_t slot, int axis)
     world_note_wrap(w, slot, axis, world_wrap_coordinate(x, w->def.box[axis]));
 }
 
+/* What the image reported for sphere id adds to the stored one now:
+ * the wraps of its position now into the box, as carom_world_get_sphere
+ * makes them (under shear, y through the sheared boundary first, its x
+ * shifted by the offset then), and under shear the offset's wraps times
+ * the stored y image along x (world_shear_wraps). */
+static void reported_minus_stored(const carom_world *w, carom_sphere_id id, int64_t add[3])
+{
+    double x[3], v[3];
+    world_true_state(w, world_slot_of(w, id), w->time, x, v);
+    for (int k = 0; k < 3; k++)
+        add[k] = 0;
+    if (w->shear_rate != 0.0) {
+        add[1] = world_wrap_coordinate(&x[1], w->def.box[1]);
+        x[0] -= (double)add[1] * world_shear_offset(w, w->time);
+        add[0] = w->image[id][1] * world_shear_wraps(w, w->time);
+    }
+    for (int k = 0; k < 3; k++)
+        if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC &&
+            !(k == 1 && w->shear_rate != 0.0))
+            add[k] += world_wrap_coordinate(&x[k], w->def.box[k]);
+}
+
 carom_status carom_world_get_image(const carom_world *w, carom_sphere_id id, int64_t image[3])
 {
     if (!w->image)
         return CAROM_ERR_INVALID_ARGUMENT;
     if (id >= w->count || !w->info[world_slot_of(w, id)].alive)
         return CAROM_ERR_NO_SUCH_SPHERE;
-    double x[3], v[3];
-    world_true_state(w, world_slot_of(w, id), w->time, x, v);
+    int64_t add[3];
+    reported_minus_stored(w, id, add);
     for (int k = 0; k < 3; k++) {
         image[k] = 0;
         if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
-            image[k] = w->image[id][k] + world_wrap_coordinate(&x[k], w->def.box[k]);
+            image[k] = w->image[id][k] + add[k];
     }
     return CAROM_OK;
 }
@@ -96,12 +126,16 @@ carom_status carom_world_set_image(carom_world *w, carom_sphere_id id, const int
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %u: image %lld along axis %d, which is not periodic",
                               (unsigned)id, (long long)image[k], k);
-    /* The stored count plus the wrap of the true position now is what
-     * carom_world_get_image reports: store the difference. */
-    double x[3], v[3];
-    world_true_state(w, world_slot_of(w, id), w->time, x, v);
-    for (int k = 0; k < w->def.dim; k++)
-        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
-            w->image[id][k] = image[k] - world_wrap_coordinate(&x[k], w->def.box[k]);
+    /* The stored count plus what the position now adds is what
+     * carom_world_get_image reports: store the difference (y first: the
+     * offset's wraps along x count its stored image). */
+    int64_t add[3];
+    reported_minus_stored(w, id, add);
+    for (int k = 2; k >= 0; k--) {
+        if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
+            w->image[id][k] = image[k] - add[k];
+        if (k == 1 && w->shear_rate != 0.0)
+            reported_minus_stored(w, id, add);
+    }
     return CAROM_OK;
 }

@@ -369,8 +369,10 @@ struct carom_world {
     int sensing;
     /* Lees-Edwards shear (world_shear.c): 0, or the rate; shear_speed =
      * rate Ly, the speed of the image above; the offset at time t is
-     * shear_base + shear_speed t (mod Lx). */
+     * shear_base + shear_speed t (mod Lx); shear_wraps, so that the
+     * count of its wraps (world_shear_wraps) goes on through changes. */
     double shear_rate, shear_speed, shear_base;
+    int64_t shear_wraps;
     /* Contact laws by species (world_contact_laws.c): def's, and the
      * tables, NULL until a pair (a species) is set, then every entry;
      * whether some law in force is rough. */
@@ -763,6 +765,13 @@ static inline int world_is_nearest_image(const carom_world *w, const double d[3]
 /* world_shear.c (Lees-Edwards boundaries; w->shear_rate != 0). The
  * image above's displacement along x at time t, in [0, Lx). */
 double world_shear_offset(const carom_world *w, double t);
+/* How many times the offset has wrapped from Lx back to 0 (less those
+ * from 0 up to Lx, at a negative rate) at time t: the offset plus this
+ * times Lx grows continuously at shear_speed, through changes of rate
+ * (0 when the shear starts) and of the offset (which jumps alone). The
+ * unwrapped x of a sphere whose y image is iy is x + (ix + iy wraps) Lx
+ * + iy offset, ix and iy as world_images.c stores them. */
+int64_t world_shear_wraps(const carom_world *w, double t);
 /* The shift to add to xb (positions at time t) to get the image of b
  * nearest to xa, across the sheared boundary too, and that image's
  * velocity offset along x (dvx may be NULL). */

@@ -35,11 +35,31 @@
 #include "vec.h"
 #include "world_internal.h"
 
-double world_shear_offset(const carom_world *w, double t)
+/* The offset at t, in [0, Lx), and (wraps) the count of Lx it has
+ * wrapped through to get there: shear_base + shear_speed t is
+ * offset + (wraps - shear_wraps) Lx. */
+static double offset_and_wraps(const carom_world *w, double t, int64_t *wraps)
 {
     double L = w->def.box[0];
-    double d = fmod(w->shear_base + fmod(w->shear_speed * t, L), L);
-    return d < 0.0 ? d + L : d;
+    double travel = w->shear_speed * t, r = fmod(travel, L); /* exact */
+    double d = fmod(w->shear_base + r, L);
+    double offset = d < 0.0 ? d + L : d;
+    if (wraps)
+        *wraps = w->shear_wraps + (int64_t)round((travel - r) / L) +
+                 (int64_t)round((w->shear_base + r - offset) / L);
+    return offset;
+}
+
+double world_shear_offset(const carom_world *w, double t)
+{
+    return offset_and_wraps(w, t, NULL);
+}
+
+int64_t world_shear_wraps(const carom_world *w, double t)
+{
+    int64_t wraps;
+    offset_and_wraps(w, t, &wraps);
+    return wraps;
 }
 
 void world_shear_image(const carom_world *w, double t, const double xa[3], const double xb[3],
@@ -71,9 +91,14 @@ int world_shear_leaves(const carom_world *w, uint32_t i, int up)
 static void move_through(carom_world *w, uint32_t slot, double n)
 {
     sphere *s = &w->spheres[slot];
+    int64_t wraps;
     s->x[1] -= n * w->def.box[1];
-    s->x[0] -= n * world_shear_offset(w, s->t);
+    s->x[0] -= n * offset_and_wraps(w, s->t, &wraps);
     s->v[0] -= n * w->shear_speed;
+    /* Unwrapped (world_images.c): y's image counts the crossing; x's,
+     * the offset's wraps that the shift left out. */
+    world_note_wrap(w, slot, 1, (int64_t)n);
+    world_note_wrap(w, slot, 0, -(int64_t)n * wraps);
     world_wrap_into_box(w, slot, 0);
 }
 
@@ -281,8 +306,6 @@ const char *world_shear_refusal(const carom_world *w)
         return "sensing pairs (carom_world_set_sense)";
     if (w->growth_rate > 0.0)
         return "growing spheres (carom_world_set_growth)";
-    if (w->def.count_images)
-        return "counted images (def.count_images)";
     if (w->nplanes || w->nsegments_given || w->ntriangles_given)
         return "fixed planes, segments or triangles";
     return NULL;
@@ -312,11 +335,19 @@ carom_status carom_world_set_shear(carom_world *w, double rate)
                               "Lees-Edwards shear (carom_world_set_shear) is not supported with %s",
                               refused);
     }
-    /* The offset goes on from where it is: images do not jump. */
-    double offset = w->shear_rate != 0.0 ? world_shear_offset(w, w->time) : 0.0;
+    /* The offset goes on from where it is: images do not jump; nor do
+     * the offset's wraps (0 from no shear), so that unwrapped positions
+     * do not either. */
+    int64_t wraps = 0;
+    double offset = w->shear_rate != 0.0 ? offset_and_wraps(w, w->time, &wraps) : 0.0;
+    if (rate == 0.0 && w->image) /* the x images keep the wraps they had */
+        for (uint32_t id = 0; id < w->count; id++)
+            w->image[id][0] += w->image[id][1] * wraps;
     w->shear_rate = rate;
     w->shear_speed = rate * w->def.box[1];
     w->shear_base = offset - fmod(w->shear_speed * w->time, w->def.box[0]);
+    w->shear_wraps = 0;
+    w->shear_wraps = wraps - world_shear_wraps(w, w->time);
     /* The grid's y axis wraps or not, and every event changes: built
      * again by the next advance (O(N)). */
     if (w->built)
@@ -336,7 +367,10 @@ carom_status carom_world_set_shear_offset(carom_world *w, double offset)
                           "carom_world_set_shear_offset: the world is not sheared "
                           "(carom_world_set_shear first)");
     double L = w->def.box[0];
+    int64_t wraps = world_shear_wraps(w, w->time);
     w->shear_base = fmod(offset, L) - fmod(w->shear_speed * w->time, L);
+    w->shear_wraps = 0; /* the wraps go on: only the offset jumps */
+    w->shear_wraps = wraps - world_shear_wraps(w, w->time);
     /* The images jumped: every pair is checked again, and every event
      * predicted again, by the next advance. */
     for (uint32_t i = 0; i < w->count; i++)

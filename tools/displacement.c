@@ -14,6 +14,7 @@ static int unwrapped_now(const carom_world *w, carom_sphere_id id, double u[3], 
     const carom_world_def *def = carom_world_get_def(w);
     for (int k = 0; k < 3; k++)
         u[k] = s.position[k] + (double)image[k] * def->box[k];
+    u[0] += (double)image[1] * carom_world_shear_offset(w); /* 0 unsheared */
     *mass = s.mass;
     return 1;
 }
@@ -21,6 +22,7 @@ static int unwrapped_now(const carom_world *w, carom_sphere_id id, double u[3], 
 int displacement_start(displacement *d, const carom_world *w)
 {
     d->n = carom_world_sphere_capacity(w);
+    d->first_axis = carom_world_shear_rate(w) != 0.0;
     d->start = malloc((d->n ? d->n : 1) * sizeof *d->start);
     d->live = calloc(d->n ? d->n : 1, 1);
     if (!d->start || !d->live) {
@@ -43,7 +45,7 @@ double displacement_msd(const displacement *d, const carom_world *w)
         double u[3], mass;
         if (!d->live[id] || !unwrapped_now(w, id, u, &mass))
             continue;
-        for (int k = 0; k < dim; k++)
+        for (int k = d->first_axis; k < dim; k++)
             sum += (u[k] - d->start[id][k]) * (u[k] - d->start[id][k]);
         count++;
     }

@@ -2,9 +2,13 @@
  * (`msd=on`), from unwrapped positions (carom_world_get_image).
  *
  * Contract: displacement_start records every live sphere's unwrapped
- * position (the world must count images: def.count_images); the mean
+ * position (the world must count images: def.count_images; under shear,
+ * x adds the y image times the offset, carom_world_get_image); the mean
  * is over spheres of finite mass live at both ends, along every axis of
- * the world's dimension. The self-diffusion coefficient is msd / (2 d t),
+ * the world's dimension, but x in a sheared world (from the start): the
+ * flow carries the spheres along x, and their spread there grows as t^3
+ * (Taylor's dispersion), not as t. The self-diffusion coefficient is
+ * msd / (2 d t), d the axes counted,
  * its long-time meaning needing t far beyond the time between
  * collisions; Enskog's value is the dense-gas theory it is compared
  * with (REFERENCE.md's g(sigma), diameter 2 radius). */
@@ -15,6 +19,7 @@
 
 typedef struct displacement {
     size_t n;            /* ids recorded */
+    int first_axis;      /* 1 in a sheared world: along y (and z) only */
     double (*start)[3];  /* unwrapped positions at the start, by id */
     unsigned char *live; /* by id: live with finite mass at the start */
 } displacement;

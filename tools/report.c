@@ -93,26 +93,40 @@ int report_reference_applies(const run_options *o)
            !o->use_speed;
 }
 
-/* msd / (2 d t): along every axis, so a walled axis makes it meaningless. */
+/* The axes msd counts: all but x, along the flow, under shear
+ * (displacement.h). */
+static int msd_axes(const run_options *o)
+{
+    return o->dim - (o->shear != 0.0);
+}
+
+/* msd / (2 d t): along every axis counted, so a walled axis makes it
+ * meaningless. */
 static double self_diffusion(const run_options *o, const run_result *r)
 {
     for (int d = 0; d < o->dim; d++)
         if (o->boundary[d] != CAROM_BOUNDARY_PERIODIC)
             return NAN;
     double t = r->end_time - r->start_time;
-    return t > 0.0 ? r->mean_square_displacement / (2.0 * o->dim * t) : NAN;
+    return t > 0.0 ? r->mean_square_displacement / (2.0 * msd_axes(o) * t) : NAN;
 }
 
 /* Enskog's D for the scene: equal smooth spheres of mass 1 in
- * equilibrium (rough ones diffuse otherwise). */
+ * equilibrium (rough ones diffuse otherwise); under shear, at the run's
+ * mean temperature relative to the profile, the slowly sheared limit
+ * (equal spheres that all meet, elastic and smooth, as the viscosity's). */
 static int enskog_applies(const run_options *o)
 {
+    if (o->shear != 0.0)
+        return !o->init && o->radius == o->radius_max && o->pass_through.n == 0 &&
+               pairs_elastic(o) && pairs_keep_structure(o, 1);
     return report_reference_applies(o) && !o->init && pairs_keep_structure(o, 1);
 }
 
 static double enskog(const run_options *o, const run_result *r)
 {
-    double kt = 0.5 * (r->temperature_initial + r->temperature_final);
+    double kt = o->shear != 0.0 ? r->shear_temperature
+                                : 0.5 * (r->temperature_initial + r->temperature_final);
     return displacement_enskog(o->dim, options_packing_measured(o), o->radius, kt, 1.0);
 }
 
@@ -196,10 +210,13 @@ static void print_shear(const run_options *o, const run_result *r, FILE *out)
 
 static void print_diffusion(const run_options *o, const run_result *r, FILE *out)
 {
-    fprintf(out, "  msd                %.6g over t = %g", r->mean_square_displacement,
-            r->end_time - r->start_time);
+    fprintf(out, "  msd%s %.6g over t = %g",
+            o->shear == 0.0 ? "               " : o->dim == 3 ? " (y, z)        " : " (y)           ",
+            r->mean_square_displacement, r->end_time - r->start_time);
     double d = self_diffusion(o, r);
-    if (isfinite(d))
+    if (isfinite(d) && o->shear != 0.0)
+        fprintf(out, "  (D across the flow = msd/(2 %d t) = %.5g", msd_axes(o), d);
+    else if (isfinite(d))
         fprintf(out, "  (D = msd/(2 dim t) = %.5g", d);
     if (isfinite(d) && enskog_applies(o))
         fprintf(out, "; Enskog: %.5g, ratio %.3f", enskog(o, r), d / enskog(o, r));

@@ -381,7 +381,7 @@ static int measured_run(const run_options *o, carom_world *w, carom_andersen *ba
     double wall_start = now_seconds(), cpu_start = cpu_seconds();
     log->active = 1;
     int status = 0;
-    displacement moved = {0, NULL, NULL};
+    displacement moved = {0, 0, NULL, NULL};
     r->mean_square_displacement = NAN;
     if (o->msd && displacement_start(&moved, w) != 0)
         return cli_fail(error, CLI_EXIT_RUNTIME, "out of memory for msd");

@@ -383,8 +383,14 @@ carom_status carom_world_get_sphere(const carom_world *world, carom_sphere_id id
  * added (or last moved, carom_world_set_position) with, even from outside
  * the box. 0 along walled axes (and z in 2D). A driven sphere's image
  * follows the world's view of it (the application knows its own
- * coordinates). CAROM_ERR_INVALID_ARGUMENT if def.count_images is 0,
- * CAROM_ERR_NO_SUCH_SPHERE for an id that is not live. */
+ * coordinates). Under Lees-Edwards shear (carom_world_set_shear) the
+ * unwrapped x also adds image[1] * carom_world_shear_offset(world): a
+ * sphere in the image above moves with it (its unwrapped position
+ * continues through changes of rate; carom_world_set_shear_offset moves
+ * it by image[1] times the jump, and so does stopping the shear, rate 0,
+ * the offset going back to 0). CAROM_ERR_INVALID_ARGUMENT if
+ * def.count_images is 0, CAROM_ERR_NO_SUCH_SPHERE for an id that is not
+ * live. */
 carom_status carom_world_get_image(const carom_world *world, carom_sphere_id id,
                                    int64_t image[3]);
 /* With def.count_images: makes the sphere's image now the given one (for a
@@ -523,7 +529,7 @@ int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
  * Refused (CAROM_ERR_INVALID_ARGUMENT, naming the reason) for a rate
  * that is not finite, and in a world with walls along x or y, gravity,
  * driven spheres, report-only response, sensing pairs, growing spheres,
- * def.count_images, or fixed planes, segments or triangles; the next
+ * or fixed planes, segments or triangles; the next
  * advance fails the same way when one of these is added later, or when
  * the spheres need more than one level of cells (radii spread widely, a
  * very sparse box, spheres kept out of the grid for their size). Dense

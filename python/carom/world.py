@@ -583,7 +583,8 @@ class World:
     def get_image(self, sphere):
         """The sphere's periodic image (carom_world_get_image), for a world
         made with count_images=True: its position plus image * box is its
-        unwrapped position. A tuple of dim ints."""
+        unwrapped position (under shear, x adds image[1] times
+        shear_offset()). A tuple of dim ints."""
         if not self._call(lib.carom_world_get_def).contents.count_images:
             raise ValueError("count_images: this world was made without it, and keeps no images")
         image = (ctypes.c_int64 * 3)()
