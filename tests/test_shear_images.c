@@ -49,23 +49,6 @@ static void unwrapped(const carom_world *w, carom_sphere_id id, double u[3], dou
     vu[0] += (double)image[1] * speed;
 }
 
-static carom_world *sheared_world(int dim, carom_neighbours neighbours, double L, double rate,
-                                  int ideal)
-{
-    carom_world_def def = carom_world_default_def();
-    def.dim = dim;
-    def.box[0] = def.box[1] = def.box[2] = L;
-    def.neighbours = neighbours;
-    def.count_images = 1;
-    carom_world *w = carom_world_create(&def, NULL);
-    if (!w)
-        abort();
-    if (ideal)
-        CHECK_OK(carom_world_set_pass_through(w, 0, 0, 1));
-    CHECK_OK(carom_world_set_shear(w, rate));
-    return w;
-}
-
 /* n spheres of radius 0.5, apart (a dense world: on a lattice of
  * spacing L / cells), at random velocities up to speed. */
 static void add_spheres(carom_world *w, int dim, double L, int n, double speed, rng *r)
@@ -84,6 +67,30 @@ static void add_spheres(carom_world *w, int dim, double L, int n, double speed, 
         }
         CHECK_OK(carom_world_add_sphere(w, &s, NULL));
     }
+}
+
+/* A sheared periodic cube counting images, of n spheres (passing
+ * through each other when ideal) at random velocities up to speed,
+ * advanced to time 0. */
+static carom_world *sheared_world(int dim, carom_neighbours neighbours, double L, double rate,
+                                  int ideal, int n, double speed, uint64_t seed)
+{
+    carom_world_def def = carom_world_default_def();
+    def.dim = dim;
+    def.box[0] = def.box[1] = def.box[2] = L;
+    def.neighbours = neighbours;
+    def.count_images = 1;
+    carom_world *w = carom_world_create(&def, NULL);
+    if (!w)
+        abort();
+    if (ideal)
+        CHECK_OK(carom_world_set_pass_through(w, 0, 0, 1));
+    CHECK_OK(carom_world_set_shear(w, rate));
+    rng r;
+    rng_seed(&r, seed);
+    add_spheres(w, dim, L, n, speed, &r);
+    CHECK_OK(carom_world_advance_to(w, 0.0));
+    return w;
 }
 
 typedef struct line {
@@ -112,11 +119,7 @@ static void check_straight(int dim, carom_neighbours neighbours, double rate)
 {
     const double L = 8.0, dt = 0.05;
     const int n = dim == 3 ? 200 : 60;
-    rng r;
-    rng_seed(&r, 7);
-    carom_world *w = sheared_world(dim, neighbours, L, rate, 1);
-    add_spheres(w, dim, L, n, 6.0, &r);
-    CHECK_OK(carom_world_advance_to(w, 0.0));
+    carom_world *w = sheared_world(dim, neighbours, L, rate, 1, n, 6.0, 7);
     static line lines[MAX_N];
     int64_t image[3];
     for (int id = 0; id < n; id++)
@@ -196,11 +199,7 @@ static void check_momentum(int dim, carom_neighbours neighbours, double rate)
 {
     const double L = dim == 3 ? 7.0 : 14.0;
     const int n = dim == 3 ? 216 : 144;
-    rng r;
-    rng_seed(&r, 11);
-    carom_world *w = sheared_world(dim, neighbours, L, rate, 0);
-    add_spheres(w, dim, L, n, 2.0, &r);
-    CHECK_OK(carom_world_advance_to(w, 0.0));
+    carom_world *w = sheared_world(dim, neighbours, L, rate, 0, n, 2.0, 11);
     double sum0[3] = {0, 0, 0}, p0[3] = {0, 0, 0};
     int64_t image[3];
     for (int id = 0; id < n; id++) {
@@ -258,10 +257,7 @@ static void test_fluid_momentum(void)
 static void test_set_image(void)
 {
     const double L = 8.0;
-    rng r;
-    rng_seed(&r, 3);
-    carom_world *w = sheared_world(3, CAROM_NEIGHBOURS_AUTO, L, 0.8, 1);
-    add_spheres(w, 3, L, 27, 5.0, &r);
+    carom_world *w = sheared_world(3, CAROM_NEIGHBOURS_AUTO, L, 0.8, 1, 27, 5.0, 3);
     CHECK_OK(carom_world_advance_to(w, 3.3));
     const int64_t set[3] = {-7, 4, 2};
     CHECK_OK(carom_world_set_image(w, 5, set));
