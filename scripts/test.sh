@@ -23,7 +23,7 @@ validated='test_reference test_driven test_drive_orbits test_lists test_reorder 
 cmake --build build-validate -j"$jobs" --target $validated
 (cd build-validate && CAROM_TEST_QUICK=1 CAROM_TEST_VALIDATING=1 ctest --output-on-failure -j"$jobs" \
    -R "^(${validated// /|})\$")
-fuzz_targets='carom-fuzz-readers carom-fuzz-config carom-fuzz-world carom-fuzz-driven'
+fuzz_targets='carom-fuzz-readers carom-fuzz-config carom-fuzz-world carom-fuzz-driven carom-fuzz-shear'
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAROM_WERROR=ON \
   -DCAROM_FUZZ=ON -DCAROM_SANITIZE=ON
 cmake --build build-fuzz -j"$jobs" --target $fuzz_targets
