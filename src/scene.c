@@ -252,6 +252,7 @@ carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world
         scene->box[d] = def->box[d];
         scene->boundary[d] = def->boundary[d];
     }
+    scene->shear_offset = carom_world_shear_offset(world);
     size_t k = 0;
     for (size_t id = 0; id < capacity && k < count; id++) {
         if (!carom_world_sphere_exists(world, (carom_sphere_id)id))

@@ -4,7 +4,8 @@
  *   N
  *   key=value pairs, values optionally in double quotes
  *   N lines, one sphere each, columns as Properties says
- * Lattice (orthorhombic, 9 numbers) and Properties (pos:R:3 and
+ * Lattice (orthorhombic, 9 numbers, but for the tilt of a sheared state:
+ * the second vector's x, scene.shear_offset) and Properties (pos:R:3 and
  * radius:R:1 required; velo:R:3 and mass:R:1 optional, velocity 0 and
  * mass 1 by default; spin:R:3 optional, the angular velocities, which
  * the scene then keeps (in 2D only z may be nonzero); species:S:1
@@ -319,7 +320,7 @@ static carom_status parse_properties(const line_reader *r, const char *text, lay
 /* ---- Lattice, pbc, dim ---- */
 
 static carom_status parse_lattice(const line_reader *r, const char *text, int dim,
-                                  double box[3], carom_error *error)
+                                  double box[3], double *tilt, carom_error *error)
 {
     char buf[512];
     copy_value(buf, sizeof buf, text, strlen(text));
@@ -339,11 +340,17 @@ static carom_status parse_lattice(const line_reader *r, const char *text, int di
                             "got %d", r->path, r->number, count);
     for (int k = 0; k < 9; k++) {
         int diagonal = k % 4 == 0;
-        if (!diagonal && v[k] != 0.0)
+        if (!diagonal && k != 3 && v[k] != 0.0)
             return error_report(error, CAROM_ERR_PARSE,
                                 "%s:%ld: only an orthorhombic Lattice (zero off-diagonal "
-                                "entries) is supported", r->path, r->number);
+                                "entries), or one sheared along x (\"Lx 0 0 offset Ly 0 0 0 "
+                                "Lz\"), is supported", r->path, r->number);
     }
+    *tilt = v[3];
+    if (!isfinite(*tilt))
+        return error_report(error, CAROM_ERR_PARSE,
+                            "%s:%ld: the Lattice's shear offset (its fourth number) must be "
+                            "finite, not %g", r->path, r->number, *tilt);
     for (int d = 0; d < 3; d++) {
         box[d] = v[4 * d];
         if (d < dim && !(isfinite(box[d]) && box[d] > 0.0))
@@ -537,14 +544,25 @@ static carom_status read_frame(line_reader *r, carom_scene *s, carom_error *erro
     }
     layout lay;
     st = parse_properties(r, h.properties, &lay, error);
+    double tilt = 0.0;
     if (st == CAROM_OK)
-        st = parse_lattice(r, h.lattice, s->dim, s->box, error);
+        st = parse_lattice(r, h.lattice, s->dim, s->box, &tilt, error);
     for (int d = 0; d < 3; d++)
         s->boundary[d] = CAROM_BOUNDARY_PERIODIC;
     if (st == CAROM_OK && h.has_pbc)
         st = parse_pbc(r, h.pbc, s->boundary, error);
     if (st != CAROM_OK)
         return st;
+    if (tilt != 0.0 && (s->boundary[0] != CAROM_BOUNDARY_PERIODIC ||
+                        s->boundary[1] != CAROM_BOUNDARY_PERIODIC))
+        return error_report(error, CAROM_ERR_PARSE,
+                            "%s:%ld: a Lattice sheared along x (offset %g) needs x and y "
+                            "periodic (pbc)", r->path, r->number, tilt);
+    s->shear_offset = fmod(tilt, s->box[0]);
+    if (s->shear_offset < 0.0)
+        s->shear_offset += s->box[0];
+    if (!(s->shear_offset < s->box[0])) /* a hair below 0 rounded up */
+        s->shear_offset = 0.0;
     /* The arrays grow with the lines read (doubling), so that a count far
      * beyond what the file holds is reported as such, not attempted as an
      * enormous allocation. */
@@ -637,14 +655,21 @@ carom_status carom_xyz_write(FILE *out, const carom_scene *scene, double time,
             return error_report(error, CAROM_ERR_INVALID_ARGUMENT,
                                 "sphere %zu: species %lu out of range (0 to %d)", i,
                                 (unsigned long)scene->species[i], CAROM_SPECIES_MAX - 1);
+    double tilt = scene->shear_offset;
+    if (!isfinite(tilt) ||
+        (tilt != 0.0 && (scene->boundary[0] != CAROM_BOUNDARY_PERIODIC ||
+                         scene->boundary[1] != CAROM_BOUNDARY_PERIODIC)))
+        return error_report(error, CAROM_ERR_INVALID_ARGUMENT,
+                            "shear offset %g: must be finite, and 0 unless x and y are periodic",
+                            tilt);
     int bad = 0;
     bad |= fprintf(out, "%zu\n", scene->n) < 0;
     bad |= fprintf(out,
-                   "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" "
+                   "Lattice=\"%.17g 0 0 %.17g %.17g 0 0 0 %.17g\" "
                    "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1%s "
                    "pbc=\"%c %c %c\" Time=%.17g dim=%d\n",
-                   scene->box[0], scene->box[1], lz, scene->spin ? ":spin:R:3" : "", pbc[0],
-                   pbc[1], pbc[2], time, dim) < 0;
+                   scene->box[0], tilt, scene->box[1], lz, scene->spin ? ":spin:R:3" : "",
+                   pbc[0], pbc[1], pbc[2], time, dim) < 0;
     for (size_t i = 0; i < scene->n && !bad; i++) {
         const double *x = scene->position[i], *v = scene->velocity[i];
         double z = dim == 2 ? 0.0 : x[2], vz = dim == 2 ? 0.0 : v[2];

@@ -1174,12 +1174,16 @@ def rdf_reference(path, dim, r_max, bins, shear=0.0):
     """Pair counts per bin over the frames of an XYZ trajectory: every pair
     of spheres at its nearest periodic image, as carom bins them. With a
     shear rate, the images above (below) are displaced along x by
-    +(-) rate Ly Time (mod Lx) of the frame."""
+    +(-) rate Ly Time (mod Lx) of the frame, which the frame's Lattice
+    tilt (its fourth number) must be."""
     counts = [0] * bins
     for comment, rows in read_xyz(path):
         lattice = [float(x) for x in re.search(r'Lattice="([^"]*)"', comment).group(1).split()]
         box = [lattice[0], lattice[4], lattice[8]][:dim]
         offset = (shear * box[1] * float(comment_value(comment, "Time"))) % box[0]
+        gap = abs(lattice[3] - offset)
+        expect(min(gap, box[0] - gap) < 1e-9 * box[0],
+               "a frame's Lattice tilt %r, not the offset %r" % (lattice[3], offset))
         x = [row[:dim] for row in rows]
         for i in range(len(x)):
             for j in range(i + 1, len(x)):
@@ -2604,12 +2608,18 @@ def case_shear(r):
     slope = (sum((y - my) * (v - mv) for y, v in zip(ys, vx)) /
              sum((y - my) ** 2 for y in ys))
     expect(abs(slope / 0.2 - 1) < 0.15, "shear: final profile slope %r, box %r" % (slope, box))
-    # A restart from the final state goes on with the offset it ended at.
-    back = r.json(["init=" + final, "shear=0.2", "shear_offset=%.17g" % d["shear_offset"],
-                   "time=2"])
+    # The final state keeps its offset as the Lattice's tilt, and a
+    # restart from it goes on from there, given the rate alone (refused
+    # without one: its images would jump back).
+    lattice = [float(x) for x in re.search(r'Lattice="([^"]*)"', comment).group(1).split()]
+    expect(lattice[3] == d["shear_offset"] and lattice[1:3] + lattice[5:8] == [0.0] * 5,
+           "shear final Lattice %r, offset %r" % (lattice, d["shear_offset"]))
+    back = r.json(["init=" + final, "shear=0.2", "time=2"])
     expect(back["max_overlap"] < 1e-9 and back["collisions"] > 0 and
            abs(back["shear_offset"] - (d["shear_offset"] + 0.2 * box[1] * 2) % box[0]) < 1e-9,
            "shear restart: %r" % {k: back[k] for k in back if k.startswith("shear")})
+    expect_refused(r, ["init=" + final, "time=1"], ["shear.xyz", "sheared", "shear="],
+                   "a sheared init without shear=")
     cells = (eta, err)
     d = r.json(["n=1000", "packing=0.3", "shear=0.2", "equilibrate=5", "time=60",
                 "neighbours=lists"])

@@ -295,6 +295,79 @@ static void test_xyz_round_trip(void)
     carom_scene_free(&t);
 }
 
+/* Writes text to path; 1 if it could. */
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 0;
+    int ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+/* A sheared world's state: its offset into the scene
+ * (carom_scene_from_world), out as the Lattice's tilt and back to the
+ * bit; a tilt read mod Lx; refused, naming file and line, the scene
+ * untouched: any other off-diagonal entry, a tilt that is not a number,
+ * one with walls along y; and writing an offset with walls. */
+static void test_xyz_sheared_lattice(void)
+{
+    carom_error err;
+    carom_scene s, t;
+    carom_scene_init(&s);
+    carom_scene_init(&t);
+    set_box(&s, 3, 9.0, CAROM_BOUNDARY_PERIODIC);
+    CHECK(carom_scene_lattice(&s, 27, 0.5, CAROM_LATTICE_AUTO, &err) == CAROM_OK);
+    CHECK(carom_scene_maxwell_velocities(&s, 1.0, 3, &err) == CAROM_OK);
+    carom_world *w = carom_scene_create_world(&s, NULL, &err);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    CHECK(carom_world_set_shear(w, 0.3) == CAROM_OK);
+    CHECK(carom_world_advance_to(w, 1.7) == CAROM_OK);
+    CHECK(carom_scene_from_world(&s, w, &err) == CAROM_OK);
+    CHECK(s.shear_offset == carom_world_shear_offset(w) && s.shear_offset > 0.0);
+    carom_world_free(w);
+    const char *path = "test_scene_sheared.xyz";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(carom_xyz_write(f, &s, 1.7, &err) == CAROM_OK);
+        fclose(f);
+    }
+    CHECK(carom_xyz_read(path, &t, &err) == CAROM_OK);
+    CHECK(t.shear_offset == s.shear_offset && t.n == s.n);
+    /* Written by hand: a tilt beyond Lx, and one below 0, read mod Lx. */
+    const char *body = " Properties=species:S:1:pos:R:3:radius:R:1\nS 1 1 1 0.5\n";
+    char text[400];
+    snprintf(text, sizeof text, "1\nLattice=\"10 0 0 23.5 10 0 0 0 10\"%s", body);
+    CHECK(write_text(path, text) && carom_xyz_read(path, &t, &err) == CAROM_OK);
+    CHECK(t.shear_offset == 3.5);
+    snprintf(text, sizeof text, "1\nLattice=\"10 0 0 -2.5 10 0 0 0 10\"%s", body);
+    CHECK(write_text(path, text) && carom_xyz_read(path, &t, &err) == CAROM_OK);
+    CHECK(t.shear_offset == 7.5);
+    const char *refused[] = {"1\nLattice=\"10 0 0 1 10 0 2 0 10\"",
+                             "1\nLattice=\"10 1 0 0 10 0 0 0 10\"",
+                             "1\nLattice=\"10 0 0 nan 10 0 0 0 10\"",
+                             "1\nLattice=\"10 0 0 1 10 0 0 0 10\" pbc=\"T F T\""};
+    for (int k = 0; k < 4; k++) {
+        snprintf(text, sizeof text, "%s%s", refused[k], body);
+        CHECK(write_text(path, text) && carom_xyz_read(path, &t, &err) == CAROM_ERR_PARSE);
+        CHECK(strstr(err.message, "test_scene_sheared.xyz:2") != NULL);
+        CHECK(t.shear_offset == 7.5);
+    }
+    s.boundary[1] = CAROM_BOUNDARY_WALLS;
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(carom_xyz_write(f, &s, 0.0, &err) == CAROM_ERR_INVALID_ARGUMENT);
+        fclose(f);
+    }
+    remove(path);
+    carom_scene_free(&s);
+    carom_scene_free(&t);
+}
+
 static void test_world_round_trip(void)
 {
     carom_error err;
@@ -588,6 +661,7 @@ int main(void)
     test_random();
     test_maxwell();
     test_xyz_round_trip();
+    test_xyz_sheared_lattice();
     test_world_round_trip();
     test_spins_kept();
     test_species_kept();

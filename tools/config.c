@@ -145,8 +145,8 @@ static const struct {
                                               "`temperature` (default: Enskog's heat raises "
                                               "kT 1% in it; 0: never)"},
     [KEY_SHEAR_OFFSET] = {"shear_offset", "the sheared images' displacement along x at the "
-                                          "start (a restart: the JSON shear_offset of the run "
-                                          "its init file ended; default 0)"},
+                                          "start (default: the init file's Lattice tilt, as "
+                                          "a sheared run writes it; else 0)"},
     [KEY_COMPRESS] = {"compress", "a packing fraction, or jam: grow the spheres "
                                   "(Lubachevsky-Stillinger) from `packing` to it before "
                                   "equilibrate"},

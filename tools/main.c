@@ -101,6 +101,8 @@ static void print_help(FILE *out)
             "  S x y z vx vy vz radius mass        (one line per sphere)\n"
             "S is the species: S0, S1, ... in runs with species (species=), S = S0.\n"
             "dim=2 marks a 2D file (z columns 0); mass is optional (default 1, inf allowed).\n"
+            "A sheared run (shear=) tilts the Lattice, \"Lx 0 0 offset Ly 0 0 0 Lz\": the\n"
+            "offset of its images, which an init file's tilt gives the run back.\n"
             "With init, positions, velocities, radii and masses are used exactly;\n"
             "velocities are redrawn only if temperature (or speed) is given.\n"
             "collision_log lines are `time i j` (i < j, ids in input order, from 0).\n"

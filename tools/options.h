@@ -125,7 +125,9 @@ typedef struct run_options {
     double shear;            /* Lees-Edwards shear rate (0: none) */
     double shear_interval;   /* time between rescalings to temperature (0: none; NaN:
                                 the run's choice, shear_interval_for) */
-    double shear_offset;     /* the images' displacement at the start */
+    double shear_offset;     /* the images' displacement at the start (an init file's
+                                sheared Lattice's unless given: setup.c) */
+    int shear_offset_given;
     double compress;         /* packing to grow the spheres to first; 0: none; INFINITY: jam */
     double compress_rate;
     const char *scenario;    /* NULL if none */

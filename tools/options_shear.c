@@ -90,7 +90,8 @@ int options_get_shear(const config *c, run_options *o, cli_error *error)
             return error->exit_code;
     }
     o->shear_offset = 0.0;
-    if (config_is_set(c, KEY_SHEAR_OFFSET)) {
+    o->shear_offset_given = config_is_set(c, KEY_SHEAR_OFFSET);
+    if (o->shear_offset_given) {
         const char *v = c->value[KEY_SHEAR_OFFSET];
         if (options_parse_number(c, KEY_SHEAR_OFFSET, v, strlen(v), &o->shear_offset, error))
             return error->exit_code;

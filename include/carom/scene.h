@@ -30,6 +30,14 @@ typedef struct carom_scene {
     uint32_t *species;            /* species (carom_world_set_pass_through), or
                                      NULL: every sphere of species 0. Kept
                                      with the spheres as spin is */
+    double shear_offset;          /* a sheared state's (carom_world_set_shear):
+                                     the displacement along x of the image
+                                     above the box, in [0, box[0]); 0 for
+                                     none. carom_scene_from_world takes it
+                                     (carom_world_shear_offset); XYZ files
+                                     keep it as the Lattice's tilt; a world
+                                     made from the scene is not sheared
+                                     (set the rate, then the offset) */
 } carom_scene;
 
 typedef enum carom_lattice {
@@ -111,7 +119,12 @@ carom_status carom_scene_from_world(carom_scene *scene, const carom_world *world
  *   N
  *   Lattice="Lx 0 0 0 Ly 0 0 0 Lz" Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1[:mass:R:1][:spin:R:3] pbc="T T T" [Time=t]
  *   species x y z vx vy vz radius [mass] [wx wy wz]
- * Reading names the file and line of any error. */
+ * A sheared state (scene.shear_offset) is written with the Lattice's
+ * second vector tilted, "Lx 0 0 offset Ly 0 0 0 Lz": the periodic images
+ * of Lees-Edwards boundaries, as OVITO and ASE draw a triclinic cell.
+ * Reading takes that tilt (x and y periodic, any other off-diagonal entry
+ * refused) as the offset, mod Lx. Reading names the file and line of any
+ * error. */
 carom_status carom_xyz_read(const char *path, carom_scene *scene, carom_error *error);
 carom_status carom_xyz_write(FILE *out, const carom_scene *scene, double time,
                              carom_error *error);

@@ -165,6 +165,7 @@ class carom_scene(ctypes.Structure):
         ("mass", ctypes.POINTER(ctypes.c_double)),
         ("spin", ctypes.POINTER(c_double3)),
         ("species", ctypes.POINTER(ctypes.c_uint32)),
+        ("shear_offset", ctypes.c_double),
     ]
 
 

@@ -125,6 +125,17 @@ class Scene:
 
     spin = property(lambda self: self._array("spin", 3) if self._scene.spin else None, _set_spin)
 
+    def _set_shear_offset(self, value):
+        value = number(value, "shear_offset")
+        if not 0.0 <= value < self._scene.box[0]:
+            raise ValueError(f"shear_offset: {value!r} is not in [0, box[0])")
+        self._scene.shear_offset = value
+
+    shear_offset = property(lambda self: self._scene.shear_offset, _set_shear_offset,
+                            doc="""A sheared state's displacement along x of the image
+                            above the box (World.set_shear; 0 for none): taken from a
+                            world, kept by XYZ files as the Lattice's tilt.""")
+
     def _get_species(self):
         if not self._scene.species:
             return None

@@ -136,6 +136,7 @@ int main(void)
     FIELD(carom_scene, mass);
     FIELD(carom_scene, spin);
     FIELD(carom_scene, species);
+    FIELD(carom_scene, shear_offset);
     end_struct();
     begin_struct("carom_orbit", sizeof(carom_orbit), 0);
     FIELD(carom_orbit, center);

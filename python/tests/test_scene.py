@@ -100,6 +100,24 @@ def test_xyz_files_round_trip(tmp_path):
     assert path.read_text().count("Lattice=") == 2
 
 
+def test_sheared_state_keeps_its_offset(tmp_path):
+    """A sheared world's offset goes into the scene, out as the XYZ
+    Lattice's tilt and back; an offset outside [0, Lx) is refused."""
+    scene = carom.Scene(3, 9.0).lattice(27, 0.5).maxwell_velocities(1.0, seed=2)
+    world = scene.create_world()
+    world.set_shear(0.3)
+    world.advance_to(1.7)
+    now = carom.Scene.from_world(world)
+    assert now.shear_offset == world.shear_offset() > 0.0
+    path = tmp_path / "sheared.xyz"
+    now.write_xyz(path, time=world.time())
+    assert f'Lattice="9 0 0 {now.shear_offset:.17g} 9' in path.read_text()
+    assert carom.Scene.read_xyz(path).shear_offset == now.shear_offset
+    assert carom.Scene(3, 9.0).shear_offset == 0.0
+    with pytest.raises(ValueError):
+        now.shear_offset = 9.0
+
+
 @pytest.mark.parametrize("dim", [3, 2])
 def test_spins_survive_scenes_files_and_worlds(tmp_path, dim):
     """A rough world's spins go through Scene.from_world, an XYZ file and
