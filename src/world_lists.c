@@ -553,7 +553,10 @@ void world_lists_remake(carom_world *w, uint32_t i, uint32_t face)
     if (face)
         world_shear_relist_through(w, i, face == 2);
     /* Its position now (the stored state is not advanced, as at a cell
-     * crossing), kept in the box on periodic axes. */
+     * crossing), kept in the box on periodic axes: a skin's length out of
+     * it as a rule, but after a crossing of the sheared boundary, which
+     * puts the stored x (of its own, earlier time) in the box, the
+     * position now may be many lengths out. */
     double x[3], v[3];
     world_sphere_at(w, s, w->time, x, v);
     const grid *g = &w->levels.level[0];
@@ -561,11 +564,14 @@ void world_lists_remake(carom_world *w, uint32_t i, uint32_t face)
         if (!g->periodic[k])
             continue;
         double L = g->length[k];
-        int up = x[k] < 0.0 ? 1 : x[k] >= L ? -1 : 0;
+        double n = x[k] < 0.0 || x[k] >= L ? floor(x[k] / L) : 0.0;
+        s->x[k] -= n * L;
+        x[k] -= n * L;
+        int up = x[k] < 0.0 ? 1 : x[k] >= L ? -1 : 0; /* x / L rounded */
         s->x[k] += up * L;
         x[k] += up * L;
-        if (up)
-            world_note_wrap(w, i, k, -up);
+        if (n != 0.0 || up)
+            world_note_wrap(w, i, k, (int64_t)n - up);
     }
     world_lists_remove(w, i);
     cell_unlink(w, i);
