@@ -98,19 +98,21 @@ static int init_hierarchy(grid_levels *gl, int dim, const double length[3],
 
 int grid_levels_init(grid_levels *gl, int dim, const double length[3], const int periodic[3],
                      double reach_min, double reach_max, size_t nspheres,
-                     double volume, size_t sphere_capacity)
+                     double volume, size_t sphere_capacity, int one_dense_level)
 {
     memset(gl, 0, sizeof *gl);
     cell_table_init(&gl->table);
     int rc;
     double finest = finest_width(dim, volume, reach_min, nspheres);
-    if (2.0 * reach_max * (1.0 + WIDTH_MARGIN) < 2.0 * finest) {
+    if (one_dense_level || 2.0 * reach_max * (1.0 + WIDTH_MARGIN) < 2.0 * finest) {
         /* Sizes within a factor 2 of the finest useful cells: one
-         * level, the plain uniform grid. */
+         * level, the plain uniform grid (coarsened without limit when
+         * it must be one dense level). */
         int32_t n[3];
         int too_many;
         if (grid_choose_counts(dim, length, periodic, 2.0 * reach_max, nspheres,
-                               MAX_COARSENING, n, &too_many) != 0)
+                               one_dense_level ? INFINITY : MAX_COARSENING, n,
+                               &too_many) != 0)
             return -1;
         gl->count = 1;
         rc = grid_layout(&gl->level[0], dim, length, periodic, n, !too_many);

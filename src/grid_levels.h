@@ -47,12 +47,15 @@ typedef struct grid_levels {
 /* Chooses the levels for the box and the range of reaches [reach_min,
  * reach_max] of nspheres spheres occupying about `volume` (at most the
  * box's): a hierarchy only when cells for the largest would hold many
- * spheres, level 0 no finer than about 2 cells a sphere there. Links for
- * sphere_capacity spheres. Returns 0, -1 if a periodic axis is shorter
- * than two largest reach-diameters, -2 if out of memory. */
+ * spheres, level 0 no finer than about 2 cells a sphere there. With
+ * one_dense_level, the plain uniform grid whatever the sizes and the
+ * density (its cells as wide as need be for about 2 a sphere): what
+ * Lees-Edwards boundaries need. Links for sphere_capacity spheres.
+ * Returns 0, -1 if a periodic axis is shorter than two largest
+ * reach-diameters, -2 if out of memory. */
 int grid_levels_init(grid_levels *gl, int dim, const double length[3], const int periodic[3],
                      double reach_min, double reach_max, size_t nspheres, double volume,
-                     size_t sphere_capacity);
+                     size_t sphere_capacity, int one_dense_level);
 /* The volume of the cells of width `width` that hold at least one of the
  * n points x (stride doubles apart), at most the box's: where the spheres
  * are, for grid_levels_init. 0 if out of memory. */

@@ -276,7 +276,7 @@ static int make_grid(carom_world *w, double radius)
     if (volume == 0.0)
         return -2;
     int rc = grid_levels_init(&w->levels, w->def.dim, w->def.box, periodic, reach_min, radius,
-                              w->alive_count, volume, w->capacity);
+                              w->alive_count, volume, w->capacity, w->shear_rate != 0.0);
     for (uint32_t i = 0; i < w->count && rc == 0; i++) {
         if (w->info[i].alive && !w->info[i].big &&
             grid_levels_reserve_sphere(

@@ -8,10 +8,12 @@
  * seen from any image, does not change.
  *
  * Contract:
- * - Only in a world of one dense level of cells (no big spheres, no
- *   hierarchy, no sparse cells), with or without neighbour lists,
- *   ballistic and responding: world_shear_refusal names what stands in
- *   the way, and world_build fails with it.
+ * - Only in a world of one dense level of cells, with or without
+ *   neighbour lists, ballistic and responding: world_shear_refusal names
+ *   what stands in the way of the latter, and world_build fails with it.
+ *   The build makes the cells one dense level whatever the radii and the
+ *   density (grid_levels_init's one_dense_level; world_big_choose keeps
+ *   every sphere in the grid); world_shear_grid_refusal guards that.
  * - The grid's y axis is built without wrapping (world_build.c), so the
  *   27 cells around a sphere never reach across the sheared boundary
  *   (nor do neighbour lists, made from them); a sphere in the top
@@ -311,7 +313,8 @@ const char *world_shear_refusal(const carom_world *w)
     return NULL;
 }
 
-/* After the grid is made: what only the build knows. */
+/* After the grid is made: what only the build knows (the build makes a
+ * sheared world's cells one dense level, so this guards an invariant). */
 const char *world_shear_grid_refusal(const carom_world *w)
 {
     if (w->nbig > 0)

@@ -690,6 +690,65 @@ static void test_random_ops(void)
     CHECK(species_taken > 100 && species_refused > 20 && lists_made > 1000);
 }
 
+/* ---- one level of cells, always ------------------------------------------ */
+
+/* A sheared world keeps every sphere in one dense level of cells, as wide
+ * as its largest sphere needs: radii spread 1:10 (which would otherwise
+ * get a hierarchy, or the largest kept out of the grid), a box so sparse
+ * that its cells would otherwise be hashed, and a world emptied by
+ * removals all advance, and the spheres never overlap, through the
+ * images too. */
+static void test_one_level_always(void)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        int dim = kind ? 3 : 2;
+        double L = kind ? 60.0 : 40.0;
+        carom_world_def def = carom_world_default_def();
+        def.dim = dim;
+        for (int k = 0; k < 3; k++)
+            def.box[k] = L;
+        carom_world *w = carom_world_create(&def, NULL);
+        CHECK_OK(carom_world_set_shear(w, 0.5));
+        rng_state = 99 + (uint64_t)kind;
+        carom_sphere_id ids[8];
+        double x[8][3], r[8];
+        int n = 0;
+        for (int tries = 0; n < 8 && tries < 1000; tries++) {
+            carom_sphere_def s = carom_sphere_default_def();
+            s.radius = kind ? 0.5 : 0.5 + 4.5 * (n % 2); /* 2D: 0.5 and 5; 3D: sparse */
+            for (int k = 0; k < dim; k++) {
+                s.position[k] = L * urand();
+                s.velocity[k] = 4.0 * (urand() - 0.5);
+            }
+            int clear = 1; /* the offset is 0 at the start: plain images */
+            for (int j = 0; j < n; j++) {
+                double d2 = 0.0;
+                for (int k = 0; k < dim; k++) {
+                    double d = s.position[k] - x[j][k];
+                    d -= L * round(d / L);
+                    d2 += d * d;
+                }
+                clear &= d2 > (s.radius + r[j]) * (s.radius + r[j]) * 1.01;
+            }
+            if (clear) {
+                memcpy(x[n], s.position, sizeof x[n]);
+                r[n] = s.radius;
+                CHECK_OK(carom_world_add_sphere(w, &s, &ids[n]));
+                n++;
+            }
+        }
+        CHECK(n == 8);
+        CHECK_OK(carom_world_advance_to(w, 0.0));
+        CHECK_OK(carom_world_advance_to(w, 40.0));
+        CHECK(carom_world_max_overlap_now(w) < 1e-9);
+        for (int i = 0; i < n; i++)
+            CHECK_OK(carom_world_remove_sphere(w, ids[i]));
+        CHECK_OK(carom_world_advance_to(w, 41.0));
+        CHECK(carom_world_sphere_count(w) == 0);
+        carom_world_free(w);
+    }
+}
+
 /* ---- refusals ------------------------------------------------------------ */
 
 static void test_refusals(void)
@@ -806,6 +865,7 @@ static void test_refusals(void)
 int main(void)
 {
     RUN(test_refusals);
+    RUN(test_one_level_always);
     RUN(test_reference);
     RUN(test_reference_lists);
     RUN(test_random_ops);

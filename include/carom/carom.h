@@ -530,9 +530,11 @@ int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
  * that is not finite, and in a world with walls along x or y, gravity,
  * driven spheres, report-only response, sensing pairs, growing spheres,
  * or fixed planes, segments or triangles; the next
- * advance fails the same way when one of these is added later, or when
- * the spheres need more than one level of cells (radii spread widely, a
- * very sparse box, spheres kept out of the grid for their size). Dense
+ * advance fails the same way when one of these is added later. A sheared
+ * world keeps every sphere in one dense level of cells, as wide as its
+ * largest sphere needs (no hierarchy of cells, no sphere kept out of the
+ * grid, no hashed cells in a sparse box): widely spread radii run, more
+ * slowly than in a world at rest. Dense
  * sheared worlds use neighbour lists as others do (carom_neighbours).
  * Sphere queries and casts (carom_world_query_sphere,
  * carom_world_cast_sphere) are refused in a sheared world: they would not

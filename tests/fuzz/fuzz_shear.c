@@ -5,15 +5,17 @@
  * times faster than any sphere), either sign, cells or neighbour lists,
  * elastic or not, spheres placed touching through the moving images.
  *
- * The first 8 bytes choose the world: byte 0, the dimension (bit 0), the
+ * The first 9 bytes choose the world: byte 0, the dimension (bit 0), the
  * neighbour structure (bits 1-2), restitution 1 or 0.8 (bit 3), a rate
  * below 0 (bit 4), a change of rate between steps (bit 5: times -0.5 or
  * 3, by the step), the offset set at the start (bit 6); bytes 1-3 the box
  * (each side 2.2 to 66 times the largest diameter); byte 4 the rate
  * (10^-5 to 10^3 times the speeds over L_y); byte 5 the starting offset
  * (a share of L_x); byte 6 the steps (1 to 8) and their length; byte 7
- * the speed scale. Then SPHERE_BYTES a sphere (up to MAX_SPHERES): its
- * place, velocity, radius (1 to 2 times the smallest) and mass. A sphere
+ * the speed scale; byte 8 an operation after each of the first four
+ * steps, two bits each (apply_op: a new velocity, a move, a removal).
+ * Then SPHERE_BYTES a sphere (up to MAX_SPHERES): its place, velocity,
+ * radius (1 to 2 times the smallest) and mass. A sphere
  * that would overlap one already placed, through the images displaced by
  * the starting offset, is left out (this file's O(N^2) test), unless it
  * overlaps one alone and its place's last bit is set: it is then moved
@@ -22,10 +24,11 @@
  * advance).
  *
  * The world may refuse the first advance for its box (too small for two
- * cells of the largest diameter along an axis: CAROM_ERR_BOX_TOO_SMALL)
- * or its cells (radii or a box that need more than one level:
- * CAROM_ERR_INVALID_ARGUMENT). Otherwise it advances in steps, each under
- * an event budget, and after each:
+ * cells of the largest diameter along an axis: CAROM_ERR_BOX_TOO_SMALL),
+ * and for nothing else: a sheared world keeps one dense level of cells
+ * however sparse the box is, and however few spheres the operations
+ * leave. Otherwise it advances in steps, each under an event budget, and
+ * after each:
  * - every position and velocity is finite and every position in the box;
  * - no two spheres overlap by more than 1e-9 of their contact distance
  *   and the coordinates' rounding (the offset's too), the distance taken
@@ -38,7 +41,10 @@
  *   (velocity plus image[1] * rate * L_y along x), which contacts keep,
  *   inelastic ones too (to 1e-9 of the distances involved): a crossing of
  *   the sheared boundary counted wrong is off by L_x or by the offset. A
- *   change of rate starts the sums again.
+ *   change of rate, or an operation, starts the sums again;
+ * - a move (carom_world_set_position) is taken where this file finds the
+ *   place clear through the sheared images, refused as overlapping where
+ *   it finds an overlap (either within the rounding).
  * Any other outcome aborts with a message, which libFuzzer reports with
  * the input. Built only with -DCAROM_FUZZ=ON and clang. */
 #include <math.h>
@@ -247,6 +253,50 @@ static int read_ball(byte_reader *r, const sheared *s, double r0, double vmax, d
     return hits == 0;
 }
 
+/* An operation between steps (op 0: none) on sphere step % n: 1, a new
+ * velocity (its own turned a quarter about z and made 1.5 times as
+ * fast), which must be taken; 2, a move across the box (by a third of
+ * Lx and 0.37 Ly, through the sheared boundary when it goes past the
+ * top), which must be taken where this file finds the place clear by
+ * more than the rounding, and refused with CAROM_ERR_OVERLAP where it
+ * finds an overlap deeper than that; 3, the sphere removed. 1 if the
+ * world changed. */
+static int apply_op(carom_world *w, const sheared *s, ball *b, int *n, unsigned op, int step)
+{
+    if (op == 0 || *n == 0)
+        return 0;
+    int m = step % *n;
+    if (op == 1) {
+        double v[3] = {-1.5 * b[m].v[1], 1.5 * b[m].v[0], 1.5 * b[m].v[2]};
+        if (carom_world_set_velocity(w, b[m].id, v) != CAROM_OK)
+            fail("a finite velocity was refused", v[0]);
+        return 1;
+    }
+    if (op == 3) {
+        if (carom_world_remove_sphere(w, b[m].id) != CAROM_OK)
+            fail("a live sphere could not be removed", (double)m);
+        b[m] = b[--*n];
+        return 1;
+    }
+    double t = carom_world_time(w), offset = offset_at(s, t), to[3];
+    memcpy(to, b[m].x, sizeof to);
+    to[0] += s->box[0] / 3.0;
+    to[1] += 0.37 * s->box[1];
+    into_box(s, to, offset);
+    double gap = INFINITY, slack = 1e-9 * 4.0 + rounding(s, t);
+    for (int j = 0; j < *n; j++)
+        if (j != m)
+            gap = fmin(gap, sheared_distance(s, b[j].x, to, offset) - (b[j].r + b[m].r));
+    carom_status st = carom_world_set_position(w, b[m].id, to);
+    if (gap > slack && st != CAROM_OK)
+        fail("a move to a clear place was refused", gap);
+    if (gap < -slack && st != CAROM_ERR_OVERLAP)
+        fail("a move into an overlap (through the sheared images) was taken", gap);
+    if (st != CAROM_OK && st != CAROM_ERR_OVERLAP)
+        fail("a move failed otherwise", (double)st);
+    return st == CAROM_OK;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     byte_reader r = {data, size};
@@ -263,6 +313,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double offset_share = (double)take8(&r) / 256.0;
     unsigned steps_byte = take8(&r);
     double vmax = pow(10.0, (double)take8(&r) / 255.0 * 6.0 - 3.0);
+    unsigned ops = take8(&r);
     s.rate = (kind & 16u ? -1.0 : 1.0) * rate_scale * vmax / s.box[1];
     s.offset_base = kind & 64u ? offset_share * s.box[0] : 0.0;
 
@@ -300,9 +351,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     carom_status st = carom_world_advance_to(w, 0.0);
-    if (st == CAROM_ERR_BOX_TOO_SMALL || st == CAROM_ERR_INVALID_ARGUMENT ||
-        (st == CAROM_ERR_OVERLAP && touching)) {
-        carom_world_free(w); /* a box or cells the sheared world does not take */
+    if (st == CAROM_ERR_BOX_TOO_SMALL || (st == CAROM_ERR_OVERLAP && touching)) {
+        carom_world_free(w); /* a box the cells do not fit, or a pair placed touching */
         return 0;
     }
     if (st != CAROM_OK)
@@ -326,6 +376,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_sums(w, &s, b, n, pos0, mom0, t0);
         if (!reached)
             break; /* the budget ran out: the world stays where it stopped */
+        int changed = step <= 4 && apply_op(w, &s, b, &n, (ops >> (2 * (step - 1))) & 3u, step);
         if (kind & 32u) {
             /* A new rate: the offset goes on from where it is, and the
              * spheres in the images above and below change speed. */
@@ -335,7 +386,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             s.rate *= step % 2 ? -0.5 : 3.0;
             if (carom_world_set_shear(w, s.rate) != CAROM_OK)
                 fail("a new finite rate was refused", s.rate);
-            t0 = now;
+            changed = 1;
+        }
+        if (changed) { /* the sums start again */
+            t0 = carom_world_time(w);
             unwrapped_sums(w, &s, b, n, pos0, mom0, &scale);
         }
     }
