@@ -74,26 +74,28 @@ void world_wrap_into_box(carom_world *w, uint32_t slot, int axis)
     world_note_wrap(w, slot, axis, world_wrap_coordinate(x, w->def.box[axis]));
 }
 
-/* What the image reported for sphere id adds to the stored one now:
- * the wraps of its position now into the box, as carom_world_get_sphere
- * makes them (under shear, y through the sheared boundary first, its x
- * shifted by the offset then), and under shear the offset's wraps times
- * the stored y image along x (world_shear_wraps). */
-static void reported_minus_stored(const carom_world *w, carom_sphere_id id, int64_t add[3])
+/* The wraps of sphere id's position now into the box, as
+ * carom_world_get_sphere makes them (under shear, y through the sheared
+ * boundary first, its x shifted by the offset then), per axis; and under
+ * shear the offset's wraps (world_shear_wraps), which the x image
+ * reported adds times the y image stored (0 unsheared). */
+static int64_t wraps_now(const carom_world *w, carom_sphere_id id, int64_t wrap[3])
 {
     double x[3], v[3];
     world_true_state(w, world_slot_of(w, id), w->time, x, v);
+    int64_t offset_wraps = 0;
     for (int k = 0; k < 3; k++)
-        add[k] = 0;
+        wrap[k] = 0;
     if (w->shear_rate != 0.0) {
-        add[1] = world_wrap_coordinate(&x[1], w->def.box[1]);
-        x[0] -= (double)add[1] * world_shear_offset(w, w->time);
-        add[0] = w->image[id][1] * world_shear_wraps(w, w->time);
+        wrap[1] = world_wrap_coordinate(&x[1], w->def.box[1]);
+        x[0] -= (double)wrap[1] * world_shear_offset(w, w->time);
+        offset_wraps = world_shear_wraps(w, w->time);
     }
     for (int k = 0; k < 3; k++)
         if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC &&
             !(k == 1 && w->shear_rate != 0.0))
-            add[k] += world_wrap_coordinate(&x[k], w->def.box[k]);
+            wrap[k] = world_wrap_coordinate(&x[k], w->def.box[k]);
+    return offset_wraps;
 }
 
 carom_status carom_world_get_image(const carom_world *w, carom_sphere_id id, int64_t image[3])
@@ -102,13 +104,14 @@ carom_status carom_world_get_image(const carom_world *w, carom_sphere_id id, int
         return CAROM_ERR_INVALID_ARGUMENT;
     if (id >= w->count || !w->info[world_slot_of(w, id)].alive)
         return CAROM_ERR_NO_SUCH_SPHERE;
-    int64_t add[3];
-    reported_minus_stored(w, id, add);
+    int64_t wrap[3];
+    int64_t offset_wraps = wraps_now(w, id, wrap);
     for (int k = 0; k < 3; k++) {
         image[k] = 0;
         if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
-            image[k] = w->image[id][k] + add[k];
+            image[k] = w->image[id][k] + wrap[k];
     }
+    image[0] += w->image[id][1] * offset_wraps;
     return CAROM_OK;
 }
 
@@ -126,16 +129,13 @@ carom_status carom_world_set_image(carom_world *w, carom_sphere_id id, const int
             return world_fail(w, CAROM_ERR_INVALID_ARGUMENT,
                               "sphere %u: image %lld along axis %d, which is not periodic",
                               (unsigned)id, (long long)image[k], k);
-    /* The stored count plus what the position now adds is what
-     * carom_world_get_image reports: store the difference (y first: the
-     * offset's wraps along x count its stored image). */
-    int64_t add[3];
-    reported_minus_stored(w, id, add);
-    for (int k = 2; k >= 0; k--) {
-        if (k < w->def.dim && w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
-            w->image[id][k] = image[k] - add[k];
-        if (k == 1 && w->shear_rate != 0.0)
-            reported_minus_stored(w, id, add);
-    }
+    /* What carom_world_get_image reports, solved for the stored count
+     * (y before x, whose report counts y's). */
+    int64_t wrap[3];
+    int64_t offset_wraps = wraps_now(w, id, wrap);
+    for (int k = 0; k < w->def.dim; k++)
+        if (w->def.boundary[k] == CAROM_BOUNDARY_PERIODIC)
+            w->image[id][k] = image[k] - wrap[k];
+    w->image[id][0] -= w->image[id][1] * offset_wraps;
     return CAROM_OK;
 }
