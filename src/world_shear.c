@@ -64,6 +64,14 @@ int64_t world_shear_wraps(const carom_world *w, double t)
     return wraps;
 }
 
+/* After a change of the base or the speed: the count of wraps now is
+ * `wraps` again, so that it goes on through the change. */
+static void keep_wraps(carom_world *w, int64_t wraps)
+{
+    w->shear_wraps = 0;
+    w->shear_wraps = wraps - world_shear_wraps(w, w->time);
+}
+
 void world_shear_image(const carom_world *w, double t, const double xa[3], const double xb[3],
                        double shift[3], double *dvx)
 {
@@ -349,8 +357,7 @@ carom_status carom_world_set_shear(carom_world *w, double rate)
     w->shear_rate = rate;
     w->shear_speed = rate * w->def.box[1];
     w->shear_base = offset - fmod(w->shear_speed * w->time, w->def.box[0]);
-    w->shear_wraps = 0;
-    w->shear_wraps = wraps - world_shear_wraps(w, w->time);
+    keep_wraps(w, wraps);
     /* The grid's y axis wraps or not, and every event changes: built
      * again by the next advance (O(N)). */
     if (w->built)
@@ -372,8 +379,7 @@ carom_status carom_world_set_shear_offset(carom_world *w, double offset)
     double L = w->def.box[0];
     int64_t wraps = world_shear_wraps(w, w->time);
     w->shear_base = fmod(offset, L) - fmod(w->shear_speed * w->time, L);
-    w->shear_wraps = 0; /* the wraps go on: only the offset jumps */
-    w->shear_wraps = wraps - world_shear_wraps(w, w->time);
+    keep_wraps(w, wraps); /* only the offset jumps */
     /* The images jumped: every pair is checked again, and every event
      * predicted again, by the next advance. */
     for (uint32_t i = 0; i < w->count; i++)
