@@ -83,20 +83,32 @@ static double rounding(const sheared *s, double t)
 }
 
 /* Distance from a to b through the nearest image, the box above
- * displaced along x by offset. */
-static double sheared_distance(const sheared *s, const double a[3], const double b[3],
-                               double offset)
+ * displaced along x by offset; d (may be NULL), the separation from a to
+ * that image. */
+static double nearest_image(const sheared *s, const double a[3], const double b[3],
+                            double offset, double d[3])
 {
     double best = INFINITY;
     for (int side = -1; side <= 1; side++) {
-        double d[3] = {b[0] - a[0] + side * offset, b[1] - a[1] + side * s->box[1], 0.0};
+        double e[3] = {b[0] - a[0] + side * offset, b[1] - a[1] + side * s->box[1], 0.0};
         if (s->dim == 3)
-            d[2] = b[2] - a[2];
-        d[0] -= s->box[0] * floor(d[0] / s->box[0] + 0.5);
-        d[2] -= s->box[2] * floor(d[2] / s->box[2] + 0.5);
-        best = fmin(best, sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+            e[2] = b[2] - a[2];
+        e[0] -= s->box[0] * floor(e[0] / s->box[0] + 0.5);
+        e[2] -= s->box[2] * floor(e[2] / s->box[2] + 0.5);
+        double len = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+        if (len < best) {
+            best = len;
+            if (d)
+                memcpy(d, e, sizeof e);
+        }
     }
     return best;
+}
+
+static double sheared_distance(const sheared *s, const double a[3], const double b[3],
+                               double offset)
+{
+    return nearest_image(s, a, b, offset, NULL);
 }
 
 typedef struct ball {
@@ -222,22 +234,12 @@ static int read_ball(byte_reader *r, const sheared *s, double r0, double vmax, d
             hits++;
         }
     if (hits == 1 && place[0] & 1u) {
-        /* The nearest image of the one it overlaps, and out moved away
-         * from it to their contact distance. */
-        double best = INFINITY, d[3] = {0, 0, 0};
-        for (int side = -1; side <= 1; side++) {
-            double e[3] = {out->x[0] - b[hit].x[0] - side * offset,
-                           out->x[1] - b[hit].x[1] - side * s->box[1], 0.0};
-            if (s->dim == 3)
-                e[2] = out->x[2] - b[hit].x[2];
-            e[0] -= s->box[0] * floor(e[0] / s->box[0] + 0.5);
-            e[2] -= s->box[2] * floor(e[2] / s->box[2] + 0.5);
-            double len = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-            if (len < best) {
-                best = len;
-                memcpy(d, e, sizeof d);
-            }
-        }
+        /* Out moved away from the nearest image of the one it overlaps
+         * (d: from there to out), to their contact distance. */
+        double d[3];
+        double best = nearest_image(s, out->x, b[hit].x, offset, d);
+        for (int k = 0; k < 3; k++)
+            d[k] = -d[k];
         if (!(best > 0.0))
             return 0;
         double sigma = b[hit].r + out->r;
