@@ -563,15 +563,11 @@ void world_lists_remake(carom_world *w, uint32_t i, uint32_t face)
     for (int k = 0; k < w->def.dim; k++) {
         if (!g->periodic[k])
             continue;
-        double L = g->length[k];
-        double n = x[k] < 0.0 || x[k] >= L ? floor(x[k] / L) : 0.0;
-        s->x[k] -= n * L;
-        x[k] -= n * L;
-        int up = x[k] < 0.0 ? 1 : x[k] >= L ? -1 : 0; /* x / L rounded */
-        s->x[k] += up * L;
-        x[k] += up * L;
-        if (n != 0.0 || up)
-            world_note_wrap(w, i, k, (int64_t)n - up);
+        int64_t n = world_wrap_coordinate(&x[k], g->length[k]);
+        if (n) {
+            s->x[k] -= (double)n * g->length[k];
+            world_note_wrap(w, i, k, n);
+        }
     }
     world_lists_remove(w, i);
     cell_unlink(w, i);
