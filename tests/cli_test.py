@@ -2565,7 +2565,7 @@ def case_shear(r):
     (y and z), and its D is the fluid's at rest when the shear is slow.
     Refused, naming the key: walls
     along y, a thermostat, the equilibrium routes (viscosity),
-    an H5MD trajectory, shear_interval without shear, a rate that is not
+    shear_interval without shear, a rate that is not
     a number, and the viewer's drag= (its large sphere is left out)."""
     final = r.path("shear.xyz")
     d = r.json(["n=1000", "packing=0.3", "shear=0.2", "equilibrate=5", "time=60",
@@ -2656,8 +2656,7 @@ def case_shear(r):
     for keys, words in [(["boundary=periodic,walls,periodic"], ["shear=0.1", "boundary="]),
                         (["thermostat=1"], ["shear=0.1", "thermostat=1"]),
                         (["viscosity=on"], ["shear=0.1", "viscosity=on"]),
-                        (["gravity=1"], ["shear=0.1", "gravity=1"]),
-                        (["trajectory=" + r.path("t.h5")], ["shear=0.1", "t.h5"])]:
+                        (["gravity=1"], ["shear=0.1", "gravity=1"])]:
         expect_refused(r, base + keys, words, "shear %r" % keys)
     expect_refused(r, ["n=100", "shear_interval=1"] + FAST, ["shear_interval=1", "needs shear"],
                    "shear_interval alone")

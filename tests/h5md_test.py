@@ -5,7 +5,8 @@ XYZ frames of the same run (which keep every double exactly), spins too
 (/particles/all/spin, rough runs only), species too (/particles/all/
 species, runs with species only); and runs restarted from a trajectory's
 last frame (init=FILE.h5) equal to runs restarted from the final XYZ
-state, spins, species and all.
+state, spins, species and all; and sheared runs' boxes (a series of
+tilted edges) and their restarts.
 
 usage: h5md_test.py CAROM WORK_DIR
 """
@@ -350,6 +351,116 @@ def check_species():
 
 
 check_species()
+
+def sheared_unwrapped(particles, k):
+    """position + image * edges, the edges a matrix whose rows are the
+    box's vectors (the second tilted by the sheared images' offset)."""
+    return (particles["position/value"][k] +
+            particles["image/value"][k] @ particles["box/edges/value"][k])
+
+
+def check_shear():
+    """A sheared run (shear=RATE, Lees-Edwards) writes its box's edges as
+    a series of matrices (H5MD's triclinic box, time-dependent): the rows
+    are the edge vectors, the second tilted along x by the images' offset
+    (rate Ly t mod Lx), the tilt of the XYZ frames' Lattice to the last
+    bit, with positions equal to the XYZ frames'. position + image *
+    edges unwraps: without rescaling (shear_interval=0) their sum moves
+    at the unwrapped momentum (velocity plus the y image times rate Ly
+    along x), constant in every frame (the box's plain lengths instead
+    would miss by the y images' sum times the offset). A restart (init=FILE.h5,
+    given the rate) equals the restart from the final XYZ state to the
+    last byte, and its first frame's unwrapped positions are the last
+    frame's; without shear= it is refused, naming the file. A box that
+    changes otherwise is refused, naming the dataset."""
+    rate = 0.5
+    for dim, keys in ((3, ["n=300", "packing=0.3"]), (2, ["dim=2", "n=300", "packing=0.4"])):
+        name = "shear_%dd" % dim
+        h5, xyz = os.path.join(WORK, name + ".h5"), os.path.join(WORK, name + ".xyz")
+        for path in (h5, xyz):
+            code, _, err = run(*keys, "shear=%g" % rate, "shear_interval=0", "equilibrate=1",
+                               "time=6", "frame_interval=0.5", "trajectory=" + path)
+            assert code == 0, err
+        frames = read_xyz(xyz)
+        with h5py.File(h5, "r") as f:
+            particles = f["particles/all"]
+            edges = particles["box/edges/value"][:]
+            times = particles["position/time"][:]
+            assert edges.shape == (len(frames), dim, dim), edges.shape
+            assert np.array_equal(particles["box/edges/time"][:], times)
+            box = np.diag(edges[0])
+            for k, (comment, rows) in enumerate(frames):
+                lattice = [float(x) for x in comment.split('Lattice="')[1].split('"')[0].split()]
+                assert np.array_equal(np.diag(edges[k]), box)
+                assert edges[k][1][0] == lattice[3], (k, edges[k], lattice)
+                assert not (edges[k] - np.diag(box) - np.diag([0.0] * (dim - 1), -1))[
+                    np.triu_indices(dim, 1)].any()
+                expected = rate * box[1] * times[k] % box[0]
+                assert abs(edges[k][1][0] - expected) < 1e-9 * box[0], (edges[k], expected)
+                assert np.array_equal(particles["position/value"][k], rows[:, 0:dim]), k
+            image, velocity = particles["image/value"][:], particles["velocity/value"][:]
+            crossings = np.abs(image[:, :, 1]).max()
+            assert crossings >= 1, name
+            flow = np.zeros(dim)
+            flow[0] = rate * box[1]
+            start = sheared_unwrapped(particles, 0).sum(axis=0)
+            momentum = (velocity[0] + image[0][:, 1:2] * flow).sum(axis=0)
+            scale = np.abs(sheared_unwrapped(particles, 0)).max() * len(velocity[0])
+            for k in range(len(times)):
+                now = (velocity[k] + image[k][:, 1:2] * flow).sum(axis=0)
+                assert np.abs(now - momentum).max() < 1e-9 * len(velocity[0]), (k, now, momentum)
+                moved = sheared_unwrapped(particles, k).sum(axis=0) - start
+                error = np.abs(moved - momentum * (times[k] - times[0])).max()
+                assert error < 1e-12 * scale, (name, k, error)
+            # The tilt's part of the sums (the y images' sum times the
+            # offset) is not 0 in every frame: the check has teeth.
+            tilted = np.abs(image[:, :, 1].sum(axis=1) * edges[:, 1, 0])
+            assert tilted.max() > 0.1, (name, tilted)
+    # A restart goes on from the file's offset and images (at a rate
+    # whose offset at t = 2 is not a whole box length).
+    rate = 0.3
+    keys = ["n=300", "packing=0.3", "shear=%g" % rate, "equilibrate=1"]
+    check_restart("shear_restart", keys, ["shear=%g" % rate])
+    h5 = os.path.join(WORK, "shear_restart.h5")
+    again = os.path.join(WORK, "shear_again.h5")
+    code, _, err = run("init=" + h5, "shear=%g" % rate, "equilibrate=0", "time=1",
+                       "frame_interval=0.5", "trajectory=" + again)
+    assert code == 0, err
+    with h5py.File(h5, "r") as a, h5py.File(again, "r") as b:
+        pa, pb = a["particles/all"], b["particles/all"]
+        assert pa["box/edges/value"][-1][1][0] != 0.0
+        assert np.array_equal(pb["box/edges/value"][0], pa["box/edges/value"][-1])
+        assert np.array_equal(pb["image/value"][0], pa["image/value"][-1])
+        assert np.abs(pa["image/value"][-1][:, 1]).max() >= 1
+        assert np.array_equal(sheared_unwrapped(pb, 0), sheared_unwrapped(pa, -1))
+    code, out, err = run("init=" + h5, "time=0.1")
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 1 and h5 in lines[0], err
+    assert "sheared" in lines[0] and "shear=" in lines[0], err
+
+    def tilt_along_z(f):
+        f["particles/all/box/edges/value"][-1, 2, 0] = 1.0
+
+    def lengths_change(f):
+        f["particles/all/box/edges/value"][0, 0, 0] *= 1.01
+
+    def not_a_number(f):
+        f["particles/all/box/edges/value"][-1, 1, 0] = np.nan
+
+    def flat(f):
+        value = f["particles/all/box/edges/value"][:]
+        del f["particles/all/box/edges/value"]
+        f["particles/all/box/edges/value"] = value[:, 0, :]
+
+    for label, change, words in (
+            ("shear_tilt_z", tilt_along_z, "a box that changes is read only when sheared"),
+            ("shear_lengths", lengths_change, "a box that changes is read only when sheared"),
+            ("shear_nan", not_a_number, "a box that changes is read only when sheared"),
+            ("shear_flat", flat, "/particles/all/box/edges/value is not [frames][dim][dim]")):
+        expect_refused(h5, label, change, words)
+
+
+check_shear()
 
 # Files that are not H5MD trajectories: one line, exit 2.
 not_hdf5 = os.path.join(WORK, "not_hdf5.h5")

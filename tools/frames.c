@@ -154,7 +154,7 @@ int write_xyz_state(const carom_scene *like, const carom_world *w, FILE *f, cons
     return status;
 }
 
-frames *frames_open(const char *path, const carom_scene *like, cli_error *error)
+frames *frames_open(const char *path, const carom_scene *like, int sheared, cli_error *error)
 {
     frames *f = calloc(1, sizeof *f);
     if (!f) {
@@ -170,7 +170,7 @@ frames *frames_open(const char *path, const carom_scene *like, cli_error *error)
     }
 #ifdef CAROM_HAVE_HDF5
     if (frames_name_is_h5md(path)) {
-        f->h5md = h5md_open(path, like, error);
+        f->h5md = h5md_open(path, like, sheared, error);
         if (!f->h5md) {
             free(f);
             return NULL;
@@ -178,6 +178,7 @@ frames *frames_open(const char *path, const carom_scene *like, cli_error *error)
         return f;
     }
 #endif
+    (void)sheared; /* XYZ frames tilt their Lattice by the offset whenever it is not 0 */
     f->xyz = fopen(path, "w");
     if (!f->xyz) {
         cli_fail(error, CLI_EXIT_RUNTIME, "cannot write '%s': %s", path, strerror(errno));

@@ -30,8 +30,11 @@ int frames_name_is_h5md(const char *path);
 /* Whether this build can write such a file; else a usage error naming
  * the key's origin (for the options, before anything runs). */
 int frames_format_available(const char *path, const char *origin, cli_error *error);
-/* like: the dimension, box and boundaries of the frames. */
-frames *frames_open(const char *path, const carom_scene *like, cli_error *error);
+/* like: the dimension, box and boundaries of the frames; sheared: the
+ * world is sheared (carom_world_set_shear), so every frame has its box
+ * tilted by the images' offset (XYZ: the Lattice, as always; H5MD: the
+ * edges as a series of matrices, h5md_out.h). */
+frames *frames_open(const char *path, const carom_scene *like, int sheared, cli_error *error);
 int frames_write(frames *f, const carom_world *w, cli_error *error);
 int frames_close(frames *f, int status, cli_error *error);
 

@@ -41,6 +41,7 @@ struct h5md_in {
     size_t n;
     hsize_t frames, next;
     double box[3];
+    double tilt;    /* the last frame's edges[1][0] (a sheared box), else 0 */
     double *times;  /* [frames] */
     double *radius; /* [n], or NULL: 0.5 */
     double *buffer; /* a frame's [n][dim] */
@@ -79,6 +80,68 @@ static int read_all(hid_t file, const char *name, hsize_t count, double **out)
     return ok;
 }
 
+/* Whether the time series edges ([frames][dim][dim], frames the
+ * positions') is a sheared box: the same diagonal in every frame, each
+ * entry a number, and nothing off the diagonal but the second row's x
+ * (the tilt). Takes the diagonal and the last frame's tilt into h. */
+static int sheared_edges(h5md_in *h, const double *edges)
+{
+    size_t dim = (size_t)h->dim, per_frame = dim * dim;
+    for (hsize_t f = 0; f < h->frames; f++)
+        for (size_t a = 0; a < dim; a++)
+            for (size_t b = 0; b < dim; b++) {
+                double value = edges[f * per_frame + a * dim + b];
+                double want = a == b ? edges[a * dim + b] : 0.0;
+                if (!isfinite(value) || (value != want && !(a == 1 && b == 0)))
+                    return 0;
+            }
+    for (size_t k = 0; k < dim; k++)
+        h->box[k] = edges[k * dim + k];
+    h->tilt = edges[(h->frames - 1) * per_frame + dim];
+    return 1;
+}
+
+/* /particles/all/box/edges: a fixed [dim], or a time series (a group with
+ * value) of sheared boxes (sheared_edges). NULL, or what is wrong. */
+static const char *read_edges(h5md_in *h)
+{
+    hid_t object = H5Oopen(h->file, "particles/all/box/edges", H5P_DEFAULT);
+    if (object < 0)
+        return "no /particles/all/box/edges";
+    H5I_type_t type = H5Iget_type(object);
+    H5Oclose(object);
+    double *edges = NULL;
+    if (type == H5I_DATASET) {
+        int ok = read_all(h->file, "particles/all/box/edges", (hsize_t)h->dim, &edges);
+        if (ok)
+            memcpy(h->box, edges, (size_t)h->dim * sizeof *edges);
+        free(edges);
+        return ok ? NULL : "/particles/all/box/edges is not one length an axis";
+    }
+    const char *wrong = "/particles/all/box/edges/value is not [frames][dim][dim] for the "
+                        "positions' frames";
+    hid_t set = H5Dopen2(h->file, "particles/all/box/edges/value", H5P_DEFAULT);
+    hsize_t dims[3];
+    if (set >= 0 && shape(set, 3, dims) && dims[0] == h->frames && dims[1] == (hsize_t)h->dim &&
+        dims[2] == (hsize_t)h->dim) {
+        size_t count = (size_t)h->frames * (size_t)h->dim * (size_t)h->dim;
+        edges = malloc((count ? count : 1) * sizeof *edges);
+        if (!edges)
+            wrong = "out of memory";
+        else if (H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, edges) < 0)
+            wrong = "/particles/all/box/edges/value cannot be read";
+        else if (h->frames > 0 && !sheared_edges(h, edges))
+            wrong = "/particles/all/box/edges/value: a box that changes is read only when "
+                    "sheared (the same lengths in every frame, tilted by edges[1][0] alone)";
+        else
+            wrong = NULL;
+    }
+    free(edges);
+    if (set >= 0)
+        H5Dclose(set);
+    return wrong;
+}
+
 h5md_in *h5md_in_open(const char *path, char *err, size_t err_size)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors come back as one line */
@@ -103,14 +166,9 @@ h5md_in *h5md_in_open(const char *path, char *err, size_t err_size)
     h->dim = (int)dims[2];
     if (!read_all(h->file, "particles/all/position/time", h->frames, &h->times))
         return fail(h, err, err_size, "no /particles/all/position/time of one time a frame");
-    double *edges = NULL;
-    if (!read_all(h->file, "particles/all/box/edges", (hsize_t)h->dim, &edges)) {
-        free(edges);
-        return fail(h, err, err_size,
-                    "no fixed /particles/all/box/edges (a box that changes is not read)");
-    }
-    memcpy(h->box, edges, (size_t)h->dim * sizeof *edges);
-    free(edges);
+    const char *bad_edges = read_edges(h);
+    if (bad_edges)
+        return fail(h, err, err_size, bad_edges);
     if (H5Lexists(h->file, "particles/all/velocity", H5P_DEFAULT) > 0) {
         h->velocity = H5Dopen2(h->file, "particles/all/velocity/value", H5P_DEFAULT);
         hsize_t v[3];
@@ -355,6 +413,15 @@ static int read_species(const h5md_in *h, carom_scene *scene, char *err, size_t 
     return read_species_frame(h, h->frames - 1, scene->species, err, err_size) < 0 ? -1 : 0;
 }
 
+/* A tilt taken into [0, length) (as carom_xyz_read takes the Lattice's). */
+static double shear_offset(double tilt, double length)
+{
+    double offset = fmod(tilt, length);
+    if (offset < 0.0)
+        offset += length;
+    return offset < length ? offset : 0.0; /* a hair below 0 rounded up */
+}
+
 int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size)
 {
     h5md_in *h = h5md_in_open(path, err, err_size);
@@ -380,6 +447,7 @@ int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t e
         if (h5md_in_next(h, &time, scene->position, scene->velocity, scene->radius, NULL, err,
                          err_size) == 1) {
             scene->dim = h->dim;
+            scene->shear_offset = shear_offset(h->tilt, h->box[0]);
             for (int k = 0; k < 3; k++) {
                 scene->box[k] = k < h->dim ? h->box[k] : 0.0;
                 scene->boundary[k] =

@@ -1,7 +1,9 @@
 /* Reading an H5MD trajectory one frame at a time (for `carom render
  * input=FILE.h5`): the layout h5md_out.h writes, and any H5MD file with
  * the same elements (/particles/all/position with value [frames][N][dim]
- * and time; a fixed /particles/all/box/edges [dim]; velocity and a fixed
+ * and time; a fixed /particles/all/box/edges [dim], or a time series of
+ * [dim][dim] edges that only a shear tilts (edges[1][0]: the box's
+ * lengths are the same in every frame); velocity and a fixed
  * radius [N] if present, else velocity 0 and radius 0.5).
  *
  * Contract: h5md_in_open checks that layout and returns NULL with a
@@ -41,8 +43,9 @@ void h5md_in_close(h5md_in *h);
  * walls), positions and velocities, radii (0.5 if absent) and masses (1 if
  * absent), spins (/particles/all/spin, value [frames][N][3], finite,
  * in 2D about z only) and species (/particles/all/species, integers 0
- * to 31: [N], or a time series of [frames][N]) if present. 0, or -1 with a message naming the
- * file. */
+ * to 31: [N], or a time series of [frames][N]) if present, and a sheared
+ * box's last tilt as scene.shear_offset (in [0, box[0])). 0, or -1 with a
+ * message naming the file. */
 int h5md_in_last_scene(const char *path, carom_scene *scene, char *err, size_t err_size);
 
 /* The images of the last frame (/particles/all/image, [frames][n][dim]

@@ -10,7 +10,7 @@
 /* One time series of H5MD: step, time and value, each growing by a frame. */
 typedef struct series {
     hid_t group, step, time, value;
-    int rank; /* of value: 1 (a number a frame) or 3 ([N][dim]) */
+    int rank; /* of value: 1 (a number a frame) or 3 ([N][dim], [dim][dim]) */
     hsize_t per_frame[2];
     hid_t memory_type; /* of the values appended */
 } series;
@@ -21,7 +21,8 @@ struct h5md_out {
     int dim;
     size_t n; /* spheres, fixed by the first frame */
     long frames;
-    series position, velocity, image, spin, energy;
+    int sheared;     /* the box's edges a series of tilted matrices */
+    series position, velocity, image, spin, energy, edges;
     double *buffer;        /* a frame's [N][dim] */
     int64_t *image_buffer; /* the same, of images */
     double *spin_buffer;   /* a frame's [N][3] spins, when they are written */
@@ -171,7 +172,8 @@ static void series_close(series *s)
     s->value = s->time = s->step = s->group = -1;
 }
 
-/* The header groups and the box (h5md_out.h). */
+/* The header groups and the box (h5md_out.h): a sheared box's edges
+ * are a series, a frame's matrix appended by h5md_write. */
 static herr_t write_header(h5md_out *h, const carom_scene *like)
 {
     hid_t top = group(h->file, "h5md");
@@ -201,8 +203,11 @@ static herr_t write_header(h5md_out *h, const carom_scene *like)
         status = int_attribute(box, "dimension", &h->dim, 1);
     if (status >= 0)
         status = string_attribute(box, "boundary", boundary, (size_t)h->dim);
-    if (status >= 0)
+    if (status >= 0 && !h->sheared)
         status = fixed_dataset(box, "edges", 1, dims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, edges);
+    if (status >= 0 && h->sheared)
+        status = series_open(&h->edges, box, "edges", 3, (hsize_t)h->dim, h->dim,
+                             H5T_IEEE_F64LE);
     hid_t groups[4] = {top, author, creator, box};
     for (int k = 0; k < 4; k++)
         if (groups[k] >= 0)
@@ -210,7 +215,7 @@ static herr_t write_header(h5md_out *h, const carom_scene *like)
     return status;
 }
 
-h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error)
+h5md_out *h5md_open(const char *path, const carom_scene *like, int sheared, cli_error *error)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors come back as one line, below */
     h5md_out *h = calloc(1, sizeof *h);
@@ -224,8 +229,9 @@ h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error)
     strcpy(name, path);
     h->path = name;
     h->dim = like->dim;
-    series *all[5] = {&h->position, &h->velocity, &h->image, &h->spin, &h->energy};
-    for (int k = 0; k < 5; k++)
+    h->sheared = sheared && like->dim >= 2;
+    series *all[6] = {&h->position, &h->velocity, &h->image, &h->spin, &h->energy, &h->edges};
+    for (int k = 0; k < 6; k++)
         all[k]->group = all[k]->step = all[k]->time = all[k]->value = -1;
     h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (h->file < 0) {
@@ -302,6 +308,22 @@ static const int64_t *packed_images(h5md_out *h, const int64_t (*image)[3])
     return h->image_buffer;
 }
 
+/* The box's edge vectors as the rows of a matrix: the second tilted
+ * along x by the sheared images' offset, so that position + image *
+ * edges unwraps (carom_world_get_image). */
+static herr_t append_edges(h5md_out *h, const carom_scene *now, double time)
+{
+    double edges[3][3] = {{0.0}};
+    double packed_edges[9];
+    for (int k = 0; k < h->dim; k++)
+        edges[k][k] = now->box[k];
+    edges[1][0] = now->shear_offset;
+    for (int a = 0; a < h->dim; a++)
+        for (int b = 0; b < h->dim; b++)
+            packed_edges[a * h->dim + b] = edges[a][b];
+    return series_append(&h->edges, h->frames, time, packed_edges);
+}
+
 int h5md_write(h5md_out *h, const carom_scene *now, const int64_t (*image)[3], double time,
                double kinetic_energy, cli_error *error)
 {
@@ -318,6 +340,8 @@ int h5md_write(h5md_out *h, const carom_scene *now, const int64_t (*image)[3], d
         return failed(h, error, "spins in some frames only");
     if (image && series_append(&h->image, h->frames, time, packed_images(h, image)) < 0)
         return failed(h, error, "a frame");
+    if (h->sheared && append_edges(h, now, time) < 0)
+        return failed(h, error, "a frame's box");
     if (now->spin && series_append(&h->spin, h->frames, time,
                                    packed_spins(h, (const double(*)[3])now->spin)) < 0)
         return failed(h, error, "a frame");
@@ -333,8 +357,8 @@ int h5md_close(h5md_out *h, cli_error *error)
 {
     if (!h)
         return 0;
-    series *all[5] = {&h->position, &h->velocity, &h->image, &h->spin, &h->energy};
-    for (int k = 0; k < 5; k++)
+    series *all[6] = {&h->position, &h->velocity, &h->image, &h->spin, &h->energy, &h->edges};
+    for (int k = 0; k < 6; k++)
         series_close(all[k]);
     int status = 0;
     if (H5Fclose(h->file) < 0 && error && !h->failed)

@@ -3,13 +3,19 @@
  *
  *   /h5md                      version = [1, 1]; author, creator (carom)
  *   /particles/all/box         dimension, boundary ("periodic" or "none"
- *                              per axis); edges [dim]
+ *                              per axis); edges [dim]; or, when the world
+ *                              is sheared (Lees-Edwards), edges a series
+ *                              (step, time, value [frames][dim][dim])
+ *                              whose rows are the edge vectors, the
+ *                              second tilted along x by the images'
+ *                              offset: the triclinic box of H5MD
  *   /particles/all/position    step [frames], time [frames],
  *                              value [frames][N][dim]
  *   /particles/all/velocity    the same
  *   /particles/all/image       the same, integers (when the world counts
  *                              images and some axis is periodic):
  *                              position + image * edges is unwrapped
+ *                              (image times the matrix, when sheared)
  *   /particles/all/spin        the same, value [frames][N][3] (in 2D
  *                              too: only z nonzero), the angular
  *                              velocities (when the frames have spins:
@@ -32,7 +38,9 @@
 
 typedef struct h5md_out h5md_out;
 
-h5md_out *h5md_open(const char *path, const carom_scene *like, cli_error *error);
+/* sheared: the world is sheared (carom_world_set_shear), so the box's
+ * edges are written with every frame, tilted by its shear_offset. */
+h5md_out *h5md_open(const char *path, const carom_scene *like, int sheared, cli_error *error);
 /* Appends a frame: the scene's spheres (the same count every frame) at
  * time, with the world's kinetic energy; image: their periodic images,
  * row for row, or NULL (the first frame decides for all, as its

@@ -9,12 +9,12 @@
  * planes, segments, triangles or a mesh) and where the
  * run's other measurements assume the plain periodic box or velocities
  * that change only at contacts (thermostat, viscosity, bulk_viscosity,
- * conductivity, an H5MD trajectory's counted images). msd is taken
- * across the flow (displacement.h). */
+ * conductivity). msd is taken across the flow (displacement.h); a
+ * trajectory's frames carry the box tilted by the images' offset
+ * (frames.h). */
 #include <math.h>
 #include <string.h>
 
-#include "frames.h"
 #include "options_parse.h"
 
 static int clash(const config *c, config_key key, const char *value, const char *why,
@@ -71,11 +71,6 @@ static int refused(const config *c, const run_options *o, cli_error *error)
     if (o->compress && o->init)
         return clash(c, KEY_COMPRESS, c->value[KEY_COMPRESS],
                      "with init=: the file's state is sheared, the compression would not be",
-                     error);
-    if (o->trajectory && frames_name_is_h5md(o->trajectory))
-        return clash(c, KEY_TRAJECTORY, o->trajectory,
-                     "H5MD's images are not counted across the sheared boundary; write "
-                     "extended XYZ",
                      error);
     return 0;
 }

@@ -126,11 +126,12 @@ static int setup_from_file(run_options *o, carom_scene *scene, cli_error *error)
     if (o->dim != scene->dim)
         return cli_fail(error, CLI_EXIT_USAGE, "dim=%d but %s is %dD", o->dim, o->init,
                         scene->dim);
-    /* A sheared state (its Lattice tilted): the run shears it on from
-     * there, unless shear_offset= says otherwise. */
+    /* A sheared state (its box tilted: the XYZ Lattice's second vector,
+     * or the H5MD edges' second row): the run shears it on from there,
+     * unless shear_offset= says otherwise. */
     if (scene->shear_offset != 0.0 && o->shear == 0.0)
         return cli_fail(error, CLI_EXIT_USAGE,
-                        "%s: the file's state is sheared (its Lattice's offset %.17g): give "
+                        "%s: the file's state is sheared (its box tilted by %.17g along x): give "
                         "shear= (a rate) to go on shearing it",
                         o->init, scene->shear_offset);
     if (scene->shear_offset != 0.0 && !o->shear_offset_given)

@@ -714,7 +714,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     }
     r->equilibrate_wall_seconds = now_seconds() - wall_start;
     if (o->trajectory) {
-        trajectory = frames_open(o->trajectory, scene, error);
+        trajectory = frames_open(o->trajectory, scene, o->shear != 0.0, error);
         if (!trajectory) {
             status = error->exit_code;
             goto done;
