@@ -68,15 +68,32 @@ void carom_andersen_energy_given(const carom_andersen *a, double *given, double 
         *moment = a->moment;
 }
 
-/* The sphere's energy now: kinetic, and rotational in a rough world. */
+/* The flow the bath is at rest in: in a sheared world the profile's
+ * velocity u_x = rate (y - Ly/2) at height y and its rotation, half its
+ * vorticity, -rate/2 about z; else none. */
+static void flow_at(const carom_world *w, double y, double velocity[3], double spin[3])
+{
+    for (int k = 0; k < 3; k++)
+        velocity[k] = spin[k] = 0.0;
+    velocity[0] = w->shear_rate * (y - 0.5 * w->def.box[1]);
+    spin[2] = -0.5 * w->shear_rate;
+}
+
+/* The sphere's energy now relative to the flow: kinetic, and rotational
+ * in a rough world. */
 static double sphere_energy(const carom_world *w, carom_sphere_id id)
 {
     carom_sphere_state st;
     if (carom_world_get_sphere(w, id, &st) != CAROM_OK || !isfinite(st.mass))
         return 0.0;
-    double e = 0.5 * st.mass * vec_dot(st.velocity, st.velocity), spin[3];
-    if (world_is_rough(w) && carom_world_get_spin(w, id, spin) == CAROM_OK)
+    double u[3], turning[3], spin[3];
+    flow_at(w, st.position[1], u, turning);
+    vec_sub(st.velocity, st.velocity, u);
+    double e = 0.5 * st.mass * vec_dot(st.velocity, st.velocity);
+    if (world_is_rough(w) && carom_world_get_spin(w, id, spin) == CAROM_OK) {
+        vec_sub(spin, spin, turning);
         e += 0.5 * w->inertia_factor * st.mass * st.radius * st.radius * vec_dot(spin, spin);
+    }
     return e;
 }
 
@@ -89,16 +106,17 @@ static void draw_next(carom_andersen *a, const carom_world *w, double from)
 }
 
 /* In a rough world, a new spin too: each component about which the sphere
- * turns (z alone in 2D) normal with variance kT / I, I its moment of
- * inertia now. */
-static carom_status redraw_spin(carom_andersen *a, carom_world *w, carom_sphere_id id)
+ * turns (z alone in 2D) normal with variance kT / I about the flow's
+ * (turning), I its moment of inertia now. */
+static carom_status redraw_spin(carom_andersen *a, carom_world *w, carom_sphere_id id,
+                                const double turning[3])
 {
     const sphere *s = &w->spheres[world_slot_of(w, id)];
     double r = s->radius * growth_factor(w, carom_world_time(w));
     double sigma = sqrt(a->def.kT * INFO(s)->inv_mass / w->inertia_factor) / r;
     double spin[3] = {0.0, 0.0, 0.0};
     for (int k = w->def.dim == 2 ? 2 : 0; k < 3; k++)
-        spin[k] = sigma * rng_normal(&a->stream);
+        spin[k] = turning[k] + sigma * rng_normal(&a->stream);
     return carom_world_set_spin(w, id, spin);
 }
 
@@ -112,13 +130,16 @@ static carom_status redraw_one(carom_andersen *a, carom_world *w)
     const sphere_info *info = &w->info[world_slot_of(w, id)];
     if (info->inv_mass == 0.0 || info->driven)
         return CAROM_OK;
-    double sigma = sqrt(a->def.kT * info->inv_mass), v[3] = {0.0, 0.0, 0.0};
+    carom_sphere_state now;
+    carom_world_get_sphere(w, id, &now);
+    double sigma = sqrt(a->def.kT * info->inv_mass), v[3], turning[3];
+    flow_at(w, now.position[1], v, turning);
     for (int k = 0; k < w->def.dim; k++)
-        v[k] = sigma * rng_normal(&a->stream);
+        v[k] += sigma * rng_normal(&a->stream);
     double before = sphere_energy(w, id);
     carom_status st = carom_world_set_velocity(w, id, v);
     if (st == CAROM_OK && world_is_rough(w))
-        st = redraw_spin(a, w, id);
+        st = redraw_spin(a, w, id, turning);
     if (st == CAROM_OK) {
         a->redraws++;
         double gain = sphere_energy(w, id) - before;

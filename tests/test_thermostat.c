@@ -21,7 +21,13 @@
  *   of the energy exactly.
  * - Varied worlds under a bath in pieces: no overlap, no sphere out of its
  *   box, the energy its start plus what the bath gave.
- * - A definition with a NaN or a negative number is refused, naming it. */
+ * - A definition with a NaN or a negative number is refused, naming it.
+ * - Sheared (Lees-Edwards): a bath at kT 0 leaves a lone sphere moving
+ *   with the profile, rate (y - Ly/2), and spinning with the flow, -rate/2
+ *   about z, exactly, and counts as given minus the energy it had relative
+ *   to the flow; a dilute sheared gas under a strong bath has its
+ *   velocities about the profile (the slope of v_x against y the rate,
+ *   within 3%) at the bath's temperature relative to it (within 3%). */
 #include <math.h>
 #include <string.h>
 
@@ -561,6 +567,115 @@ static void test_bad_definitions(void)
     CHECK(carom_andersen_create(NULL, &e) == NULL);
 }
 
+/* A world of lone spheres (rough when rough), sheared at rate. */
+static carom_world *sheared_world(int dim, double box, double rate, int rough)
+{
+    carom_world_def def = carom_world_default_def();
+    def.dim = dim;
+    for (int k = 0; k < 3; k++)
+        def.box[k] = box;
+    if (rough)
+        def.tangential_restitution = 1.0;
+    carom_world *w = carom_world_create(&def, NULL);
+    if (!w)
+        abort();
+    CHECK_OK(carom_world_set_shear(w, rate));
+    return w;
+}
+
+static void check_sheared_lone_sphere(int dim, int rough)
+{
+    const double rate = 0.4, box = 10.0, y = 2.0, mass = 2.0, radius = 0.5;
+    carom_world *w = sheared_world(dim, box, rate, rough);
+    carom_sphere_def s = carom_sphere_default_def();
+    double start[3] = {5.0, y, dim == 3 ? 5.0 : 0.0}, v[3] = {1.5, 0.0, 0.0};
+    memcpy(s.position, start, sizeof start);
+    memcpy(s.velocity, v, sizeof v);
+    s.radius = radius;
+    s.mass = mass;
+    carom_sphere_id id;
+    CHECK_OK(carom_world_add_sphere(w, &s, &id));
+    double spin[3] = {dim == 3 ? 0.3 : 0.0, dim == 3 ? -0.2 : 0.0, 0.7};
+    if (rough)
+        CHECK_OK(carom_world_set_spin(w, id, spin));
+    carom_andersen *a = bath(0.0, 5.0, 41);
+    CHECK_OK(carom_andersen_advance_to(a, w, 5.0)); /* P(no redraw) = e^-25 */
+    carom_sphere_state st;
+    CHECK_OK(carom_world_get_sphere(w, id, &st));
+    double profile = rate * (y - 0.5 * box); /* its height never changes */
+    CHECK(carom_andersen_redraws(a) > 0);
+    CHECK(st.position[1] == y && st.velocity[0] == profile && st.velocity[1] == 0.0 &&
+          st.velocity[2] == 0.0);
+    double c = v[0] - profile, expected = -0.5 * mass * c * c, turning[3];
+    if (rough) {
+        CHECK_OK(carom_world_get_spin(w, id, turning));
+        CHECK(turning[0] == 0.0 && turning[1] == 0.0 && turning[2] == -0.5 * rate);
+        double factor = dim == 3 ? 0.4 : 0.5; /* def.inertia_factor 0: a solid sphere, disk */
+        double inertia = factor * mass * radius * radius;
+        double dz = spin[2] + 0.5 * rate;
+        expected -= 0.5 * inertia * (spin[0] * spin[0] + spin[1] * spin[1] + dz * dz);
+    }
+    double given;
+    carom_andersen_energy_given(a, &given, NULL);
+    fprintf(stderr, "  %dD%s: v_x %.17g (profile %.17g), given %.17g (expected %.17g)\n", dim,
+            rough ? ", rough" : "", st.velocity[0], profile, given, expected);
+    CHECK(fabs(given - expected) <= 1e-14 * fabs(expected));
+    carom_andersen_free(a);
+    carom_world_free(w);
+}
+
+static void test_sheared_lone_sphere(void)
+{
+    for (int dim = 2; dim <= 3; dim++)
+        for (int rough = 0; rough <= 1; rough++)
+            check_sheared_lone_sphere(dim, rough);
+}
+
+static void test_sheared_gas(void)
+{
+    const size_t n = 8000;
+    const double rate = 0.5, kt = 1.0;
+    carom_scene sc;
+    carom_error e;
+    carom_scene_init(&sc);
+    sc.dim = 3;
+    for (int k = 0; k < 3; k++)
+        sc.box[k] = carom_box_length_for_packing(3, n, 0.5, 0.1);
+    CHECK_OK(carom_scene_random(&sc, n, 0.5, 51, &e));
+    CHECK_OK(carom_scene_maxwell_velocities(&sc, kt, 52, &e));
+    carom_world *w = carom_scene_create_world(&sc, NULL, &e);
+    carom_scene_free(&sc);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    CHECK_OK(carom_world_set_shear(w, rate));
+    carom_andersen *a = bath(kt, 20.0, 53);
+    CHECK_OK(carom_andersen_advance_to(a, w, 2.0)); /* some 40 redraws a sphere */
+    double ly = carom_world_get_def(w)->box[1];
+    double sy = 0.0, sv = 0.0, syy = 0.0, syv = 0.0, energy = 0.0, mean_c = 0.0;
+    for (carom_sphere_id id = 0; id < n; id++) {
+        carom_sphere_state st;
+        CHECK_OK(carom_world_get_sphere(w, id, &st));
+        double y = st.position[1], c = st.velocity[0] - rate * (y - 0.5 * ly);
+        sy += y;
+        sv += st.velocity[0];
+        syy += y * y;
+        syv += y * st.velocity[0];
+        mean_c += c / (double)n;
+        energy += 0.5 * (c * c + st.velocity[1] * st.velocity[1] +
+                         st.velocity[2] * st.velocity[2]);
+    }
+    double slope = (syv - sy * sv / (double)n) / (syy - sy * sy / (double)n);
+    double temperature = energy / (1.5 * (double)n);
+    fprintf(stderr, "  sheared gas: slope %.4f (rate %g), kT %.4f, mean c_x %.4f\n", slope, rate,
+            temperature, mean_c);
+    CHECK(fabs(slope / rate - 1.0) < 0.03);
+    CHECK(fabs(temperature / kt - 1.0) < 0.03);
+    CHECK(fabs(mean_c) < 0.1);
+    carom_andersen_free(a);
+    carom_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_relaxation);
@@ -574,5 +689,7 @@ int main(void)
     RUN(test_spheres_added_on_the_way);
     RUN(test_driven_spheres_passed_over);
     RUN(test_bad_definitions);
+    RUN(test_sheared_lone_sphere);
+    RUN(test_sheared_gas);
     return CHECK_REPORT();
 }

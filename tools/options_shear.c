@@ -8,10 +8,11 @@
  * gravity, driven spheres, report-only response, sensing pairs, fixed
  * planes, segments, triangles or a mesh) and where the
  * run's other measurements assume the plain periodic box or velocities
- * that change only at contacts (thermostat, viscosity, bulk_viscosity,
- * conductivity). msd is taken across the flow (displacement.h); a
- * trajectory's frames carry the box tilted by the images' offset
- * (frames.h). */
+ * that change only at contacts (viscosity, bulk_viscosity,
+ * conductivity). A thermostat's bath redraws about the profile and keeps
+ * the temperature in place of the rescalings (shear.h). msd is taken
+ * across the flow (displacement.h); a trajectory's frames carry the box
+ * tilted by the images' offset (frames.h). */
 #include <math.h>
 #include <string.h>
 
@@ -55,11 +56,6 @@ static int refused(const config *c, const run_options *o, cli_error *error)
         return clash(c, KEY_TRIANGLES, c->value[KEY_TRIANGLES], alone, error);
     if (o->mesh)
         return clash(c, KEY_MESH, o->mesh, alone, error);
-    if (o->thermostat > 0.0)
-        return clash(c, KEY_THERMOSTAT, c->value[KEY_THERMOSTAT],
-                     "the bath would redraw velocities about zero, not about the profile; "
-                     "shear_interval keeps the temperature",
-                     error);
     const config_key transport[] = {KEY_VISCOSITY, KEY_BULK_VISCOSITY, KEY_CONDUCTIVITY};
     const int on[] = {o->viscosity, o->bulk_viscosity, o->conductivity};
     for (int k = 0; k < 3; k++)

@@ -190,7 +190,9 @@ static void print_shear(const run_options *o, const run_result *r, FILE *out)
 {
     fprintf(out, "  shear              rate %g (Lees-Edwards), kT %.5g relative to the profile",
             o->shear, r->shear_temperature);
-    if (r->shear_interval > 0.0)
+    if (r->shear_interval > 0.0 && o->thermostat > 0.0)
+        fprintf(out, " (kept by the thermostat; measured every %.3g)", r->shear_interval);
+    else if (r->shear_interval > 0.0)
         fprintf(out, " (rescaled every %.3g: %llu times)", r->shear_interval,
                 (unsigned long long)r->shear_rescales);
     fprintf(out, "\n");
@@ -204,7 +206,8 @@ static void print_shear(const run_options *o, const run_result *r, FILE *out)
         fprintf(out, " ± %.3g", r->shear_viscosity_error);
     if (isfinite(shear_enskog(o, r)))
         fprintf(out, " (Enskog %.5g)", shear_enskog(o, r));
-    fprintf(out, ", from the heat %.6g\n", r->shear_heat);
+    fprintf(out, ", from the heat %.6g%s\n", r->shear_heat,
+            o->thermostat > 0.0 ? " (less what the bath gave)" : "");
     print_shear_pressure(o, r, out);
 }
 

@@ -88,9 +88,10 @@ double shear_interval_for(const carom_world *w, double rate, double kt)
 }
 
 int shear_start(shear_run *s, carom_world *w, double rate, double offset, double interval,
-                double kt, int dim, int with_profile)
+                double kt, int dim, int with_profile, const carom_andersen *bath)
 {
     memset(s, 0, sizeof *s);
+    s->bath = bath;
     s->rate = rate;
     s->interval = interval;
     s->kt = kt;
@@ -129,11 +130,22 @@ static int keep(shear_run *s, double heat, double span, double mean_energy,
     return 0;
 }
 
-/* Closes the interval that ends now (kept when measuring): its heat,
- * and its integral of P V (the kinetic part by the trapezoid rule). */
+/* The energy the run's bath has given so far (0 without one). */
+static double bath_given(const shear_run *s)
+{
+    double given = 0.0;
+    if (s->bath)
+        carom_andersen_energy_given(s->bath, &given, NULL);
+    return given;
+}
+
+/* Closes the interval that ends now (kept when measuring): its heat (the
+ * change of E, less what a bath gave), and its integral of P V (the
+ * kinetic part by the trapezoid rule). */
 static int close_interval(shear_run *s, const carom_world *w)
 {
     double t = carom_world_time(w), e = shear_peculiar_energy(w, s->rate);
+    double given = bath_given(s);
     double kinetic[SHEAR_PARTS], stress[SHEAR_PARTS];
     shear_kinetic_tensor(w, s->rate, kinetic);
     for (int p = 0; p < SHEAR_PARTS; p++) {
@@ -143,9 +155,11 @@ static int close_interval(shear_run *s, const carom_world *w)
     }
     int rc = 0;
     if (s->measuring && t > s->from)
-        rc = keep(s, e - s->energy, t - s->from, 0.5 * (e + s->energy), stress);
+        rc = keep(s, e - s->energy - (given - s->given), t - s->from, 0.5 * (e + s->energy),
+                  stress);
     s->from = t;
     s->energy = e;
+    s->given = given;
     return rc;
 }
 
@@ -160,13 +174,15 @@ int shear_rescale(shear_run *s, carom_world *w)
 {
     if (close_interval(s, w) != 0)
         return -1;
+    s->next += s->interval;
+    if (s->bath)
+        return 0; /* the bath keeps the temperature */
     double target = 0.5 * s->dim * s->kt * (double)moving_spheres(w);
     if (s->energy > 0.0 && scale_velocities(w, s->rate, sqrt(target / s->energy), 0) != 0)
         return -1;
     s->energy = shear_peculiar_energy(w, s->rate);
     shear_kinetic_tensor(w, s->rate, s->kinetic);
     s->rescales += s->measuring;
-    s->next += s->interval;
     return 0;
 }
 
@@ -176,6 +192,7 @@ int shear_measure_start(shear_run *s, const carom_world *w)
     s->rescales = 0;
     s->from = carom_world_time(w);
     s->energy = shear_peculiar_energy(w, s->rate);
+    s->given = bath_given(s);
     shear_kinetic_tensor(w, s->rate, s->kinetic);
     for (int p = 0; p < SHEAR_PARTS; p++)
         s->collided[p] = 0.0;

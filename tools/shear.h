@@ -7,7 +7,10 @@
  * Contract: with elastic smooth contacts the energy of the velocities
  * relative to the profile, E = sum m |v - u(y)|^2 / 2, changes only
  * through the boundaries' work, at rate * integral of -V P_xy dt: exactly
- * (the kinetic and collisional parts of P_xy both), with nothing sampled.
+ * (the kinetic and collisional parts of P_xy both), with nothing sampled;
+ * under a heat bath (thermostat=), whose redraws are about the profile,
+ * by that work plus what the bath gave (carom_andersen_energy_given),
+ * which is taken off.
  * So eta = -P_xy / rate = (the heat of the measured intervals) / (rate^2
  * V (their time)), and its error is from 16 blocks of intervals (NaN with
  * fewer than 16). Whether contacts keep the energy is the caller's to
@@ -29,6 +32,7 @@
 #include <stdint.h>
 
 #include "carom/carom.h"
+#include "carom/thermostat.h"
 
 /* The six parts of a symmetric tensor: xx, yy, zz, xy, xz, yz. */
 enum { SHEAR_PARTS = 6 };
@@ -42,6 +46,11 @@ typedef struct shear_interval {
 
 typedef struct shear_run {
     double rate, interval, kt; /* interval 0: never rescaled */
+    /* A heat bath (thermostat=) keeps the temperature instead: the
+     * intervals are then only measured, never rescaled, and the heat
+     * of each is its change of E less what the bath gave. */
+    const carom_andersen *bath;
+    double given;         /* the bath's energy given at the interval's start */
     int dim;
     double next;          /* the next rescaling's time (INFINITY: none) */
     int measuring;        /* the measured run's intervals are being kept */
@@ -63,18 +72,20 @@ typedef struct shear_run {
 double shear_interval_for(const carom_world *w, double rate, double kt);
 /* Sets the world's shear (after compress=) and its offset now, adds the profile to every
  * velocity unless profile is 0 (an init file's are taken as they are),
- * and plans the first rescaling an interval from now. 0, or -1 with the
- * world's message. */
+ * and plans the first rescaling an interval from now (bath: the run's
+ * heat bath, whose redraws are about the profile, or NULL). 0, or -1
+ * with the world's message. */
 int shear_start(shear_run *s, carom_world *w, double rate, double offset, double interval,
-                double kt, int dim, int profile);
+                double kt, int dim, int profile, const carom_andersen *bath);
 /* E now: the energy of the velocities relative to the profile. */
 double shear_peculiar_energy(const carom_world *w, double rate);
 /* Scales the velocities relative to the profile so that their kT is kt
  * (the spheres of finite mass). 0, or -1 with the world's message. */
 int shear_scale_to(carom_world *w, double rate, double kt, int dim);
 /* At the time of s->next: closes the interval (kept when measuring),
- * scales the velocities relative to the profile to kt, plans the next.
- * 0, or -1 (out of memory, or the world's message). */
+ * scales the velocities relative to the profile to kt (not under a
+ * bath), plans the next. 0, or -1 (out of memory, or the world's
+ * message). */
 int shear_rescale(shear_run *s, carom_world *w);
 /* The measured run starts now: its intervals are kept from here; at its
  * end, the last one is closed (each 0, or -1 out of memory). */

@@ -547,14 +547,14 @@ static size_t default_lag(const run_options *o, const run_result *r, const trans
 
 /* shear=: the world sheared at the rate and offset asked, the profile
  * added to generated velocities, the rescalings' interval chosen. */
-static int start_shear(const run_options *o, carom_world *w, shear_run *sheared, run_result *r,
-                       cli_error *error)
+static int start_shear(const run_options *o, carom_world *w, const carom_andersen *bath,
+                       shear_run *sheared, run_result *r, cli_error *error)
 {
     double kt = o->init || o->use_speed ? 0.0 : o->temperature;
     r->shear_interval = isnan(o->shear_interval) ? shear_interval_for(w, o->shear, kt)
                                                  : o->shear_interval;
     if (shear_start(sheared, w, o->shear, o->shear_offset, r->shear_interval, kt, o->dim,
-                    !o->init) != 0)
+                    !o->init, bath) != 0)
         return world_failed(o, w, error);
     return 0;
 }
@@ -681,7 +681,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
     /* Sheared from the start, unless the spheres are first compressed
      * (growth and shear do not go together): then after it. */
     if (o->shear != 0.0 && !o->compress) {
-        status = start_shear(o, w, &sheared_run, r, error);
+        status = start_shear(o, w, bath, &sheared_run, r, error);
         if (status)
             goto done;
         sheared = &sheared_run;
@@ -697,7 +697,7 @@ int simulate(const run_options *o, carom_scene *scene, motion *m, run_result *r,
             goto done;
     }
     if (o->shear != 0.0 && o->compress) {
-        status = start_shear(o, w, &sheared_run, r, error);
+        status = start_shear(o, w, bath, &sheared_run, r, error);
         if (!status && carom_world_advance_to(w, carom_world_time(w)) != CAROM_OK)
             status = world_failed(o, w, error); /* checked sheared */
         if (status)

@@ -15,6 +15,16 @@
  * reaches kT, and an inelastic (granular) gas reaches the steady
  * state where the bath's heating balances the collisions' cooling.
  *
+ * In a sheared world (carom_world_set_shear) the bath is at rest in the
+ * flow: a velocity is redrawn about the profile's, u_x = rate (y - Ly/2)
+ * at the sphere's height y, and a spin about the flow's rotation, -rate/2
+ * about z (half its vorticity). It then takes up the heat the
+ * boundaries' work makes, and a sheared fluid reaches a steady state
+ * about the profile. carom_andersen_energy_given counts there the change
+ * of each sphere's energy relative to the flow, (1/2) m |v - u(y)|^2 (and
+ * (1/2) I |w + rate/2 z|^2 in a rough world): the energy relative to the
+ * flow then changes by the boundaries' work plus what the bath gave.
+ *
  * The instants come from one process of rate `rate` times the number of
  * ids (live or not): each picks an id uniformly, and an id that is not a
  * sphere the bath acts on is passed over, so each eligible sphere sees
