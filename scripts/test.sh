@@ -19,7 +19,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAROM_WERROR=ON -DC
 cmake --build build-asan -j"$jobs"
 (cd build-asan && CAROM_TEST_QUICK=1 ctest --output-on-failure -j"$jobs")
 cmake -S . -B build-validate -DCMAKE_BUILD_TYPE=Release -DCAROM_WERROR=ON -DCAROM_VALIDATE=ON
-validated='test_reference test_driven test_drive_orbits test_lists test_reorder test_rebuild test_callbacks test_stuck test_random_ops test_set_position test_images test_growth test_planes test_segments test_segments_driven test_segments_periodic test_triangles test_triangles_driven test_triangles_periodic test_rough test_species test_sensing test_shear test_shear_images'
+validated='test_reference test_driven test_drive_orbits test_lists test_reorder test_rebuild test_callbacks test_stuck test_random_ops test_set_position test_images test_growth test_planes test_segments test_segments_driven test_segments_periodic test_triangles test_triangles_driven test_triangles_periodic test_rough test_species test_sensing test_shear test_shear_images test_shear_sensing'
 cmake --build build-validate -j"$jobs" --target $validated
 (cd build-validate && CAROM_TEST_QUICK=1 CAROM_TEST_VALIDATING=1 ctest --output-on-failure -j"$jobs" \
    -R "^(${validated// /|})\$")

@@ -404,11 +404,34 @@ void world_neighbour_lists(const carom_world *w, uint32_t id, int predicting,
     }
 }
 
+/* world_visit_near's visits across the sheared boundary. */
+typedef struct near_across {
+    carom_world *w;
+    carom_status (*visit)(carom_world *w, uint32_t id, uint32_t j);
+    carom_status st;
+} near_across;
+
+static void visit_across(const carom_world *w, void *ctx, uint32_t i, uint32_t j, int side,
+                         double zshift)
+{
+    (void)w;
+    (void)side;
+    (void)zshift;
+    near_across *a = ctx;
+    if (a->st == CAROM_OK)
+        a->st = a->visit(a->w, i, j);
+}
+
 carom_status world_visit_near(carom_world *w, uint32_t id,
                               carom_status (*visit)(carom_world *w, uint32_t id, uint32_t j))
 {
     carom_status st = CAROM_OK;
-    if (!w->info[id].big) {
+    if (w->shear_rate != 0.0) { /* those overlapping now, through the moving images */
+        near_across a = {w, visit, CAROM_OK};
+        world_shear_across(w, id, w->time, visit_across, &a);
+        st = a.st;
+    }
+    if (st == CAROM_OK && !w->info[id].big) {
         neighbour_lists nl;
         world_neighbour_lists(w, id, 0, &nl);
         for (int c = 0; c < nl.count; c++)
@@ -419,7 +442,7 @@ carom_status world_visit_near(carom_world *w, uint32_t id,
         for (size_t k = 0; k < w->nbig && st == CAROM_OK; k++)
             if (w->big[k] != id)
                 st = visit(w, id, w->big[k]);
-    } else {
+    } else if (st == CAROM_OK) {
         for (uint32_t j = 0; j < w->count && st == CAROM_OK; j++)
             if (w->info[j].alive && j != id)
                 st = visit(w, id, j);

@@ -113,6 +113,10 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t, dou
         c.depth = depth;
         world_sphere_at(w, a, t, xa, c.velocity_after[0]);
         world_sphere_at(w, b, t, xb, c.velocity_after[1]);
+        /* Across the sheared boundary, j's is its image's (as a
+         * collision's). */
+        double image_speed = world_shear_image_speed(w, shift);
+        c.velocity_after[1][0] += image_speed;
         for (int k = 0; k < 3; k++)
             d[k] = xb[k] + shift[k] - xa[k];
         double len = sqrt(vec_dot(d, d));
@@ -131,6 +135,8 @@ static void report_contact(carom_world *w, uint32_t i, uint32_t j, double t, dou
                 world_advance_sphere(w, sp, t);
                 for (int k = 0; k < w->def.dim; k++)
                     sp->v[k] = c.velocity_after[s][k];
+                if (s)
+                    sp->v[0] -= image_speed;
                 COUNTER(sp)++;
             }
         }

@@ -669,9 +669,10 @@ typedef struct neighbour_lists {
 void world_neighbour_lists(const carom_world *w, uint32_t id, int predicting,
                            neighbour_lists *out);
 /* Calls visit(w, id, j) for every sphere j that sphere id (placed in the
- * grid, or big) may overlap: those of the cells around it and the big
- * ones (for a big sphere, every live sphere); some j may come more than
- * once. Stops at the first status that is not CAROM_OK, and returns it. */
+ * grid, or big) may overlap: those of the cells around it, across the
+ * sheared boundary too, and the big ones (for a big sphere, every live
+ * sphere); some j may come more than once. Stops at the first status
+ * that is not CAROM_OK, and returns it. */
 carom_status world_visit_near(carom_world *w, uint32_t id,
                               carom_status (*visit)(carom_world *w, uint32_t id, uint32_t j));
 /* The spheres of every level within `reach` of x along every axis (their
@@ -777,6 +778,14 @@ int64_t world_shear_wraps(const carom_world *w, double t);
  * velocity offset along x (dvx may be NULL). */
 void world_shear_image(const carom_world *w, double t, const double xa[3], const double xb[3],
                        double shift[3], double *dvx);
+/* The velocity offset along x of the image of a sphere that shift (a
+ * world_pair_shift or world_shear_image, or a plain periodic shift)
+ * brings across the sheared boundary: its y part over Ly times the
+ * shear speed (0 in a world at rest or within the box). */
+static inline double world_shear_image_speed(const carom_world *w, const double shift[3])
+{
+    return w->shear_rate != 0.0 ? round(shift[1] / w->def.box[1]) * w->shear_speed : 0.0;
+}
 /* Sphere i's crossing of its cell's top (up) or bottom face along y
  * goes through the sheared boundary; world_shear_cross makes it. */
 int world_shear_leaves(const carom_world *w, uint32_t i, int up);

@@ -248,14 +248,26 @@ static int already_reported(const carom_world *w, uint32_t i, uint32_t j, double
     return remembered(w, i, j, t) || remembered(w, j, i, t);
 }
 
-/* When spheres a and b (b seen through shift) part: the time from tref
+/* Sphere i or j remembers a report of their contact at time at
+ * (whatever their counters: a pair is reported once at one instant). */
+static int reported_at(const carom_world *w, uint32_t i, uint32_t j, double at)
+{
+    for (int k = 0; k < REPORTED_MAX; k++)
+        if ((w->reported[i].e[k].partner == j && w->reported[i].e[k].at == at) ||
+            (w->reported[j].e[k].partner == i && w->reported[j].e[k].at == at))
+            return 1;
+    return 0;
+}
+
+/* When spheres a and b (b seen through shift, an image moving along x
+ * at dvx more than b: world_shear_image) part: the time from tref
  * at which their distance rises through the contact distance, a's state
  * at tref being xa, va (as pair_time). Apart and not approaching, they
  * part at tref; apart and approaching, after passing through each
  * other. */
 static double parting_time(const carom_world *w, const sphere *a, const double xa[3],
                            const double va[3], double tref, const sphere *b,
-                           const double shift[3])
+                           const double shift[3], double dvx)
 {
     double xb[3], vb[3], dr[3], dv[3];
     state_at(w, b, tref, xb, vb);
@@ -263,6 +275,7 @@ static double parting_time(const carom_world *w, const sphere *a, const double x
         dr[k] = xb[k] + shift[k] - xa[k];
         dv[k] = vb[k] - va[k];
     }
+    dv[0] += dvx; /* an image across the sheared boundary moves */
     double sigma = a->radius + b->radius;
     /* g = distance^2 - sigma^2 (the opposite of pair_time's h): they have
      * parted when g crosses zero going up. */
@@ -288,7 +301,8 @@ double world_pair_separation_time(const carom_world *w, uint32_t i, uint32_t j,
     const sphere *a = &w->spheres[i];
     double xa[3], va[3];
     state_at(w, a, w->time, xa, va);
-    return parting_time(w, a, xa, va, w->time, &w->spheres[j], shift);
+    return parting_time(w, a, xa, va, w->time, &w->spheres[j], shift,
+                        world_shear_image_speed(w, shift));
 }
 
 /* Earliest time from now at which the sphere's coordinate along an axis
@@ -373,9 +387,12 @@ static inline void offer(const carom_world *w, pair_scan *p, double t, uint32_t 
  * image whose x separation passes zero while y and z are close meets,
  * and later ones come after it). Each is timed as pair_time_straight
  * times a pair, from the state at max(t_a, t_b), so that predicting the
- * pair again gives the same time. */
+ * pair again gives the same time. report_only (a sensing pair): as
+ * pair_time's, the next time an image touches coming from outside, if
+ * not before now; none through an image it overlaps. */
 static double pair_time_sheared(const carom_world *w, const sphere *a, const sphere *b,
-                                int side, double zshift, double now, double horizon)
+                                int side, double zshift, double now, double horizon,
+                                int report_only)
 {
     double tref = a->t > b->t ? a->t : b->t;
     double da = tref - a->t, db = tref - b->t;
@@ -454,14 +471,53 @@ static double pair_time_sheared(const carom_world *w, const sphere *a, const sph
         if (b_dot >= 0.0)
             continue; /* not approaching */
         double c0 = s2 - vec_dot(r, r);
+        if (report_only && c0 > 0.0)
+            continue; /* inside: its contact came before */
         double tau = c0 < 0.0 ? approach_time(r, dv, vv, sigma, c0, b_dot)
                               : roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, -vv);
+        if (report_only && tref + tau < now)
+            continue; /* reported before: a later image may touch next */
         if (tref + tau < best)
             best = tref + tau;
     }
     if (!(best < INFINITY))
         return INFINITY;
+    if (report_only)
+        return best >= now ? best : INFINITY;
     return best > now ? best : now;
+}
+
+/* When a sensing pair in contact through b's images across the sheared
+ * boundary (side, zshift as pair_time_sheared's) parts: through the
+ * image nearest to a now (the one in contact: the images pass along x,
+ * so at their reference time another may have been nearer), if that is
+ * one across this side (else INFINITY: another scan times it), as
+ * parting_time, from their reference time. */
+static double parting_time_sheared(const carom_world *w, const sphere *a, const sphere *b,
+                                   int side, double zshift, double now)
+{
+    double tref = a->t > b->t ? a->t : b->t;
+    double da = tref - a->t, db = tref - b->t;
+    double dr[3], dv[3];
+    for (int k = 0; k < 3; k++) {
+        dr[k] = (b->x[k] + b->v[k] * db) - (a->x[k] + a->v[k] * da);
+        dv[k] = b->v[k] - a->v[k];
+    }
+    double Lx = w->def.box[0];
+    dr[0] += side * world_shear_offset(w, tref);
+    dr[1] += side * w->def.box[1];
+    dr[2] += zshift;
+    dv[0] += side * w->shear_speed;
+    double later[3];
+    for (int k = 0; k < 3; k++)
+        later[k] = dr[k] + dv[k] * (now - tref);
+    dr[0] -= Lx * round(later[0] / Lx);
+    later[0] -= Lx * round(later[0] / Lx);
+    if (!world_is_nearest_image(w, later))
+        return INFINITY;
+    double sigma = a->radius + b->radius;
+    double g0 = vec_dot(dr, dr) - sigma * sigma;
+    return tref + roots_first_upcrossing_quadratic(g0, 2.0 * vec_dot(dr, dv), vec_dot(dv, dv));
 }
 
 /* The candidates across the sheared boundary of the sphere a scan
@@ -483,19 +539,42 @@ static void scan_sheared_batch(const carom_world *w, sheared_batch *b)
     for (int m = 0; m < b->n; m++) {
         uint32_t j = b->j[m];
         double t = pair_time_sheared(w, p->s, &w->spheres[j], b->side[m], b->zshift[m], p->now,
-                                     p->best);
+                                     p->best, 0);
         if (earlier(p, t, j) && !(p->leave && w->event_time[j] < t))
             take(w, p, t, j);
     }
     b->n = 0;
 }
 
+/* A sensing pair across the sheared boundary, as scan_sensing times one
+ * within the box: its contact from outside once, and a pair in contact
+ * when it parts. */
+static void scan_sheared_sensing(const carom_world *w, pair_scan *p, uint32_t j, int side,
+                                 double zshift)
+{
+    const sphere *o = &w->spheres[j];
+    if (w->sensed.count &&
+        pair_set_contains(&w->sensed, world_id_of(w, p->i), world_id_of(w, j))) {
+        double t = parting_time_sheared(w, p->s, o, side, zshift, p->now);
+        offer(w, p, t > p->now ? t : p->now, j);
+        return;
+    }
+    double t = pair_time_sheared(w, p->s, o, side, zshift, p->now, p->best, 1);
+    if (earlier(p, t, j) &&
+        (already_reported(w, p->i, j, t) || reported_at(w, p->i, j, p->now)))
+        return;
+    offer(w, p, t, j);
+}
+
 static void scan_sheared(const carom_world *w, void *ctx, uint32_t i, uint32_t j, int side,
                          double zshift)
 {
     sheared_batch *b = ctx;
-    if (!spheres_meet(w, i, j))
+    if (!spheres_meet(w, i, j)) {
+        if (w->sensing && spheres_sense(w, i, j))
+            scan_sheared_sensing(w, b->scan, j, side, zshift);
         return;
+    }
     PREFETCH(&w->spheres[j]);
     b->j[b->n] = j;
     b->side[b->n] = side;
@@ -666,16 +745,6 @@ static void scan_timed(const carom_world *w, pair_scan *p, const uint32_t *cand,
 
 #define CANDIDATES_MAX (LIST_MAX > CANDIDATE_BATCH ? LIST_MAX : CANDIDATE_BATCH)
 
-/* Sphere i or j remembers a report of their contact at time at
- * (whatever their counters: a pair is reported once at one instant). */
-static int reported_at(const carom_world *w, uint32_t i, uint32_t j, double at)
-{
-    for (int k = 0; k < REPORTED_MAX; k++)
-        if ((w->reported[i].e[k].partner == j && w->reported[i].e[k].at == at) ||
-            (w->reported[j].e[k].partner == i && w->reported[j].e[k].at == at))
-            return 1;
-    return 0;
-}
 
 /* Candidate o, seen through shift, is sphere p->i's nearest image of it
  * now (world_is_nearest_image). */
@@ -708,7 +777,7 @@ static void scan_sensing(const carom_world *w, pair_scan *p, const uint32_t *can
         if (w->sensed.count && pair_set_contains(&w->sensed, id, world_id_of(w, j))) {
             if (!nearest_image(w, p, o, cand_shift[m]))
                 continue;
-            double t = parting_time(w, s, xa, va, tref, o, cand_shift[m]);
+            double t = parting_time(w, s, xa, va, tref, o, cand_shift[m], 0.0);
             offer(w, p, t > p->now ? t : p->now, j);
             continue;
         }
@@ -1382,7 +1451,7 @@ void world_validate_ballistic_cover(const carom_world *w, uint32_t i)
             shift[1] = 0.0;
             t = pair_time_straight(s, o, shift, w->time, INFINITY, INFINITY);
             for (int side = -1; side <= 1; side += 2) {
-                double ts = pair_time_sheared(w, s, o, side, shift[2], w->time, INFINITY);
+                double ts = pair_time_sheared(w, s, o, side, shift[2], w->time, INFINITY, 0);
                 t = ts < t ? ts : t;
             }
         } else {

@@ -42,7 +42,8 @@
 
 /* How deep the spheres in slots i and j overlap now (< 0: apart), the
  * unit normal from i to j (through the nearest image), whether they
- * approach, and their velocities. */
+ * approach, and their velocities (j's image's, across the sheared
+ * boundary). */
 static double overlap_and_velocities(const carom_world *w, uint32_t i, uint32_t j, double n[3],
                                      int *approaching, double vi[3], double vj[3])
 {
@@ -50,6 +51,7 @@ static double overlap_and_velocities(const carom_world *w, uint32_t i, uint32_t 
     world_true_state(w, i, w->time, xi, vi);
     world_true_state(w, j, w->time, xj, vj);
     world_min_image_shift(w, xi, xj, shift);
+    vj[0] += world_shear_image_speed(w, shift);
     for (int k = 0; k < 3; k++) {
         n[k] = xj[k] + shift[k] - xi[k];
         dv[k] = vj[k] - vi[k];

@@ -312,8 +312,6 @@ const char *world_shear_refusal(const carom_world *w)
         return "driven spheres";
     if (w->def.response == CAROM_RESPONSE_NONE)
         return "report-only response";
-    if (w->sensing)
-        return "sensing pairs (carom_world_set_sense)";
     if (w->growth_rate > 0.0)
         return "growing spheres (carom_world_set_growth)";
     if (w->nplanes || w->nsegments_given || w->ntriangles_given)

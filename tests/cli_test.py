@@ -2567,7 +2567,8 @@ def case_shear(r):
     the temperature in place of the rescalings, and the heat less what the
     bath gave is the boundaries' work: eta within 3 error bars and 5% of
     Enskog's (measured 0.742 +- 0.020 against 0.740 at bath rate 1).
-    Refused, naming the key: walls
+    Sensing tracers count their contacts with the sheared fluid as at
+    rest. Refused, naming the key: walls
     along y, the equilibrium routes (viscosity),
     shear_interval without shear, a rate that is not
     a number, and the viewer's drag= (its large sphere is left out)."""
@@ -2651,6 +2652,19 @@ def case_shear(r):
            d["shear_viscosity"] > 0 and d["temperature_final"] > 1.1 * d["temperature_initial"],
            "shear without rescaling: %r" % {k: d[k] for k in d if k.startswith("shear") or
                                             k.startswith("temperature")})
+    # Tracers that sense the sheared fluid through the moving images too
+    # (tests/test_shear_sensing.c checks them one by one): about as many
+    # contacts as at rest, each parted but those in contact at the end.
+    sheared = r.json(["n=1000", "packing=0.3", "species=2", "sense=0-1", "pass_through=1-1",
+                      "shear=0.2", "time=5"])
+    rest = r.json(["n=1000", "packing=0.3", "species=2", "sense=0-1", "pass_through=1-1",
+                   "time=5"])
+    expect(sheared["sensed_contacts"] > 5000 and
+           0 <= sheared["sensed_contacts"] - sheared["sensed_partings"] < 100 and
+           abs(sheared["sensed_contacts"] / rest["sensed_contacts"] - 1) < 0.1,
+           "shear, sense: %r against %r at rest" % (
+               (sheared["sensed_contacts"], sheared["sensed_partings"]),
+               (rest["sensed_contacts"], rest["sensed_partings"])))
     d = r.json(["n=500", "packing=0.3", "shear=0.5", "restitution=0.9", "time=5"])
     expect(d["shear_viscosity"] is None and d["collisions"] > 0 and
            d["shear_viscosity_virial"] > 0 and d["shear_pressure_tensor"][0][1] < 0,

@@ -5,7 +5,7 @@
  * (NaN when not given: the run chooses it) and shear_offset (finite,
  * default 0) only with a rate. A rate is refused, naming the key
  * it clashes with, where the world would refuse it (walls along x or y,
- * gravity, driven spheres, report-only response, sensing pairs, fixed
+ * gravity, driven spheres, report-only response, fixed
  * planes, segments, triangles or a mesh) and where the
  * run's other measurements assume the plain periodic box or velocities
  * that change only at contacts (viscosity, bulk_viscosity,
@@ -43,8 +43,6 @@ static int refused(const config *c, const run_options *o, cli_error *error)
     if (o->response == CAROM_RESPONSE_NONE)
         return clash(c, KEY_RESPONSE, c->value[KEY_RESPONSE],
                      "spheres that pass through each other make no stress to measure", error);
-    if (o->sense.n > 0)
-        return clash(c, KEY_SENSE, o->sense.text, "sensing pairs do not shear yet", error);
     const char *alone = "fixed obstacles do not shear";
     if (o->nplanes)
         return clash(c, KEY_PLANES, c->value[KEY_PLANES], alone, error);

@@ -518,7 +518,10 @@ int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
  * image, does not change. Pairs across the boundary meet through those
  * moving images, exactly, like any other pair; a contact across it is
  * reported with j's velocity_after the velocity of j's image that i
- * touched (j's own plus or minus rate Ly along x). The work the
+ * touched (j's own plus or minus rate Ly along x); so is a sensing
+ * pair's contact and parting (carom_world_set_sense), and one placed
+ * overlapping through the images is reported as in a world at rest. The
+ * work the
  * boundaries do heats the spheres: at rate g, the kinetic energy of the
  * velocities relative to the profile grows at -g V P_xy (elastic
  * contacts), the route to the shear viscosity -P_xy / g.
@@ -528,7 +531,7 @@ int carom_world_senses(const carom_world *world, uint32_t a, uint32_t b);
  * reached, and the next advance predicts every event again (O(N)).
  * Refused (CAROM_ERR_INVALID_ARGUMENT, naming the reason) for a rate
  * that is not finite, and in a world with walls along x or y, gravity,
- * driven spheres, report-only response, sensing pairs, growing spheres,
+ * driven spheres, report-only response, growing spheres,
  * or fixed planes, segments or triangles; the next
  * advance fails the same way when one of these is added later. A sheared
  * world keeps every sphere in one dense level of cells, as wide as its
