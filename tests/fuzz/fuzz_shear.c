@@ -8,7 +8,9 @@
  * The first 9 bytes choose the world: byte 0, the dimension (bit 0), the
  * neighbour structure (bits 1-2), restitution 1 or 0.8 (bit 3), a rate
  * below 0 (bit 4), a change of rate between steps (bit 5: times -0.5 or
- * 3, by the step), the offset set at the start (bit 6); bytes 1-3 the box
+ * 3, by the step), the offset set at the start (bit 6), tracers (bit 7:
+ * every third sphere of species 1, which senses the others and passes
+ * through its own kind); bytes 1-3 the box
  * (each side 2.2 to 66 times the largest diameter); byte 4 the rate
  * (10^-5 to 10^3 times the speeds over L_y); byte 5 the starting offset
  * (a share of L_x); byte 6 the steps (1 to 8) and their length; byte 7
@@ -30,10 +32,13 @@
  * leave. Otherwise it advances in steps, each under an event budget, and
  * after each:
  * - every position and velocity is finite and every position in the box;
- * - no two spheres overlap by more than 1e-9 of their contact distance
- *   and the coordinates' rounding (the offset's too), the distance taken
- *   through the nearest image: the box above displaced along x by the
- *   offset, which this file follows from the rates it set;
+ * - no two spheres that meet overlap by more than 1e-9 of their contact
+ *   distance and the coordinates' rounding (the offset's too), the
+ *   distance taken through the nearest image: the box above displaced
+ *   along x by the offset, which this file follows from the rates it set;
+ * - with tracers, each sensing pair's reports alternate, in then out, and
+ *   the pairs in contact are those that overlap through that image (pairs
+ *   within 1e-8 of their contact distance and the rounding left out);
  * - carom_world_shear_offset is that offset;
  * - with counted images (def.count_images), the sum of m times the
  *   unwrapped positions (position + image * box, plus image[1] times the
@@ -114,7 +119,32 @@ static double sheared_distance(const sheared *s, const double a[3], const double
 typedef struct ball {
     double x[3], v[3], r, m;
     carom_sphere_id id;
+    int tracer; /* species 1: senses the others, passes through tracers */
 } ball;
+
+/* Sensing pairs' reports by sphere id (ids are 0 up: none is reused):
+ * in less out, which must stay 0 or 1. */
+typedef struct sensed {
+    int tracer[MAX_SPHERES];
+    int in[MAX_SPHERES][MAX_SPHERES];
+} sensed;
+
+static void tally(void *user, carom_contact *c)
+{
+    sensed *t = user;
+    if (c->kind != CAROM_CONTACT_SPHERE || c->i >= MAX_SPHERES || c->j >= MAX_SPHERES ||
+        t->tracer[c->i] == t->tracer[c->j])
+        return; /* a collision, or a tracer passing a tracer (never reported) */
+    uint32_t i = c->i < c->j ? c->i : c->j, j = c->i < c->j ? c->j : c->i;
+    t->in[i][j] += c->parting ? -1 : 1;
+    if (t->in[i][j] != 0 && t->in[i][j] != 1)
+        fail("a sensing pair was reported in twice, or out while not in", (double)t->in[i][j]);
+}
+
+static int hard_pair(const ball *a, const ball *b)
+{
+    return !a->tracer && !b->tracer;
+}
 
 /* Sums of m times the unwrapped positions and velocities now. */
 static void unwrapped_sums(const carom_world *w, const sheared *s, const ball *b, int n,
@@ -144,7 +174,8 @@ static void unwrapped_sums(const carom_world *w, const sheared *s, const ball *b
     }
 }
 
-static void check_sheared_states(const carom_world *w, const sheared *s, ball *b, int n)
+static void check_sheared_states(const carom_world *w, const sheared *s, ball *b, int n,
+                                 const sensed *contacts)
 {
     double t = carom_world_time(w), offset = offset_at(s, t);
     double given = carom_world_shear_offset(w), slack = rounding(s, t);
@@ -168,8 +199,17 @@ static void check_sheared_states(const carom_world *w, const sheared *s, ball *b
         for (int j = i + 1; j < n; j++) {
             double sigma = b[i].r + b[j].r;
             double gap = sheared_distance(s, b[i].x, b[j].x, offset) - sigma;
-            if (!(gap >= -(1e-9 * sigma + slack)))
-                fail("two spheres overlap through the sheared images", gap / sigma);
+            if (hard_pair(&b[i], &b[j])) {
+                if (!(gap >= -(1e-9 * sigma + slack)))
+                    fail("two spheres overlap through the sheared images", gap / sigma);
+            } else if (b[i].tracer != b[j].tracer && fabs(gap) > 1e-8 * sigma + slack) {
+                carom_sphere_id lo = b[i].id < b[j].id ? b[i].id : b[j].id;
+                carom_sphere_id hi = b[i].id < b[j].id ? b[j].id : b[i].id;
+                if (contacts->in[lo][hi] != (gap < 0.0))
+                    fail(gap < 0.0 ? "a sensing pair overlaps, not reported in"
+                                   : "a sensing pair is apart, not reported out",
+                         gap / sigma);
+            }
         }
 }
 
@@ -287,7 +327,7 @@ static int apply_op(carom_world *w, const sheared *s, ball *b, int *n, unsigned 
     into_box(s, to, offset);
     double gap = INFINITY, slack = 1e-9 * 4.0 + rounding(s, t);
     for (int j = 0; j < *n; j++)
-        if (j != m)
+        if (j != m && hard_pair(&b[j], &b[m]))
             gap = fmin(gap, sheared_distance(s, b[j].x, to, offset) - (b[j].r + b[m].r));
     carom_status st = carom_world_set_position(w, b[m].id, to);
     if (gap > slack && st != CAROM_OK)
@@ -328,9 +368,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     def.neighbours = structures[(kind >> 1) & 3u];
     def.restitution = kind & 8u ? 0.8 : 1.0;
     def.count_images = 1;
+    static sensed contacts;
+    memset(&contacts, 0, sizeof contacts);
+    def.on_contact = tally;
+    def.user_data = &contacts;
     carom_world *w = carom_world_create(&def, NULL);
     if (!w)
         fail("a sheared world's definition was refused", 0.0);
+    int tracers = (kind & 128u) != 0;
+    if (tracers && (carom_world_set_sense(w, 0, 1, 1) != CAROM_OK ||
+                    carom_world_set_pass_through(w, 1, 1, 1) != CAROM_OK))
+        fail("tracers were refused", 0.0);
     if (carom_world_set_shear(w, s.rate) != CAROM_OK)
         fail("a finite rate was refused", s.rate);
     if (s.offset_base != 0.0 && carom_world_set_shear_offset(w, s.offset_base) != CAROM_OK)
@@ -347,8 +395,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(d.velocity, next.v, sizeof d.velocity);
         d.radius = next.r;
         d.mass = next.m;
+        next.tracer = tracers && n % 3 == 2;
+        d.species = next.tracer ? 1u : 0u;
         if (carom_world_add_sphere(w, &d, &next.id) != CAROM_OK)
             fail("a sphere clear of the others was refused", (double)n);
+        if (next.id >= MAX_SPHERES)
+            fail("ids are not given from 0 up", (double)next.id);
+        contacts.tracer[next.id] = next.tracer;
         b[n++] = next;
     }
 
@@ -359,7 +412,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (st != CAROM_OK)
         fail("the first advance failed", (double)st);
-    check_sheared_states(w, &s, b, n);
+    check_sheared_states(w, &s, b, n, &contacts);
     double pos0[3], mom0[3], scale, t0 = 0.0;
     unwrapped_sums(w, &s, b, n, pos0, mom0, &scale);
 
@@ -374,7 +427,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = carom_world_advance_to_limited(w, t, EVENT_BUDGET, &processed, &reached);
         if (st != CAROM_OK)
             fail("an advance failed", (double)st);
-        check_sheared_states(w, &s, b, n);
+        check_sheared_states(w, &s, b, n, &contacts);
         check_sums(w, &s, b, n, pos0, mom0, t0);
         if (!reached)
             break; /* the budget ran out: the world stays where it stopped */
