@@ -763,6 +763,12 @@ static inline int world_is_nearest_image(const carom_world *w, const double d[3]
     return 1;
 }
 
+/* How deep, relative to their contact distance, a sensing pair not in
+ * contact may overlap and still be touching (round-off): placed so
+ * (world_sensing.c), or found so by a prediction (world_predict.c), it
+ * comes in when it approaches, and not otherwise. */
+#define SENSE_TOUCH_DEPTH 1e-9
+
 /* world_shear.c (Lees-Edwards boundaries; w->shear_rate != 0). The
  * image above's displacement along x at time t, in [0, Lx). */
 double world_shear_offset(const carom_world *w, double t);

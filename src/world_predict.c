@@ -97,9 +97,22 @@ static inline double approach_time(const double dr[3], const double dv[3], doubl
  * without a velocity change gives the same time, bit for bit (lists are
  * remade and cells crossed between a prediction and its event; a
  * meeting found before now can only be round-off, and happens now).
- * report_only (a report-only world, or a sensing pair): the next time
- * they touch coming from outside, if not before now; none while they
- * overlap. */
+ * report_only (REPORT_ONLY: a report-only world; REPORT_SENSING: a
+ * sensing pair not in contact): the next time they touch coming from
+ * outside, if not before now; none while they overlap, but for a sensing
+ * pair that overlaps no deeper than round-off (SENSE_TOUCH_DEPTH) and
+ * approaches at their reference time tref, when that is now: it touches,
+ * and comes in now (placed so, world_sensing.c takes it in alike; it may
+ * have come to touch without approaching, then been turned towards its
+ * partner). Later predictions from the same tref find it inside. */
+enum { REPORT_ONLY = 1, REPORT_SENSING = 2 };
+
+/* A sensing pair at c0 = sigma^2 - |dr|^2 > 0 touches (by round-off). */
+static inline int sensing_touch(double c0, double sigma)
+{
+    return c0 <= 2.0 * SENSE_TOUCH_DEPTH * sigma * sigma;
+}
+
 static double pair_time(const carom_world *w, const sphere *a, const double xa[3],
                         const double va[3], double tref, const sphere *b,
                         const double shift[3], double now, int report_only)
@@ -117,8 +130,12 @@ static double pair_time(const carom_world *w, const sphere *a, const double xa[3
     if (same_fall && !report_only && b_dot >= 0.0)
         return INFINITY; /* not approaching: the common rejection */
     double c0 = sigma * sigma - vec_dot(dr, dr); /* > 0: overlapping */
-    if (report_only && c0 > 0.0)
+    if (report_only && c0 > 0.0) {
+        if (report_only == REPORT_SENSING && same_fall && b_dot < 0.0 && sensing_touch(c0, sigma) &&
+            tref >= now)
+            return tref; /* turned towards each other now */
         return INFINITY;
+    }
     double tau;
     if (same_fall) {
         /* Same acceleration: straight relative motion, a quadratic. */
@@ -387,9 +404,10 @@ static inline void offer(const carom_world *w, pair_scan *p, double t, uint32_t 
  * image whose x separation passes zero while y and z are close meets,
  * and later ones come after it). Each is timed as pair_time_straight
  * times a pair, from the state at max(t_a, t_b), so that predicting the
- * pair again gives the same time. report_only (a sensing pair): as
- * pair_time's, the next time an image touches coming from outside, if
- * not before now; none through an image it overlaps. */
+ * pair again gives the same time. report_only (REPORT_SENSING, a
+ * sensing pair not in contact): as pair_time's, the next time an image
+ * touches coming from outside, if not before now; none through an image
+ * it overlaps deeper than round-off. */
 static double pair_time_sheared(const carom_world *w, const sphere *a, const sphere *b,
                                 int side, double zshift, double now, double horizon,
                                 int report_only)
@@ -471,8 +489,13 @@ static double pair_time_sheared(const carom_world *w, const sphere *a, const sph
         if (b_dot >= 0.0)
             continue; /* not approaching */
         double c0 = s2 - vec_dot(r, r);
-        if (report_only && c0 > 0.0)
+        if (report_only && c0 > 0.0) {
+            if (sensing_touch(c0, sigma) && tref >= now) { /* turned towards it now */
+                best = tref;
+                break;
+            }
             continue; /* inside: its contact came before */
+        }
         double tau = c0 < 0.0 ? approach_time(r, dv, vv, sigma, c0, b_dot)
                               : roots_first_upcrossing_quadratic(c0, -2.0 * b_dot, -vv);
         if (report_only && tref + tau < now)
@@ -559,7 +582,7 @@ static void scan_sheared_sensing(const carom_world *w, pair_scan *p, uint32_t j,
         offer(w, p, t > p->now ? t : p->now, j);
         return;
     }
-    double t = pair_time_sheared(w, p->s, o, side, zshift, p->now, p->best, 1);
+    double t = pair_time_sheared(w, p->s, o, side, zshift, p->now, p->best, REPORT_SENSING);
     if (earlier(p, t, j) &&
         (already_reported(w, p->i, j, t) || reported_at(w, p->i, j, p->now)))
         return;
@@ -729,7 +752,7 @@ static void scan_timed(const carom_world *w, pair_scan *p, const uint32_t *cand,
         } else if (report_only) {
             double tref = s->t > o->t ? s->t : o->t, xa[3], va[3];
             state_at(w, s, tref, xa, va);
-            t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now, 1);
+            t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now, REPORT_ONLY);
             if (earlier(p, t, j) && already_reported(w, p->i, j, t))
                 continue;
         } else if (!w->has_gravity) {
@@ -781,7 +804,7 @@ static void scan_sensing(const carom_world *w, pair_scan *p, const uint32_t *can
             offer(w, p, t > p->now ? t : p->now, j);
             continue;
         }
-        double t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now, 1);
+        double t = pair_time(w, s, xa, va, tref, o, cand_shift[m], p->now, REPORT_SENSING);
         if (earlier(p, t, j) &&
             (already_reported(w, p->i, j, t) || reported_at(w, p->i, j, p->now)))
             continue;

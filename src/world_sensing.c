@@ -38,7 +38,7 @@
 #include "vec.h"
 #include "world_internal.h"
 
-#define PLACED_DEPTH 1e-9
+#define PLACED_DEPTH SENSE_TOUCH_DEPTH
 
 /* How deep the spheres in slots i and j overlap now (< 0: apart), the
  * unit normal from i to j (through the nearest image), whether they

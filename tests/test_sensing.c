@@ -24,7 +24,9 @@
  * - an ideal gas of two species that sense each other reports the same
  *   contacts as a report-only world of the same spheres;
  * - a contact at the instant its sphere collides elsewhere is reported
- *   once, whichever of the two events comes first;
+ *   once, whichever of the two events comes first; a pair touching by
+ *   round-off, not approaching, comes in when a collision turns one
+ *   towards the other;
  * - every contact reported is followed by its parting, reported when
  *   the two part (at the time their straight lines give, in an ideal
  *   gas; after a velocity set while they overlap), and by nothing else:
@@ -394,6 +396,39 @@ static void test_head_on(void)
     head_on(1);
 }
 
+/* A sensing pair that touches (overlapping by round-off, 1e-15 of its
+ * contact distance) without approaching is not in contact; turned towards
+ * its partner, it comes in then. A (hard, at x = 5) and the tracer T
+ * (at 5 + 0.999999999999999) at rest; C (hard, at x = 2, speed 1) hits A
+ * at t = 2, and A, now at speed 1, is reported in contact with T at
+ * once, and parting at t = 4 (less 1e-15) when through. */
+static void test_touching_turned_towards(void)
+{
+    const double box[3] = {20.0, 20.0, 20.0};
+    const uint32_t species[3] = {0, 1, 0};
+    const double x[3] = {5.0, 5.999999999999999, 2.0};
+    sense_log log;
+    carom_world *w = make_world(3, box, CAROM_BOUNDARY_PERIODIC, CAROM_NEIGHBOURS_AUTO,
+                                CAROM_RESPONSE_ELASTIC, NULL, &log);
+    log.species = species;
+    CHECK_OK(carom_world_set_sense(w, 1, 0, 1));
+    for (int k = 0; k < 3; k++) {
+        carom_sphere_def d = carom_sphere_default_def();
+        d.position[0] = x[k];
+        d.position[1] = d.position[2] = 5.0;
+        d.velocity[0] = k == 2 ? 1.0 : 0.0;
+        d.species = species[k];
+        CHECK_OK(carom_world_add_sphere(w, &d, NULL));
+    }
+    CHECK_OK(carom_world_advance_to(w, 5.0));
+    CHECK(log.collisions == 1 && log.n == 2);
+    if (log.n == 2) {
+        CHECK(!log.r[0].parting && log.r[0].t == 2.0);
+        CHECK(log.r[1].parting && fabs(log.r[1].t - 4.0) <= 1e-12);
+    }
+    free_world(w, &log);
+}
+
 /* A sphere touches a sensing partner at the instant it collides with
  * another: reported once, whichever event the loop takes first. A (at
  * x = 5, speed 1 along x) hits B (at rest at x = 7) at t = 1, when S (a
@@ -423,7 +458,10 @@ static void test_same_instant(void)
         CHECK_OK(carom_world_set_sense(w, 0, 1, 1));
         CHECK_OK(carom_world_advance_to(w, 3.0));
         /* S parts from A (at rest from t = 1) at t = 3, 1 below it. */
-        CHECK(log.collisions == 1 && log.n == 2);
+        fprintf(stderr, "  %llu collisions, %zu reports\n", (unsigned long long)log.collisions, log.n);
+    for (size_t k = 0; k < log.n; k++)
+        fprintf(stderr, "  report %u-%u t %.17g parting %d gap %g approach %g x %.17g %.17g v %g %g\n", log.r[k].i, log.r[k].j, log.r[k].t, log.r[k].parting, log.r[k].gap, log.r[k].approach, log.r[k].x[0][0], log.r[k].x[1][0], log.r[k].v[0][0], log.r[k].v[1][0]);
+    CHECK(log.collisions == 1 && log.n == 2);
         if (log.n == 2)
             CHECK(log.r[0].t == 1.0 && !log.r[0].parting && log.r[1].parting &&
                   fabs(log.r[1].t - 3.0) <= 1e-12);
@@ -900,6 +938,7 @@ static void test_modes_and_refusals(void)
 int main(void)
 {
     RUN(test_head_on);
+    RUN(test_touching_turned_towards);
     RUN(test_same_instant);
     RUN(test_parting_rules);
     RUN(test_ideal_gas_against_report_only);

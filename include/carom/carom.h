@@ -497,7 +497,10 @@ carom_status carom_world_set_species(carom_world *world, carom_sphere_id id, uin
  * A contact at the same instant as its pair's last contact is not
  * reported again (when a sphere collides elsewhere at the instant it
  * touches a sensing partner; if the collision turns it away, the pair
- * parts at that instant too). A driven sphere senses as any other: its
+ * parts at that instant too). A pair that touches, to round-off (within
+ * 1e-9 of its contact distance), without approaching is not in contact;
+ * it comes in when one is turned towards the other. A driven sphere
+ * senses as any other: its
  * bound's meetings find the contact and the parting, each to within the
  * driven contact tolerance (1e-10 (r_i + r_j)) of where it happens, as
  * probed. Refused (CAROM_ERR_INVALID_ARGUMENT) in a world that responds
