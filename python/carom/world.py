@@ -862,11 +862,12 @@ class World:
         the box above it is displaced along x by rate Ly t (mod Lx) and
         moves at rate Ly; a sphere leaving through the top enters at the
         bottom shifted back by that and slowed by rate Ly along x. Pairs
-        across the boundary meet exactly through the moving images. 0
-        ends it. Refused (CarromError) with walls along x or y, gravity,
-        driven spheres, report-only response, sensing pairs, growth,
-        count_images, neighbour lists or fixed obstacles; sphere queries
-        and casts are refused in a sheared world. The energy of the
+        across the boundary meet exactly through the moving images, and
+        sensing pairs sense through them; an Andersen bath redraws about
+        the profile. 0 ends it. Refused (CarromError) with walls along x
+        or y, gravity, driven spheres, report-only response, growth or
+        fixed obstacles; sphere queries and casts are refused in a
+        sheared world. The energy of the
         velocities relative to the profile rate (y - Ly/2) grows by -rate
         times the time integral of V P_xy (elastic contacts): the shear
         viscosity's route."""
