@@ -782,3 +782,27 @@ def test_shear_meets_through_the_moving_images():
     walled = carom.World(dim=2, box=10, boundary="walls")
     with pytest.raises(carom.Error):
         walled.set_shear(1.0)
+
+
+def test_shear_senses_and_bathes_through_the_moving_images():
+    """The same meeting as a sensing pair: in at the same time, out when
+    the image moving at 10 has passed (|d| = 1 again, d = (3 - 10 t,
+    -0.3)); and a bath at kT 0 leaves a lone sphere on the profile,
+    rate (y - Ly/2), with the energy it took relative to the flow."""
+    seen = []
+    world = carom.World(dim=2, box=10, on_contact=seen.append)
+    world.set_sense(0, 1)
+    world.set_shear(1.0)
+    a = world.add_sphere((2, 9.8))
+    b = world.add_sphere((9, 0.1), species=1)
+    world.advance_to(0.5)
+    assert [({c.i, c.j}, c.parting) for c in seen] == [({a, b}, 0), ({a, b}, 1)]
+    assert seen[0].time == pytest.approx((3 - math.sqrt(0.91)) / 10, abs=1e-14)
+    assert seen[1].time == pytest.approx((3 + math.sqrt(0.91)) / 10, abs=1e-14)
+    lone = carom.World(dim=2, box=10)
+    lone.set_shear(0.5)
+    s = lone.add_sphere((5, 2), velocity=(1, 0))
+    bath = carom.Andersen(kT=0.0, rate=5.0)
+    bath.advance_to(lone, 5.0)
+    assert lone.get_sphere(s).velocity[0] == 0.5 * (2 - 5)
+    assert bath.energy_given[0] == pytest.approx(-0.5 * (1 + 1.5) ** 2, abs=1e-13)
