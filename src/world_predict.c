@@ -392,6 +392,26 @@ static inline void offer(const carom_world *w, pair_scan *p, double t, uint32_t 
         take(w, p, t, j);
 }
 
+/* Sphere a and b's images across the sheared boundary (side +1: above
+ * the box, -1: below; zshift the periodic shift of b's cell along z):
+ * their separation at their reference time max(t_a, t_b), which is
+ * returned, shifted along y and z only (the images' displacement along
+ * x, and their speed, are the caller's to add), and their velocities'
+ * difference. */
+static inline double sheared_relative(const carom_world *w, const sphere *a, const sphere *b,
+                                      int side, double zshift, double dr[3], double dv[3])
+{
+    double tref = a->t > b->t ? a->t : b->t;
+    double da = tref - a->t, db = tref - b->t;
+    for (int k = 0; k < 3; k++) {
+        dr[k] = (b->x[k] + b->v[k] * db) - (a->x[k] + a->v[k] * da);
+        dv[k] = b->v[k] - a->v[k];
+    }
+    dr[1] += side * w->def.box[1];
+    dr[2] += zshift;
+    return tref;
+}
+
 /* Lees-Edwards boundaries (world_shear.c): the next meeting, >= now, of
  * sphere a with the images of b across the sheared boundary (side +1:
  * those above the box, displaced by the offset along x and moving at the
@@ -412,15 +432,8 @@ static double pair_time_sheared(const carom_world *w, const sphere *a, const sph
                                 int side, double zshift, double now, double horizon,
                                 int report_only)
 {
-    double tref = a->t > b->t ? a->t : b->t;
-    double da = tref - a->t, db = tref - b->t;
     double dr[3], dv[3];
-    for (int k = 0; k < 3; k++) {
-        dr[k] = (b->x[k] + b->v[k] * db) - (a->x[k] + a->v[k] * da);
-        dv[k] = b->v[k] - a->v[k];
-    }
-    dr[1] += side * w->def.box[1];
-    dr[2] += zshift;
+    double tref = sheared_relative(w, a, b, side, zshift, dr, dv);
     double sigma = a->radius + b->radius, s2 = sigma * sigma;
     /* Along y and z: |p + q tau|^2 < s2 for tau in (lo, hi), widened
      * against round-off (this only chooses which images to time). */
@@ -519,17 +532,10 @@ static double pair_time_sheared(const carom_world *w, const sphere *a, const sph
 static double parting_time_sheared(const carom_world *w, const sphere *a, const sphere *b,
                                    int side, double zshift, double now)
 {
-    double tref = a->t > b->t ? a->t : b->t;
-    double da = tref - a->t, db = tref - b->t;
     double dr[3], dv[3];
-    for (int k = 0; k < 3; k++) {
-        dr[k] = (b->x[k] + b->v[k] * db) - (a->x[k] + a->v[k] * da);
-        dv[k] = b->v[k] - a->v[k];
-    }
+    double tref = sheared_relative(w, a, b, side, zshift, dr, dv);
     double Lx = w->def.box[0];
     dr[0] += side * world_shear_offset(w, tref);
-    dr[1] += side * w->def.box[1];
-    dr[2] += zshift;
     dv[0] += side * w->shear_speed;
     double later[3];
     for (int k = 0; k < 3; k++)
